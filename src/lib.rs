@@ -1,0 +1,1 @@
+//! puzzlec: compile grid puzzles into constraint models and settle them.
