@@ -1,1 +1,15 @@
-//! puzzlec: compile grid puzzles into constraint models and settle them.
+//! puzzlec: compile combinatorial grid puzzles into constraint models and settle them.
+//!
+//! A puzzle instance is read from a model file ([`puzzle::load_model_file`]), compiled to a
+//! backend-neutral [`model::Model`], and answered by the SAT backend ([`sat`]), the MILP
+//! backend ([`milp`]) or the family's native search ([`native`]), all through one driver
+//! ([`solve::solve`]) that verifies every solution against the puzzle's own rules.
+
+pub mod emit;
+pub mod error;
+pub mod milp;
+pub mod model;
+pub mod native;
+pub mod puzzle;
+pub mod sat;
+pub mod solve;

@@ -1,1 +1,287 @@
-fn main() {}
+//! The puzzlec command line: parse flags, call the library, print, set the exit code.
+
+use clap::{Parser, Subcommand};
+use puzzlec::emit::{emit, Format};
+use puzzlec::error::InputError;
+use puzzlec::puzzle::{load_model_file, Puzzle};
+use puzzlec::solve::{self, Backend, Control, Goal, Outcome, Status};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Exit codes that scripts can rely on.
+mod exit {
+    /// An optimisation finished and proved its answer, or a file was written.
+    pub const OK: u8 = 0;
+    /// Backends disagree, a solution failed verification, or a backend failed.
+    pub const INTERNAL: u8 = 1;
+    /// Bad input: the model file, a flag, or an output file.
+    pub const BAD_INPUT: u8 = 2;
+    /// A limit stopped the run before it proved its answer.
+    pub const NOT_PROVEN: u8 = 3;
+    /// The decision question has a yes answer (as SAT solvers report).
+    pub const SATISFIABLE: u8 = 10;
+    /// The decision question has a no answer (as SAT solvers report).
+    pub const UNSATISFIABLE: u8 = 20;
+}
+
+/// puzzlec: compile grid puzzles into constraint models and settle them with SAT, MILP or
+/// native search, every answer verified.
+#[derive(Parser)]
+#[command(name = "puzzlec", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Solve a model: the best solution and how its optimality was proved, or, with
+    /// --at-least, a yes (exit 10) or no (exit 20) to "is there a solution with at least K?".
+    Solve {
+        /// The model file (TOML).
+        model: PathBuf,
+        /// Which backend answers.
+        #[arg(long, value_enum, default_value_t = Backend::Sat)]
+        backend: Backend,
+        /// Decide "at least K" instead of maximising.
+        #[arg(long, value_name = "K")]
+        at_least: Option<usize>,
+        /// Stop after this many seconds, keeping the best solution found (not proven).
+        #[arg(long, value_name = "SECS")]
+        time_limit: Option<f64>,
+        /// Print the result as JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write the model for an external solver.
+    Emit {
+        /// The model file (TOML).
+        model: PathBuf,
+        /// The file format.
+        #[arg(long, value_enum)]
+        format: Format,
+        /// Add the decision "objective at least K" (without it: the constraints alone).
+        #[arg(long, value_name = "K")]
+        at_least: Option<usize>,
+        /// Write to FILE instead of stdout.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Run every backend on a model and compare their answers; exit 1 if any two disagree.
+    Compare {
+        /// The model file (TOML).
+        model: PathBuf,
+        /// Compare the decision "at least K" instead of the optimum.
+        #[arg(long, value_name = "K")]
+        at_least: Option<usize>,
+        /// Seconds each backend may take.
+        #[arg(long, value_name = "SECS")]
+        time_limit: Option<f64>,
+        /// Print the comparison as JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Why a command failed, with the exit code it maps to.
+enum Failure {
+    Input(InputError),
+    Usage(String),
+    Internal(String),
+}
+
+impl From<InputError> for Failure {
+    fn from(error: InputError) -> Failure {
+        Failure::Input(error)
+    }
+}
+
+impl From<solve::SolveError> for Failure {
+    fn from(error: solve::SolveError) -> Failure {
+        Failure::Internal(error.to_string())
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let stop = Arc::new(AtomicBool::new(false));
+    let handler_stop = stop.clone();
+    // First Ctrl-C: stop and print the best so far. Second: give up at once.
+    let _ = ctrlc::set_handler(move || {
+        if handler_stop.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    });
+    match run(cli, stop) {
+        Ok(code) => ExitCode::from(code),
+        Err(Failure::Input(error)) => {
+            eprintln!("error: {error}");
+            ExitCode::from(exit::BAD_INPUT)
+        }
+        Err(Failure::Usage(message)) => {
+            eprintln!("error: {message}");
+            ExitCode::from(exit::BAD_INPUT)
+        }
+        Err(Failure::Internal(message)) => {
+            eprintln!("error: {message}");
+            ExitCode::from(exit::INTERNAL)
+        }
+    }
+}
+
+fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
+    match cli.command {
+        Command::Solve {
+            model,
+            backend,
+            at_least,
+            time_limit,
+            json,
+        } => {
+            let puzzle = load_model_file(&model)?;
+            let control = Control::new(stop, limit(time_limit)?);
+            let goal = goal(at_least);
+            let outcome = solve::solve(&puzzle, backend, goal, &control)?;
+            report(&model, &puzzle, goal, &outcome, json);
+            Ok(exit_code(goal, outcome.status))
+        }
+        Command::Emit {
+            model,
+            format,
+            at_least,
+            output,
+        } => {
+            let puzzle = load_model_file(&model)?;
+            let text = emit(&puzzle, &model.display().to_string(), format, at_least);
+            match output {
+                Some(path) => std::fs::write(&path, text)
+                    .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?,
+                None => print_stdout(&text),
+            }
+            Ok(exit::OK)
+        }
+        Command::Compare {
+            model,
+            at_least,
+            time_limit,
+            json,
+        } => {
+            let puzzle = load_model_file(&model)?;
+            let goal = goal(at_least);
+            let mut outcomes = Vec::new();
+            for backend in Backend::ALL {
+                let control = Control::new(stop.clone(), limit(time_limit)?);
+                outcomes.push(solve::solve(&puzzle, backend, goal, &control)?);
+            }
+            let disagreement = solve::disagreement(&outcomes);
+            print_comparison(&model, &outcomes, json, disagreement.as_deref());
+            match disagreement {
+                Some(message) => Err(Failure::Internal(format!("backends disagree: {message}"))),
+                None => Ok(exit::OK),
+            }
+        }
+    }
+}
+
+fn goal(at_least: Option<usize>) -> Goal {
+    at_least.map_or(Goal::Maximise, Goal::AtLeast)
+}
+
+fn limit(seconds: Option<f64>) -> Result<Option<Duration>, Failure> {
+    match seconds {
+        None => Ok(None),
+        Some(s) if s.is_finite() && s > 0.0 && s < 1e9 => Ok(Some(Duration::from_secs_f64(s))),
+        Some(s) => Err(Failure::Usage(format!(
+            "--time-limit must be a positive number of seconds, not {s}"
+        ))),
+    }
+}
+
+fn exit_code(goal: Goal, status: Status) -> u8 {
+    match (goal, status) {
+        (_, Status::Satisfiable) => exit::SATISFIABLE,
+        (Goal::AtLeast(_), Status::Unsatisfiable) => exit::UNSATISFIABLE,
+        (_, Status::Optimal) | (Goal::Maximise, Status::Unsatisfiable) => exit::OK,
+        (_, Status::Feasible | Status::Unknown) => exit::NOT_PROVEN,
+    }
+}
+
+/// Prints to stdout; a closed pipe (`puzzlec ... | head`) is not an error.
+fn print_stdout(text: &str) {
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout
+        .write_all(text.as_bytes())
+        .and_then(|_| stdout.flush())
+    {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("error: cannot write to stdout: {e}");
+        }
+    }
+}
+
+fn report(path: &Path, puzzle: &Puzzle, goal: Goal, outcome: &Outcome, json: bool) {
+    if json {
+        let value = solve::outcome_json(path, puzzle, goal, outcome);
+        print_stdout(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&value).unwrap_or_default()
+        ));
+    } else {
+        match (&outcome.solution, outcome.status) {
+            (Some(solution), status) if status != Status::Unsatisfiable => {
+                print_stdout(&puzzle.render(solution));
+            }
+            _ => print_stdout(&format!("{}\n", outcome.status.name())),
+        }
+    }
+    eprintln!("{}", solve::summary(goal, outcome));
+}
+
+fn print_comparison(path: &Path, outcomes: &[Outcome], json: bool, disagreement: Option<&str>) {
+    if json {
+        let rows: Vec<serde_json::Value> = outcomes.iter().map(solve::outcome_row_json).collect();
+        let value = serde_json::json!({
+            "model": path.display().to_string(),
+            "agree": disagreement.is_none(),
+            "backends": rows,
+        });
+        print_stdout(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&value).unwrap_or_default()
+        ));
+        return;
+    }
+    let mut table = format!(
+        "{:<8} {:<14} {:<8} {:>10} {:>10} {:>12}\n",
+        "backend", "result", "proven", "time", "variables", "constraints"
+    );
+    for o in outcomes {
+        let result = match o.value {
+            Some(v) if o.status != Status::Unsatisfiable => format!("{} {v}", o.status.name()),
+            _ => o.status.name().to_string(),
+        };
+        let size = if o.size.unit.is_empty() {
+            "-".to_string()
+        } else {
+            format!("{} {}", o.size.constraints, o.size.unit)
+        };
+        table.push_str(&format!(
+            "{:<8} {:<14} {:<8} {:>9.3}s {:>10} {:>12}\n",
+            o.backend.name(),
+            result,
+            if o.status.is_proven() { "yes" } else { "no" },
+            o.elapsed.as_secs_f64(),
+            o.size.variables,
+            size
+        ));
+    }
+    table.push_str(match disagreement {
+        None => "all backends agree\n",
+        Some(_) => "BACKENDS DISAGREE\n",
+    });
+    print_stdout(&table);
+}

@@ -1,0 +1,51 @@
+//! Files for external solvers: DIMACS CNF and CPLEX LP, each headed by comments that say
+//! what the file is and name every variable.
+
+use crate::milp::{lp_file, LinearProgram};
+use crate::puzzle::Puzzle;
+use crate::sat::{amo::AmoEncoding, dimacs, encode};
+
+/// The formats `emit` writes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// DIMACS CNF, with `c var N name` lines.
+    Dimacs,
+    /// CPLEX LP, with readable column names.
+    Lp,
+}
+
+/// The puzzle's model as `format` text. With `at_least`, the file asks "objective at least
+/// K?" (a unit clause on the counter's output, or one more row); without, it holds the
+/// constraints alone (and, for LP, the objective). `origin` names the model file.
+pub fn emit(puzzle: &Puzzle, origin: &str, format: Format, at_least: Option<usize>) -> String {
+    let model = puzzle.compile();
+    let mut comments = vec![
+        format!("puzzlec {} from {origin}", env!("CARGO_PKG_VERSION")),
+        format!(
+            "family {}: {} model variables",
+            puzzle.kind(),
+            model.num_vars()
+        ),
+    ];
+    match format {
+        Format::Dimacs => {
+            let encoding = encode::encode(&model, AmoEncoding::Auto);
+            comments.push(format!(
+                "objective counted by {}",
+                encoding.objective_encoding
+            ));
+            comments.push(match at_least {
+                Some(k) => format!("decision: objective at least {k}"),
+                None => "constraints only (no objective bound)".to_string(),
+            });
+            let cnf = encoding.cnf_with_at_least(at_least);
+            dimacs::write_dimacs(&cnf, model.names(), &comments)
+        }
+        Format::Lp => {
+            if let Some(k) = at_least {
+                comments.push(format!("decision: objective at least {k} (row at_least)"));
+            }
+            lp_file::write_lp(&LinearProgram::from_model(&model, at_least), &comments)
+        }
+    }
+}

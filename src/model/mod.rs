@@ -1,0 +1,369 @@
+//! The backend-neutral constraint model (IR) that every puzzle family compiles to.
+//!
+//! A [`Model`] is a set of named boolean variables, constraints over literals, an optional
+//! objective ("maximise the number of true literals") and structure hints that encoders
+//! exploit. Backends (SAT, MILP) read a `Model`; they never see a puzzle.
+
+use std::fmt;
+
+/// A boolean variable, numbered from 0.
+#[repr(transparent)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Var(u32);
+
+impl Var {
+    /// The variable with 0-based index `index`.
+    pub fn from_index(index: usize) -> Var {
+        Var(u32::try_from(index).expect("variable index fits in u32"))
+    }
+
+    /// The variable with 1-based DIMACS number `number`.
+    pub fn from_dimacs(number: i64) -> Var {
+        assert!(number > 0, "DIMACS variable numbers start at 1");
+        Var::from_index((number - 1) as usize)
+    }
+
+    /// The 0-based index of this variable.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The 1-based DIMACS number of this variable.
+    pub fn dimacs(self) -> i64 {
+        i64::from(self.0) + 1
+    }
+
+    /// The literal that is true when this variable is true.
+    pub fn positive(self) -> Lit {
+        Lit(self.0 << 1)
+    }
+
+    /// The literal that is true when this variable is false.
+    pub fn negative(self) -> Lit {
+        Lit((self.0 << 1) | 1)
+    }
+}
+
+/// A literal: a variable or its negation.
+#[repr(transparent)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Lit(u32);
+
+impl Lit {
+    /// The literal for DIMACS number `number` (negative for a negated variable).
+    pub fn from_dimacs(number: i64) -> Lit {
+        let var = Var::from_dimacs(number.abs());
+        if number < 0 {
+            var.negative()
+        } else {
+            var.positive()
+        }
+    }
+
+    /// The variable of this literal.
+    pub fn var(self) -> Var {
+        Var(self.0 >> 1)
+    }
+
+    /// Whether this literal is the negation of its variable.
+    pub fn is_negative(self) -> bool {
+        self.0 & 1 == 1
+    }
+
+    /// The DIMACS number of this literal.
+    pub fn dimacs(self) -> i64 {
+        if self.is_negative() {
+            -self.var().dimacs()
+        } else {
+            self.var().dimacs()
+        }
+    }
+
+    /// The value of this literal under `assignment`.
+    pub fn holds(self, assignment: &Assignment) -> bool {
+        assignment.value(self.var()) != self.is_negative()
+    }
+}
+
+impl std::ops::Not for Lit {
+    type Output = Lit;
+    fn not(self) -> Lit {
+        Lit(self.0 ^ 1)
+    }
+}
+
+impl fmt::Display for Lit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.dimacs())
+    }
+}
+
+/// A total assignment of the model's variables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Assignment(Vec<bool>);
+
+impl Assignment {
+    /// An assignment from one value per variable, in variable order.
+    pub fn new(values: Vec<bool>) -> Assignment {
+        Assignment(values)
+    }
+
+    /// The value of `var`.
+    pub fn value(&self, var: Var) -> bool {
+        self.0[var.index()]
+    }
+
+    /// All values, in variable order.
+    pub fn values(&self) -> &[bool] {
+        &self.0
+    }
+}
+
+/// One constraint over literals.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Constraint {
+    /// At least one literal is true.
+    Clause(Vec<Lit>),
+    /// At most one literal is true.
+    AtMostOne(Vec<Lit>),
+    /// Exactly one literal is true.
+    ExactlyOne(Vec<Lit>),
+    /// At least `k` literals are true.
+    AtLeast(Vec<Lit>, usize),
+    /// At most `k` literals are true.
+    AtMost(Vec<Lit>, usize),
+}
+
+impl Constraint {
+    /// The literals this constraint ranges over.
+    pub fn lits(&self) -> &[Lit] {
+        match self {
+            Constraint::Clause(lits)
+            | Constraint::AtMostOne(lits)
+            | Constraint::ExactlyOne(lits)
+            | Constraint::AtLeast(lits, _)
+            | Constraint::AtMost(lits, _) => lits,
+        }
+    }
+
+    /// Whether `assignment` satisfies this constraint.
+    pub fn holds(&self, assignment: &Assignment) -> bool {
+        let true_count = self.lits().iter().filter(|l| l.holds(assignment)).count();
+        match self {
+            Constraint::Clause(_) => true_count >= 1,
+            Constraint::AtMostOne(_) => true_count <= 1,
+            Constraint::ExactlyOne(_) => true_count == 1,
+            Constraint::AtLeast(_, k) => true_count >= *k,
+            Constraint::AtMost(_, k) => true_count <= *k,
+        }
+    }
+
+    /// A short name of the constraint's kind, for statistics.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Constraint::Clause(_) => "clause",
+            Constraint::AtMostOne(_) => "at-most-one",
+            Constraint::ExactlyOne(_) => "exactly-one",
+            Constraint::AtLeast(..) => "at-least-k",
+            Constraint::AtMost(..) => "at-most-k",
+        }
+    }
+}
+
+/// "Maximise the number of true literals among `lits`."
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Objective {
+    /// The literals whose true count is maximised.
+    pub lits: Vec<Lit>,
+    /// A partition of `lits` into groups of which at most one literal can be true, when the
+    /// compiler knows one (indices into `lits`). Counting groups instead of literals gives a
+    /// much smaller cardinality encoding, and the number of groups is an upper bound.
+    pub amo_groups: Option<Vec<Vec<usize>>>,
+}
+
+impl Objective {
+    /// The objective's value under `assignment`.
+    pub fn value(&self, assignment: &Assignment) -> usize {
+        self.lits.iter().filter(|l| l.holds(assignment)).count()
+    }
+
+    /// The best value the model's structure allows: the number of at-most-one groups, or of
+    /// literals when no partition is known.
+    pub fn trivial_bound(&self) -> usize {
+        self.amo_groups
+            .as_ref()
+            .map_or(self.lits.len(), |groups| groups.len())
+    }
+}
+
+/// Constraints too many to write out, checked on candidate solutions instead: given a full
+/// assignment that satisfies the written constraints, return clauses it violates (cuts), or
+/// none when it is acceptable. Each cut must be satisfied by every true solution.
+pub trait LazyConstraint: Send + Sync {
+    /// A short description, for logs and statistics.
+    fn name(&self) -> &str;
+    /// Violated cuts for `assignment`; empty when the assignment is acceptable.
+    fn cuts(&self, assignment: &Assignment) -> Vec<Vec<Lit>>;
+}
+
+/// A compiled puzzle: variables, constraints, objective and hints.
+#[derive(Default)]
+pub struct Model {
+    names: Vec<String>,
+    /// The constraints every solution satisfies.
+    pub constraints: Vec<Constraint>,
+    /// The objective, when the puzzle is an optimisation.
+    pub objective: Option<Objective>,
+    /// Constraints enforced by separation (see [`LazyConstraint`]).
+    pub lazy: Vec<Box<dyn LazyConstraint>>,
+}
+
+impl fmt::Debug for Model {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Model")
+            .field("vars", &self.names.len())
+            .field("constraints", &self.constraints.len())
+            .field("objective", &self.objective)
+            .field("lazy", &self.lazy.len())
+            .finish()
+    }
+}
+
+impl Model {
+    /// An empty model.
+    pub fn new() -> Model {
+        Model::default()
+    }
+
+    /// Adds a variable with a readable name such as `q[3,5]`.
+    pub fn new_var(&mut self, name: impl Into<String>) -> Var {
+        self.names.push(name.into());
+        Var::from_index(self.names.len() - 1)
+    }
+
+    /// The number of variables.
+    pub fn num_vars(&self) -> usize {
+        self.names.len()
+    }
+
+    /// The readable name of `var`.
+    pub fn name(&self, var: Var) -> &str {
+        &self.names[var.index()]
+    }
+
+    /// All variable names, in variable order.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// Adds a constraint.
+    pub fn add(&mut self, constraint: Constraint) {
+        self.constraints.push(constraint);
+    }
+
+    /// Whether `assignment` satisfies every written constraint and every lazy one.
+    pub fn satisfied_by(&self, assignment: &Assignment) -> bool {
+        self.constraints.iter().all(|c| c.holds(assignment))
+            && self.lazy.iter().all(|l| l.cuts(assignment).is_empty())
+    }
+
+    /// Counts of constraints by kind, in a fixed order, for statistics.
+    pub fn constraint_counts(&self) -> Vec<(&'static str, usize)> {
+        let mut counts: Vec<(&'static str, usize)> = Vec::new();
+        for constraint in &self.constraints {
+            let kind = constraint.kind_name();
+            match counts.iter_mut().find(|(k, _)| *k == kind) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((kind, 1)),
+            }
+        }
+        counts
+    }
+
+    /// Checks the model's internal promises: every literal names a variable, and every
+    /// objective group lies inside one at-most-one or exactly-one constraint (so the group
+    /// encoding is sound). A failure is a compiler bug.
+    pub fn check_hints(&self) -> Result<(), String> {
+        let n = self.num_vars();
+        for c in &self.constraints {
+            if let Some(l) = c.lits().iter().find(|l| l.var().index() >= n) {
+                return Err(format!("literal {l} names no variable"));
+            }
+        }
+        let Some(objective) = &self.objective else {
+            return Ok(());
+        };
+        let Some(groups) = &objective.amo_groups else {
+            return Ok(());
+        };
+        let mut seen = vec![false; objective.lits.len()];
+        for group in groups {
+            for &i in group {
+                if i >= seen.len() || std::mem::replace(&mut seen[i], true) {
+                    return Err(format!(
+                        "objective group index {i} is out of range or repeated"
+                    ));
+                }
+            }
+            if group.len() < 2 {
+                continue;
+            }
+            let lits: Vec<Lit> = group.iter().map(|&i| objective.lits[i]).collect();
+            let covered = self.constraints.iter().any(|c| match c {
+                Constraint::AtMostOne(amo) | Constraint::ExactlyOne(amo) => {
+                    lits.iter().all(|l| amo.contains(l))
+                }
+                _ => false,
+            });
+            if !covered {
+                return Err("an objective group is not an at-most-one constraint".into());
+            }
+        }
+        if seen.iter().any(|s| !s) {
+            return Err("the objective groups do not cover every objective literal".into());
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_round_trip_through_dimacs() {
+        for n in [1i64, -1, 7, -7, 100_000] {
+            assert_eq!(Lit::from_dimacs(n).dimacs(), n);
+        }
+        let v = Var::from_index(4);
+        assert_eq!(v.dimacs(), 5);
+        assert_eq!(!v.positive(), v.negative());
+        assert!(v.negative().is_negative());
+    }
+
+    #[test]
+    fn constraints_evaluate() {
+        let a = Assignment::new(vec![true, false, true]);
+        let l = |i: usize| Var::from_index(i).positive();
+        assert!(Constraint::Clause(vec![l(1), l(2)]).holds(&a));
+        assert!(!Constraint::AtMostOne(vec![l(0), l(2)]).holds(&a));
+        assert!(Constraint::ExactlyOne(vec![l(0), l(1)]).holds(&a));
+        assert!(Constraint::AtLeast(vec![l(0), l(1), l(2)], 2).holds(&a));
+        assert!(!Constraint::AtMost(vec![l(0), l(1), l(2)], 1).holds(&a));
+        assert!(Constraint::Clause(vec![!l(1)]).holds(&a));
+    }
+
+    #[test]
+    fn hint_check_rejects_groups_that_are_not_at_most_one() {
+        let mut m = Model::new();
+        let a = m.new_var("a").positive();
+        let b = m.new_var("b").positive();
+        m.objective = Some(Objective {
+            lits: vec![a, b],
+            amo_groups: Some(vec![vec![0, 1]]),
+        });
+        assert!(m.check_hints().is_err());
+        m.add(Constraint::AtMostOne(vec![a, b]));
+        assert_eq!(m.check_hints(), Ok(()));
+    }
+}

@@ -1,0 +1,18 @@
+//! Native searches: hand-written, independent of the model and its encodings, used as
+//! cross-checks of the solver backends and often as the fastest path.
+
+pub mod queens;
+
+use crate::puzzle::{Puzzle, Solution};
+use crate::solve::{Control, Goal, RawOutcome};
+
+/// Answers `goal` for `puzzle` with its family's native search.
+pub fn solve(
+    puzzle: &Puzzle,
+    goal: Goal,
+    control: &Control,
+) -> Result<RawOutcome<Solution>, String> {
+    match puzzle {
+        Puzzle::Queens(q) => Ok(queens::solve(q, goal, control).map_solution(Solution::Queens)),
+    }
+}

@@ -1,0 +1,334 @@
+//! Queens on a board with obstacles: place as many queens as possible on free cells so that
+//! no two attack each other. A queen attacks along its row, column and both diagonals up to
+//! the first obstacle or the edge, so every maximal run of free cells in one of the four
+//! directions (a *segment*) holds at most one queen. Classic N-queens is the empty board.
+
+use crate::error::InputError;
+use crate::model::{Assignment, Constraint, Model, Objective, Var};
+use crate::puzzle::grid::{Grid, MAX_SIDE};
+use crate::puzzle::load::Source;
+use crate::puzzle::VerifyError;
+use serde::Deserialize;
+use toml::Spanned;
+
+/// The four attack directions as (dx, dy) steps: row, column, diagonal, anti-diagonal.
+pub const DIRECTIONS: [(i64, i64); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
+
+/// Names of the four directions, in the order of [`DIRECTIONS`].
+pub const DIRECTION_NAMES: [&str; 4] = ["row", "column", "diagonal", "anti-diagonal"];
+
+/// A queens instance: a rectangular board of free cells and obstacles.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Queens {
+    /// Number of columns.
+    pub width: usize,
+    /// Number of rows.
+    pub height: usize,
+    /// Whether each cell (row-major) is free; `false` is an obstacle.
+    pub free: Vec<bool>,
+    /// The character printed for a free cell without a queen: `-` for boards given as a
+    /// grid (the contest format), `.` for empty `size = N` boards (the classic format).
+    pub free_char: char,
+    /// The model file's one-line description, if any.
+    pub description: Option<String>,
+}
+
+/// Queen positions, as (x, y) = (column, row), sorted row-major.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct QueensSolution {
+    /// The queens, sorted by row then column.
+    pub queens: Vec<(usize, usize)>,
+}
+
+impl QueensSolution {
+    /// A solution from queen positions in any order.
+    pub fn new(mut queens: Vec<(usize, usize)>) -> QueensSolution {
+        queens.sort_by_key(|&(x, y)| (y, x));
+        QueensSolution { queens }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct QueensFile {
+    #[allow(dead_code)]
+    kind: String,
+    description: Option<String>,
+    board: Option<Spanned<String>>,
+    size: Option<Spanned<i64>>,
+}
+
+impl Queens {
+    /// An empty `n` x `n` board.
+    pub fn empty(n: usize) -> Queens {
+        Queens {
+            width: n,
+            height: n,
+            free: vec![true; n * n],
+            free_char: '.',
+            description: None,
+        }
+    }
+
+    /// A board from rows of `-` (free) and `*` (obstacle); for tests and generators.
+    pub fn from_rows(rows: &[&str]) -> Queens {
+        let width = rows.first().map_or(0, |r| r.len());
+        assert!(rows.iter().all(|r| r.len() == width), "ragged rows");
+        Queens {
+            width,
+            height: rows.len(),
+            free: rows
+                .iter()
+                .flat_map(|r| r.chars().map(|c| c != '*'))
+                .collect(),
+            free_char: '-',
+            description: None,
+        }
+    }
+
+    /// Parses and validates a `kind = "queens"` model file.
+    pub fn from_source(source: &Source) -> Result<Queens, InputError> {
+        let file: QueensFile = source.parse()?;
+        let mut queens =
+            match (file.board, file.size) {
+                (Some(_), Some(size)) => {
+                    return Err(source
+                        .error_at(size.span().start, "give either `board` or `size`, not both"))
+                }
+                (None, None) => return Err(source.error_line(
+                    1,
+                    "missing key `board` (a grid of '-' and '*') or `size` (an empty N x N board)",
+                )),
+                (None, Some(size)) => {
+                    let n = *size.get_ref();
+                    if !(1..=MAX_SIDE as i64).contains(&n) {
+                        return Err(source.error_at(
+                            size.span().start,
+                            format!("`size` is {n}; it must be between 1 and {MAX_SIDE}"),
+                        ));
+                    }
+                    Queens::empty(n as usize)
+                }
+                (Some(board), None) => {
+                    let span = board.span();
+                    let grid = Grid::parse(source, "board", board.get_ref(), span, &['-', '*'])?;
+                    Queens {
+                        width: grid.width,
+                        height: grid.height,
+                        free: grid.cells.iter().map(|&c| c == '-').collect(),
+                        free_char: '-',
+                        description: None,
+                    }
+                }
+            };
+        queens.description = file.description;
+        Ok(queens)
+    }
+
+    /// Whether (x, y) is on the board and free.
+    pub fn is_free(&self, x: i64, y: i64) -> bool {
+        x >= 0
+            && y >= 0
+            && (x as usize) < self.width
+            && (y as usize) < self.height
+            && self.free[y as usize * self.width + x as usize]
+    }
+
+    /// Number of free cells.
+    pub fn free_count(&self) -> usize {
+        self.free.iter().filter(|&&f| f).count()
+    }
+
+    /// The segments of each direction (in the order of [`DIRECTIONS`]): maximal runs of
+    /// free cells, as row-major cell indices. Every free cell lies in exactly one segment
+    /// of each direction, so each direction partitions the free cells.
+    pub fn segments(&self) -> [Vec<Vec<usize>>; 4] {
+        DIRECTIONS.map(|(dx, dy)| {
+            let mut segments = Vec::new();
+            for y in 0..self.height as i64 {
+                for x in 0..self.width as i64 {
+                    // A segment starts at a free cell whose predecessor is not free.
+                    if !self.is_free(x, y) || self.is_free(x - dx, y - dy) {
+                        continue;
+                    }
+                    let mut segment = Vec::new();
+                    let (mut cx, mut cy) = (x, y);
+                    while self.is_free(cx, cy) {
+                        segment.push(cy as usize * self.width + cx as usize);
+                        cx += dx;
+                        cy += dy;
+                    }
+                    segments.push(segment);
+                }
+            }
+            segments
+        })
+    }
+
+    /// The index into [`DIRECTIONS`] of the direction with the fewest segments: the
+    /// smallest partition of the cells into at-most-one groups, and so the best bound.
+    pub fn fewest_segments_direction(&self) -> usize {
+        let segments = self.segments();
+        (0..4).min_by_key(|&d| segments[d].len()).unwrap_or(0)
+    }
+
+    /// Compiles to the model: one boolean `q[x,y]` per free cell, one at-most-one per
+    /// segment of two or more cells, maximise the number of queens; the objective's
+    /// at-most-one groups are the segments of the direction with the fewest.
+    pub fn compile(&self) -> Model {
+        let mut model = Model::new();
+        let mut var_of_cell: Vec<Option<Var>> = vec![None; self.free.len()];
+        let mut lits = Vec::new();
+        for y in 0..self.height {
+            for x in 0..self.width {
+                if self.free[y * self.width + x] {
+                    let var = model.new_var(format!("q[{x},{y}]"));
+                    var_of_cell[y * self.width + x] = Some(var);
+                    lits.push(var.positive());
+                }
+            }
+        }
+        let lit = |cell: usize| {
+            var_of_cell[cell]
+                .expect("segment cells are free")
+                .positive()
+        };
+        let segments = self.segments();
+        for direction in &segments {
+            for segment in direction.iter().filter(|s| s.len() >= 2) {
+                model.add(Constraint::AtMostOne(
+                    segment.iter().map(|&c| lit(c)).collect(),
+                ));
+            }
+        }
+        let best = (0..4).min_by_key(|&d| segments[d].len()).unwrap_or(0);
+        // Objective literal i is the i-th free cell; its variable index is the same.
+        let groups = segments[best]
+            .iter()
+            .map(|segment| segment.iter().map(|&c| lit(c).var().index()).collect())
+            .collect();
+        model.objective = Some(Objective {
+            lits,
+            amo_groups: Some(groups),
+        });
+        model
+    }
+
+    /// Reads the queens from an assignment of the compiled model.
+    pub fn decode(&self, assignment: &Assignment) -> QueensSolution {
+        let free_cells = (0..self.free.len()).filter(|&c| self.free[c]);
+        let queens = free_cells
+            .enumerate()
+            .filter(|&(var, _)| assignment.value(Var::from_index(var)))
+            .map(|(_, cell)| (cell % self.width, cell / self.width))
+            .collect();
+        QueensSolution::new(queens)
+    }
+
+    /// Checks the rules from scratch: queens on distinct free cells, and no queen sees
+    /// another along a row, column or diagonal before an obstacle or the edge.
+    pub fn verify(&self, solution: &QueensSolution) -> Result<(), VerifyError> {
+        let mut occupied = vec![false; self.width * self.height];
+        for &(x, y) in &solution.queens {
+            if !self.is_free(x as i64, y as i64) {
+                return Err(VerifyError(format!(
+                    "queen at ({x}, {y}) is not on a free cell"
+                )));
+            }
+            if std::mem::replace(&mut occupied[y * self.width + x], true) {
+                return Err(VerifyError(format!("two queens at ({x}, {y})")));
+            }
+        }
+        for &(x, y) in &solution.queens {
+            for (dx, dy) in DIRECTIONS {
+                // Look only forward: every attacking pair is seen from its earlier queen.
+                let (mut cx, mut cy) = (x as i64 + dx, y as i64 + dy);
+                while self.is_free(cx, cy) {
+                    if occupied[cy as usize * self.width + cx as usize] {
+                        return Err(VerifyError(format!(
+                            "queens at ({x}, {y}) and ({cx}, {cy}) attack each other"
+                        )));
+                    }
+                    cx += dx;
+                    cy += dy;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The board's rows with `Q` for queens, `*` for obstacles and the free character.
+    pub fn render_grid(&self, solution: &QueensSolution) -> Vec<String> {
+        let mut rows: Vec<Vec<char>> = (0..self.height)
+            .map(|y| {
+                (0..self.width)
+                    .map(|x| {
+                        if self.free[y * self.width + x] {
+                            self.free_char
+                        } else {
+                            '*'
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        for &(x, y) in &solution.queens {
+            rows[y][x] = 'Q';
+        }
+        rows.into_iter().map(|r| r.into_iter().collect()).collect()
+    }
+
+    /// The seed's output format: the number of queens, then the board.
+    pub fn render(&self, solution: &QueensSolution) -> String {
+        let mut out = format!("{}\n", solution.queens.len());
+        for row in self.render_grid(solution) {
+            out.push_str(&row);
+            out.push('\n');
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn segments_stop_at_obstacles() {
+        let board = Queens::from_rows(&["--*-", "----"]);
+        let [rows, cols, diags, antis] = board.segments();
+        assert_eq!(rows, vec![vec![0, 1], vec![3], vec![4, 5, 6, 7]]);
+        assert_eq!(cols.len(), 4);
+        assert_eq!(diags.len(), 5, "{diags:?}");
+        assert_eq!(antis.len(), 5, "{antis:?}");
+    }
+
+    #[test]
+    fn verify_rejects_attacks_but_allows_blocked_lines() {
+        let board = Queens::from_rows(&["-*-", "---"]);
+        assert!(board
+            .verify(&QueensSolution::new(vec![(0, 0), (2, 0)]))
+            .is_ok());
+        let err = board
+            .verify(&QueensSolution::new(vec![(0, 1), (2, 1)]))
+            .unwrap_err();
+        assert_eq!(err.0, "queens at (0, 1) and (2, 1) attack each other");
+        let err = board
+            .verify(&QueensSolution::new(vec![(1, 0)]))
+            .unwrap_err();
+        assert_eq!(err.0, "queen at (1, 0) is not on a free cell");
+        assert!(board
+            .verify(&QueensSolution::new(vec![(0, 0), (1, 1)]))
+            .is_err());
+    }
+
+    #[test]
+    fn compiled_groups_are_the_smallest_partition() {
+        let board = Queens::empty(5);
+        let model = board.compile();
+        assert_eq!(model.num_vars(), 25);
+        assert_eq!(model.objective.as_ref().unwrap().trivial_bound(), 5);
+        assert_eq!(model.check_hints(), Ok(()));
+        assert_eq!(model.name(Var::from_index(7)), "q[2,1]");
+    }
+}

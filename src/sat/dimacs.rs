@@ -1,0 +1,78 @@
+//! DIMACS CNF output, with `c var N name` comment lines naming every model variable so that
+//! a solver's model can be read back by name.
+
+use super::Cnf;
+use std::fmt::Write as _;
+
+/// Writes `cnf` in DIMACS format: `comments` first, then one `c var N name` line per named
+/// variable (`names[i]` names variable i + 1), then the `p cnf` header and the clauses.
+pub fn write_dimacs(cnf: &Cnf, names: &[String], comments: &[String]) -> String {
+    let mut out = String::new();
+    for comment in comments {
+        let _ = writeln!(out, "c {comment}");
+    }
+    for (i, name) in names.iter().enumerate() {
+        let _ = writeln!(out, "c var {} {name}", i + 1);
+    }
+    let _ = writeln!(out, "p cnf {} {}", cnf.num_vars, cnf.clauses.len());
+    for clause in &cnf.clauses {
+        for lit in clause {
+            let _ = write!(out, "{} ", lit.dimacs());
+        }
+        out.push_str("0\n");
+    }
+    out
+}
+
+/// Reads the `c var N name` lines of a DIMACS file written by [`write_dimacs`]: the names
+/// of variables 1..=n in order. Other comment lines are skipped.
+pub fn read_var_names(text: &str) -> Result<Vec<String>, String> {
+    let mut names = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let Some(rest) = line.strip_prefix("c var ") else {
+            continue;
+        };
+        let (number, name) = rest
+            .split_once(' ')
+            .ok_or_else(|| format!("line {}: `c var` line without a name", index + 1))?;
+        let number: usize = number
+            .parse()
+            .map_err(|_| format!("line {}: bad variable number {number:?}", index + 1))?;
+        if number != names.len() + 1 {
+            return Err(format!(
+                "line {}: variable {number} named out of order (expected {})",
+                index + 1,
+                names.len() + 1
+            ));
+        }
+        names.push(name.to_string());
+    }
+    Ok(names)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Lit;
+
+    #[test]
+    fn dimacs_text_and_names_round_trip() {
+        let cnf = Cnf {
+            num_vars: 3,
+            clauses: vec![
+                vec![Lit::from_dimacs(1), Lit::from_dimacs(-2)],
+                vec![Lit::from_dimacs(3)],
+                vec![],
+            ],
+        };
+        let names = vec!["q[0,0]".to_string(), "q[1,0]".to_string()];
+        let text = write_dimacs(&cnf, &names, &["made by a test".into()]);
+        assert_eq!(
+            text,
+            "c made by a test\nc var 1 q[0,0]\nc var 2 q[1,0]\np cnf 3 3\n1 -2 0\n3 0\n0\n"
+        );
+        assert_eq!(read_var_names(&text).unwrap(), names);
+        let formula = varisat::dimacs::DimacsParser::parse(text.as_bytes()).unwrap();
+        assert_eq!(formula.len(), 3);
+    }
+}

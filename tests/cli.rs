@@ -1,0 +1,141 @@
+//! The command line as users run it: outputs, exit codes and JSON.
+
+mod common;
+
+use common::{models, puzzlec};
+
+#[test]
+fn solve_prints_the_seed_format_and_how_optimality_was_proved() {
+    let dir = models();
+    for backend in ["sat", "milp", "native"] {
+        let run = puzzlec(
+            &dir,
+            &["solve", "obstacle-queens.toml", "--backend", backend],
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let lines: Vec<&str> = run.stdout.lines().collect();
+        assert_eq!(lines[0], "20");
+        assert_eq!(lines.len(), 17);
+        assert_eq!(
+            lines[1..]
+                .iter()
+                .map(|l| l.matches('Q').count())
+                .sum::<usize>(),
+            20
+        );
+        assert!(
+            run.stderr
+                .starts_with(&format!("optimal 20 by {backend} in ")),
+            "{}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
+fn decisions_exit_like_sat_solvers() {
+    let dir = models();
+    let yes = puzzlec(&dir, &["solve", "obstacle-queens.toml", "--at-least", "20"]);
+    assert_eq!(yes.code, 10, "{}", yes.stderr);
+    assert!(yes.stdout.starts_with("20\n"));
+    let no = puzzlec(&dir, &["solve", "obstacle-queens.toml", "--at-least", "21"]);
+    assert_eq!(no.code, 20, "{}", no.stderr);
+    assert_eq!(no.stdout, "unsatisfiable\n");
+    assert!(
+        no.stderr.contains("refuted \"at least 21\""),
+        "{}",
+        no.stderr
+    );
+}
+
+#[test]
+fn json_output_is_machine_readable() {
+    let run = puzzlec(
+        &models(),
+        &["solve", "queens-8.toml", "--backend", "native", "--json"],
+    );
+    assert_eq!(run.code, 0);
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(value["status"], "optimal");
+    assert_eq!(value["value"], 8);
+    assert_eq!(value["kind"], "queens");
+    assert_eq!(value["solution"]["queens"].as_array().unwrap().len(), 8);
+    assert_eq!(value["solution"]["grid"].as_array().unwrap().len(), 8);
+}
+
+#[test]
+fn compare_runs_every_backend_and_agrees() {
+    let run = puzzlec(&models(), &["compare", "obstacle-queens.toml"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for backend in ["sat ", "milp ", "native "] {
+        let row = run.stdout.lines().find(|l| l.starts_with(backend)).unwrap();
+        assert!(row.contains("optimal 20"), "{row}");
+        assert!(row.contains(" yes "), "{row}");
+    }
+    assert!(run.stdout.ends_with("all backends agree\n"));
+}
+
+#[test]
+fn emit_writes_files_that_name_their_variables() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = models().join("obstacle-queens.toml");
+    let model = model.to_str().unwrap();
+    let run = puzzlec(
+        dir.path(),
+        &[
+            "emit",
+            model,
+            "--format",
+            "dimacs",
+            "--at-least",
+            "21",
+            "-o",
+            "q.cnf",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let cnf = std::fs::read_to_string(dir.path().join("q.cnf")).unwrap();
+    assert!(cnf.contains("\nc var 1 q[0,0]\n"));
+    assert!(cnf.contains("c decision: objective at least 21\n"));
+    let run = puzzlec(dir.path(), &["emit", model, "--format", "lp"]);
+    assert_eq!(run.code, 0);
+    assert!(run.stdout.contains("\\ column q_0_0 = q[0,0]\n"));
+    assert!(run.stdout.contains("\nMaximize\n obj: + q_0_0 + q_1_0"));
+}
+
+#[test]
+fn a_time_limit_keeps_the_best_solution_marked_not_proven() {
+    // A 40 x 40 board with scattered obstacles: far too big to prove in 0.3 s by MILP.
+    let dir = tempfile::tempdir().unwrap();
+    let board = common::random_board(7, 40, 40, 0.15);
+    let rows: Vec<String> = (0..40)
+        .map(|y| {
+            (0..40)
+                .map(|x| if board.free[y * 40 + x] { '-' } else { '*' })
+                .collect()
+        })
+        .collect();
+    let text = format!(
+        "kind = \"queens\"\nboard = \"\"\"\n{}\n\"\"\"\n",
+        rows.join("\n")
+    );
+    std::fs::write(dir.path().join("big.toml"), text).unwrap();
+    let run = puzzlec(
+        dir.path(),
+        &[
+            "solve",
+            "big.toml",
+            "--backend",
+            "milp",
+            "--time-limit",
+            "0.3",
+        ],
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(run.stderr.contains("time limit reached"), "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with("feasible ") || run.stderr.starts_with("unknown "),
+        "{}",
+        run.stderr
+    );
+}
