@@ -499,3 +499,20 @@ fn isometries_compose_and_invert() {
     // A quarter turn: x -> -y, y -> x (clockwise on screen, y growing downwards).
     assert_eq!(Isometry::new(1, (0, 0)).apply((1, 0)), (0, 1));
 }
+
+#[test]
+#[ignore = "slow: larger brute-force cross-checks, run in release"]
+fn larger_shapes_match_brute_force() {
+    assert_matches_brute_force(&rectangle(6, 3), 3, true);
+    assert_matches_brute_force(&rectangle(6, 3), 3, false);
+    assert_matches_brute_force(&rectangle(5, 4), 2, true);
+    assert_matches_brute_force(&rectangle(5, 4), 2, false);
+    assert_matches_brute_force(&rectangle(6, 4), 2, true);
+    let mut rng = ChaCha8Rng::seed_from_u64(99);
+    for round in 0..6 {
+        let cells = random_polyomino(&mut rng, 20);
+        assert_matches_brute_force(&cells, 2, round % 2 == 0);
+        let cells = glued(&mut rng, 5, 3, round % 2 == 0);
+        assert_matches_brute_force(&cells, 3, round % 2 == 0);
+    }
+}

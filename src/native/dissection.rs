@@ -324,6 +324,10 @@ impl Bits {
         }
     }
 
+    fn copy_from(&mut self, other: &Bits) {
+        self.words.copy_from_slice(&other.words);
+    }
+
     fn is_subset_of(&self, other: &Bits) -> bool {
         self.words
             .iter()
@@ -403,8 +407,22 @@ impl Grid {
 /// (`start` itself is included even if not allowed).
 fn component(neighbours: &[[u32; 4]], allowed: &Bits, start: usize) -> Bits {
     let mut reached = Bits::new(neighbours.len());
+    component_into(neighbours, allowed, start, &mut reached, &mut Vec::new());
+    reached
+}
+
+/// [`component`] into caller-owned buffers.
+fn component_into(
+    neighbours: &[[u32; 4]],
+    allowed: &Bits,
+    start: usize,
+    reached: &mut Bits,
+    stack: &mut Vec<u32>,
+) {
+    reached.words.fill(0);
     reached.set(start);
-    let mut stack = vec![start as u32];
+    stack.clear();
+    stack.push(start as u32);
     while let Some(cell) = stack.pop() {
         for &next in &neighbours[cell as usize] {
             if next != NONE && allowed.get(next as usize) && !reached.get(next as usize) {
@@ -413,7 +431,6 @@ fn component(neighbours: &[[u32; 4]], allowed: &Bits, start: usize) -> Bits {
             }
         }
     }
-    reached
 }
 
 /// A candidate map `T` for "part i = T(part 0)".
@@ -437,6 +454,15 @@ struct CoverState {
     chosen: Bits,
 }
 
+impl CoverState {
+    /// Overwrites this state with `other` without allocating.
+    fn copy_from(&mut self, other: &CoverState) {
+        self.alive.copy_from(&other.alive);
+        self.covered.copy_from(&other.covered);
+        self.chosen.copy_from(&other.chosen);
+    }
+}
+
 /// One run of [`dissect`].
 struct Search<'a> {
     cells: &'a [Cell],
@@ -456,6 +482,14 @@ struct Search<'a> {
     /// covering_start[d + 1]]` are the base cells whose tuple contains cell `d`.
     covering_start: Vec<u32>,
     covering: Vec<u32>,
+    /// Exact-cover states by depth, kept between map sets to reuse their buffers.
+    states: Vec<CoverState>,
+    /// Scratch for the connectivity test: candidate cells, reached cells, the search stack.
+    possible: Bits,
+    reachable: Bits,
+    stack: Vec<u32>,
+    /// The branching options of every open node, innermost last.
+    options: Vec<u32>,
     on_solution: &'a mut dyn FnMut(&Dissection) -> bool,
     stop: &'a AtomicBool,
     count: u64,
@@ -488,6 +522,11 @@ impl<'a> Search<'a> {
             tuples: Vec::new(),
             covering_start: Vec::new(),
             covering: Vec::new(),
+            states: Vec::new(),
+            possible: Bits::new(cells.len()),
+            reachable: Bits::new(cells.len()),
+            stack: Vec::new(),
+            options: Vec::new(),
             on_solution,
             stop,
             count: 0,
@@ -630,13 +669,18 @@ impl<'a> Search<'a> {
                 fill[d] += 1;
             }
         }
-        let mut state = CoverState {
+        let mut root = CoverState {
             alive: domain.clone(),
             covered: Bits::new(n),
             chosen: Bits::new(n),
         };
-        self.choose_tuple(&mut state, self.anchor);
-        self.cover(&state)
+        self.choose_tuple(&mut root, self.anchor);
+        let mut states = std::mem::take(&mut self.states);
+        states.clear();
+        states.push(root);
+        let going = self.cover(&mut states, 0);
+        self.states = states;
+        going
     }
 
     /// Puts base cell `c` into part 0 and its tuple into the other parts.
@@ -653,23 +697,34 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// One exact-cover node. False if stopped.
-    fn cover(&mut self, state: &CoverState) -> bool {
+    /// One exact-cover node on `states[depth]`, whose buffer it may spoil; children use the
+    /// buffers above it, so a node allocates nothing once the stack is deep enough. False if
+    /// stopped.
+    fn cover(&mut self, states: &mut Vec<CoverState>, depth: usize) -> bool {
         if self.stop.load(AtomicOrdering::Relaxed) {
             return false;
         }
         self.nodes += 1;
         let n = self.cells.len();
+        if states.len() == depth + 1 {
+            states.push(states[depth].clone());
+        }
+        let state = &mut states[depth];
         // Part 0 must be connected: only base cells reachable from the anchor through chosen
         // and live base cells can still join it.
-        let mut possible = state.alive.clone();
-        possible.union_with(&state.chosen);
-        let reachable = component(&self.neighbours, &possible, self.anchor);
-        if !state.chosen.is_subset_of(&reachable) || reachable.count() < self.part_size {
+        self.possible.copy_from(&state.alive);
+        self.possible.union_with(&state.chosen);
+        component_into(
+            &self.neighbours,
+            &self.possible,
+            self.anchor,
+            &mut self.reachable,
+            &mut self.stack,
+        );
+        if !state.chosen.is_subset_of(&self.reachable) || self.reachable.count() < self.part_size {
             return true;
         }
-        let mut alive = state.alive.clone();
-        alive.intersect_with(&reachable);
+        state.alive.intersect_with(&self.reachable);
         // Branch on the uncovered cell with the fewest live tuples.
         let mut best: Option<(usize, usize)> = None;
         for d in 0..n {
@@ -679,7 +734,7 @@ impl<'a> Search<'a> {
             let rows = self.covering_start[d] as usize..self.covering_start[d + 1] as usize;
             let live = self.covering[rows]
                 .iter()
-                .filter(|&&c| alive.get(c as usize))
+                .filter(|&&c| state.alive.get(c as usize))
                 .count();
             if live == 0 {
                 return true;
@@ -692,26 +747,30 @@ impl<'a> Search<'a> {
             }
         }
         let Some((cell, _)) = best else {
-            return self.report(&state.chosen);
+            let chosen = state.chosen.clone();
+            return self.report(&chosen);
         };
         let rows = self.covering_start[cell] as usize..self.covering_start[cell + 1] as usize;
-        let options: Vec<u32> = self.covering[rows]
-            .iter()
-            .copied()
-            .filter(|&c| alive.get(c as usize))
-            .collect();
-        for c in options {
-            let mut child = CoverState {
-                alive: alive.clone(),
-                covered: state.covered.clone(),
-                chosen: state.chosen.clone(),
-            };
-            self.choose_tuple(&mut child, c as usize);
-            if !self.cover(&child) {
-                return false;
+        let first_option = self.options.len();
+        for &c in &self.covering[rows] {
+            if state.alive.get(c as usize) {
+                self.options.push(c);
             }
         }
-        true
+        let last_option = self.options.len();
+        let mut going = true;
+        for option in first_option..last_option {
+            let c = self.options[option] as usize;
+            let (below, above) = states.split_at_mut(depth + 1);
+            above[0].copy_from(&below[depth]);
+            self.choose_tuple(&mut above[0], c);
+            if !self.cover(states, depth + 1) {
+                going = false;
+                break;
+            }
+        }
+        self.options.truncate(first_option);
+        going
     }
 
     /// A complete cover: reports it unless another map set is the canonical one for the same
