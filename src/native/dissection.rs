@@ -212,7 +212,7 @@ pub fn trivially_impossible(cells: &[Cell], parts: usize) -> Option<String> {
         }
     }
     let n = cells.len();
-    if n % parts != 0 {
+    if !n.is_multiple_of(parts) {
         return Some(format!(
             "{n} cells cannot be split into {parts} equal parts"
         ));
@@ -238,7 +238,7 @@ pub fn trivially_impossible(cells: &[Cell], parts: usize) -> Option<String> {
             sizes.len()
         ));
     }
-    if let Some(size) = sizes.iter().find(|&&size| size % part_size != 0) {
+    if let Some(size) = sizes.iter().find(|&&size| !size.is_multiple_of(part_size)) {
         return Some(format!(
             "a connected component of {size} cells is not a whole number of parts of {part_size} cells"
         ));
@@ -655,9 +655,10 @@ impl<'a> Search<'a> {
         // Compressed rows: counts become start offsets.
         self.covering_start.clear();
         self.covering_start.push(0);
-        for d in 0..n {
-            let last = *self.covering_start.last().expect("pushed above");
-            self.covering_start.push(last + counts[d]);
+        let mut start = 0;
+        for &count in &counts[..n] {
+            start += count;
+            self.covering_start.push(start);
         }
         self.covering.clear();
         self.covering.resize(self.covering_start[n] as usize, NONE);
