@@ -2,6 +2,7 @@
 //! cross-checks of the solver backends and often as the fastest path.
 
 pub mod queens;
+pub mod dissection;
 
 use crate::puzzle::{Puzzle, Solution};
 use crate::solve::{Control, Goal, RawOutcome};

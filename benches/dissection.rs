@@ -1,0 +1,123 @@
+//! Benchmarks of the native dissection search on fixed shapes.
+
+use std::hint::black_box;
+use std::sync::atomic::AtomicBool;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use puzzlec::native::dissection::{dissect, Cell};
+
+/// The 26-cell shape of PUZZLES.md section 4: one dissection into 2 parts with reflection.
+const SEED_SHAPE: &str = "
+...###.
+...####
+...#.##
+######.
+######.
+..##.#.
+..#....
+";
+
+/// 100 cells: a random 50-cell polyomino glued to its mirror image (seed 1 of the generator
+/// used to write these benchmarks). One dissection into 2 parts with reflection.
+const GLUED_100: &str = "
+.#...#..........
+######.#........
+.#######........
+.#######..#...#.
+.########.######
+.##############.
+..#############.
+...####.#######.
+...###..#######.
+........######..
+.........####...
+..........###...
+";
+
+/// 60 cells: a random 20-cell polyomino glued to two three-quarter-turned copies of itself.
+/// One dissection into 3 parts.
+const GLUED_60: &str = "
+..............#..
+...........######
+..........#######
+.............#.#.
+..........#..#...
+....#.....#####..
+.#######..##.....
+############.....
+...#.#.#..###....
+...#.....###.....
+..###.....##.....
+";
+
+fn shape(picture: &str) -> Vec<Cell> {
+    let mut cells = Vec::new();
+    for (y, row) in picture.lines().filter(|r| !r.is_empty()).enumerate() {
+        for (x, ch) in row.chars().enumerate() {
+            if ch == '#' {
+                cells.push((x as i32, y as i32));
+            }
+        }
+    }
+    cells
+}
+
+fn rectangle(width: i32, height: i32) -> Vec<Cell> {
+    (0..height)
+        .flat_map(|y| (0..width).map(move |x| (x, y)))
+        .collect()
+}
+
+/// Counts every dissection.
+fn count(cells: &[Cell], parts: usize, reflect: bool) -> u64 {
+    let stop = AtomicBool::new(false);
+    let search = dissect(cells, parts, reflect, &mut |_| true, &stop);
+    assert!(search.complete);
+    search.count
+}
+
+fn benches(c: &mut Criterion) {
+    let cases = [
+        (
+            "seed 26 cells into 2, reflect",
+            shape(SEED_SHAPE),
+            2,
+            true,
+            1,
+        ),
+        (
+            "glued 100 cells into 2, reflect",
+            shape(GLUED_100),
+            2,
+            true,
+            1,
+        ),
+        (
+            "glued 60 cells into 3, reflect",
+            shape(GLUED_60),
+            3,
+            true,
+            1,
+        ),
+        (
+            "rectangle 10x6 into 3, reflect",
+            rectangle(10, 6),
+            3,
+            true,
+            1,
+        ),
+        ("square 6x6 into 2, reflect", rectangle(6, 6), 2, true, 1018),
+    ];
+    let mut group = c.benchmark_group("dissection");
+    group.sample_size(10);
+    for (name, cells, parts, reflect, expected) in cases {
+        assert_eq!(count(&cells, parts, reflect), expected, "{name}");
+        group.bench_function(name, |b| {
+            b.iter(|| count(black_box(&cells), parts, reflect))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(dissection, benches);
+criterion_main!(dissection);
