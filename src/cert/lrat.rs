@@ -397,18 +397,18 @@ impl Checker {
         }
     }
 
-    /// Range-checks literals and drops repeated ones; returns the first bad literal on error.
+    /// Range-checks literals and drops repeated ones (sorting them: order does not matter
+    /// to RUP); returns the first bad literal on error.
     fn normalise(&self, literals: &[i64]) -> Result<Vec<i32>, i64> {
         let mut clause = Vec::with_capacity(literals.len());
         for &literal in literals {
             if literal == 0 || literal.unsigned_abs() > self.num_vars as u64 {
                 return Err(literal);
             }
-            let literal = literal as i32;
-            if !clause.contains(&literal) {
-                clause.push(literal);
-            }
+            clause.push(literal as i32);
         }
+        clause.sort_unstable();
+        clause.dedup();
         Ok(clause)
     }
 
