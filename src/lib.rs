@@ -13,3 +13,4 @@ pub mod native;
 pub mod puzzle;
 pub mod sat;
 pub mod solve;
+pub mod cert;

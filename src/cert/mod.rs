@@ -1,0 +1,7 @@
+//! Certificates for unsatisfiability: solver proofs and our own independent LRAT checker.
+//!
+//! [`refute`] runs varisat and records its proofs; [`lrat`] checks an LRAT proof against the
+//! formula without trusting any solver code. Both speak plain DIMACS clauses (`Vec<i32>`).
+
+pub mod lrat;
+pub mod refute;
