@@ -1,1 +1,3 @@
 //! puzzlec: compile grid puzzles into constraint models and settle them.
+
+pub mod native;
