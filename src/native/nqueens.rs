@@ -254,23 +254,14 @@ impl Family {
         }
     }
 
-    /// Corner family: the number of completions from `row` on (each one a class of 8).
-    fn count_corner(&self, row: u32, left: u32, down: u32, right: u32) -> u64 {
-        if row == self.last_row {
-            return u64::from(self.mask & !(left | down | right) != 0);
-        }
-        let mut bits = self.candidates(row, left, down, right);
-        let mut found = 0;
-        while bits != 0 {
-            let bit = bits & bits.wrapping_neg();
-            bits ^= bit;
-            found += self.count_corner(row + 1, (left | bit) << 1, down | bit, (right | bit) >> 1);
-        }
-        found
-    }
-
-    /// Inner family: completes `board` from `row` on, counting canonical solutions by class.
-    fn count_inner(
+    /// Completes the board from `row` on (rows above it placed), adding what it finds to
+    /// `counts`: corner solutions as classes of 8 (`INNER == false`), inner ones classified
+    /// by [`Family::classify`] (`INNER == true`, which also keeps `board` up to date).
+    ///
+    /// An iterative depth-first search over explicit per-row stacks: no allocation, no
+    /// recursion, and the last row is settled while looping over the row before it.
+    #[inline(always)]
+    fn complete<const INNER: bool>(
         &self,
         board: &mut [u32; MAX_N as usize],
         counts: &mut ClassCounts,
@@ -279,27 +270,68 @@ impl Family {
         down: u32,
         right: u32,
     ) {
-        if row == self.last_row {
-            let free = self.mask & !(left | down | right);
-            if free != 0 && free & self.last_mask == 0 {
-                board[row as usize] = free;
-                self.classify(board, counts);
-            }
+        let last = self.last_row as usize;
+        let first = row as usize;
+        if first == last {
+            self.finish::<INNER>(board, counts, self.mask & !(left | down | right));
             return;
         }
-        let mut bits = self.candidates(row, left, down, right);
-        while bits != 0 {
+        const ROWS: usize = MAX_N as usize;
+        let mut open = [0u32; ROWS];
+        let mut lefts = [0u32; ROWS];
+        let mut downs = [0u32; ROWS];
+        let mut rights = [0u32; ROWS];
+        let mut y = first;
+        lefts[y] = left;
+        downs[y] = down;
+        rights[y] = right;
+        open[y] = self.candidates(row, left, down, right);
+        loop {
+            let bits = open[y];
+            if bits == 0 {
+                if y == first {
+                    return;
+                }
+                y -= 1;
+                continue;
+            }
             let bit = bits & bits.wrapping_neg();
-            bits ^= bit;
-            board[row as usize] = bit;
-            self.count_inner(
-                board,
-                counts,
-                row + 1,
-                (left | bit) << 1,
-                down | bit,
-                (right | bit) >> 1,
+            open[y] = bits ^ bit;
+            if INNER {
+                board[y] = bit;
+            }
+            let (l, d, r) = (
+                (lefts[y] | bit) << 1,
+                downs[y] | bit,
+                (rights[y] | bit) >> 1,
             );
+            if y + 1 == last {
+                self.finish::<INNER>(board, counts, self.mask & !(l | d | r));
+                continue;
+            }
+            y += 1;
+            lefts[y] = l;
+            downs[y] = d;
+            rights[y] = r;
+            open[y] = self.candidates(y as u32, l, d, r);
+        }
+    }
+
+    /// Settles the last row, whose free columns are `free`.
+    #[inline(always)]
+    fn finish<const INNER: bool>(
+        &self,
+        board: &mut [u32; MAX_N as usize],
+        counts: &mut ClassCounts,
+        free: u32,
+    ) {
+        if INNER {
+            if free != 0 && free & self.last_mask == 0 {
+                board[self.last_row as usize] = free;
+                self.classify(board, counts);
+            }
+        } else {
+            counts.c8 += u64::from(free != 0);
         }
     }
 
@@ -453,10 +485,12 @@ impl Subproblem {
                 (self.right | bit) >> 1,
             );
             match family.kind {
-                Kind::Corner => counts.c8 += family.count_corner(row, left, down, right),
+                Kind::Corner => {
+                    family.complete::<false>(&mut board, &mut counts, row, left, down, right)
+                }
                 Kind::Inner => {
                     board[self.row as usize] = bit;
-                    family.count_inner(&mut board, &mut counts, row, left, down, right);
+                    family.complete::<true>(&mut board, &mut counts, row, left, down, right);
                 }
                 Kind::Single => unreachable!("handled above"),
             }
