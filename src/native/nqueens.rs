@@ -754,6 +754,8 @@ mod tests {
         let stop = AtomicBool::new(true);
         assert_eq!(count_empty_board(12, None, &|_, _| {}, &stop), None);
         assert_eq!(count_empty_board(1, None, &|_, _| {}, &stop), None);
+        // The largest board: builds its subproblem list (no overflow) and stops at once.
+        assert_eq!(count_empty_board(MAX_N, None, &|_, _| {}, &stop), None);
     }
 
     #[test]
