@@ -3,6 +3,7 @@
 
 pub mod queens;
 pub mod dissection;
+pub mod nqueens;
 
 use crate::puzzle::{Puzzle, Solution};
 use crate::solve::{Control, Goal, RawOutcome};
