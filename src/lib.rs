@@ -5,6 +5,7 @@
 //! backend ([`milp`]) or the family's native search ([`native`]), all through one driver
 //! ([`solve::solve`]) that verifies every solution against the puzzle's own rules.
 
+pub mod cert;
 pub mod emit;
 pub mod error;
 pub mod milp;
@@ -13,4 +14,3 @@ pub mod native;
 pub mod puzzle;
 pub mod sat;
 pub mod solve;
-pub mod cert;

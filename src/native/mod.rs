@@ -1,9 +1,9 @@
 //! Native searches: hand-written, independent of the model and its encodings, used as
 //! cross-checks of the solver backends and often as the fastest path.
 
-pub mod queens;
 pub mod dissection;
 pub mod nqueens;
+pub mod queens;
 
 use crate::puzzle::{Puzzle, Solution};
 use crate::solve::{Control, Goal, RawOutcome};
