@@ -153,7 +153,7 @@ fn emitted_lp_read_back_gives_the_same_optimum() {
     let program = read_lp(&text).unwrap();
     assert_eq!(program.columns.len(), 178);
     let (values, proven) = program
-        .solve_microlp(&Control::unlimited())
+        .solve_microlp(&Control::unlimited(), None)
         .unwrap()
         .unwrap();
     assert!(proven);
@@ -161,7 +161,7 @@ fn emitted_lp_read_back_gives_the_same_optimum() {
     let solution = puzzle.decode(&Assignment::new(values));
     puzzle.verify(&solution).unwrap();
     let at_21 = read_lp(&emit(&puzzle, "contest", Format::Lp, Some(21))).unwrap();
-    assert_eq!(at_21.solve_microlp(&Control::unlimited()).unwrap(), None);
+    assert_eq!(at_21.solve_microlp(&Control::unlimited(), None).unwrap(), None);
 }
 
 #[test]

@@ -7,7 +7,7 @@ use crate::model::{Assignment, Constraint, Lit, Model};
 use crate::solve::{Control, Goal, Incumbent, RawOutcome, Size, Status};
 use good_lp::{
     microlp, variable, Expression, ProblemVariables, ResolutionError, Solution, SolutionStatus,
-    SolverModel, WithTimeLimit,
+    SolverModel, WithMipGap, WithTimeLimit,
 };
 use std::time::Instant;
 
@@ -95,7 +95,16 @@ impl LinearProgram {
 
     /// Solves with microlp, stopping at `control`'s deadline. Returns the column values and
     /// whether optimality was proven, or `None` when infeasible.
-    pub fn solve_microlp(&self, control: &Control) -> Result<Option<(Vec<bool>, bool)>, String> {
+    ///
+    /// With `integral_bound = Some(u)` the caller promises that the objective takes whole
+    /// values no larger than `u`. Branch and bound may then stop once its LP bound is within
+    /// a relative gap of 0.9 / (u + 1) of the incumbent v: the bound is below v + 1, so no
+    /// whole value beats v, which proves v optimal without closing the fractional gap.
+    pub fn solve_microlp(
+        &self,
+        control: &Control,
+        integral_bound: Option<usize>,
+    ) -> Result<Option<(Vec<bool>, bool)>, String> {
         let mut vars = ProblemVariables::new();
         let columns: Vec<good_lp::Variable> = self
             .columns
@@ -109,6 +118,11 @@ impl LinearProgram {
         if let Some(remaining) = control.remaining() {
             problem = problem.with_time_limit(remaining.as_secs_f64());
         }
+        if let Some(bound) = integral_bound {
+            problem = problem
+                .with_mip_gap(0.9 / (bound as f32 + 1.0))
+                .map_err(|e| format!("microlp: {e}"))?;
+        }
         for row in &self.rows {
             let lhs = expression(&row.terms);
             problem.add_constraint(match row.comparison {
@@ -120,10 +134,12 @@ impl LinearProgram {
         match problem.solve() {
             Ok(solution) => {
                 let values = columns.iter().map(|&c| solution.value(c) > 0.5).collect();
-                Ok(Some((
-                    values,
-                    matches!(solution.status(), SolutionStatus::Optimal),
-                )))
+                let proven = match solution.status() {
+                    SolutionStatus::Optimal => true,
+                    SolutionStatus::GapLimit => integral_bound.is_some(),
+                    SolutionStatus::TimeLimit => false,
+                };
+                Ok(Some((values, proven)))
             }
             Err(ResolutionError::Infeasible) => Ok(None),
             Err(e) => Err(format!("microlp: {e}")),
@@ -175,7 +191,12 @@ pub fn solve(
             constraints: program.rows.len(),
             unit: "rows",
         };
-        let Some((values, proven)) = program.solve_microlp(control)? else {
+        // The objective counts true literals: whole numbers, at most the structural bound.
+        let integral_bound = match goal {
+            Goal::Maximise => model.objective.as_ref().map(|o| o.trivial_bound()),
+            Goal::AtLeast(_) => None,
+        };
+        let Some((values, proven)) = program.solve_microlp(control, integral_bound)? else {
             let evidence = match goal {
                 Goal::AtLeast(k) => {
                     format!("microlp proved \"at least {k}\" infeasible ({cuts} cuts)")
@@ -217,7 +238,7 @@ pub fn solve(
             (Goal::Maximise, true) => (
                 Status::Optimal,
                 Some(value),
-                format!("microlp branch and bound closed the gap at {value} ({cuts} cuts, {seconds:.3} s)"),
+                format!("microlp branch and bound bounded the objective below {} ({cuts} cuts, {seconds:.3} s)", value + 1),
             ),
             (Goal::Maximise, false) => (
                 Status::Feasible,
