@@ -6,6 +6,10 @@ use crate::puzzle::queens::{Queens, QueensSolution};
 use crate::solve::{Control, Goal, RawOutcome, Size, Status};
 use std::collections::HashMap;
 
+/// The most row states remembered: about 100 MB, so large boards cannot exhaust memory;
+/// past it the search goes on without remembering more.
+const MEMO_LIMIT: usize = 2_000_000;
+
 /// How many nodes pass between checks of the stop flag and the clock.
 const POLL_INTERVAL: u64 = 1 << 14;
 
@@ -130,7 +134,7 @@ impl Search<'_> {
             return;
         }
         self.row(y, 0, columns, diagonals, anti_diagonals, 0);
-        if !self.stopped && self.best.len() < self.target {
+        if !self.stopped && self.best.len() < self.target && self.memo.len() < MEMO_LIMIT {
             // The subtree was searched in full: nothing in it beats `worthless` as it is now.
             let worthless = self.best.len().max(self.needed.saturating_sub(1));
             self.memo.insert(key, worthless.saturating_sub(placed));
