@@ -2,6 +2,7 @@
 
 use crate::error::InputError;
 use crate::puzzle::load::Source;
+use itertools::Itertools;
 use std::ops::Range;
 
 /// The largest grid side any family accepts: boards beyond it are rejected as absurd.
@@ -47,11 +48,7 @@ impl Grid {
         };
         let rows = &rows[start..=end];
         let width = rows[0].1.chars().count();
-        let allowed_list: String = allowed
-            .iter()
-            .map(|c| format!("'{c}'"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let allowed_list = allowed.iter().map(|c| format!("'{c}'")).join(", ");
         let mut cells = Vec::with_capacity(width * rows.len());
         for (index, &(line, row)) in rows.iter().enumerate() {
             if row.is_empty() {
