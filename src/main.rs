@@ -16,7 +16,8 @@ use std::time::Duration;
 mod exit {
     /// An optimisation finished and proved its answer, or a file was written.
     pub const OK: u8 = 0;
-    /// Backends disagree, a solution failed verification, or a backend failed.
+    /// Backends disagree, a solution failed verification, a backend failed, or a
+    /// certificate failed its check.
     pub const INTERNAL: u8 = 1;
     /// Bad input: the model file, a flag, or an output file.
     pub const BAD_INPUT: u8 = 2;
@@ -84,6 +85,21 @@ enum Command {
         /// Print the comparison as JSON on stdout.
         #[arg(long)]
         json: bool,
+    },
+    /// Solve a model and write a certificate anyone can check: the witness, the refuted CNF,
+    /// LRAT, DRAT and varisat proofs, and a manifest.
+    Prove {
+        /// The model file (TOML).
+        model: PathBuf,
+        /// The certificate folder (created if missing).
+        #[arg(short, long, value_name = "DIR")]
+        output: PathBuf,
+    },
+    /// Re-verify a certificate written by `prove`: exit 0 if everything holds, 1 saying
+    /// what failed otherwise.
+    Check {
+        /// The certificate folder.
+        dir: PathBuf,
     },
 }
 
@@ -184,6 +200,61 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
                 None => Ok(exit::OK),
             }
         }
+        Command::Prove { model, output } => prove(&model, &output),
+        Command::Check { dir } => check(&dir),
+    }
+}
+
+fn prove(model: &Path, dir: &Path) -> Result<u8, Failure> {
+    use puzzlec::cert::certificate::{self, Claim, ProveError};
+    let manifest = certificate::prove(model, dir).map_err(|error| match error {
+        ProveError::Input(e) => Failure::Input(e),
+        ProveError::Lazy { .. } | ProveError::Write { .. } => Failure::Usage(error.to_string()),
+        ProveError::Internal(_) => Failure::Internal(error.to_string()),
+    })?;
+    let answer = match manifest.claim {
+        Claim::Optimal { value } => format!("optimal {value}"),
+        Claim::Satisfiable => "satisfiable".to_string(),
+        Claim::Unsatisfiable => "unsatisfiable".to_string(),
+    };
+    let files: Vec<String> = manifest
+        .files
+        .values()
+        .map(|f| format!("{} {} bytes", f.name, f.bytes))
+        .collect();
+    print_stdout(&format!(
+        "{answer}: certificate in {} ({})\n",
+        dir.display(),
+        files.join(", ")
+    ));
+    eprintln!(
+        "proved in {:.3} s (solve {:.3} s, proofs {:.3} s): {}",
+        manifest.times.total_seconds,
+        manifest.times.solve_seconds,
+        manifest.times.refute_seconds,
+        manifest.how
+    );
+    Ok(exit::OK)
+}
+
+fn check(dir: &Path) -> Result<u8, Failure> {
+    use puzzlec::cert::certificate::{self, CheckError};
+    let start = std::time::Instant::now();
+    match certificate::check(dir) {
+        Ok(checked) => {
+            let mut text = String::new();
+            for step in &checked.steps {
+                text.push_str(&format!("ok: {step}\n"));
+            }
+            text.push_str(&format!("{}\n", checked.conclusion));
+            print_stdout(&text);
+            eprintln!("checked in {:.3} s", start.elapsed().as_secs_f64());
+            Ok(exit::OK)
+        }
+        Err(CheckError::NotACertificate(message)) => Err(Failure::Usage(message)),
+        Err(CheckError::Failed(message)) => Err(Failure::Internal(format!(
+            "certificate check failed: {message}"
+        ))),
     }
 }
 

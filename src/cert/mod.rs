@@ -2,6 +2,9 @@
 //!
 //! [`refute`] runs varisat and records its proofs; [`lrat`] checks an LRAT proof against the
 //! formula without trusting any solver code. Both speak plain DIMACS clauses (`Vec<i32>`).
+//! [`certificate`] puts them together: `puzzlec prove` writes a certificate folder and
+//! `puzzlec check` re-verifies it.
 
+pub mod certificate;
 pub mod lrat;
 pub mod refute;

@@ -159,7 +159,76 @@ pub fn encode_constraint(sink: &mut impl ClauseSink, constraint: &Constraint, am
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Objective;
     use crate::sat::test_support::equisatisfiable_for_every_input;
+    use rand::seq::SliceRandom;
+    use rand::{Rng, SeedableRng};
+    use varisat::ExtendFormula;
+
+    /// The objective counter that certificates rely on, against its definition: for random
+    /// partitions of up to 7 literals into at-most-one groups (singletons included, which
+    /// count their literal directly), every assignment of the literals and every bound k,
+    /// the CNF with "objective >= k" is satisfiable exactly when every group holds at most
+    /// one true literal and at least k literals are true.
+    #[test]
+    fn group_indicator_objective_is_exact_for_every_input() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(6);
+        for _ in 0..40 {
+            let n = rng.gen_range(1..=7);
+            let mut order: Vec<usize> = (0..n).collect();
+            order.shuffle(&mut rng);
+            let mut groups: Vec<Vec<usize>> = Vec::new();
+            for i in order {
+                match groups.last_mut() {
+                    Some(group) if rng.gen_bool(0.5) => group.push(i),
+                    _ => groups.push(vec![i]),
+                }
+            }
+            let mut model = Model::new();
+            let lits: Vec<Lit> = (0..n)
+                .map(|i| model.new_var(format!("x{i}")).positive())
+                .collect();
+            for group in groups.iter().filter(|g| g.len() > 1) {
+                model.add(Constraint::AtMostOne(
+                    group.iter().map(|&i| lits[i]).collect(),
+                ));
+            }
+            model.objective = Some(Objective {
+                lits: lits.clone(),
+                amo_groups: Some(groups.clone()),
+            });
+            model.check_hints().unwrap();
+            let encoding = encode(&model, AmoEncoding::Auto);
+            for k in 0..=groups.len() + 1 {
+                let cnf = encoding.cnf_with_at_least(Some(k));
+                let mut solver = varisat::Solver::new();
+                for clause in &cnf.clauses {
+                    let clause: Vec<varisat::Lit> = clause
+                        .iter()
+                        .map(|l| varisat::Lit::from_dimacs(l.dimacs() as isize))
+                        .collect();
+                    solver.add_clause(&clause);
+                }
+                for bits in 0u32..1 << n {
+                    let value = |i: usize| bits >> i & 1 == 1;
+                    let assumptions: Vec<varisat::Lit> = (0..n)
+                        .map(|i| varisat::Lit::from_var(varisat::Var::from_index(i), value(i)))
+                        .collect();
+                    solver.assume(&assumptions);
+                    let expected = groups
+                        .iter()
+                        .all(|g| g.iter().filter(|&&i| value(i)).count() <= 1)
+                        && bits.count_ones() as usize >= k;
+                    assert_eq!(
+                        solver.solve().unwrap(),
+                        expected,
+                        "groups {groups:?}, k = {k}, inputs {bits:0n$b}",
+                        n = n
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn general_cardinality_constraints_are_exact() {

@@ -1,0 +1,734 @@
+//! Certificates that anyone can check: [`prove`] writes one into a folder, [`check`] re-verifies it.
+//!
+//! A certificate folder holds:
+//!
+//! * `model.toml`: a copy of the model file, so the folder stands on its own;
+//! * `witness.txt` (when there is a solution): the value of every model variable as DIMACS
+//!   `v` lines, with the solution drawn in `c` lines for people;
+//! * `cnf.dimacs` (when something is refuted): the CNF of "objective at least optimum + 1", or
+//!   of the constraints alone for an impossible model, with `c var N name` lines;
+//! * `proof.lrat`, `proof.drat`, `proof.varisat`: refutations of `cnf.dimacs` in LRAT (checked
+//!   by our own [`super::lrat`]), textual DRAT (for drat-trim and friends) and varisat's native
+//!   format (checked by varisat's checker);
+//! * `manifest.json`: what is claimed and how it was established (see [`Manifest`]).
+//!
+//! [`check`] trusts none of the files: it hashes the model, verifies the witness with the
+//! puzzle's own rules, rebuilds the CNF from the model and compares it byte for byte, and
+//! checks both proofs against that CNF. What it does trust is the model compiler and the CNF
+//! encoder (`src/puzzle`, `src/sat/encode.rs`), whose cardinality encodings are tested
+//! exhaustively on small sizes. Models with lazy constraints are refused: their CNF leaves
+//! those constraints out, so refuting it would prove nothing about the puzzle.
+
+use crate::cert::lrat::{check_lrat, parse_dimacs};
+use crate::cert::refute::{check_with_varisat, refute, Refutation, SolverProofFormat};
+use crate::error::InputError;
+use crate::model::{Assignment, Model};
+use crate::puzzle::load::parse_model;
+use crate::puzzle::{load_model_file, Puzzle};
+use crate::sat::amo::AmoEncoding;
+use crate::sat::{dimacs, encode};
+use crate::solve::{Control, Goal, Incumbent, Status};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The manifest's file name inside a certificate folder.
+pub const MANIFEST_FILE: &str = "manifest.json";
+/// The copy of the model file.
+pub const MODEL_FILE: &str = "model.toml";
+/// The witness: one value per model variable.
+pub const WITNESS_FILE: &str = "witness.txt";
+/// The refuted CNF.
+pub const CNF_FILE: &str = "cnf.dimacs";
+/// The LRAT refutation of [`CNF_FILE`].
+pub const LRAT_FILE: &str = "proof.lrat";
+/// The textual DRAT refutation of [`CNF_FILE`] (not checked by [`check`]).
+pub const DRAT_FILE: &str = "proof.drat";
+/// The varisat-native refutation of [`CNF_FILE`].
+pub const VARISAT_FILE: &str = "proof.varisat";
+
+/// The `format` written into every manifest; [`check`] refuses others.
+pub const FORMAT: &str = "puzzlec-certificate/1";
+
+/// The at-most-one encoding certificates use (the CNF must be rebuilt exactly).
+const AMO: AmoEncoding = AmoEncoding::Auto;
+
+/// What a certificate claims about its model.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "answer", rename_all = "snake_case")]
+pub enum Claim {
+    /// The objective's best value is `value`: the witness has it, and "at least value + 1"
+    /// is refuted.
+    Optimal {
+        /// The optimum.
+        value: usize,
+    },
+    /// The model has no objective and the witness satisfies it; nothing is refuted.
+    Satisfiable,
+    /// No assignment satisfies the constraints: the constraints' CNF is refuted.
+    Unsatisfiable,
+}
+
+impl Claim {
+    /// The objective bound the CNF asserts, and whether there is a CNF at all.
+    fn refuted_bound(&self) -> Option<Option<usize>> {
+        match self {
+            Claim::Optimal { value } => Some(Some(value + 1)),
+            Claim::Unsatisfiable => Some(None),
+            Claim::Satisfiable => None,
+        }
+    }
+}
+
+/// The model file a certificate is about.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModelEntry {
+    /// The copy's file name inside the folder ([`MODEL_FILE`]).
+    pub file: String,
+    /// SHA-256 of the file's bytes, in lower-case hex.
+    pub sha256: String,
+    /// The path it was copied from, for people only.
+    pub source: String,
+    /// The puzzle family.
+    pub kind: String,
+}
+
+/// How the refuted CNF was built.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EncodingEntry {
+    /// The at-most-one encoding.
+    pub at_most_one: String,
+    /// How the objective is counted.
+    pub objective: String,
+    /// The question the CNF asks, in words ("objective at least 21", "the constraints alone").
+    pub refuted: Option<String>,
+    /// Variables of the CNF (model variables first, then auxiliaries).
+    pub variables: usize,
+    /// Clauses of the CNF.
+    pub clauses: usize,
+}
+
+/// One file of the certificate.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileEntry {
+    /// The file name inside the folder.
+    pub name: String,
+    /// Its size in bytes, for people (the check does not rely on it).
+    pub bytes: u64,
+}
+
+/// Wall-clock times of `prove`, in seconds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Times {
+    /// Finding the answer (the optimisation by the SAT backend).
+    pub solve_seconds: f64,
+    /// The varisat runs that wrote the proofs.
+    pub refute_seconds: f64,
+    /// Everything, writing the files included.
+    pub total_seconds: f64,
+}
+
+/// `manifest.json`: what a certificate claims and how it was established.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// The program that wrote it, with its version.
+    pub tool: String,
+    /// The model file.
+    pub model: ModelEntry,
+    /// The claim.
+    pub claim: Claim,
+    /// How the claim was established, in words.
+    pub how: String,
+    /// How the CNF was built.
+    pub encoding: EncodingEntry,
+    /// The files, by role: "witness", "cnf", "lrat", "drat", "varisat".
+    pub files: std::collections::BTreeMap<String, FileEntry>,
+    /// How long `prove` took.
+    pub times: Times,
+}
+
+/// Why `prove` could not write a certificate.
+#[derive(Debug, thiserror::Error)]
+pub enum ProveError {
+    /// The model file is bad.
+    #[error("{0}")]
+    Input(#[from] InputError),
+    /// The model has lazy constraints, which a CNF refutation cannot cover.
+    #[error("{path}: cannot certify a model with lazy constraints ({names}): its CNF leaves them out, so refuting it proves nothing")]
+    Lazy {
+        /// The model file.
+        path: PathBuf,
+        /// The lazy constraints' names.
+        names: String,
+    },
+    /// A certificate file could not be written.
+    #[error("cannot write {path}: {message}")]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        message: String,
+    },
+    /// The solver or the proof run failed or contradicted itself (a bug).
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+/// Why `check` did not accept a certificate.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CheckError {
+    /// The folder is not there or has no manifest: nothing to check (bad input).
+    #[error("{0}")]
+    NotACertificate(String),
+    /// A check failed; the message says which and why.
+    #[error("{0}")]
+    Failed(String),
+}
+
+/// What a successful check verified, one line per step, and its conclusion.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checked {
+    /// One line per check that passed.
+    pub steps: Vec<String>,
+    /// The certified claim, in words.
+    pub conclusion: String,
+}
+
+/// The CNF a claim refutes, as DIMACS text; `None` when the claim refutes nothing. The text
+/// depends only on the model and the claim, so [`check`] can rebuild it byte for byte.
+pub fn refuted_dimacs(model: &Model, claim: &Claim) -> Option<(String, EncodingEntry)> {
+    let bound = claim.refuted_bound()?;
+    let encoding = encode::encode(model, AMO);
+    let refuted = match bound {
+        Some(k) => format!("objective at least {k}"),
+        None => "the constraints alone".to_string(),
+    };
+    let comments = vec![
+        format!("puzzlec certificate CNF of {MODEL_FILE}: {refuted}"),
+        format!("objective counted by {}", encoding.objective_encoding),
+        format!(
+            "at-most-one encoding {AMO:?}; variables 1..={} are the model's",
+            model.num_vars()
+        ),
+    ];
+    let cnf = encoding.cnf_with_at_least(bound);
+    let entry = EncodingEntry {
+        at_most_one: format!("{AMO:?}").to_lowercase(),
+        objective: encoding.objective_encoding.clone(),
+        refuted: Some(refuted),
+        variables: cnf.num_vars,
+        clauses: cnf.clauses.len(),
+    };
+    Some((dimacs::write_dimacs(&cnf, model.names(), &comments), entry))
+}
+
+/// Solves the model at `model_path` with the SAT backend, and writes a certificate of the
+/// answer into `dir` (created if missing; certificate files in it are replaced).
+pub fn prove(model_path: &Path, dir: &Path) -> Result<Manifest, ProveError> {
+    let start = Instant::now();
+    let puzzle = load_model_file(model_path)?;
+    let model_bytes = std::fs::read(model_path)
+        .map_err(|e| InputError::file(model_path, format!("cannot read: {e}")))?;
+    let model = puzzle.compile();
+    refuse_lazy(&model, model_path)?;
+
+    // The answer, from the SAT backend; its witness is re-verified below from the rules.
+    let solve_start = Instant::now();
+    let raw = crate::sat::solver::solve(
+        &model,
+        Goal::Maximise,
+        &Control::unlimited(),
+        &Incumbent::new(),
+    );
+    let solve_seconds = solve_start.elapsed().as_secs_f64();
+    let (claim, witness) = match (raw.status, raw.witness, raw.bound) {
+        (Status::Optimal, Some(witness), Some(value)) => (Claim::Optimal { value }, Some(witness)),
+        (Status::Optimal, Some(witness), None) => (Claim::Satisfiable, Some(witness)),
+        (Status::Unsatisfiable, _, _) => (Claim::Unsatisfiable, None),
+        (status, _, _) => {
+            return Err(ProveError::Internal(format!(
+                "the SAT backend ended {} without a limit",
+                status.name()
+            )))
+        }
+    };
+    let how = match &claim {
+        Claim::Optimal { value } => format!(
+            "varisat found a solution with {value} and refuted \"objective at least {}\"; \
+             the witness is verified by the puzzle's rules, the refutation by puzzlec's LRAT \
+             checker and varisat's checker",
+            value + 1
+        ),
+        Claim::Satisfiable => {
+            "varisat found a solution; the witness is verified by the puzzle's rules".to_string()
+        }
+        Claim::Unsatisfiable => "varisat refuted the constraints; the refutation is checked by \
+                                 puzzlec's LRAT checker and varisat's checker"
+            .to_string(),
+    };
+
+    std::fs::create_dir_all(dir).map_err(|e| write_error(dir, &e))?;
+    let mut files = std::collections::BTreeMap::new();
+    let mut put = |role: &str, name: &str, bytes: &[u8]| -> Result<(), ProveError> {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).map_err(|e| write_error(&path, &e))?;
+        files.insert(
+            role.to_string(),
+            FileEntry {
+                name: name.to_string(),
+                bytes: bytes.len() as u64,
+            },
+        );
+        Ok(())
+    };
+    std::fs::write(dir.join(MODEL_FILE), &model_bytes)
+        .map_err(|e| write_error(&dir.join(MODEL_FILE), &e))?;
+
+    if let Some(witness) = &witness {
+        let solution = puzzle.decode(witness);
+        puzzle
+            .verify(&solution)
+            .map_err(|e| ProveError::Internal(format!("the SAT witness: {e}")))?;
+        put(
+            "witness",
+            WITNESS_FILE,
+            witness_text(&puzzle, witness).as_bytes(),
+        )?;
+    }
+
+    let mut refute_seconds = 0.0;
+    let encoding = match refuted_dimacs(&model, &claim) {
+        None => EncodingEntry {
+            at_most_one: format!("{AMO:?}").to_lowercase(),
+            objective: encode::encode(&model, AMO).objective_encoding,
+            refuted: None,
+            variables: 0,
+            clauses: 0,
+        },
+        Some((text, entry)) => {
+            put("cnf", CNF_FILE, text.as_bytes())?;
+            let (num_vars, clauses) = parse_dimacs(&text)
+                .map_err(|e| ProveError::Internal(format!("our own DIMACS: {e}")))?;
+            let refute_start = Instant::now();
+            let (mut native, mut lrat, mut drat) = (Vec::new(), Vec::new(), Vec::new());
+            let outcome = refute(
+                num_vars,
+                &clauses,
+                SolverProofFormat::Varisat,
+                &mut native,
+                &mut lrat,
+            )
+            .map_err(|e| ProveError::Internal(e.to_string()))?;
+            if outcome != Refutation::Unsatisfiable {
+                return Err(ProveError::Internal(format!(
+                    "varisat found {} satisfiable on the proof run",
+                    entry.refuted.as_deref().unwrap_or("the CNF")
+                )));
+            }
+            // varisat writes one solver proof per run, so DRAT takes a second run.
+            refute(
+                num_vars,
+                &clauses,
+                SolverProofFormat::DratText,
+                &mut drat,
+                std::io::sink(),
+            )
+            .map_err(|e| ProveError::Internal(e.to_string()))?;
+            refute_seconds = refute_start.elapsed().as_secs_f64();
+            put("lrat", LRAT_FILE, &lrat)?;
+            put("drat", DRAT_FILE, &drat)?;
+            put("varisat", VARISAT_FILE, &native)?;
+            entry
+        }
+    };
+
+    let mut manifest = Manifest {
+        format: FORMAT.to_string(),
+        tool: format!("puzzlec {}", env!("CARGO_PKG_VERSION")),
+        model: ModelEntry {
+            file: MODEL_FILE.to_string(),
+            sha256: sha256_hex(&model_bytes),
+            source: model_path.display().to_string(),
+            kind: puzzle.kind().to_string(),
+        },
+        claim,
+        how,
+        encoding,
+        files,
+        times: Times {
+            solve_seconds,
+            refute_seconds,
+            total_seconds: 0.0,
+        },
+    };
+    manifest.times.total_seconds = start.elapsed().as_secs_f64();
+    let text = serde_json::to_string_pretty(&manifest)
+        .map_err(|e| ProveError::Internal(format!("manifest: {e}")))?;
+    let path = dir.join(MANIFEST_FILE);
+    std::fs::write(&path, text + "\n").map_err(|e| write_error(&path, &e))?;
+    Ok(manifest)
+}
+
+/// Refuses models with lazy constraints: the CNF leaves them out, so its refutation would
+/// not speak about the puzzle.
+fn refuse_lazy(model: &Model, path: &Path) -> Result<(), ProveError> {
+    if model.lazy.is_empty() {
+        return Ok(());
+    }
+    let names: Vec<&str> = model.lazy.iter().map(|l| l.name()).collect();
+    Err(ProveError::Lazy {
+        path: path.to_path_buf(),
+        names: names.join(", "),
+    })
+}
+
+fn write_error(path: &Path, error: &std::io::Error) -> ProveError {
+    ProveError::Write {
+        path: path.to_path_buf(),
+        message: error.to_string(),
+    }
+}
+
+/// SHA-256 of `bytes` in lower-case hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .fold(String::with_capacity(64), |mut hex, byte| {
+            let _ = write!(hex, "{byte:02x}");
+            hex
+        })
+}
+
+/// The witness file: the solution drawn in comment lines, then every model variable's value
+/// as DIMACS literals on `v` lines ended by 0 (the SAT competition's output format).
+pub fn witness_text(puzzle: &Puzzle, assignment: &Assignment) -> String {
+    let solution = puzzle.decode(assignment);
+    let mut text = format!(
+        "c puzzlec witness for {MODEL_FILE}: value {}\n",
+        puzzle.value(&solution)
+    );
+    for line in puzzle.render(&solution).lines() {
+        let _ = writeln!(text, "c {line}");
+    }
+    let values = assignment.values();
+    for (row, chunk) in values.chunks(16).enumerate() {
+        text.push('v');
+        for (i, &value) in chunk.iter().enumerate() {
+            let var = (row * 16 + i + 1) as i64;
+            let _ = write!(text, " {}", if value { var } else { -var });
+        }
+        text.push('\n');
+    }
+    text.push_str("v 0\n");
+    text
+}
+
+/// Reads a witness file: every variable `1..=num_vars` exactly once, ended by 0.
+pub fn parse_witness(text: &str, num_vars: usize) -> Result<Assignment, String> {
+    let mut values: Vec<Option<bool>> = vec![None; num_vars];
+    let mut ended = false;
+    for (index, line) in text.lines().enumerate() {
+        let line_number = index + 1;
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('c') {
+            continue;
+        }
+        let Some(rest) = trimmed.strip_prefix('v') else {
+            return Err(format!("line {line_number}: expected a `c` or `v` line"));
+        };
+        for token in rest.split_whitespace() {
+            if ended {
+                return Err(format!("line {line_number}: values after the closing 0"));
+            }
+            let literal: i64 = token
+                .parse()
+                .map_err(|_| format!("line {line_number}: {token:?} is not a literal"))?;
+            if literal == 0 {
+                ended = true;
+                continue;
+            }
+            let var = literal.unsigned_abs() as usize;
+            if var > num_vars {
+                return Err(format!(
+                    "line {line_number}: variable {var} is not a model variable (1..={num_vars})"
+                ));
+            }
+            if values[var - 1].replace(literal > 0).is_some() {
+                return Err(format!("line {line_number}: variable {var} is given twice"));
+            }
+        }
+    }
+    if !ended {
+        return Err("the values are not ended by 0".to_string());
+    }
+    if let Some(missing) = values.iter().position(Option::is_none) {
+        return Err(format!("variable {} has no value", missing + 1));
+    }
+    Ok(Assignment::new(
+        values.into_iter().map(|v| v.unwrap_or(false)).collect(),
+    ))
+}
+
+/// Re-verifies the certificate in `dir`; every step is listed in the result. Fails at the
+/// first check that does not hold, saying which.
+pub fn check(dir: &Path) -> Result<Checked, CheckError> {
+    let manifest_path = dir.join(MANIFEST_FILE);
+    if !dir.is_dir() {
+        return Err(CheckError::NotACertificate(format!(
+            "{}: not a certificate folder (no such directory)",
+            dir.display()
+        )));
+    }
+    let manifest_text = std::fs::read_to_string(&manifest_path).map_err(|e| {
+        CheckError::NotACertificate(format!("{}: cannot read: {e}", manifest_path.display()))
+    })?;
+    let failed = |message: String| CheckError::Failed(message);
+    let manifest: Manifest = serde_json::from_str(&manifest_text)
+        .map_err(|e| failed(format!("{MANIFEST_FILE}: {e}")))?;
+    if manifest.format != FORMAT {
+        return Err(failed(format!(
+            "{MANIFEST_FILE}: format {:?} is not {FORMAT:?}",
+            manifest.format
+        )));
+    }
+    let mut steps = Vec::new();
+    let read = |name: &str| -> Result<Vec<u8>, CheckError> {
+        std::fs::read(dir.join(name)).map_err(|e| failed(format!("{name}: cannot read: {e}")))
+    };
+    let text = |name: &str| -> Result<String, CheckError> {
+        String::from_utf8(read(name)?).map_err(|_| failed(format!("{name}: not UTF-8 text")))
+    };
+
+    // 1. The model file is the one the certificate was made for.
+    let model_name = &manifest.model.file;
+    let model_bytes = read(model_name)?;
+    let hash = sha256_hex(&model_bytes);
+    if hash != manifest.model.sha256 {
+        return Err(failed(format!(
+            "{model_name}: SHA-256 {hash} differs from the manifest's {} (the model file was changed)",
+            manifest.model.sha256
+        )));
+    }
+    let model_text = String::from_utf8(model_bytes)
+        .map_err(|_| failed(format!("{model_name}: not UTF-8 text")))?;
+    let puzzle = parse_model(&dir.join(model_name), model_text)
+        .map_err(|e| failed(format!("{model_name}: {e}")))?;
+    let model = puzzle.compile();
+    if !model.lazy.is_empty() {
+        return Err(failed(format!(
+            "{model_name}: the model has lazy constraints, which a CNF refutation cannot certify"
+        )));
+    }
+    steps.push(format!(
+        "{model_name}: SHA-256 matches the manifest ({} puzzle, {} model variables)",
+        puzzle.kind(),
+        model.num_vars()
+    ));
+
+    // 2. The witness satisfies the puzzle's rules and has the claimed value.
+    let needs_witness = !matches!(manifest.claim, Claim::Unsatisfiable);
+    if needs_witness {
+        let witness = parse_witness(&text(WITNESS_FILE)?, model.num_vars())
+            .map_err(|e| failed(format!("{WITNESS_FILE}: {e}")))?;
+        let solution = puzzle.decode(&witness);
+        puzzle
+            .verify(&solution)
+            .map_err(|e| failed(format!("{WITNESS_FILE}: {e}")))?;
+        let value = puzzle.value(&solution);
+        if let Claim::Optimal { value: claimed } = manifest.claim {
+            if value != claimed {
+                return Err(failed(format!(
+                    "{WITNESS_FILE}: the solution has value {value}, the manifest claims {claimed}"
+                )));
+            }
+        }
+        steps.push(format!(
+            "{WITNESS_FILE}: a solution of value {value}, verified by the {} rules",
+            puzzle.kind()
+        ));
+    }
+
+    // 3. The CNF is exactly the one the model and the claim give.
+    if let Some((rebuilt, entry)) = refuted_dimacs(&model, &manifest.claim) {
+        let found = text(CNF_FILE)?;
+        if let Some(difference) = first_difference(&rebuilt, &found) {
+            return Err(failed(format!(
+                "{CNF_FILE} differs from the CNF rebuilt from {model_name}: {difference}"
+            )));
+        }
+        let refuted = entry.refuted.unwrap_or_default();
+        steps.push(format!(
+            "{CNF_FILE}: identical to the CNF rebuilt from {model_name} ({refuted}; {} variables, {} clauses)",
+            entry.variables, entry.clauses
+        ));
+        let (num_vars, clauses) =
+            parse_dimacs(&found).map_err(|e| failed(format!("{CNF_FILE}: {e}")))?;
+
+        // 4. Two independent checkers accept refutations of it.
+        let lrat = text(LRAT_FILE)?;
+        let stats = check_lrat(num_vars, &clauses, &lrat).map_err(|e| {
+            failed(format!(
+                "{LRAT_FILE} does not refute {CNF_FILE} (puzzlec's LRAT checker): {e}"
+            ))
+        })?;
+        steps.push(format!(
+            "{LRAT_FILE}: refutes {CNF_FILE} (puzzlec's LRAT checker: {} additions, {} hints)",
+            stats.additions, stats.hints
+        ));
+        let native = read(VARISAT_FILE)?;
+        check_with_varisat(num_vars, &clauses, &native[..]).map_err(|e| {
+            failed(format!(
+                "{VARISAT_FILE} does not refute {CNF_FILE} (varisat's checker): {e}"
+            ))
+        })?;
+        steps.push(format!(
+            "{VARISAT_FILE}: refutes {CNF_FILE} (varisat's checker)"
+        ));
+    }
+
+    let conclusion = match manifest.claim {
+        Claim::Optimal { value } => format!("certified: {value} is the optimum of {model_name}"),
+        Claim::Satisfiable => format!("certified: {model_name} has a solution"),
+        Claim::Unsatisfiable => format!("certified: {model_name} has no solution"),
+    };
+    Ok(Checked { steps, conclusion })
+}
+
+/// Where two texts first differ, by line, in words; `None` when they are identical.
+fn first_difference(expected: &str, found: &str) -> Option<String> {
+    if expected == found {
+        return None;
+    }
+    let mut expected_lines = expected.lines();
+    let mut found_lines = found.lines();
+    let mut line = 1;
+    loop {
+        match (expected_lines.next(), found_lines.next()) {
+            (Some(e), Some(f)) if e == f => line += 1,
+            (Some(e), Some(f)) => {
+                return Some(format!("line {line} is {f:?}, expected {e:?}"));
+            }
+            (Some(e), None) => return Some(format!("line {line} is missing, expected {e:?}")),
+            (None, Some(f)) => return Some(format!("line {line} is extra: {f:?}")),
+            // Same lines, different line endings or final newline.
+            (None, None) => return Some("the line endings differ".to_string()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Constraint;
+
+    #[test]
+    fn witness_text_round_trips_and_rejects_gaps() {
+        let values = vec![true, false, true];
+        let a = Assignment::new(values.clone());
+        let text = "c hello\nv 1 -2\nv 3 0\n";
+        assert_eq!(parse_witness(text, 3).unwrap(), a);
+        assert_eq!(
+            parse_witness("v 1 -2 0\n", 3).unwrap_err(),
+            "variable 3 has no value"
+        );
+        assert_eq!(
+            parse_witness("v 1 -1 3 0\n", 3).unwrap_err(),
+            "line 1: variable 1 is given twice"
+        );
+        assert_eq!(
+            parse_witness("v 1 -2 4 0\n", 3).unwrap_err(),
+            "line 1: variable 4 is not a model variable (1..=3)"
+        );
+        assert_eq!(
+            parse_witness("v 1 -2 3\n", 3).unwrap_err(),
+            "the values are not ended by 0"
+        );
+    }
+
+    #[test]
+    fn an_impossible_model_without_objective_is_refuted_by_both_checkers() {
+        // Three variables, pairwise exclusive, and at least two true: impossible.
+        let mut model = Model::new();
+        let lits: Vec<_> = (0..3)
+            .map(|i| model.new_var(format!("x{i}")).positive())
+            .collect();
+        model.add(Constraint::AtMostOne(lits.clone()));
+        model.add(Constraint::AtLeast(lits, 2));
+        assert_eq!(refuted_dimacs(&model, &Claim::Satisfiable), None);
+        let (text, entry) = refuted_dimacs(&model, &Claim::Unsatisfiable).unwrap();
+        assert_eq!(entry.refuted.as_deref(), Some("the constraints alone"));
+        assert!(text.contains("c var 3 x2\n"), "{text}");
+        let (num_vars, clauses) = parse_dimacs(&text).unwrap();
+        let (mut native, mut lrat) = (Vec::new(), Vec::new());
+        let outcome = refute(
+            num_vars,
+            &clauses,
+            SolverProofFormat::Varisat,
+            &mut native,
+            &mut lrat,
+        )
+        .unwrap();
+        assert_eq!(outcome, Refutation::Unsatisfiable);
+        check_lrat(num_vars, &clauses, std::str::from_utf8(&lrat).unwrap()).unwrap();
+        check_with_varisat(num_vars, &clauses, &native[..]).unwrap();
+    }
+
+    struct Connected;
+
+    impl crate::model::LazyConstraint for Connected {
+        fn name(&self) -> &str {
+            "connectivity"
+        }
+        fn cuts(&self, _: &Assignment) -> Vec<Vec<crate::model::Lit>> {
+            Vec::new()
+        }
+    }
+
+    #[test]
+    fn models_with_lazy_constraints_are_refused() {
+        let mut model = Model::new();
+        model.new_var("x");
+        assert!(refuse_lazy(&model, Path::new("m.toml")).is_ok());
+        model.lazy.push(Box::new(Connected));
+        let error = refuse_lazy(&model, Path::new("m.toml")).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "m.toml: cannot certify a model with lazy constraints (connectivity): its CNF \
+             leaves them out, so refuting it proves nothing"
+        );
+    }
+
+    #[test]
+    fn first_difference_names_the_line() {
+        assert_eq!(first_difference("a\nb\n", "a\nb\n"), None);
+        assert_eq!(
+            first_difference("a\nb\n", "a\nc\n").unwrap(),
+            "line 2 is \"c\", expected \"b\""
+        );
+        assert_eq!(
+            first_difference("a\nb\n", "a\n").unwrap(),
+            "line 2 is missing, expected \"b\""
+        );
+        assert_eq!(
+            first_difference("a\n", "a\nz\n").unwrap(),
+            "line 2 is extra: \"z\""
+        );
+        assert_eq!(
+            first_difference("a\n", "a").unwrap(),
+            "the line endings differ"
+        );
+    }
+
+    #[test]
+    fn sha256_matches_a_known_digest() {
+        // FIPS 180-2 example "abc".
+        assert_eq!(
+            sha256_hex(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+}
