@@ -161,7 +161,10 @@ fn emitted_lp_read_back_gives_the_same_optimum() {
     let solution = puzzle.decode(&Assignment::new(values));
     puzzle.verify(&solution).unwrap();
     let at_21 = read_lp(&emit(&puzzle, "contest", Format::Lp, Some(21))).unwrap();
-    assert_eq!(at_21.solve_microlp(&Control::unlimited(), None).unwrap(), None);
+    assert_eq!(
+        at_21.solve_microlp(&Control::unlimited(), None).unwrap(),
+        None
+    );
 }
 
 #[test]
