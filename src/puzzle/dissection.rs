@@ -463,7 +463,7 @@ struct Candidate {
 
 /// The candidate maps of the module docs, for the cells of a shape in scan order.
 fn candidate_maps(cells: &[Cell], k: usize, orientations: usize) -> Vec<Candidate> {
-    if k < 2 || cells.len() % k != 0 {
+    if k < 2 || !cells.len().is_multiple_of(k) {
         return Vec::new();
     }
     let m = cells.len() / k;
