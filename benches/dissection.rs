@@ -5,6 +5,9 @@ use std::sync::atomic::AtomicBool;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use puzzlec::native::dissection::{dissect, Cell};
+use puzzlec::puzzle::dissection::DissectionPuzzle;
+use puzzlec::puzzle::Puzzle;
+use puzzlec::solve::{solve, Backend, Control, Goal, Status};
 
 /// The 26-cell shape of PUZZLES.md section 4: one dissection into 2 parts with reflection.
 const SEED_SHAPE: &str = "
@@ -116,6 +119,36 @@ fn benches(c: &mut Criterion) {
             b.iter(|| count(black_box(&cells), parts, reflect))
         });
     }
+    group.finish();
+
+    // The model backends on the same shapes: every dissection listed by SAT (blocking
+    // clauses), and one found by MILP on the seed.
+    let mut group = c.benchmark_group("dissection_model");
+    group.sample_size(10);
+    for (name, picture, parts, expected) in [
+        ("seed 26 cells into 2, all, sat", SEED_SHAPE, 2, 1),
+        ("glued 100 cells into 2, all, sat", GLUED_100, 2, 1),
+        ("glued 60 cells into 3, all, sat", GLUED_60, 3, 1),
+    ] {
+        let puzzle = DissectionPuzzle::from_picture(picture, parts, true);
+        let all = |puzzle: &DissectionPuzzle| {
+            let found = puzzle
+                .enumerate(Backend::Sat, &Control::unlimited(), &mut |_| true)
+                .expect("verified dissections");
+            assert!(found.complete);
+            found.count
+        };
+        assert_eq!(all(&puzzle), expected, "{name}");
+        group.bench_function(name, |b| b.iter(|| all(black_box(&puzzle))));
+    }
+    let seed = Puzzle::Dissection(DissectionPuzzle::from_picture(SEED_SHAPE, 2, true));
+    group.bench_function("seed 26 cells into 2, one, milp", |b| {
+        b.iter(|| {
+            let outcome = solve(&seed, Backend::Milp, Goal::Maximise, &Control::unlimited())
+                .expect("a verified dissection");
+            assert_eq!(outcome.status, Status::Satisfiable);
+        })
+    });
     group.finish();
 }
 

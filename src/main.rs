@@ -161,6 +161,7 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
             let puzzle = load_model_file(&model)?;
             let control = Control::new(stop, limit(time_limit)?);
             let goal = goal(at_least);
+            check_goal(&puzzle, goal)?;
             let outcome = solve::solve(&puzzle, backend, goal, &control)?;
             report(&model, &puzzle, goal, &outcome, json);
             Ok(exit_code(goal, outcome.status))
@@ -188,6 +189,7 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
         } => {
             let puzzle = load_model_file(&model)?;
             let goal = goal(at_least);
+            check_goal(&puzzle, goal)?;
             let mut outcomes = Vec::new();
             for backend in Backend::ALL {
                 let control = Control::new(stop.clone(), limit(time_limit)?);
@@ -262,6 +264,17 @@ fn goal(at_least: Option<usize>) -> Goal {
     at_least.map_or(Goal::Maximise, Goal::AtLeast)
 }
 
+/// `--at-least` only makes sense for a puzzle with an objective.
+fn check_goal(puzzle: &Puzzle, goal: Goal) -> Result<(), Failure> {
+    match goal {
+        Goal::AtLeast(_) if !puzzle.has_objective() => Err(Failure::Usage(format!(
+            "--at-least does not apply: a {} puzzle has no objective",
+            puzzle.kind()
+        ))),
+        _ => Ok(()),
+    }
+}
+
 fn limit(seconds: Option<f64>) -> Result<Option<Duration>, Failure> {
     match seconds {
         None => Ok(None),
@@ -274,6 +287,8 @@ fn limit(seconds: Option<f64>) -> Result<Option<Duration>, Failure> {
 
 fn exit_code(goal: Goal, status: Status) -> u8 {
     match (goal, status) {
+        // Solving a puzzle without an objective (a dissection) completes with any solution.
+        (Goal::Maximise, Status::Satisfiable) => exit::OK,
         (_, Status::Satisfiable) => exit::SATISFIABLE,
         (Goal::AtLeast(_), Status::Unsatisfiable) => exit::UNSATISFIABLE,
         (_, Status::Optimal) | (Goal::Maximise, Status::Unsatisfiable) => exit::OK,

@@ -244,6 +244,17 @@ pub fn solve(
     control: &Control,
 ) -> Result<Outcome, SolveError> {
     let start = Instant::now();
+    if let Some(reason) = puzzle.trivially_impossible() {
+        // Counting alone settles it; every backend gives the same reason.
+        let raw = RawOutcome {
+            status: Status::Unsatisfiable,
+            witness: None,
+            bound: None,
+            evidence: reason,
+            size: Size::default(),
+        };
+        return finish(puzzle, backend, goal, raw, start.elapsed());
+    }
     let raw = match backend {
         Backend::Sat | Backend::Milp => {
             let incumbent = Arc::new(Incumbent::<Assignment>::new());
@@ -355,7 +366,8 @@ fn finish(
                 backend: backend.name(),
                 error,
             })?;
-        value = Some(puzzle.value(solution));
+        // A family without an objective has no value to report.
+        value = puzzle.has_objective().then(|| puzzle.value(solution));
     }
     // A claim must match its witness: an optimum equals its bound, a "yes" meets the goal.
     let claimed = match (raw.status, goal) {

@@ -54,7 +54,10 @@ fn empty_board_is_rejected() {
 #[test]
 fn missing_kind_is_rejected() {
     let run = solve_text(b"board = \"--\"\n");
-    assert_input_error(&run, "model.toml:1: missing key `kind` (one of: queens)");
+    assert_input_error(
+        &run,
+        "model.toml:1: missing key `kind` (one of: queens, dissection)",
+    );
 }
 
 #[test]
@@ -62,7 +65,7 @@ fn unknown_kind_is_rejected() {
     let run = solve_text(b"# a comment\nkind = \"sudoku\"\n");
     assert_input_error(
         &run,
-        "model.toml:2: unknown kind \"sudoku\" (expected one of: queens)",
+        "model.toml:2: unknown kind \"sudoku\" (expected one of: queens, dissection)",
     );
 }
 

@@ -230,6 +230,12 @@ pub fn solve(
         incumbent.offer(&assignment, value);
         let seconds = start.elapsed().as_secs_f64();
         let (status, bound, evidence) = match (goal, proven) {
+            // Nothing to optimise: any feasible solution answers the question.
+            (Goal::Maximise, _) if model.objective.is_none() => (
+                Status::Satisfiable,
+                None,
+                format!("microlp found a solution; the model has no objective ({cuts} cuts)"),
+            ),
             (Goal::AtLeast(k), _) => (
                 Status::Satisfiable,
                 None,

@@ -873,3 +873,72 @@ fn canonical_dissection(
         .collect();
     Dissection { labels, maps }
 }
+
+/// Runs [`dissect`] on a model file's puzzle, stopping when `control` says (the search polls
+/// a flag, so a watcher thread raises it at the deadline or on Ctrl-C).
+pub fn enumerate_puzzle(
+    puzzle: &crate::puzzle::dissection::DissectionPuzzle,
+    control: &crate::solve::Control,
+    on_solution: &mut dyn FnMut(&Dissection) -> bool,
+) -> DissectionSearch {
+    let cells = puzzle.cells();
+    let stop = AtomicBool::new(control.should_stop());
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(AtomicOrdering::Relaxed) {
+                if control.should_stop() {
+                    stop.store(true, AtomicOrdering::Relaxed);
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+        });
+        let search = dissect(&cells, puzzle.parts, puzzle.reflect, on_solution, &stop);
+        done.store(true, AtomicOrdering::Relaxed);
+        search
+    })
+}
+
+/// Finds one dissection of `puzzle` (the family has no objective, so every goal asks for
+/// any solution): satisfiable with a witness, unsatisfiable after a complete search, or
+/// unknown when `control` stopped it first.
+pub fn solve(
+    puzzle: &crate::puzzle::dissection::DissectionPuzzle,
+    control: &crate::solve::Control,
+) -> crate::solve::RawOutcome<Dissection> {
+    use crate::solve::{RawOutcome, Size, Status};
+    let mut found = None;
+    let search = enumerate_puzzle(puzzle, control, &mut |d| {
+        found = Some(d.clone());
+        false
+    });
+    let (status, evidence) = match (&found, search.complete) {
+        (Some(_), _) => (
+            Status::Satisfiable,
+            format!("native search found a dissection ({} nodes)", search.nodes),
+        ),
+        (None, true) => (
+            Status::Unsatisfiable,
+            format!(
+                "native search: no dissection, every map set and cell assignment tried ({} nodes)",
+                search.nodes
+            ),
+        ),
+        (None, false) => (
+            Status::Unknown,
+            format!("{}; the native search had not finished", control.reason()),
+        ),
+    };
+    RawOutcome {
+        status,
+        witness: found,
+        bound: None,
+        evidence,
+        size: Size {
+            variables: 0,
+            constraints: search.nodes as usize,
+            unit: "nodes",
+        },
+    }
+}

@@ -16,5 +16,15 @@ pub fn solve(
 ) -> Result<RawOutcome<Solution>, String> {
     match puzzle {
         Puzzle::Queens(q) => Ok(queens::solve(q, goal, control).map_solution(Solution::Queens)),
+        Puzzle::Dissection(d) => {
+            let raw = dissection::solve(d, control);
+            Ok(crate::solve::RawOutcome {
+                status: raw.status,
+                witness: raw.witness.map(Solution::Dissection),
+                bound: raw.bound,
+                evidence: raw.evidence,
+                size: raw.size,
+            })
+        }
     }
 }

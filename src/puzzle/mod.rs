@@ -4,6 +4,7 @@
 //! model assignment into a [`Solution`], verifies a solution from the puzzle's rules alone
 //! (never looking at the encoding) and renders it.
 
+pub mod dissection;
 pub mod grid;
 pub mod load;
 pub mod queens;
@@ -17,6 +18,8 @@ pub use load::load_model_file;
 pub enum Puzzle {
     /// Queens on a board, possibly with obstacles.
     Queens(queens::Queens),
+    /// A shape to cut into congruent connected parts.
+    Dissection(dissection::DissectionPuzzle),
 }
 
 /// A solution of any family.
@@ -24,6 +27,8 @@ pub enum Puzzle {
 pub enum Solution {
     /// Queen positions.
     Queens(queens::QueensSolution),
+    /// The part of each cell and the maps between parts.
+    Dissection(crate::native::dissection::Dissection),
 }
 
 /// A solution that breaks the puzzle's rules: always a bug in a backend or an encoding.
@@ -36,6 +41,20 @@ impl Puzzle {
     pub fn kind(&self) -> &'static str {
         match self {
             Puzzle::Queens(_) => "queens",
+            Puzzle::Dissection(_) => "dissection",
+        }
+    }
+
+    /// Whether the puzzle has an objective; without one, solving means finding any solution.
+    pub fn has_objective(&self) -> bool {
+        matches!(self, Puzzle::Queens(_))
+    }
+
+    /// Why the puzzle obviously has no solution, in words, when that needs no search.
+    pub fn trivially_impossible(&self) -> Option<String> {
+        match self {
+            Puzzle::Queens(_) => None,
+            Puzzle::Dissection(d) => d.trivially_impossible(),
         }
     }
 
@@ -43,6 +62,7 @@ impl Puzzle {
     pub fn compile(&self) -> Model {
         match self {
             Puzzle::Queens(q) => q.compile(),
+            Puzzle::Dissection(d) => d.compile(),
         }
     }
 
@@ -50,6 +70,7 @@ impl Puzzle {
     pub fn decode(&self, assignment: &Assignment) -> Solution {
         match self {
             Puzzle::Queens(q) => Solution::Queens(q.decode(assignment)),
+            Puzzle::Dissection(d) => Solution::Dissection(d.decode(assignment)),
         }
     }
 
@@ -57,13 +78,17 @@ impl Puzzle {
     pub fn verify(&self, solution: &Solution) -> Result<(), VerifyError> {
         match (self, solution) {
             (Puzzle::Queens(q), Solution::Queens(s)) => q.verify(s),
+            (Puzzle::Dissection(d), Solution::Dissection(s)) => d.verify(s),
+            _ => Err(VerifyError("a solution of another family".into())),
         }
     }
 
-    /// The solution's objective value (for queens, the number of queens).
+    /// The solution's objective value (for queens, the number of queens; 0 for families
+    /// without an objective).
     pub fn value(&self, solution: &Solution) -> usize {
         match solution {
             Solution::Queens(s) => s.queens.len(),
+            Solution::Dissection(_) => 0,
         }
     }
 
@@ -71,6 +96,8 @@ impl Puzzle {
     pub fn render(&self, solution: &Solution) -> String {
         match (self, solution) {
             (Puzzle::Queens(q), Solution::Queens(s)) => q.render(s),
+            (Puzzle::Dissection(d), Solution::Dissection(s)) => d.render(s),
+            _ => String::new(),
         }
     }
 
@@ -81,6 +108,11 @@ impl Puzzle {
                 "queens": s.queens.iter().map(|&(x, y)| [x, y]).collect::<Vec<_>>(),
                 "grid": q.render_grid(s),
             }),
+            (Puzzle::Dissection(d), Solution::Dissection(s)) => serde_json::json!({
+                "parts": d.parts,
+                "grid": d.render_grid(s),
+            }),
+            _ => serde_json::Value::Null,
         }
     }
 }

@@ -3,6 +3,7 @@
 pub mod amo;
 pub mod dimacs;
 pub mod encode;
+pub mod projected;
 pub mod solver;
 pub mod totalizer;
 

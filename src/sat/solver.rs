@@ -170,7 +170,20 @@ pub fn solve(
                     };
                 }
                 best = Some((assignment, value));
-                if objective.is_none() || Some(value) == structural_bound {
+                if objective.is_none() {
+                    // Nothing to optimise: any solution answers the question.
+                    return RawOutcome {
+                        status: Status::Satisfiable,
+                        bound: None,
+                        witness: best.map(|(a, _)| a),
+                        evidence: format!(
+                            "varisat found a solution; the model has no objective ({} calls, {} cuts)",
+                            session.calls, session.cuts
+                        ),
+                        size: session.size(),
+                    };
+                }
+                if Some(value) == structural_bound {
                     let evidence = match structural_bound {
                         Some(b) => format!(
                             "varisat found {value}, which equals the structural bound ({b} at-most-one groups)"
