@@ -7,6 +7,7 @@
 
 pub mod cert;
 pub mod emit;
+pub mod enumerate;
 pub mod error;
 pub mod milp;
 pub mod model;

@@ -3,8 +3,10 @@
 use clap::{Parser, Subcommand};
 use puzzlec::emit::{emit, Format};
 use puzzlec::error::InputError;
+use puzzlec::native::nqueens::Shard;
+use puzzlec::puzzle::Solution;
 use puzzlec::puzzle::{load_model_file, Puzzle};
-use puzzlec::solve::{self, Backend, Control, Goal, Outcome, Status};
+use puzzlec::solve::{self, Backend, Control, EnumerateOptions, Goal, Outcome, Status};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -45,9 +47,9 @@ enum Command {
     Solve {
         /// The model file (TOML).
         model: PathBuf,
-        /// Which backend answers.
-        #[arg(long, value_enum, default_value_t = Backend::Sat)]
-        backend: Backend,
+        /// Which backend answers [default: sat; native for --all, --count, --unique].
+        #[arg(long, value_enum)]
+        backend: Option<Backend>,
         /// Decide "at least K" instead of maximising.
         #[arg(long, value_name = "K")]
         at_least: Option<usize>,
@@ -55,6 +57,27 @@ enum Command {
         #[arg(long, value_name = "SECS")]
         time_limit: Option<f64>,
         /// Print the result as JSON on stdout.
+        #[arg(long)]
+        json: bool,
+        /// Print every optimal solution (8 boards side by side), then their number.
+        #[arg(long)]
+        all: bool,
+        /// Count the optimal solutions without printing them.
+        #[arg(long)]
+        count: bool,
+        /// Reduce by the board's own symmetries: one solution per class, and the classes.
+        #[arg(long)]
+        unique: bool,
+        /// Count one shard of a deterministic split (native); `merge` adds the parts up.
+        #[arg(long, value_name = "I/N")]
+        shard: Option<Shard>,
+    },
+    /// Add up the `--json` outputs of `solve --count --shard I/N` runs: the total count.
+    Merge {
+        /// The JSON files, one per shard.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print the total as JSON on stdout.
         #[arg(long)]
         json: bool,
     },
@@ -157,15 +180,33 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
             at_least,
             time_limit,
             json,
+            all,
+            count,
+            unique,
+            shard,
         } => {
             let puzzle = load_model_file(&model)?;
             let control = Control::new(stop, limit(time_limit)?);
+            if all || count || unique || shard.is_some() {
+                let options = EnumerateOptions {
+                    unique,
+                    shard,
+                    // `--unique` alone lists the class representatives.
+                    list: all || (unique && !count),
+                    at_least,
+                    progress: true,
+                };
+                let backend = backend.unwrap_or(Backend::Native);
+                return count_solutions(&model, &puzzle, backend, &options, &control, json);
+            }
+            let backend = backend.unwrap_or(Backend::Sat);
             let goal = goal(at_least);
             check_goal(&puzzle, goal)?;
             let outcome = solve::solve(&puzzle, backend, goal, &control)?;
             report(&model, &puzzle, goal, &outcome, json);
             Ok(exit_code(goal, outcome.status))
         }
+        Command::Merge { files, json } => merge(&files, json),
         Command::Emit {
             model,
             format,
@@ -370,4 +411,161 @@ fn print_comparison(path: &Path, outcomes: &[Outcome], json: bool, disagreement:
         Some(_) => "BACKENDS DISAGREE\n",
     });
     print_stdout(&table);
+}
+
+/// Boards printed side by side in one band of `--all` output, as in the seed.
+const BOARDS_PER_BAND: usize = 8;
+
+/// `solve --all / --count / --unique / --shard`: streams the boards in bands of eight,
+/// then prints the count (and the symmetry classes); JSON with `--json`.
+fn count_solutions(
+    path: &Path,
+    puzzle: &Puzzle,
+    backend: Backend,
+    options: &EnumerateOptions,
+    control: &Control,
+    json: bool,
+) -> Result<u8, Failure> {
+    let mut band: Vec<Vec<String>> = Vec::new();
+    let mut listed: Vec<serde_json::Value> = Vec::new();
+    let mut on_solution = |solution: &Solution| {
+        let value = puzzle.solution_json(solution);
+        if json {
+            listed.push(value["grid"].clone());
+            return;
+        }
+        let grid = value["grid"]
+            .as_array()
+            .map(|rows| {
+                rows.iter()
+                    .filter_map(|r| r.as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default();
+        band.push(grid);
+        if band.len() == BOARDS_PER_BAND {
+            print_stdout(&side_by_side(&band));
+            band.clear();
+        }
+    };
+    let outcome = solve::enumerate(puzzle, backend, options, control, &mut on_solution)?;
+    if !band.is_empty() {
+        print_stdout(&side_by_side(&band));
+    }
+    if json {
+        let mut value = puzzlec::enumerate::count_json(path, puzzle, options, &outcome);
+        if options.list {
+            value["solutions"] = serde_json::Value::Array(listed);
+        }
+        print_stdout(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&value).unwrap_or_default()
+        ));
+    } else {
+        let mut text = match outcome.unique_count {
+            Some(unique) => format!("{unique}\n{}\n", classes_line(&outcome)),
+            None => format!("{}\n", outcome.count),
+        };
+        if !outcome.complete {
+            text.push_str("incomplete\n");
+        }
+        print_stdout(&text);
+    }
+    let what = match (outcome.value, options.at_least) {
+        (Some(v), Some(_)) => format!("solutions with at least {v}"),
+        (Some(v), None) => format!("optimal solutions (value {v})"),
+        (None, _) => "solutions".to_string(),
+    };
+    let part = match outcome.shard {
+        Some(shard) => format!(" in shard {shard} (a partial count)"),
+        None => String::new(),
+    };
+    let unique = match outcome.unique_count {
+        Some(u) => format!(", {u} up to the board's {} symmetries", outcome.symmetries),
+        None => String::new(),
+    };
+    eprintln!(
+        "{}{} {what}{part}{unique} by {} in {:.3} s: {}",
+        if outcome.complete { "" } else { "at least " },
+        outcome.count,
+        outcome.backend.name(),
+        outcome.elapsed.as_secs_f64(),
+        outcome.evidence
+    );
+    Ok(if outcome.complete {
+        exit::OK
+    } else {
+        exit::NOT_PROVEN
+    })
+}
+
+/// "classes: 11 of size 8, 1 of size 4; 92 solutions".
+fn classes_line(outcome: &solve::CountOutcome) -> String {
+    let sizes: Vec<String> = outcome
+        .classes
+        .iter()
+        .rev()
+        .map(|(size, n)| format!("{n} of size {size}"))
+        .collect();
+    format!(
+        "classes: {}; {} solutions",
+        if sizes.is_empty() {
+            "none".to_string()
+        } else {
+            sizes.join(", ")
+        },
+        outcome.count
+    )
+}
+
+/// Boards side by side, each row led by a space, then a blank line (the seed's layout).
+fn side_by_side(boards: &[Vec<String>]) -> String {
+    let height = boards.iter().map(Vec::len).max().unwrap_or(0);
+    let mut text = String::new();
+    for y in 0..height {
+        for board in boards {
+            text.push(' ');
+            text.push_str(board.get(y).map_or("", String::as_str));
+        }
+        text.push('\n');
+    }
+    text.push('\n');
+    text
+}
+
+/// `merge FILES...`: the total of shard counts, checked to belong together.
+fn merge(files: &[PathBuf], json: bool) -> Result<u8, Failure> {
+    let mut inputs = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| Failure::Input(InputError::file(file, format!("cannot read: {e}"))))?;
+        inputs.push((file.display().to_string(), text));
+    }
+    let merged = puzzlec::enumerate::merge(&inputs).map_err(Failure::Usage)?;
+    if json {
+        let value = serde_json::json!({
+            "model": merged.model,
+            "value": merged.value,
+            "shards": merged.shards,
+            "count": merged.count,
+            "unique_count": merged.unique_count,
+            "classes": merged.classes.iter().map(|(size, n)| serde_json::json!({"size": size, "classes": n})).collect::<Vec<_>>(),
+            "complete": true,
+        });
+        print_stdout(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&value).unwrap_or_default()
+        ));
+    } else {
+        let mut text = format!("{}\n", merged.count);
+        if let Some(unique) = merged.unique_count {
+            text.push_str(&format!("{unique} up to symmetry\n"));
+        }
+        print_stdout(&text);
+    }
+    eprintln!(
+        "{} solutions of {} in all: the sum of {} shards, each given once",
+        merged.count, merged.model, merged.shards
+    );
+    Ok(exit::OK)
 }

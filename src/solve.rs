@@ -2,6 +2,8 @@
 //! [`Outcome`], decoded and verified against the puzzle's rules before anyone sees it.
 
 use crate::model::Assignment;
+// Counting and enumeration (`solve --all / --count / --unique`) live in their own module.
+pub use crate::enumerate::{enumerate, CountOutcome, EnumerateOptions};
 use crate::puzzle::{Puzzle, Solution, VerifyError};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;

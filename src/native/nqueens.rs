@@ -73,7 +73,7 @@ impl Shard {
     }
 
     /// Whether subproblem number `i` (0-based, in the deterministic order) belongs to this shard.
-    fn owns(&self, i: usize) -> bool {
+    pub fn owns(&self, i: usize) -> bool {
         i % self.count as usize == (self.index - 1) as usize
     }
 }
@@ -103,6 +103,8 @@ pub struct NQueensCount {
     pub unique: u64,
     /// How many subproblems this run did (all of them, or this shard's share).
     pub subproblems: u64,
+    /// Symmetry classes by size: how many have 1, 2, 4 and 8 members.
+    pub classes: [u64; 4],
 }
 
 /// Counts the solutions of N-queens on an empty `n` x `n` board, `n` in `1..=32`.
@@ -161,6 +163,7 @@ pub fn count_empty_board(
         total: counts.total(),
         unique: counts.unique(),
         subproblems: planned,
+        classes: [counts.c1, counts.c2, counts.c4, counts.c8],
     })
 }
 
