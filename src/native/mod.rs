@@ -2,7 +2,9 @@
 //! cross-checks of the solver backends and often as the fastest path.
 
 pub mod dissection;
+pub mod exact_cover;
 pub mod nqueens;
+pub mod packing;
 pub mod queens;
 
 use crate::puzzle::{Puzzle, Solution};
