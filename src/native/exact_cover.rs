@@ -174,7 +174,10 @@ impl Links {
         let n = problem.kinds.len();
         let total_nodes: usize =
             n + 2 + problem.options.iter().map(|o| o.len() + 1).sum::<usize>() + 1;
-        assert!(total_nodes < u32::MAX as usize, "exact-cover problem too large");
+        assert!(
+            total_nodes < u32::MAX as usize,
+            "exact-cover problem too large"
+        );
         let other_head = n + 1;
         let mut llink = vec![0u32; n + 2];
         let mut rlink = vec![0u32; n + 2];

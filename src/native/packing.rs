@@ -62,6 +62,9 @@ impl PieceLimit {
     }
 }
 
+/// One piece given by its orientations (as [`orientations`] returns them) and its limit.
+pub type PieceShapes = (Vec<Vec<(i32, i32)>>, PieceLimit);
+
 /// A packing problem: a rectangle with blocked cells, placements and piece limits.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PackingInstance {
@@ -148,7 +151,7 @@ impl PackingInstance {
         width: usize,
         height: usize,
         blocked: Vec<bool>,
-        pieces: &[(Vec<Vec<(i32, i32)>>, PieceLimit)],
+        pieces: &[PieceShapes],
     ) -> Self {
         let mut all = Vec::new();
         for (piece, (orients, _)) in pieces.iter().enumerate() {
@@ -236,7 +239,7 @@ impl PackingInstance {
             used[p.piece] += 1;
         }
         for (piece, (limit, &n)) in self.pieces.iter().zip(&used).enumerate() {
-            if n < limit.min || !limit.max.is_none_or(|m| n <= m) {
+            if n < limit.min || limit.max.is_some_and(|m| n > m) {
                 return Err(PackingError::Count { piece, used: n });
             }
         }
@@ -337,7 +340,10 @@ pub fn placements(
                     .iter()
                     .map(|&(x, y)| (oy + y as usize) * width + ox + x as usize)
                     .collect();
-                if cells.iter().any(|&c| blocked.get(c).copied().unwrap_or(false)) {
+                if cells
+                    .iter()
+                    .any(|&c| blocked.get(c).copied().unwrap_or(false))
+                {
                     continue;
                 }
                 cells.sort_unstable();
@@ -391,10 +397,198 @@ fn tiling_problem(
     (problem, option_placement)
 }
 
+/// Which algorithm searches tilings. Both are Algorithm X on the same exact-cover problem
+/// (cells and limited pieces as items); they differ in data structure and item choice.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TilingEngine {
+    /// [`TilingEngine::Bitboard`] when the board has at most 128 cells, otherwise
+    /// [`TilingEngine::DancingLinks`].
+    #[default]
+    Auto,
+    /// Dancing links ([`ExactCover`]), branching on the item with fewest options (cells and
+    /// pieces used exactly once).
+    DancingLinks,
+    /// Board as a 128-bit mask, branching on the first empty cell along the board's shorter
+    /// side; piece limits kept as counters. Fast on small boards.
+    Bitboard,
+}
+
+/// Runs the chosen engine over the placements with `keep(index)`, passing placement indices.
+fn solve_tilings(
+    instance: &PackingInstance,
+    engine: TilingEngine,
+    keep: impl Fn(usize) -> bool,
+    stop: &AtomicBool,
+    visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+) -> SearchSummary {
+    let cells = instance.width * instance.height;
+    let bitboard = match engine {
+        TilingEngine::Auto => cells <= 128,
+        TilingEngine::DancingLinks => false,
+        TilingEngine::Bitboard => {
+            assert!(cells <= 128, "the bitboard engine needs at most 128 cells");
+            true
+        }
+    };
+    if bitboard {
+        return BitboardTiling::new(instance, keep).solve(stop, visit);
+    }
+    let (problem, option_placement) = tiling_problem(instance, keep);
+    let mut tiling = Vec::new();
+    problem.solve(stop, |options| {
+        tiling.clear();
+        tiling.extend(options.iter().map(|&o| option_placement[o]));
+        visit(&tiling)
+    })
+}
+
+/// A piece and some of its placements as (mask, placement index).
+type PieceGroup = (usize, Vec<(u128, usize)>);
+
+/// Tiling search on a 128-bit board: bits are cells in scan order (row-major, or column-major
+/// when the board is wider than tall, so that scan lines are short).
+struct BitboardTiling<'a> {
+    instance: &'a PackingInstance,
+    /// Per bit, the placements whose first bit it is, grouped by piece: (piece, group of
+    /// (mask, placement index)), so that a used-up piece is skipped at once.
+    starting: Vec<Vec<PieceGroup>>,
+    full: u128,
+    blocked: u128,
+    used: Vec<usize>,
+    max: Vec<usize>,
+    chosen: Vec<usize>,
+    solutions: u64,
+    nodes: u64,
+    end: SearchEnd,
+}
+
+impl<'a> BitboardTiling<'a> {
+    fn new(instance: &'a PackingInstance, keep: impl Fn(usize) -> bool) -> Self {
+        let (w, h) = (instance.width, instance.height);
+        let bit = |c: usize| if w > h { (c % w) * h + c / w } else { c };
+        let n = w * h;
+        let mut starting: Vec<Vec<PieceGroup>> = vec![Vec::new(); n];
+        for (i, p) in instance.placements.iter().enumerate() {
+            if !keep(i) {
+                continue;
+            }
+            let mask = p.cells.iter().fold(0u128, |m, &c| m | 1 << bit(c));
+            let groups = &mut starting[mask.trailing_zeros() as usize];
+            match groups.iter_mut().find(|g| g.0 == p.piece) {
+                Some(group) => group.1.push((mask, i)),
+                None => groups.push((p.piece, vec![(mask, i)])),
+            }
+        }
+        let blocked = (0..n)
+            .filter(|&c| instance.blocked[c])
+            .fold(0u128, |m, c| m | 1 << bit(c));
+        BitboardTiling {
+            instance,
+            starting,
+            full: if n == 128 {
+                u128::MAX
+            } else {
+                (1u128 << n) - 1
+            },
+            blocked,
+            used: vec![0; instance.pieces.len()],
+            max: instance
+                .pieces
+                .iter()
+                .map(|l| l.max.unwrap_or(usize::MAX))
+                .collect(),
+            chosen: Vec::new(),
+            solutions: 0,
+            nodes: 0,
+            end: SearchEnd::Exhausted,
+        }
+    }
+
+    fn solve(
+        mut self,
+        stop: &AtomicBool,
+        visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+    ) -> SearchSummary {
+        let _ = self.search(self.blocked, stop, visit);
+        SearchSummary {
+            solutions: self.solutions,
+            nodes: self.nodes,
+            end: self.end,
+        }
+    }
+
+    fn search(
+        &mut self,
+        filled: u128,
+        stop: &AtomicBool,
+        visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        self.nodes += 1;
+        if self.nodes & 0xffff == 0 && stop.load(Ordering::Relaxed) {
+            self.end = SearchEnd::StopFlag;
+            return ControlFlow::Break(());
+        }
+        if filled == self.full {
+            let ok = self
+                .instance
+                .pieces
+                .iter()
+                .zip(&self.used)
+                .all(|(l, &n)| n >= l.min);
+            if ok {
+                self.solutions += 1;
+                if visit(&self.chosen).is_break() {
+                    self.end = SearchEnd::Callback;
+                    return ControlFlow::Break(());
+                }
+            }
+            return ControlFlow::Continue(());
+        }
+        let b = (!filled).trailing_zeros() as usize;
+        // Taken out and put back so the recursion can borrow `self` mutably.
+        let groups = std::mem::take(&mut self.starting[b]);
+        let mut flow = ControlFlow::Continue(());
+        'groups: for (piece, group) in &groups {
+            let piece = *piece;
+            if self.used[piece] >= self.max[piece] {
+                continue;
+            }
+            for &(mask, index) in group {
+                if mask & filled != 0 {
+                    continue;
+                }
+                self.used[piece] += 1;
+                self.chosen.push(index);
+                flow = self.search(filled | mask, stop, visit);
+                self.chosen.pop();
+                self.used[piece] -= 1;
+                if flow.is_break() {
+                    break 'groups;
+                }
+            }
+        }
+        self.starting[b] = groups;
+        flow
+    }
+}
+
 /// Visits every tiling (every free cell covered exactly once, piece limits respected), passing
 /// its placement indices to `visit`, which may stop the search.
 pub fn enumerate_tilings<F>(
     instance: &PackingInstance,
+    stop: &AtomicBool,
+    visit: F,
+) -> Result<SearchSummary, PackingError>
+where
+    F: FnMut(&[usize]) -> ControlFlow<()>,
+{
+    enumerate_tilings_with(instance, TilingEngine::Auto, stop, visit)
+}
+
+/// [`enumerate_tilings`] with a chosen engine.
+pub fn enumerate_tilings_with<F>(
+    instance: &PackingInstance,
+    engine: TilingEngine,
     stop: &AtomicBool,
     mut visit: F,
 ) -> Result<SearchSummary, PackingError>
@@ -402,13 +596,7 @@ where
     F: FnMut(&[usize]) -> ControlFlow<()>,
 {
     instance.validate()?;
-    let (problem, option_placement) = tiling_problem(instance, |_| true);
-    let mut tiling = Vec::new();
-    Ok(problem.solve(stop, |options| {
-        tiling.clear();
-        tiling.extend(options.iter().map(|&o| option_placement[o]));
-        visit(&tiling)
-    }))
+    Ok(solve_tilings(instance, engine, |_| true, stop, &mut visit))
 }
 
 /// Result of [`count_tilings`].
@@ -448,9 +636,20 @@ pub fn count_tilings(
     symmetry: bool,
     stop: &AtomicBool,
 ) -> Result<TilingCount, PackingError> {
+    count_tilings_with(instance, symmetry, TilingEngine::Auto, stop)
+}
+
+/// [`count_tilings`] with a chosen engine.
+pub fn count_tilings_with(
+    instance: &PackingInstance,
+    symmetry: bool,
+    engine: TilingEngine,
+    stop: &AtomicBool,
+) -> Result<TilingCount, PackingError> {
     instance.validate()?;
     if !symmetry {
-        let summary = enumerate_tilings(instance, stop, |_| ControlFlow::Continue(()))?;
+        let summary =
+            enumerate_tilings_with(instance, engine, stop, |_| ControlFlow::Continue(()))?;
         return Ok(TilingCount {
             raw: summary.solutions,
             up_to_symmetry: None,
@@ -478,15 +677,15 @@ pub fn count_tilings(
             stabiliser.insert(r, h);
         }
     }
-    let (problem, option_placement) = tiling_problem(instance, |i| {
+    let keep = |i: usize| {
         pivot_piece.is_none_or(|q| instance.placements[i].piece != q || stabiliser.contains_key(&i))
-    });
+    };
     let (mut raw, mut orbits) = (0u64, 0u64);
     let mut tiling = Vec::new();
     let mut image = Vec::new();
-    let summary = problem.solve(stop, |options| {
+    let mut visit = |found: &[usize]| {
         tiling.clear();
-        tiling.extend(options.iter().map(|&o| option_placement[o]));
+        tiling.extend_from_slice(found);
         tiling.sort_unstable();
         let h = match pivot_piece {
             Some(q) => {
@@ -512,7 +711,8 @@ pub fn count_tilings(
         orbits += 1;
         raw += order / fixing;
         ControlFlow::Continue(())
-    });
+    };
+    let summary = solve_tilings(instance, engine, keep, stop, &mut visit);
     Ok(TilingCount {
         raw,
         up_to_symmetry: Some(orbits),
@@ -575,7 +775,11 @@ fn symmetry_group(instance: &PackingInstance) -> Vec<Vec<usize>> {
 }
 
 /// One placement (the smallest index) per orbit of `piece`'s placements under `group`.
-fn orbit_representatives(instance: &PackingInstance, group: &[Vec<usize>], piece: usize) -> Vec<usize> {
+fn orbit_representatives(
+    instance: &PackingInstance,
+    group: &[Vec<usize>],
+    piece: usize,
+) -> Vec<usize> {
     let mut seen = vec![false; instance.placements.len()];
     let mut reps = Vec::new();
     for (i, p) in instance.placements.iter().enumerate() {
@@ -639,6 +843,19 @@ pub struct PackingOptions<'a> {
     pub deadline: Option<Instant>,
     /// Call the progress callback every this many nodes (0: only on improvements).
     pub progress_every: u64,
+    /// Which cell to branch on.
+    pub cell_order: CellOrder,
+}
+
+/// Which undecided cell [`maximise`] branches on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CellOrder {
+    /// The first coverable cell in row-major order; branches are the placements starting there.
+    #[default]
+    Scan,
+    /// The coverable cell with the fewest live placements (first in row-major order on ties);
+    /// branches are all live placements covering it.
+    FewestPlacements,
 }
 
 impl Default for PackingOptions<'_> {
@@ -649,6 +866,7 @@ impl Default for PackingOptions<'_> {
             stop: None,
             deadline: None,
             progress_every: 1 << 20,
+            cell_order: CellOrder::Scan,
         }
     }
 }
@@ -768,8 +986,8 @@ struct BranchAndBound<'a> {
 
 impl<'a> BranchAndBound<'a> {
     fn new(instance: &'a PackingInstance, options: &'a PackingOptions<'a>) -> Self {
-        let (w, h) = (instance.width, instance.height);
-        let cells = w * h;
+        let w = instance.width;
+        let cells = w * instance.height;
         let mut covering = vec![Vec::new(); cells];
         let mut starting = vec![Vec::new(); cells];
         let mut min_size = usize::MAX;
@@ -790,7 +1008,6 @@ impl<'a> BranchAndBound<'a> {
         let coverable = (0..cells)
             .filter(|&c| !instance.blocked[c] && live_cover[c] > 0)
             .count();
-        let _ = h;
         BranchAndBound {
             instance,
             options,
@@ -944,7 +1161,7 @@ impl<'a> BranchAndBound<'a> {
             }
         }
         let every = self.options.progress_every;
-        if every > 0 && self.stats.nodes % every == 0 {
+        if every > 0 && self.stats.nodes.is_multiple_of(every) {
             self.report(progress);
         }
         let placed = self.chosen.len();
@@ -965,9 +1182,20 @@ impl<'a> BranchAndBound<'a> {
             }
         }
         let cells = self.decided.len();
-        let Some(c) = (from..cells).find(|&c| self.is_coverable(c)) else {
+        let c = match self.options.cell_order {
+            CellOrder::Scan => (from..cells).find(|&c| self.is_coverable(c)),
+            CellOrder::FewestPlacements => (0..cells)
+                .filter(|&c| self.is_coverable(c))
+                .min_by_key(|&c| self.live_cover[c]),
+        };
+        let Some(c) = c else {
             return ControlFlow::Continue(());
         };
+        let next = match self.options.cell_order {
+            CellOrder::Scan => c + 1,
+            CellOrder::FewestPlacements => 0,
+        };
+        let scan = self.options.cell_order == CellOrder::Scan;
         let target = self.target();
         let (bound, area, rows, columns) = self.bound();
         if placed + bound < target {
@@ -977,8 +1205,17 @@ impl<'a> BranchAndBound<'a> {
             self.stats.prunes_columns += u64::from(placed + columns < target);
             return ControlFlow::Continue(());
         }
-        for k in 0..self.starting[c].len() {
-            let p = self.starting[c][k] as usize;
+        let branches = if scan {
+            self.starting[c].len()
+        } else {
+            self.covering[c].len()
+        };
+        for k in 0..branches {
+            let p = if scan {
+                self.starting[c][k]
+            } else {
+                self.covering[c][k]
+            } as usize;
             let piece = self.instance.placements[p].piece;
             if self.dead[p] != 0 || !self.instance.pieces[piece].allows_more(self.used[piece]) {
                 continue;
@@ -989,7 +1226,7 @@ impl<'a> BranchAndBound<'a> {
             }
             self.used[piece] += 1;
             self.chosen.push(p as u32);
-            let flow = self.search(c + 1, progress);
+            let flow = self.search(next, progress);
             self.chosen.pop();
             self.used[piece] -= 1;
             for j in (0..n).rev() {
@@ -1001,7 +1238,7 @@ impl<'a> BranchAndBound<'a> {
             }
         }
         self.decide(c);
-        let flow = self.search(c + 1, progress);
+        let flow = self.search(next, progress);
         self.undecide(c);
         flow
     }
@@ -1091,7 +1328,10 @@ mod tests {
 
     #[test]
     fn orientation_counts() {
-        let crosses: usize = crosses().iter().map(|s| orientations(s, true, true).len()).sum();
+        let crosses: usize = crosses()
+            .iter()
+            .map(|s| orientations(s, true, true).len())
+            .sum();
         assert_eq!(crosses, 9);
         let counts: Vec<usize> = pentominoes()
             .iter()
@@ -1105,7 +1345,10 @@ mod tests {
             .map(|s| orientations(s, true, false).len())
             .sum();
         assert_eq!(rotations_only, 41);
-        assert_eq!(orientations(&shape("##"), false, false), vec![vec![(0, 0), (1, 0)]]);
+        assert_eq!(
+            orientations(&shape("##"), false, false),
+            vec![vec![(0, 0), (1, 0)]]
+        );
     }
 
     #[test]
@@ -1166,7 +1409,9 @@ mod tests {
         for c in [27, 28, 35, 36] {
             blocked[c] = true;
         }
-        instance.placements.retain(|p| p.cells.iter().all(|&c| !blocked[c]));
+        instance
+            .placements
+            .retain(|p| p.cells.iter().all(|&c| !blocked[c]));
         instance.blocked = blocked;
         let stop = AtomicBool::new(false);
         let count = count_tilings(&instance, true, &stop).unwrap();
@@ -1176,10 +1421,12 @@ mod tests {
     }
 
     fn small_shapes() -> Vec<Vec<(i32, i32)>> {
-        ["#", "##", "###", "##/#.", "####", "##/##", "###/.#.", "###/#..", "##./.##"]
-            .iter()
-            .map(|p| shape(p))
-            .collect()
+        [
+            "#", "##", "###", "##/#.", "####", "##/##", "###/.#.", "###/#..", "##./.##",
+        ]
+        .iter()
+        .map(|p| shape(p))
+        .collect()
     }
 
     fn random_instance(rng: &mut impl Rng, max_side: usize) -> PackingInstance {
@@ -1216,7 +1463,12 @@ mod tests {
             placed: usize,
             best: &mut Option<usize>,
         ) {
-            if inst.pieces.iter().zip(used.iter()).all(|(l, &n)| n >= l.min) {
+            if inst
+                .pieces
+                .iter()
+                .zip(used.iter())
+                .all(|(l, &n)| n >= l.min)
+            {
                 *best = Some(best.map_or(placed, |b| b.max(placed)));
             }
             for i in next..inst.placements.len() {
@@ -1260,7 +1512,10 @@ mod tests {
                 };
                 let outcome = maximise(&instance, &options, |_| {}).unwrap();
                 assert!(outcome.proved);
-                let found = outcome.best.as_ref().map(|b| instance.check_packing(b).unwrap());
+                let found = outcome
+                    .best
+                    .as_ref()
+                    .map(|b| instance.check_packing(b).unwrap());
                 assert_eq!(found, expected, "case {case}\n{instance:?}");
                 if let Some(best) = expected {
                     assert_eq!(outcome.bound, best);
@@ -1273,7 +1528,10 @@ mod tests {
                         };
                         let outcome = maximise(&instance, &options, |_| {}).unwrap();
                         assert!(outcome.proved);
-                        let len = outcome.best.as_ref().map(|b| instance.check_packing(b).unwrap());
+                        let len = outcome
+                            .best
+                            .as_ref()
+                            .map(|b| instance.check_packing(b).unwrap());
                         assert_eq!(len.is_some_and(|n| n >= k), reachable, "case {case} k {k}");
                     }
                 }
@@ -1312,7 +1570,11 @@ mod tests {
         let mut checked = 0;
         for _ in 0..60 {
             let width = rng.gen_range(2..=5);
-            let height = if rng.gen_bool(0.4) { width } else { rng.gen_range(2..=5) };
+            let height = if rng.gen_bool(0.4) {
+                width
+            } else {
+                rng.gen_range(2..=5)
+            };
             let pieces: Vec<_> = (0..rng.gen_range(1..=4))
                 .map(|_| {
                     let s = &shapes[rng.gen_range(0..shapes.len())];
@@ -1330,6 +1592,19 @@ mod tests {
             let count = count_tilings(&instance, true, &stop).unwrap();
             let (raw, orbits) = orbits_by_brute_force(&instance);
             assert_eq!((count.raw, count.up_to_symmetry), (raw, Some(orbits)));
+            // The two engines agree, with and without symmetry.
+            for symmetry in [false, true] {
+                let links =
+                    count_tilings_with(&instance, symmetry, TilingEngine::DancingLinks, &stop)
+                        .unwrap();
+                let bits =
+                    count_tilings_with(&instance, symmetry, TilingEngine::Bitboard, &stop).unwrap();
+                assert_eq!(links.raw, raw);
+                assert_eq!(
+                    (bits.raw, bits.up_to_symmetry),
+                    (links.raw, links.up_to_symmetry)
+                );
+            }
             checked += u64::from(raw > 0);
         }
         assert!(checked > 10, "too few instances with tilings: {checked}");
@@ -1340,8 +1615,14 @@ mod tests {
         // 2 x 4 box, dominoes exactly 2 and squares at most 1: tilings with two dominoes and a
         // square, or... only 2 + 2 + 4 = 8 cells: the square and two dominoes.
         let pieces = vec![
-            (orientations(&shape("##"), true, false), PieceLimit::exactly(2)),
-            (orientations(&shape("##/##"), false, false), PieceLimit::at_most(1)),
+            (
+                orientations(&shape("##"), true, false),
+                PieceLimit::exactly(2),
+            ),
+            (
+                orientations(&shape("##/##"), false, false),
+                PieceLimit::at_most(1),
+            ),
         ];
         let instance = PackingInstance::from_shapes(4, 2, vec![false; 8], &pieces);
         let stop = AtomicBool::new(false);
@@ -1366,7 +1647,9 @@ mod tests {
         let instance = cross_box(10, 10);
         let outcome = maximise(&instance, &options, |_| {}).unwrap();
         assert!(outcome.proved);
-        instance.check_packing(outcome.best.as_ref().unwrap()).unwrap();
+        instance
+            .check_packing(outcome.best.as_ref().unwrap())
+            .unwrap();
         let stop = AtomicBool::new(true);
         let options = PackingOptions {
             stop: Some(&stop),
