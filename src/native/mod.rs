@@ -5,7 +5,9 @@ pub mod dissection;
 pub mod exact_cover;
 pub mod nqueens;
 pub mod packing;
+pub mod packing_lns;
 pub mod queens;
+pub mod tiling64;
 
 use crate::puzzle::{Puzzle, Solution};
 use crate::solve::{Control, Goal, RawOutcome};

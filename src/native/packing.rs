@@ -246,6 +246,20 @@ impl PackingInstance {
         Ok(packing.len())
     }
 
+    /// [`Self::check_packing`] without the piece minimums: a partial packing, as a search
+    /// holds it on the way, respects cells and maximums. Returns the number of pieces.
+    pub fn check_packing_limits_max(&self, packing: &[usize]) -> Result<usize, PackingError> {
+        let relaxed = PackingInstance {
+            pieces: self
+                .pieces
+                .iter()
+                .map(|l| PieceLimit { min: 0, max: l.max })
+                .collect(),
+            ..self.clone()
+        };
+        relaxed.check_packing(packing)
+    }
+
     /// [`Self::check_packing`], and every free cell is covered.
     pub fn check_tiling(&self, packing: &[usize]) -> Result<usize, PackingError> {
         let n = self.check_packing(packing)?;
@@ -401,7 +415,8 @@ fn tiling_problem(
 /// (cells and limited pieces as items); they differ in data structure and item choice.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum TilingEngine {
-    /// [`TilingEngine::Bitboard`] when the board has at most 128 cells, otherwise
+    /// [`TilingEngine::Bitboard64`] when the board has at most 64 cells,
+    /// [`TilingEngine::Bitboard`] when it has at most 128, otherwise
     /// [`TilingEngine::DancingLinks`].
     #[default]
     Auto,
@@ -411,6 +426,9 @@ pub enum TilingEngine {
     /// Board as a 128-bit mask, branching on the first empty cell along the board's shorter
     /// side; piece limits kept as counters. Fast on small boards.
     Bitboard,
+    /// Board as a 64-bit mask, with pruning of empty regions whose size no set of pieces can
+    /// fill (see [`super::tiling64`]). The fastest engine on boards of at most 64 cells.
+    Bitboard64,
 }
 
 /// Runs the chosen engine over the placements with `keep(index)`, passing placement indices.
@@ -422,9 +440,13 @@ fn solve_tilings(
     visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
 ) -> SearchSummary {
     let cells = instance.width * instance.height;
+    if engine == TilingEngine::Bitboard64 || (engine == TilingEngine::Auto && cells <= 64) {
+        assert!(cells <= 64, "the 64-bit engine needs at most 64 cells");
+        return super::tiling64::Tiling64::new(instance, keep).solve(stop, visit);
+    }
     let bitboard = match engine {
         TilingEngine::Auto => cells <= 128,
-        TilingEngine::DancingLinks => false,
+        TilingEngine::DancingLinks | TilingEngine::Bitboard64 => false,
         TilingEngine::Bitboard => {
             assert!(cells <= 128, "the bitboard engine needs at most 128 cells");
             true
@@ -680,6 +702,43 @@ pub fn count_tilings_with(
     let keep = |i: usize| {
         pivot_piece.is_none_or(|q| instance.placements[i].piece != q || stabiliser.contains_key(&i))
     };
+    let cells = instance.width * instance.height;
+    if let (Some((_, q, reps)), true) = (
+        &pivot,
+        engine == TilingEngine::Bitboard64 || (engine == TilingEngine::Auto && cells <= 64),
+    ) {
+        // One subproblem per representative, with the pivot placed first (see
+        // `Tiling64::solve_from`), run in parallel: the subproblems share nothing.
+        use rayon::prelude::*;
+        let q = *q;
+        let parts: Vec<(u64, u64, SearchSummary)> = reps
+            .par_iter()
+            .map(|&r| {
+                let engine =
+                    super::tiling64::Tiling64::new(instance, |i| instance.placements[i].piece != q);
+                let (mut raw, mut orbits) = (0u64, 0u64);
+                let mut tiling = Vec::new();
+                let mut image = Vec::new();
+                let summary = engine.solve_from(&[r], stop, &mut |found: &[usize]| {
+                    if let Some(fixing) =
+                        canonical_fixers(found, &group, &stabiliser[&r], &mut tiling, &mut image)
+                    {
+                        orbits += 1;
+                        raw += order / fixing;
+                    }
+                    ControlFlow::Continue(())
+                });
+                (raw, orbits, summary)
+            })
+            .collect();
+        return Ok(TilingCount {
+            raw: parts.iter().map(|p| p.0).sum(),
+            up_to_symmetry: Some(parts.iter().map(|p| p.1).sum()),
+            symmetries: group.len(),
+            nodes: parts.iter().map(|p| p.2.nodes).sum(),
+            complete: parts.iter().all(|p| p.2.end == SearchEnd::Exhausted),
+        });
+    }
     let (mut raw, mut orbits) = (0u64, 0u64);
     let mut tiling = Vec::new();
     let mut image = Vec::new();
@@ -720,6 +779,34 @@ pub fn count_tilings_with(
         nodes: summary.nodes,
         complete: summary.end == SearchEnd::Exhausted,
     })
+}
+
+/// For a tiling `found` whose pivot placement has stabiliser `h`: `None` when some element
+/// of `h` maps it to a lexicographically smaller tiling (it is not its orbit's
+/// representative), otherwise the number of elements of `h` that fix it. `tiling` and
+/// `image` are scratch buffers.
+fn canonical_fixers(
+    found: &[usize],
+    group: &[Vec<usize>],
+    h: &[usize],
+    tiling: &mut Vec<usize>,
+    image: &mut Vec<usize>,
+) -> Option<u64> {
+    tiling.clear();
+    tiling.extend_from_slice(found);
+    tiling.sort_unstable();
+    let mut fixing = 0u64;
+    for &g in h {
+        image.clear();
+        image.extend(tiling.iter().map(|&i| group[g][i]));
+        image.sort_unstable();
+        match (*image).cmp(tiling) {
+            std::cmp::Ordering::Less => return None,
+            std::cmp::Ordering::Equal => fixing += 1,
+            std::cmp::Ordering::Greater => {}
+        }
+    }
+    Some(fixing)
 }
 
 /// The symmetries of the rectangle that preserve the instance, each as a map from placement
@@ -1599,9 +1686,16 @@ mod tests {
                         .unwrap();
                 let bits =
                     count_tilings_with(&instance, symmetry, TilingEngine::Bitboard, &stop).unwrap();
+                let bits64 =
+                    count_tilings_with(&instance, symmetry, TilingEngine::Bitboard64, &stop)
+                        .unwrap();
                 assert_eq!(links.raw, raw);
                 assert_eq!(
                     (bits.raw, bits.up_to_symmetry),
+                    (links.raw, links.up_to_symmetry)
+                );
+                assert_eq!(
+                    (bits64.raw, bits64.up_to_symmetry),
                     (links.raw, links.up_to_symmetry)
                 );
             }
