@@ -5,6 +5,7 @@ pub mod dissection;
 pub mod exact_cover;
 pub mod nqueens;
 pub mod packing;
+pub mod packing_driver;
 pub mod packing_lns;
 pub mod queens;
 pub mod tiling64;
@@ -29,6 +30,9 @@ pub fn solve(
                 evidence: raw.evidence,
                 size: raw.size,
             })
+        }
+        Puzzle::Packing(p) => {
+            packing_driver::solve(p, goal, control).map(|r| r.map_solution(Solution::Packing))
         }
     }
 }

@@ -51,6 +51,8 @@ pub struct LnsOptions<'a> {
     pub max_window_cells: usize,
     /// Node limit of one window's exact search (a cut-off search still offers its best).
     pub window_nodes: u64,
+    /// Stop after this many windows in a row without an improvement.
+    pub stall_windows: Option<u64>,
 }
 
 impl Default for LnsOptions<'_> {
@@ -62,6 +64,7 @@ impl Default for LnsOptions<'_> {
             deadline: None,
             max_window_cells: 96,
             window_nodes: 20_000,
+            stall_windows: None,
         }
     }
 }
@@ -120,6 +123,7 @@ pub fn search(
     let mut rng = SplitMix64::new(options.seed);
     let mut best = current.clone();
     let mut windows = 0u64;
+    let mut last_improvement = 0u64;
     let mut nodes = 0u64;
     let max_cells = options.max_window_cells.clamp(1, 128);
     let mut solver = WindowSolver::default();
@@ -128,6 +132,9 @@ pub fn search(
             || options.stop.is_some_and(|s| s.load(Ordering::Relaxed))
             || options.deadline.is_some_and(|d| Instant::now() >= d)
             || instance.placements.is_empty()
+            || options
+                .stall_windows
+                .is_some_and(|s| windows - last_improvement >= s)
         {
             break;
         }
@@ -245,6 +252,7 @@ pub fn search(
         current = next;
         if current.len() > best.len() {
             best = current.clone();
+            last_improvement = windows;
             progress(best.len(), started.elapsed());
         }
     }

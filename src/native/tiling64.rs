@@ -14,11 +14,14 @@ use super::packing::PackingInstance;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+/// A piece and its placements starting at one bit, as (mask, placement index).
+type PieceGroup = (usize, Vec<(u64, usize)>);
+
 /// The 64-bit tiling engine over the placements kept by the caller.
 pub(crate) struct Tiling64<'a> {
     instance: &'a PackingInstance,
     /// Per bit, the placements whose lowest bit it is, as (piece, masks and indices).
-    starting: Vec<Vec<(usize, Vec<(u64, usize)>)>>,
+    starting: Vec<Vec<PieceGroup>>,
     full: u64,
     blocked: u64,
     /// Masks of cells that have a neighbour one bit up / one bit down along a line.
@@ -55,7 +58,7 @@ impl<'a> Tiling64<'a> {
         } else {
             (w, Box::new(|c: usize| c))
         };
-        let mut starting: Vec<Vec<(usize, Vec<(u64, usize)>)>> = vec![Vec::new(); n];
+        let mut starting: Vec<Vec<PieceGroup>> = vec![Vec::new(); n];
         let mut min_size = u32::MAX;
         let mut g = 0;
         for (i, p) in instance.placements.iter().enumerate() {
@@ -172,7 +175,7 @@ impl<'a> Tiling64<'a> {
                 region = next;
             }
             let size = region.count_ones();
-            if size < self.min_size || size % self.gcd != 0 {
+            if size < self.min_size || !size.is_multiple_of(self.gcd) {
                 return false;
             }
             empty &= !region;

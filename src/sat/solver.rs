@@ -190,8 +190,13 @@ pub fn solve(
                         ),
                         None => "varisat found a solution; the model has no objective".into(),
                     };
+                    // Without an objective (a tiling), any solution answers: a "yes".
                     return RawOutcome {
-                        status: Status::Optimal,
+                        status: if objective.is_some() {
+                            Status::Optimal
+                        } else {
+                            Status::Satisfiable
+                        },
                         bound: objective.map(|_| value),
                         witness: best.map(|(a, _)| a),
                         evidence,
