@@ -1,5 +1,5 @@
 //! Runs the large neighbourhood search on the 13 x 19 cross box: `cargo run --release
-//! --example cross_lns -- [SEED] [SECONDS] [WINDOW_CELLS] [WINDOW_NODES]`.
+//! --example cross_lns -- [SEED] [SECONDS] [WINDOW_CELLS] [WINDOW_NODES] [TARGET]`.
 
 use puzzlec::native::packing::{orientations, PackingInstance, PieceLimit};
 use puzzlec::native::packing_lns::{search, LnsOptions};
@@ -35,7 +35,7 @@ fn main() {
     let instance = PackingInstance::from_shapes(13, 19, vec![false; 13 * 19], &pieces);
     let started = Instant::now();
     let options = LnsOptions {
-        target: Some(19),
+        target: Some(arg(4, 19) as usize),
         seed: arg(0, 1),
         deadline: Some(started + Duration::from_secs(arg(1, 20))),
         max_window_cells: arg(2, 96) as usize,

@@ -190,13 +190,8 @@ pub fn solve(
                         ),
                         None => "varisat found a solution; the model has no objective".into(),
                     };
-                    // Without an objective (a tiling), any solution answers: a "yes".
                     return RawOutcome {
-                        status: if objective.is_some() {
-                            Status::Optimal
-                        } else {
-                            Status::Satisfiable
-                        },
+                        status: Status::Optimal,
                         bound: objective.map(|_| value),
                         witness: best.map(|(a, _)| a),
                         evidence,
