@@ -1285,11 +1285,12 @@ impl<'a> BranchAndBound<'a> {
         let scan = self.options.cell_order == CellOrder::Scan;
         let target = self.target();
         let (bound, area, rows, columns) = self.bound();
-        if placed + bound < target {
+        if placed.saturating_add(bound) < target {
             self.stats.prunes += 1;
-            self.stats.prunes_area += u64::from(placed + area < target);
-            self.stats.prunes_rows += u64::from(placed + rows < target);
-            self.stats.prunes_columns += u64::from(placed + columns < target);
+            // A disabled bound is usize::MAX: add without overflowing.
+            self.stats.prunes_area += u64::from(placed.saturating_add(area) < target);
+            self.stats.prunes_rows += u64::from(placed.saturating_add(rows) < target);
+            self.stats.prunes_columns += u64::from(placed.saturating_add(columns) < target);
             return ControlFlow::Continue(());
         }
         let branches = if scan {
