@@ -86,6 +86,7 @@ pub fn enumerate(
         Puzzle::Dissection(shape) => {
             return dissections(shape, backend, options, control, on_solution, start)
         }
+        Puzzle::Packing(packing) => return tilings(packing, backend, options, control, start),
     };
     let group = Symmetries::of(board);
     let value = match optimum(puzzle, backend, control)? {
@@ -351,6 +352,66 @@ fn dissections(
         count: found.count,
         complete: found.complete,
         evidence: found.evidence,
+        elapsed: start.elapsed(),
+        ..empty_outcome()
+    })
+}
+
+/// Counts the tilings of a tile model, raw and up to the region's symmetries (natively by
+/// exact cover, or by SAT enumeration as an independent check). Listing is not offered.
+fn tilings(
+    packing: &crate::puzzle::packing::Packing,
+    backend: Backend,
+    options: &EnumerateOptions,
+    control: &Control,
+    start: Instant,
+) -> Result<CountOutcome, SolveError> {
+    use crate::native::packing_driver::{count_native, count_sat, symmetries};
+    use crate::puzzle::packing::PackingKind;
+    let fail = |message: &str| SolveError::Backend {
+        backend: backend.name(),
+        message: message.to_string(),
+    };
+    if packing.kind != PackingKind::Tile {
+        return Err(fail(
+            "counting is available for tiling models (goal = \"tile\"); this model maximises",
+        ));
+    }
+    if options.list {
+        return Err(fail("listing tilings is not available; use --count"));
+    }
+    if options.shard.is_some() || options.at_least.is_some() {
+        return Err(fail("--shard and --at-least are not available for tilings"));
+    }
+    let (counts, how) = match backend {
+        Backend::Native => (
+            count_native(packing, control).map_err(|e| fail(&e))?,
+            "native exact cover (symmetric count: one piece placed once per orbit)",
+        ),
+        Backend::Sat => (
+            count_sat(packing, control),
+            "varisat enumeration with one blocking clause per tiling, orbits named by their least image",
+        ),
+        Backend::Milp => return Err(fail("enumeration is not implemented for milp; use --backend native or sat")),
+    };
+    let group = symmetries(packing).len();
+    let evidence = format!(
+        "{how}: {} tilings, {} up to the region's {group} symmetries{}",
+        counts.raw,
+        counts.up_to_symmetry,
+        if counts.complete {
+            ""
+        } else {
+            "; not finished"
+        }
+    );
+    Ok(CountOutcome {
+        backend,
+        count: counts.raw,
+        unique_count: options.unique.then_some(counts.up_to_symmetry),
+        symmetries: group,
+        complete: counts.complete,
+        evidence,
         elapsed: start.elapsed(),
         ..empty_outcome()
     })

@@ -507,15 +507,11 @@ fn classes_line(outcome: &solve::CountOutcome) -> String {
         .rev()
         .map(|(size, n)| format!("{n} of size {size}"))
         .collect();
-    format!(
-        "classes: {}; {} solutions",
-        if sizes.is_empty() {
-            "none".to_string()
-        } else {
-            sizes.join(", ")
-        },
-        outcome.count
-    )
+    if sizes.is_empty() {
+        // Families that count orbits without sizing each one (tilings).
+        return format!("{} solutions in all", outcome.count);
+    }
+    format!("classes: {}; {} solutions", sizes.join(", "), outcome.count)
 }
 
 /// Boards side by side, each row led by a space, then a blank line (the seed's layout).

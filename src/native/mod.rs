@@ -2,8 +2,13 @@
 //! cross-checks of the solver backends and often as the fastest path.
 
 pub mod dissection;
+pub mod exact_cover;
 pub mod nqueens;
+pub mod packing;
+pub mod packing_driver;
+pub mod packing_lns;
 pub mod queens;
+pub mod tiling64;
 
 use crate::puzzle::{Puzzle, Solution};
 use crate::solve::{Control, Goal, RawOutcome};
@@ -25,6 +30,9 @@ pub fn solve(
                 evidence: raw.evidence,
                 size: raw.size,
             })
+        }
+        Puzzle::Packing(p) => {
+            packing_driver::solve(p, goal, control).map(|r| r.map_solution(Solution::Packing))
         }
     }
 }

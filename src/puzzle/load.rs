@@ -2,7 +2,7 @@
 //! strings. Every error names the file and, where it can, the line.
 
 use crate::error::InputError;
-use crate::puzzle::{dissection, queens, Puzzle};
+use crate::puzzle::{dissection, packing, queens, Puzzle};
 use serde::Deserialize;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -93,7 +93,7 @@ struct KindOnly {
 }
 
 /// The families a model file may name.
-pub const KINDS: &[&str] = &["queens", "dissection"];
+pub const KINDS: &[&str] = &["queens", "dissection", "packing"];
 
 /// Reads and validates the model file at `path`.
 pub fn load_model_file(path: &Path) -> Result<Puzzle, InputError> {
@@ -142,6 +142,7 @@ pub fn parse_model(path: &Path, text: String) -> Result<Puzzle, InputError> {
     match kind.get_ref().as_str() {
         "queens" => queens::Queens::from_source(&source).map(Puzzle::Queens),
         "dissection" => dissection::DissectionPuzzle::from_source(&source).map(Puzzle::Dissection),
+        "packing" => packing::Packing::from_source(&source).map(Puzzle::Packing),
         other => Err(source.error_at(
             kind.span().start,
             format!(

@@ -7,6 +7,7 @@
 pub mod dissection;
 pub mod grid;
 pub mod load;
+pub mod packing;
 pub mod queens;
 
 use crate::model::{Assignment, Model};
@@ -20,6 +21,8 @@ pub enum Puzzle {
     Queens(queens::Queens),
     /// A shape to cut into congruent connected parts.
     Dissection(dissection::DissectionPuzzle),
+    /// Pieces packed into a region, or tiling it.
+    Packing(packing::Packing),
 }
 
 /// A solution of any family.
@@ -29,6 +32,8 @@ pub enum Solution {
     Queens(queens::QueensSolution),
     /// The part of each cell and the maps between parts.
     Dissection(crate::native::dissection::Dissection),
+    /// Placed pieces.
+    Packing(packing::PackingSolution),
 }
 
 /// A solution that breaks the puzzle's rules: always a bug in a backend or an encoding.
@@ -42,12 +47,17 @@ impl Puzzle {
         match self {
             Puzzle::Queens(_) => "queens",
             Puzzle::Dissection(_) => "dissection",
+            Puzzle::Packing(_) => "packing",
         }
     }
 
     /// Whether the puzzle has an objective; without one, solving means finding any solution.
     pub fn has_objective(&self) -> bool {
-        matches!(self, Puzzle::Queens(_))
+        match self {
+            Puzzle::Queens(_) => true,
+            Puzzle::Dissection(_) => false,
+            Puzzle::Packing(p) => p.kind == packing::PackingKind::Maximise,
+        }
     }
 
     /// Why the puzzle obviously has no solution, in words, when that needs no search.
@@ -55,6 +65,7 @@ impl Puzzle {
         match self {
             Puzzle::Queens(_) => None,
             Puzzle::Dissection(d) => d.trivially_impossible(),
+            Puzzle::Packing(_) => None,
         }
     }
 
@@ -63,6 +74,7 @@ impl Puzzle {
         match self {
             Puzzle::Queens(q) => q.compile(),
             Puzzle::Dissection(d) => d.compile(),
+            Puzzle::Packing(p) => p.compile(),
         }
     }
 
@@ -71,6 +83,7 @@ impl Puzzle {
         match self {
             Puzzle::Queens(q) => Solution::Queens(q.decode(assignment)),
             Puzzle::Dissection(d) => Solution::Dissection(d.decode(assignment)),
+            Puzzle::Packing(p) => Solution::Packing(p.decode(assignment)),
         }
     }
 
@@ -79,16 +92,18 @@ impl Puzzle {
         match (self, solution) {
             (Puzzle::Queens(q), Solution::Queens(s)) => q.verify(s),
             (Puzzle::Dissection(d), Solution::Dissection(s)) => d.verify(s),
+            (Puzzle::Packing(p), Solution::Packing(s)) => p.verify(s),
             _ => Err(VerifyError("a solution of another family".into())),
         }
     }
 
-    /// The solution's objective value (for queens, the number of queens; 0 for families
-    /// without an objective).
+    /// The solution's objective value (for queens, the number of queens; for packing, the
+    /// number of pieces, tilings included; 0 for dissections).
     pub fn value(&self, solution: &Solution) -> usize {
         match solution {
             Solution::Queens(s) => s.queens.len(),
             Solution::Dissection(_) => 0,
+            Solution::Packing(s) => s.placed.len(),
         }
     }
 
@@ -97,6 +112,7 @@ impl Puzzle {
         match (self, solution) {
             (Puzzle::Queens(q), Solution::Queens(s)) => q.render(s),
             (Puzzle::Dissection(d), Solution::Dissection(s)) => d.render(s),
+            (Puzzle::Packing(p), Solution::Packing(s)) => p.render(s),
             _ => String::new(),
         }
     }
@@ -112,6 +128,7 @@ impl Puzzle {
                 "parts": d.parts,
                 "grid": d.render_grid(s),
             }),
+            (Puzzle::Packing(p), Solution::Packing(s)) => p.solution_json(s),
             _ => serde_json::Value::Null,
         }
     }

@@ -1,0 +1,83 @@
+//! Criterion benchmarks of the native packing searches.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use puzzlec::native::packing::{count_tilings, orientations, PackingInstance, PieceLimit};
+use puzzlec::native::packing_lns::{search, LnsOptions};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+fn shape(picture: &str) -> Vec<(i32, i32)> {
+    let mut cells = Vec::new();
+    for (y, line) in picture.split('/').enumerate() {
+        for (x, ch) in line.chars().enumerate() {
+            if ch == '#' {
+                cells.push((x as i32, y as i32));
+            }
+        }
+    }
+    cells
+}
+
+fn boxed(width: usize, height: usize, shapes: &[&str], limit: PieceLimit) -> PackingInstance {
+    let pieces: Vec<_> = shapes
+        .iter()
+        .map(|p| (orientations(&shape(p), true, true), limit))
+        .collect();
+    PackingInstance::from_shapes(width, height, vec![false; width * height], &pieces)
+}
+
+const PENTOMINOES: [&str; 12] = [
+    ".##/##./.#.",
+    "#####",
+    "####/#...",
+    "###./..##",
+    "##/##/#.",
+    "###/.#./.#.",
+    "#.#/###",
+    "#../#../###",
+    "#../##./.##",
+    ".#./###/.#.",
+    "####/.#..",
+    "##./.#./.##",
+];
+const CROSSES: [&str; 3] = [
+    "..#../..#../#####/..#../..#..",
+    "..#../#####/..#../..#../..#..",
+    "#####/..#../..#../..#../..#..",
+];
+
+fn packing(c: &mut Criterion) {
+    let mut group = c.benchmark_group("packing");
+    group.sample_size(10);
+    let pentominoes = boxed(10, 6, &PENTOMINOES, PieceLimit::exactly(1));
+    group.bench_function("pentomino_6x10_count", |b| {
+        b.iter(|| {
+            let count = count_tilings(&pentominoes, true, &AtomicBool::new(false)).unwrap();
+            assert_eq!((count.raw, count.up_to_symmetry), (9356, Some(2339)));
+        })
+    });
+    // The large neighbourhood search with a new seed per iteration; each is capped at 10 s so
+    // that a failing search still ends, and the bench says when 19 was not reached.
+    let crosses = boxed(13, 19, &CROSSES, PieceLimit::unlimited());
+    group.bench_function("cross_13x19_find_19", |b| {
+        let mut seed = 0;
+        b.iter(|| {
+            seed += 1;
+            let options = LnsOptions {
+                target: Some(19),
+                seed,
+                deadline: Some(Instant::now() + Duration::from_secs(10)),
+                ..LnsOptions::default()
+            };
+            let outcome = search(&crosses, &[], &options, |_, _| {});
+            assert_eq!(crosses.check_packing(&outcome.best), Ok(outcome.best.len()));
+            if outcome.best.len() < 19 {
+                eprintln!("cross_13x19_find_19: not found within 10 s");
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, packing);
+criterion_main!(benches);

@@ -1,0 +1,287 @@
+//! The packing family: known answers (6 x 10 pentominoes, the 13 x 19 cross box), agreement
+//! of SAT, MILP and native search on seeded random instances, CLI output and bad input.
+
+mod common;
+
+use common::{models, puzzlec};
+use puzzlec::native::packing::{orientations, PieceLimit};
+use puzzlec::native::packing_driver::{assignment_of, count_native, count_sat};
+use puzzlec::puzzle::packing::{Packing, PackingKind, PackingSolution, PieceSpec};
+use puzzlec::puzzle::{load_model_file, Puzzle, Solution};
+use puzzlec::solve::{solve, Backend, Control, Goal, Status};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::time::Duration;
+
+fn load(name: &str) -> Packing {
+    match load_model_file(&models().join(name)).expect("the shipped model loads") {
+        Puzzle::Packing(p) => p,
+        other => panic!("not a packing model: {}", other.kind()),
+    }
+}
+
+fn shape(picture: &str) -> Vec<(i32, i32)> {
+    let mut cells = Vec::new();
+    for (y, line) in picture.split('/').enumerate() {
+        for (x, ch) in line.chars().enumerate() {
+            if ch == '#' {
+                cells.push((x as i32, y as i32));
+            }
+        }
+    }
+    cells
+}
+
+#[test]
+fn pentomino_6x10_has_9356_tilings_and_2339_up_to_symmetry() {
+    let packing = load("pentomino-6x10.toml");
+    let counts = count_native(&packing, &Control::unlimited()).unwrap();
+    assert_eq!((counts.raw, counts.up_to_symmetry), (9356, 2339));
+    assert!(counts.complete);
+}
+
+#[test]
+fn pentomino_model_has_63_orientations_and_solves_natively() {
+    let packing = load("pentomino-6x10.toml");
+    let orients: usize = packing
+        .pieces
+        .iter()
+        .map(|p| orientations(&p.cells, p.rotate, p.reflect).len())
+        .sum();
+    assert_eq!(orients, 63);
+    let puzzle = Puzzle::Packing(packing);
+    let outcome = solve(
+        &puzzle,
+        Backend::Native,
+        Goal::Maximise,
+        &Control::unlimited(),
+    )
+    .unwrap();
+    assert_eq!(outcome.status, Status::Satisfiable);
+    let Some(Solution::Packing(s)) = &outcome.solution else {
+        panic!("no tiling")
+    };
+    assert_eq!(s.placed.len(), 12);
+}
+
+/// The seed's 19-cross packing, as printed in PUZZLES.md.
+const SEED_19: &str = "\
+.O...AAAAAL..
+.O...E.ALLLLL
+OOOOOE.A.NL..
+QOEEEEEA.NL..
+QO...EGA.NL..
+QQQQQEGNNNNNC
+QP.GGGGG.N..C
+QP...FG.CCCCC
+PPPPPFGJ..B.C
+RPFFFFFJ..B.C
+RP...F.JBBBBB
+RRRRRF.J..BH.
+R..K.JJJJJBH.
+RKKKKKS.HHHHH
+..MK.IS....HD
+..MK.ISSSSSHD
+..MK.IS.DDDDD
+MMMMMIS.....D
+..MIIIII....D
+";
+
+#[test]
+fn the_seeds_19_packing_verifies_and_satisfies_the_model() {
+    let packing = load("cross-13x19.toml");
+    let grid: Vec<char> = SEED_19.lines().flat_map(|l| l.chars()).collect();
+    assert_eq!(grid.len(), 13 * 19);
+    let mut letters: Vec<char> = grid.iter().copied().filter(|&c| c != '.').collect();
+    letters.sort_unstable();
+    letters.dedup();
+    assert_eq!(letters.len(), 19);
+    // Name each letter's cells by the piece whose orientations contain its shape.
+    let placed: Vec<(usize, Vec<usize>)> = letters
+        .iter()
+        .map(|&l| {
+            let cells: Vec<usize> = (0..grid.len()).filter(|&c| grid[c] == l).collect();
+            let piece = packing
+                .instance
+                .placements
+                .iter()
+                .find(|p| p.cells == cells)
+                .map(|p| p.piece)
+                .unwrap_or_else(|| panic!("letter {l} is no cross placement"));
+            (piece, cells)
+        })
+        .collect();
+    let solution = PackingSolution::new(placed);
+    assert_eq!(packing.verify(&solution), Ok(()));
+    let model = packing.compile_with(false);
+    let assignment = assignment_of(&packing, &solution);
+    assert!(model.satisfied_by(&assignment));
+    assert_eq!(model.objective.as_ref().unwrap().value(&assignment), 19);
+    // Breaking a cell apart: two crosses on one cell is rejected by verify and the model.
+    let mut broken = solution.clone();
+    broken.placed[1] = broken.placed[0].clone();
+    assert!(packing.verify(&broken).is_err());
+}
+
+#[test]
+fn the_cross_box_reaches_19_natively() {
+    let puzzle = Puzzle::Packing(load("cross-13x19.toml"));
+    let control = Control::new(Default::default(), Some(Duration::from_secs(60)));
+    let outcome = solve(&puzzle, Backend::Native, Goal::AtLeast(19), &control).unwrap();
+    assert_eq!(outcome.status, Status::Satisfiable, "{}", outcome.evidence);
+    let Some(Solution::Packing(s)) = &outcome.solution else {
+        panic!("no packing")
+    };
+    assert!(s.placed.len() >= 19);
+    assert_eq!(outcome.value, Some(s.placed.len()));
+}
+
+const SMALL: [&str; 8] = [
+    "##", "###", "##/#.", "####", "##/##", "###/.#.", "###/#..", "##./.##",
+];
+
+fn random_packing(seed: u64, kind: PackingKind) -> Packing {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let width = rng.gen_range(2..=5);
+    let height = rng.gen_range(2..=5);
+    let blocked: Vec<bool> = (0..width * height).map(|_| rng.gen_bool(0.12)).collect();
+    let pieces: Vec<PieceSpec> = (0..rng.gen_range(1..=3))
+        .map(|i| PieceSpec {
+            name: format!("p{i}"),
+            cells: shape(SMALL[rng.gen_range(0..SMALL.len())]),
+            rotate: rng.gen_bool(0.8),
+            reflect: rng.gen_bool(0.5),
+            limit: match rng.gen_range(0..4) {
+                0 | 1 => PieceLimit::unlimited(),
+                2 => PieceLimit::at_most(rng.gen_range(1..=3)),
+                _ => PieceLimit::exactly(rng.gen_range(0..=2)),
+            },
+        })
+        .collect();
+    Packing::new(width, height, blocked, pieces, kind)
+}
+
+#[test]
+fn sat_milp_and_native_agree_on_optima_of_random_packings() {
+    let mut optima = Vec::new();
+    for seed in 0..40 {
+        let puzzle = Puzzle::Packing(random_packing(seed, PackingKind::Maximise));
+        let backends: &[Backend] = if seed % 4 == 0 {
+            &Backend::ALL
+        } else {
+            &[Backend::Sat, Backend::Native]
+        };
+        let outcomes: Vec<_> = backends
+            .iter()
+            .map(|&b| solve(&puzzle, b, Goal::Maximise, &Control::unlimited()).unwrap())
+            .collect();
+        for o in &outcomes {
+            assert!(o.status.is_proven(), "seed {seed}: {}", o.evidence);
+        }
+        assert_eq!(puzzlec::solve::disagreement(&outcomes), None, "seed {seed}");
+        optima.push(outcomes[0].value);
+    }
+    // The instances are not all trivial: several optima above 2.
+    assert!(optima.iter().filter(|v| v.is_some_and(|v| v > 2)).count() >= 5);
+}
+
+#[test]
+fn sat_and_native_agree_on_tiling_counts_of_random_regions() {
+    let mut with_tilings = 0;
+    for seed in 100..260 {
+        let packing = random_packing(seed, PackingKind::Tile);
+        let native = count_native(&packing, &Control::unlimited()).unwrap();
+        let sat = count_sat(&packing, &Control::unlimited());
+        assert!(native.complete && sat.complete);
+        assert_eq!(
+            (native.raw, native.up_to_symmetry),
+            (sat.raw, sat.up_to_symmetry),
+            "seed {seed}"
+        );
+        with_tilings += usize::from(native.raw > 0);
+        // The decision agrees too, with the symmetry-breaking constraints in the model.
+        let puzzle = Puzzle::Packing(packing);
+        let answer = solve(&puzzle, Backend::Sat, Goal::Maximise, &Control::unlimited()).unwrap();
+        let expected = if native.raw > 0 {
+            Status::Satisfiable
+        } else {
+            Status::Unsatisfiable
+        };
+        assert_eq!(answer.status, expected, "seed {seed}");
+    }
+    assert!(
+        with_tilings >= 12,
+        "only {with_tilings} instances have tilings"
+    );
+}
+
+#[test]
+fn cli_prints_the_tiling_with_one_letter_per_piece() {
+    let run = puzzlec(
+        &models(),
+        &["solve", "pentomino-6x10.toml", "--backend", "native"],
+    );
+    // A tile model has no objective: a tiling found completes the run (exit 0).
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with("satisfiable by native"),
+        "{}",
+        run.stderr
+    );
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines[0], "12");
+    assert_eq!(lines.len(), 7);
+    let mut letters: Vec<char> = lines[1..].iter().flat_map(|l| l.chars()).collect();
+    assert_eq!(letters.len(), 60);
+    letters.sort_unstable();
+    letters.dedup();
+    assert_eq!(letters, "ABCDEFGHIJKL".chars().collect::<Vec<_>>());
+}
+
+#[test]
+fn emit_names_placements_readably() {
+    let run = puzzlec(
+        &models(),
+        &[
+            "emit",
+            "cross-13x19.toml",
+            "--format",
+            "dimacs",
+            "--at-least",
+            "19",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("c var 1 place[plus/0@(0,0)]"));
+    let run = puzzlec(&models(), &["emit", "cross-13x19.toml", "--format", "lp"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+#[test]
+fn bad_packing_files_give_one_line_with_the_line_number() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&str, &str); 4] = [
+        (
+            "kind = \"packing\"\nwidth = 3\nheight = 3\ngoal = \"tile\"\n[[piece]]\nname = \"a\"\nshape = \"\"\"\n#x\n\"\"\"\n",
+            "model.toml:8: `shape` has unknown character 'x' (expected '.', '#')",
+        ),
+        (
+            "kind = \"packing\"\nwidth = 3\nheight = 3\ngoal = \"pack\"\n",
+            "model.toml:4: unknown goal \"pack\" (expected \"maximise\" or \"tile\")",
+        ),
+        (
+            "kind = \"packing\"\nwidth = 3\nheight = 3\ngoal = \"tile\"\n",
+            "model.toml:1: missing pieces: add one or more [[piece]] tables with `name` and `shape`",
+        ),
+        (
+            "kind = \"packing\"\nwidth = 3\nheight = 99\ngoal = \"tile\"\n",
+            "model.toml:3: `height` is 99; it must be between 1 and 64",
+        ),
+    ];
+    for (text, expected) in cases {
+        std::fs::write(dir.path().join("model.toml"), text).unwrap();
+        let run = puzzlec(dir.path(), &["solve", "model.toml"]);
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert_eq!(run.stderr, format!("error: {expected}\n"));
+    }
+}
