@@ -173,3 +173,26 @@ fn missing_or_empty_shapes_are_rejected() {
     let run = solve_text("kind = \"dissection\"\nshape = \"\"\"\n...\n\"\"\"\n", &[]);
     assert_input_error(&run, "model.toml:2: `shape` has no cell ('#')");
 }
+
+#[test]
+fn all_and_count_list_each_dissection_once() {
+    let model = models().join("halves-asahi-2005.toml");
+    let model = model.to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    for backend in ["native", "sat"] {
+        let run = puzzlec(dir.path(), &["solve", model, "--all", "--backend", backend]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_eq!(
+            run.stdout,
+            " ...AAA.\n ...AABB\n ...A.BB\n AAAAAB.\n AABBBB.\n ..BB.B.\n ..B....\n\n1\n"
+        );
+        let run = puzzlec(dir.path(), &["solve", model, "--count", "--backend", backend]);
+        assert_eq!(run.stdout, "1\n");
+    }
+    // A 2 x 3 rectangle splits into two congruent halves in three ways.
+    let run = solve_text("kind = \"dissection\"\nshape = \"\"\"\n###\n###\n\"\"\"\n", &["--count"]);
+    assert_eq!(run.stdout, "3\n", "{}", run.stderr);
+    let run = solve_text("kind = \"dissection\"\nshape = \"##\"\n", &["--count", "--unique"]);
+    assert_eq!(run.code, 1);
+    assert_eq!(run.stderr, "error: native backend: --unique is not available for dissections\n");
+}
