@@ -86,7 +86,9 @@ pub fn enumerate(
         Puzzle::Dissection(shape) => {
             return dissections(shape, backend, options, control, on_solution, start)
         }
-        Puzzle::Packing(packing) => return tilings(packing, backend, options, control, start),
+        Puzzle::Packing(packing) => {
+            return tilings(packing, backend, options, control, on_solution, start)
+        }
     };
     let group = Symmetries::of(board);
     let value = match optimum(puzzle, backend, control)? {
@@ -364,6 +366,7 @@ fn tilings(
     backend: Backend,
     options: &EnumerateOptions,
     control: &Control,
+    on_solution: &mut dyn FnMut(&Solution),
     start: Instant,
 ) -> Result<CountOutcome, SolveError> {
     use crate::native::packing_driver::{count_native, count_sat, symmetries};
@@ -377,11 +380,11 @@ fn tilings(
             "counting is available for tiling models (goal = \"tile\"); this model maximises",
         ));
     }
-    if options.list {
-        return Err(fail("listing tilings is not available; use --count"));
-    }
     if options.shard.is_some() || options.at_least.is_some() {
         return Err(fail("--shard and --at-least are not available for tilings"));
+    }
+    if options.list {
+        return list_tilings(packing, backend, options, control, on_solution, start);
     }
     let (counts, how) = match backend {
         Backend::Native => (
@@ -412,6 +415,62 @@ fn tilings(
         symmetries: group,
         complete: counts.complete,
         evidence,
+        elapsed: start.elapsed(),
+        ..empty_outcome()
+    })
+}
+
+/// Lists every tiling natively, each verified before it is handed out.
+fn list_tilings(
+    packing: &crate::puzzle::packing::Packing,
+    backend: Backend,
+    options: &EnumerateOptions,
+    control: &Control,
+    on_solution: &mut dyn FnMut(&Solution),
+    start: Instant,
+) -> Result<CountOutcome, SolveError> {
+    let fail = |message: String| SolveError::Backend {
+        backend: backend.name(),
+        message,
+    };
+    if options.unique {
+        return Err(fail(
+            "listing one tiling per symmetry class is not available; use --all, or --count --unique".into(),
+        ));
+    }
+    if backend != Backend::Native {
+        return Err(fail(
+            "tilings are listed by the native backend only; use --backend native".into(),
+        ));
+    }
+    let puzzle = Puzzle::Packing(packing.clone());
+    let mut wrong = None;
+    let (count, complete) =
+        crate::native::packing_driver::list_native(packing, control, &mut |tiling| {
+            let solution = Solution::Packing(tiling);
+            match puzzle.verify(&solution) {
+                Ok(()) => {
+                    on_solution(&solution);
+                    true
+                }
+                Err(error) => {
+                    wrong = Some(error);
+                    false
+                }
+            }
+        })
+        .map_err(fail)?;
+    if let Some(error) = wrong {
+        return Err(SolveError::WrongSolution {
+            backend: backend.name(),
+            error,
+        });
+    }
+    Ok(CountOutcome {
+        backend,
+        count,
+        complete,
+        evidence: "native exact cover, every tiling listed and verified".into(),
         elapsed: start.elapsed(),
         ..empty_outcome()
     })

@@ -186,13 +186,25 @@ fn all_and_count_list_each_dissection_once() {
             run.stdout,
             " ...AAA.\n ...AABB\n ...A.BB\n AAAAAB.\n AABBBB.\n ..BB.B.\n ..B....\n\n1\n"
         );
-        let run = puzzlec(dir.path(), &["solve", model, "--count", "--backend", backend]);
+        let run = puzzlec(
+            dir.path(),
+            &["solve", model, "--count", "--backend", backend],
+        );
         assert_eq!(run.stdout, "1\n");
     }
     // A 2 x 3 rectangle splits into two congruent halves in three ways.
-    let run = solve_text("kind = \"dissection\"\nshape = \"\"\"\n###\n###\n\"\"\"\n", &["--count"]);
+    let run = solve_text(
+        "kind = \"dissection\"\nshape = \"\"\"\n###\n###\n\"\"\"\n",
+        &["--count"],
+    );
     assert_eq!(run.stdout, "3\n", "{}", run.stderr);
-    let run = solve_text("kind = \"dissection\"\nshape = \"##\"\n", &["--count", "--unique"]);
+    let run = solve_text(
+        "kind = \"dissection\"\nshape = \"##\"\n",
+        &["--count", "--unique"],
+    );
     assert_eq!(run.code, 1);
-    assert_eq!(run.stderr, "error: native backend: --unique is not available for dissections\n");
+    assert_eq!(
+        run.stderr,
+        "error: native backend: --unique is not available for dissections\n"
+    );
 }

@@ -31,3 +31,22 @@ fn counting_a_maximisation_packing_is_refused_clearly() {
         "error: native backend: counting is available for tiling models (goal = \"tile\"); this model maximises\n"
     );
 }
+
+#[test]
+fn all_lists_every_tiling_of_3_by_20_verified() {
+    // The same twelve pentominoes in a 3 x 20 box: 2 tilings up to symmetry, 8 in all.
+    let text = std::fs::read_to_string(models().join("pentomino-6x10.toml"))
+        .unwrap()
+        .replace("width = 10\nheight = 6", "width = 20\nheight = 3");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("p3x20.toml"), text).unwrap();
+    let run = puzzlec(dir.path(), &["solve", "p3x20.toml", "--all"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let boards: Vec<&str> = run.stdout.lines().filter(|l| l.starts_with(' ')).collect();
+    // One band of 8 boards side by side, 3 rows each.
+    assert_eq!(boards.len(), 3);
+    assert_eq!(boards[0].split_whitespace().count(), 8);
+    assert!(run.stdout.ends_with("\n8\n"));
+    let run = puzzlec(dir.path(), &["solve", "p3x20.toml", "--count", "--unique"]);
+    assert_eq!(run.stdout, "2\n8 solutions in all\n");
+}

@@ -372,6 +372,31 @@ pub fn count_native(packing: &Packing, control: &Control) -> Result<Counts, Stri
     })
 }
 
+/// Lists every tiling natively (no symmetry reduction), handing each to `visit` until it
+/// says stop. Returns how many were handed out and whether the search ran to the end.
+pub fn list_native(
+    packing: &Packing,
+    control: &Control,
+    visit: &mut dyn FnMut(PackingSolution) -> bool,
+) -> Result<(u64, bool), String> {
+    let mut listed = 0;
+    let summary = with_stop(control, |stop| {
+        super::packing::enumerate_tilings(&packing.instance, stop, |indices| {
+            listed += 1;
+            if visit(packing.solution_of(indices)) {
+                std::ops::ControlFlow::Continue(())
+            } else {
+                std::ops::ControlFlow::Break(())
+            }
+        })
+    })
+    .map_err(|e| e.to_string())?;
+    Ok((
+        listed,
+        summary.end == super::exact_cover::SearchEnd::Exhausted,
+    ))
+}
+
 /// Counts tilings with varisat, independently of the native search: the model without
 /// symmetry breaking, one blocking clause per tiling found; each tiling's orbit is named by
 /// its smallest image under the region's symmetries, and the distinct names are counted.
