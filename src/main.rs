@@ -117,6 +117,10 @@ enum Command {
         /// The certificate folder (created if missing).
         #[arg(short, long, value_name = "DIR")]
         output: PathBuf,
+        /// Record the number of solutions instead, counted natively and by SAT enumeration
+        /// (the two must agree; `check` counts again; not a proof of completeness).
+        #[arg(long)]
+        count: bool,
     },
     /// Re-verify a certificate written by `prove`: exit 0 if everything holds, 1 saying
     /// what failed otherwise.
@@ -243,14 +247,18 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
                 None => Ok(exit::OK),
             }
         }
-        Command::Prove { model, output } => prove(&model, &output),
+        Command::Prove {
+            model,
+            output,
+            count,
+        } => prove(&model, &output, count),
         Command::Check { dir } => check(&dir),
     }
 }
 
-fn prove(model: &Path, dir: &Path) -> Result<u8, Failure> {
+fn prove(model: &Path, dir: &Path, count: bool) -> Result<u8, Failure> {
     use puzzlec::cert::certificate::{self, Claim, ProveError};
-    let manifest = certificate::prove(model, dir).map_err(|error| match error {
+    let manifest = certificate::prove_with(model, dir, count).map_err(|error| match error {
         ProveError::Input(e) => Failure::Input(e),
         ProveError::Lazy { .. } | ProveError::Write { .. } => Failure::Usage(error.to_string()),
         ProveError::Internal(_) => Failure::Internal(error.to_string()),
@@ -259,16 +267,21 @@ fn prove(model: &Path, dir: &Path) -> Result<u8, Failure> {
         Claim::Optimal { value } => format!("optimal {value}"),
         Claim::Satisfiable => "satisfiable".to_string(),
         Claim::Unsatisfiable => "unsatisfiable".to_string(),
+        Claim::Count { count, .. } => format!("{count} solutions"),
     };
     let files: Vec<String> = manifest
         .files
         .values()
         .map(|f| format!("{} {} bytes", f.name, f.bytes))
         .collect();
-    print_stdout(&format!(
-        "{answer}: certificate in {} ({})\n",
-        dir.display(),
+    let files = if files.is_empty() {
+        "a count record: manifest.json and model.toml".to_string()
+    } else {
         files.join(", ")
+    };
+    print_stdout(&format!(
+        "{answer}: certificate in {} ({files})\n",
+        dir.display()
     ));
     eprintln!(
         "proved in {:.3} s (solve {:.3} s, proofs {:.3} s): {}",

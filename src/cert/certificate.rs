@@ -69,6 +69,16 @@ pub enum Claim {
     Satisfiable,
     /// No assignment satisfies the constraints: the constraints' CNF is refuted.
     Unsatisfiable,
+    /// The puzzle has `count` optimal solutions (all solutions, for a family without an
+    /// objective), counted by two independent methods that agree: the native search and SAT
+    /// enumeration with blocking clauses. A record of how the count was established, not a
+    /// proof of completeness: `check` counts again both ways.
+    Count {
+        /// The number of solutions.
+        count: u64,
+        /// The optimum every counted solution has, for families with an objective.
+        value: Option<usize>,
+    },
 }
 
 impl Claim {
@@ -77,7 +87,7 @@ impl Claim {
         match self {
             Claim::Optimal { value } => Some(Some(value + 1)),
             Claim::Unsatisfiable => Some(None),
-            Claim::Satisfiable => None,
+            Claim::Satisfiable | Claim::Count { .. } => None,
         }
     }
 }
@@ -229,10 +239,41 @@ pub fn refuted_dimacs(model: &Model, claim: &Claim) -> Option<(String, EncodingE
 /// Solves the model at `model_path` with the SAT backend, and writes a certificate of the
 /// answer into `dir` (created if missing; certificate files in it are replaced).
 pub fn prove(model_path: &Path, dir: &Path) -> Result<Manifest, ProveError> {
+    prove_with(model_path, dir, false)
+}
+
+/// [`prove`], or with `count` a record of the number of solutions: counted natively and by
+/// SAT enumeration, which must agree (see [`Claim::Count`]).
+pub fn prove_with(model_path: &Path, dir: &Path, count: bool) -> Result<Manifest, ProveError> {
     let start = Instant::now();
     let puzzle = load_model_file(model_path)?;
     let model_bytes = std::fs::read(model_path)
         .map_err(|e| InputError::file(model_path, format!("cannot read: {e}")))?;
+    if count {
+        let solve_start = Instant::now();
+        let (claim, how) = count_twice(&puzzle).map_err(ProveError::Internal)?;
+        let solve_seconds = solve_start.elapsed().as_secs_f64();
+        std::fs::create_dir_all(dir).map_err(|e| write_error(dir, &e))?;
+        std::fs::write(dir.join(MODEL_FILE), &model_bytes)
+            .map_err(|e| write_error(&dir.join(MODEL_FILE), &e))?;
+        let model = puzzle.compile();
+        let encoding = EncodingEntry {
+            at_most_one: format!("{AMO:?}").to_lowercase(),
+            objective: encode::encode(&model, AMO).objective_encoding,
+            refuted: None,
+            variables: 0,
+            clauses: 0,
+        };
+        let record = Record {
+            claim,
+            how,
+            encoding,
+            files: std::collections::BTreeMap::new(),
+            solve_seconds,
+            refute_seconds: 0.0,
+        };
+        return write_manifest(dir, model_path, &model_bytes, &puzzle, record, start);
+    }
     let model = puzzle.compile();
     refuse_lazy(&model, model_path)?;
 
@@ -269,6 +310,7 @@ pub fn prove(model_path: &Path, dir: &Path) -> Result<Manifest, ProveError> {
         Claim::Unsatisfiable => "varisat refuted the constraints; the refutation is checked by \
                                  puzzlec's LRAT checker and varisat's checker"
             .to_string(),
+        Claim::Count { .. } => unreachable!("count records are written above"),
     };
 
     std::fs::create_dir_all(dir).map_err(|e| write_error(dir, &e))?;
@@ -346,22 +388,52 @@ pub fn prove(model_path: &Path, dir: &Path) -> Result<Manifest, ProveError> {
         }
     };
 
+    let record = Record {
+        claim,
+        how,
+        encoding,
+        files,
+        solve_seconds,
+        refute_seconds,
+    };
+    write_manifest(dir, model_path, &model_bytes, &puzzle, record, start)
+}
+
+/// What `prove` established, to be written into the manifest.
+struct Record {
+    claim: Claim,
+    how: String,
+    encoding: EncodingEntry,
+    files: std::collections::BTreeMap<String, FileEntry>,
+    solve_seconds: f64,
+    refute_seconds: f64,
+}
+
+/// Writes `manifest.json` for `record` about the model at `model_path`.
+fn write_manifest(
+    dir: &Path,
+    model_path: &Path,
+    model_bytes: &[u8],
+    puzzle: &crate::puzzle::Puzzle,
+    record: Record,
+    start: Instant,
+) -> Result<Manifest, ProveError> {
     let mut manifest = Manifest {
         format: FORMAT.to_string(),
         tool: format!("puzzlec {}", env!("CARGO_PKG_VERSION")),
         model: ModelEntry {
             file: MODEL_FILE.to_string(),
-            sha256: sha256_hex(&model_bytes),
+            sha256: sha256_hex(model_bytes),
             source: model_path.display().to_string(),
             kind: puzzle.kind().to_string(),
         },
-        claim,
-        how,
-        encoding,
-        files,
+        claim: record.claim,
+        how: record.how,
+        encoding: record.encoding,
+        files: record.files,
         times: Times {
-            solve_seconds,
-            refute_seconds,
+            solve_seconds: record.solve_seconds,
+            refute_seconds: record.refute_seconds,
             total_seconds: 0.0,
         },
     };
@@ -371,6 +443,46 @@ pub fn prove(model_path: &Path, dir: &Path) -> Result<Manifest, ProveError> {
     let path = dir.join(MANIFEST_FILE);
     std::fs::write(&path, text + "\n").map_err(|e| write_error(&path, &e))?;
     Ok(manifest)
+}
+
+/// Counts the solutions natively and by SAT enumeration; the claim and how it was
+/// established, or why the two disagree.
+fn count_twice(puzzle: &crate::puzzle::Puzzle) -> Result<(Claim, String), String> {
+    use crate::solve::{enumerate, Backend, EnumerateOptions};
+    let options = EnumerateOptions::default();
+    let mut counts = Vec::new();
+    for backend in [Backend::Native, Backend::Sat] {
+        let outcome = enumerate(
+            puzzle,
+            backend,
+            &options,
+            &Control::unlimited(),
+            &mut |_| {},
+        )
+        .map_err(|e| e.to_string())?;
+        if !outcome.complete {
+            return Err(format!("the {} count did not finish", backend.name()));
+        }
+        counts.push(outcome);
+    }
+    let (native, sat) = (&counts[0], &counts[1]);
+    if (native.count, native.value) != (sat.count, sat.value) {
+        return Err(format!(
+            "the counts disagree: native {} (value {:?}), sat {} (value {:?})",
+            native.count, native.value, sat.count, sat.value
+        ));
+    }
+    let how = format!(
+        "counted twice, and the counts agree: native: {}; sat: {}. A record, not a proof of completeness",
+        native.evidence, sat.evidence
+    );
+    Ok((
+        Claim::Count {
+            count: native.count,
+            value: native.value,
+        },
+        how,
+    ))
 }
 
 /// Refuses models with lazy constraints: the CNF leaves them out, so its refutation would
@@ -517,6 +629,38 @@ pub fn check(dir: &Path) -> Result<Checked, CheckError> {
         .map_err(|_| failed(format!("{model_name}: not UTF-8 text")))?;
     let puzzle = parse_model(&dir.join(model_name), model_text)
         .map_err(|e| failed(format!("{model_name}: {e}")))?;
+    if let Claim::Count { count, value } = manifest.claim {
+        steps.push(format!(
+            "{model_name}: SHA-256 matches the manifest ({} puzzle)",
+            puzzle.kind()
+        ));
+        let (recounted, how) = count_twice(&puzzle).map_err(|e| failed(format!("recount: {e}")))?;
+        if recounted != manifest.claim {
+            let (
+                Claim::Count {
+                    count: again,
+                    value: again_value,
+                },
+                _,
+            ) = (&recounted, ())
+            else {
+                unreachable!("count_twice returns a count")
+            };
+            let value_of = |v: &Option<usize>| v.map_or("none".to_string(), |v| v.to_string());
+            return Err(failed(format!(
+                "recount: {again} solutions (value {}), but the manifest claims {count} (value {})",
+                value_of(again_value),
+                value_of(&value)
+            )));
+        }
+        steps.push(format!("recount: {count} solutions again ({how})"));
+        return Ok(Checked {
+            steps,
+            conclusion: format!(
+                "recorded: {model_name} has {count} solutions, by two independent counts (not a proof of completeness)"
+            ),
+        });
+    }
     let model = puzzle.compile();
     if !model.lazy.is_empty() {
         return Err(failed(format!(
@@ -594,6 +738,7 @@ pub fn check(dir: &Path) -> Result<Checked, CheckError> {
         Claim::Optimal { value } => format!("certified: {value} is the optimum of {model_name}"),
         Claim::Satisfiable => format!("certified: {model_name} has a solution"),
         Claim::Unsatisfiable => format!("certified: {model_name} has no solution"),
+        Claim::Count { .. } => unreachable!("count records return above"),
     };
     Ok(Checked { steps, conclusion })
 }
