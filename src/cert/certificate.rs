@@ -636,13 +636,10 @@ pub fn check(dir: &Path) -> Result<Checked, CheckError> {
         ));
         let (recounted, how) = count_twice(&puzzle).map_err(|e| failed(format!("recount: {e}")))?;
         if recounted != manifest.claim {
-            let (
-                Claim::Count {
-                    count: again,
-                    value: again_value,
-                },
-                _,
-            ) = (&recounted, ())
+            let Claim::Count {
+                count: again,
+                value: again_value,
+            } = &recounted
             else {
                 unreachable!("count_twice returns a count")
             };
