@@ -5,13 +5,21 @@
 //! backend ([`milp`]) or the family's native search ([`native`]), all through one driver
 //! ([`solve::solve`]) that verifies every solution against the puzzle's own rules.
 
+pub mod catalog;
 pub mod cert;
 pub mod emit;
 pub mod enumerate;
 pub mod error;
+pub mod explain;
 pub mod milp;
 pub mod model;
 pub mod native;
 pub mod puzzle;
+pub mod render;
 pub mod sat;
 pub mod solve;
+
+/// The version of every `--json` output's layout, in its `"schema"` key (documented in
+/// `docs/json-schema.md`): the number goes up when a field changes meaning or disappears,
+/// not when one is added.
+pub const JSON_SCHEMA: &str = "puzzlec/1";

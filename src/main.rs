@@ -1,11 +1,12 @@
 //! The puzzlec command line: parse flags, call the library, print, set the exit code.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use puzzlec::emit::{emit, Format};
 use puzzlec::error::InputError;
 use puzzlec::native::nqueens::Shard;
 use puzzlec::puzzle::Solution;
 use puzzlec::puzzle::{load_model_file, Puzzle};
+use puzzlec::render::color::{self, ColorChoice};
 use puzzlec::solve::{self, Backend, Control, EnumerateOptions, Goal, Outcome, Status};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -38,6 +39,9 @@ mod exit {
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Colour the output: auto colours when stdout is a terminal (and NO_COLOR is unset).
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
 }
 
 #[derive(Subcommand)]
@@ -59,6 +63,9 @@ enum Command {
         /// Print the result as JSON on stdout.
         #[arg(long)]
         json: bool,
+        /// Also draw the solution as an SVG picture in FILE.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
         /// Print every optimal solution (8 boards side by side), then their number.
         #[arg(long)]
         all: bool,
@@ -128,6 +135,36 @@ enum Command {
         /// The certificate folder.
         dir: PathBuf,
     },
+    /// List the model files of a folder with their descriptions.
+    Models {
+        /// The folder.
+        #[arg(default_value = "models")]
+        dir: PathBuf,
+        /// Print the list as JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show what a model compiles to (variables, constraints, objective, CNF and LP sizes)
+    /// without solving it.
+    Explain {
+        /// The model file (TOML).
+        model: PathBuf,
+        /// Print the sizes as JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print a shell completion script, e.g. `puzzlec completions bash > ~/.local/share/bash-completion/completions/puzzlec`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), e.g. `puzzlec man | man -l -`.
+    Man {
+        /// Write to FILE instead of stdout.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
 }
 
 /// Why a command failed, with the exit code it maps to.
@@ -177,6 +214,11 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
+    use std::io::IsTerminal;
+    let no_color = std::env::var("NO_COLOR").ok();
+    let paint = cli
+        .color
+        .enabled(std::io::stdout().is_terminal(), no_color.as_deref());
     match cli.command {
         Command::Solve {
             model,
@@ -184,12 +226,16 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
             at_least,
             time_limit,
             json,
+            svg,
             all,
             count,
             unique,
             shard,
         } => {
             let puzzle = load_model_file(&model)?;
+            if let Some(svg) = &svg {
+                check_writable(svg)?;
+            }
             let control = Control::new(stop, limit(time_limit)?);
             if all || count || unique || shard.is_some() {
                 let options = EnumerateOptions {
@@ -207,7 +253,10 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
             let goal = goal(at_least);
             check_goal(&puzzle, goal)?;
             let outcome = solve::solve(&puzzle, backend, goal, &control)?;
-            report(&model, &puzzle, goal, &outcome, json);
+            report(&model, &puzzle, goal, &outcome, json, paint);
+            if let Some(svg) = &svg {
+                write_svg(svg, &puzzle, &outcome)?;
+            }
             Ok(exit_code(goal, outcome.status))
         }
         Command::Merge { files, json } => merge(&files, json),
@@ -246,6 +295,54 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
                 Some(message) => Err(Failure::Internal(format!("backends disagree: {message}"))),
                 None => Ok(exit::OK),
             }
+        }
+        Command::Models { dir, json } => {
+            let entries = puzzlec::catalog::list(&dir)?;
+            if json {
+                print_json(puzzlec::catalog::to_json(&entries));
+            } else {
+                print_stdout(&puzzlec::catalog::to_text(&entries));
+            }
+            // Every file is listed; a bad one still makes the exit code say so.
+            match entries.iter().any(|e| e.loaded.is_err()) {
+                true => Ok(exit::BAD_INPUT),
+                false => Ok(exit::OK),
+            }
+        }
+        Command::Explain { model, json } => {
+            let puzzle = load_model_file(&model)?;
+            let explanation = puzzlec::explain::explain(&puzzle);
+            if json {
+                let mut value = serde_json::to_value(&explanation)
+                    .map_err(|e| Failure::Internal(e.to_string()))?;
+                value["model"] = serde_json::json!(model.display().to_string());
+                print_json(value);
+            } else {
+                print_stdout(&format!(
+                    "model        {}\n{}",
+                    model.display(),
+                    explanation.to_text()
+                ));
+            }
+            Ok(exit::OK)
+        }
+        Command::Completions { shell } => {
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "puzzlec", &mut script);
+            print_stdout(&String::from_utf8_lossy(&script));
+            Ok(exit::OK)
+        }
+        Command::Man { output } => {
+            let mut page = Vec::new();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut page)
+                .map_err(|e| Failure::Internal(format!("cannot render the man page: {e}")))?;
+            match output {
+                Some(path) => std::fs::write(&path, page)
+                    .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?,
+                None => print_stdout(&String::from_utf8_lossy(&page)),
+            }
+            Ok(exit::OK)
         }
         Command::Prove {
             model,
@@ -314,6 +411,43 @@ fn check(dir: &Path) -> Result<u8, Failure> {
     }
 }
 
+/// Fails early, before a long solve, when `path`'s folder does not exist.
+fn check_writable(path: &Path) -> Result<(), Failure> {
+    let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
+    match parent {
+        Some(dir) if !dir.is_dir() => Err(Failure::Usage(format!(
+            "cannot write {}: no such folder {}",
+            path.display(),
+            dir.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Draws the outcome's solution into `path`; with no solution there is nothing to draw.
+fn write_svg(path: &Path, puzzle: &Puzzle, outcome: &Outcome) -> Result<(), Failure> {
+    match &outcome.solution {
+        Some(solution) if outcome.status != Status::Unsatisfiable => {
+            let picture = puzzlec::render::picture(puzzle, solution);
+            std::fs::write(path, puzzlec::render::svg::svg(&picture))
+                .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))
+        }
+        _ => {
+            eprintln!("no solution to draw: {} not written", path.display());
+            Ok(())
+        }
+    }
+}
+
+/// Prints a JSON document with the schema version key, pretty, on stdout.
+fn print_json(mut value: serde_json::Value) {
+    value["schema"] = serde_json::json!(puzzlec::JSON_SCHEMA);
+    print_stdout(&format!(
+        "{}\n",
+        serde_json::to_string_pretty(&value).unwrap_or_default()
+    ));
+}
+
 fn goal(at_least: Option<usize>) -> Goal {
     at_least.map_or(Goal::Maximise, Goal::AtLeast)
 }
@@ -363,17 +497,17 @@ fn print_stdout(text: &str) {
     }
 }
 
-fn report(path: &Path, puzzle: &Puzzle, goal: Goal, outcome: &Outcome, json: bool) {
+fn report(path: &Path, puzzle: &Puzzle, goal: Goal, outcome: &Outcome, json: bool, paint: bool) {
     if json {
-        let value = solve::outcome_json(path, puzzle, goal, outcome);
-        print_stdout(&format!(
-            "{}\n",
-            serde_json::to_string_pretty(&value).unwrap_or_default()
-        ));
+        print_json(solve::outcome_json(path, puzzle, goal, outcome));
     } else {
         match (&outcome.solution, outcome.status) {
             (Some(solution), status) if status != Status::Unsatisfiable => {
-                print_stdout(&puzzle.render(solution));
+                let text = puzzle.render(solution);
+                print_stdout(&match paint {
+                    true => color::paint(&text, color::Scheme::of(puzzle)),
+                    false => text,
+                });
             }
             _ => print_stdout(&format!("{}\n", outcome.status.name())),
         }
@@ -384,15 +518,11 @@ fn report(path: &Path, puzzle: &Puzzle, goal: Goal, outcome: &Outcome, json: boo
 fn print_comparison(path: &Path, outcomes: &[Outcome], json: bool, disagreement: Option<&str>) {
     if json {
         let rows: Vec<serde_json::Value> = outcomes.iter().map(solve::outcome_row_json).collect();
-        let value = serde_json::json!({
+        print_json(serde_json::json!({
             "model": path.display().to_string(),
             "agree": disagreement.is_none(),
             "backends": rows,
-        });
-        print_stdout(&format!(
-            "{}\n",
-            serde_json::to_string_pretty(&value).unwrap_or_default()
-        ));
+        }));
         return;
     }
     let mut table = format!(

@@ -1,0 +1,188 @@
+//! Colours: one palette shared by SVG pictures and the terminal, and ANSI colouring of the
+//! text renderings (queens highlighted, each piece or part letter in its own colour).
+
+use crate::puzzle::Puzzle;
+use anstyle::{Ansi256Color, AnsiColor, Color, Style};
+
+/// When to colour terminal output (the global `--color` flag).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when stdout is a terminal and `NO_COLOR` is not set.
+    #[default]
+    Auto,
+    /// Always colour, even into a pipe or file.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+impl ColorChoice {
+    /// Whether to colour, given whether the output is a terminal and the value of the
+    /// `NO_COLOR` environment variable (see <https://no-color.org>: any non-empty value
+    /// turns colour off in `auto`).
+    pub fn enabled(self, is_terminal: bool, no_color: Option<&str>) -> bool {
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => is_terminal && no_color.is_none_or(str::is_empty),
+        }
+    }
+}
+
+/// The colour of region `k` as (red, green, blue): hues a golden angle apart, so
+/// neighbouring labels (which are usually numbered consecutively) look clearly different,
+/// with alternating lightness for more separation once the hues come round again.
+pub fn region_rgb(k: usize) -> (u8, u8, u8) {
+    let hue = (k as f64 * 137.507_764) % 360.0;
+    let lightness = if k % 2 == 0 { 0.70 } else { 0.60 };
+    hsl_to_rgb(hue, 0.62, lightness)
+}
+
+fn hsl_to_rgb(hue: f64, saturation: f64, lightness: f64) -> (u8, u8, u8) {
+    let chroma = (1.0 - (2.0 * lightness - 1.0).abs()) * saturation;
+    let h = hue / 60.0;
+    let x = chroma * (1.0 - (h % 2.0 - 1.0).abs());
+    let (r, g, b) = match h as u32 {
+        0 => (chroma, x, 0.0),
+        1 => (x, chroma, 0.0),
+        2 => (0.0, chroma, x),
+        3 => (0.0, x, chroma),
+        4 => (x, 0.0, chroma),
+        _ => (chroma, 0.0, x),
+    };
+    let m = lightness - chroma / 2.0;
+    let byte = |v: f64| ((v + m) * 255.0).round().clamp(0.0, 255.0) as u8;
+    (byte(r), byte(g), byte(b))
+}
+
+/// The nearest colour of the xterm 256-colour cube, which nearly every terminal shows
+/// (24-bit colour is less widely supported).
+fn ansi256(rgb: (u8, u8, u8)) -> Ansi256Color {
+    let level = |v: u8| (v as u16 * 5 + 127) / 255;
+    let (r, g, b) = (level(rgb.0), level(rgb.1), level(rgb.2));
+    Ansi256Color((16 + 36 * r + 6 * g + b) as u8)
+}
+
+/// How a family's text rendering is coloured.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Scheme {
+    /// `Q` is a queen (highlighted), `*` an obstacle (dimmed).
+    Queens,
+    /// Every letter names a piece or part and gets its own background colour, numbered in
+    /// order of first appearance as [`super::LabelledGrid::from_letters`] numbers them, so
+    /// the terminal and the SVG agree; `*` and `#` are dimmed.
+    Letters,
+}
+
+impl Scheme {
+    /// The scheme of `puzzle`'s family.
+    pub fn of(puzzle: &Puzzle) -> Scheme {
+        match puzzle {
+            Puzzle::Queens(_) => Scheme::Queens,
+            Puzzle::Dissection(_) | Puzzle::Packing(_) => Scheme::Letters,
+        }
+    }
+}
+
+/// `text` with ANSI colours added as `scheme` says; lines with no cell characters are
+/// left alone, so a colourless copy is `text` itself.
+pub fn paint(text: &str, scheme: Scheme) -> String {
+    let queen = Style::new()
+        .bold()
+        .fg_color(Some(Color::Ansi(AnsiColor::BrightYellow)))
+        .bg_color(Some(Color::Ansi(AnsiColor::Magenta)));
+    let dim = Style::new().dimmed();
+    let mut letters: Vec<char> = Vec::new();
+    let mut out = String::with_capacity(text.len() * 2);
+    for ch in text.chars() {
+        let style = match (scheme, ch) {
+            (_, '*' | '#') => Some(dim),
+            (Scheme::Queens, 'Q') => Some(queen),
+            (Scheme::Letters, c) if c.is_ascii_alphabetic() => {
+                let k = match letters.iter().position(|&l| l == c) {
+                    Some(k) => k,
+                    None => {
+                        letters.push(c);
+                        letters.len() - 1
+                    }
+                };
+                Some(
+                    Style::new()
+                        .fg_color(Some(Color::Ansi(AnsiColor::Black)))
+                        .bg_color(Some(Color::Ansi256(ansi256(region_rgb(k))))),
+                )
+            }
+            _ => None,
+        };
+        match style {
+            Some(style) => {
+                out.push_str(&format!("{style}{ch}{style:#}"));
+            }
+            None => out.push(ch),
+        }
+    }
+    out
+}
+
+/// Removes ANSI escape sequences (CSI ... letter): the inverse of [`paint`], for tests.
+pub fn strip(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            // Skip '[', parameters, and the final letter.
+            for c in chars.by_ref() {
+                if c.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auto_follows_the_terminal_and_no_color() {
+        assert!(ColorChoice::Auto.enabled(true, None));
+        assert!(ColorChoice::Auto.enabled(true, Some("")));
+        assert!(!ColorChoice::Auto.enabled(true, Some("1")));
+        assert!(!ColorChoice::Auto.enabled(false, None));
+        assert!(ColorChoice::Always.enabled(false, Some("1")));
+        assert!(!ColorChoice::Never.enabled(true, None));
+    }
+
+    #[test]
+    fn painting_adds_only_escapes() {
+        let text = "2\n-Q*\nQ--\n";
+        let painted = paint(text, Scheme::Queens);
+        assert_ne!(painted, text);
+        assert_eq!(strip(&painted), text);
+        // Two queens highlighted, one obstacle dimmed: three styled cells.
+        assert_eq!(painted.matches("\u{1b}[0m").count(), 3);
+    }
+
+    #[test]
+    fn letters_get_distinct_colours_in_order_of_appearance() {
+        let painted = paint("AB\nBA\n", Scheme::Letters);
+        let a = format!("{}", ansi256(region_rgb(0)).0);
+        let b = format!("{}", ansi256(region_rgb(1)).0);
+        assert_ne!(a, b);
+        assert!(
+            painted.starts_with(&format!("\u{1b}[30m\u{1b}[48;5;{a}mA")),
+            "{painted:?}"
+        );
+        assert!(painted.contains(&format!("\u{1b}[48;5;{b}mB")));
+    }
+
+    #[test]
+    fn palette_colours_are_distinct() {
+        let colours: std::collections::HashSet<_> = (0..26).map(region_rgb).collect();
+        assert_eq!(colours.len(), 26);
+    }
+}
