@@ -34,7 +34,7 @@ impl ColorChoice {
 /// with alternating lightness for more separation once the hues come round again.
 pub fn region_rgb(k: usize) -> (u8, u8, u8) {
     let hue = (k as f64 * 137.507_764) % 360.0;
-    let lightness = if k % 2 == 0 { 0.70 } else { 0.60 };
+    let lightness = if k.is_multiple_of(2) { 0.70 } else { 0.60 };
     hsl_to_rgb(hue, 0.62, lightness)
 }
 

@@ -1,0 +1,147 @@
+//! Every `--json` output against `docs/json-schema.md`: the documented tables are parsed,
+//! and each command's output must have exactly the documented fields (none missing over
+//! the runs, none undocumented), each of its documented type, and the schema version key.
+
+mod common;
+
+use common::{models, puzzlec};
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// The documented fields per command: section name to (field path to type).
+fn documented() -> BTreeMap<String, BTreeMap<String, String>> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/json-schema.md");
+    let text = std::fs::read_to_string(path).expect("docs/json-schema.md exists");
+    let mut sections: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    let mut current = None;
+    for line in text.lines() {
+        if let Some(name) = line.strip_prefix("## ") {
+            current = Some(name.trim().to_string());
+        } else if let (Some(section), Some(row)) = (&current, line.strip_prefix("| `")) {
+            let (field, rest) = row.split_once('`').expect("a closing backtick");
+            let kind = rest
+                .split('|')
+                .nth(1)
+                .expect("a type column")
+                .trim()
+                .to_string();
+            sections
+                .entry(section.clone())
+                .or_default()
+                .insert(field.to_string(), kind);
+        }
+    }
+    sections
+}
+
+/// Every field path of `value` with its JSON value: objects recurse, arrays of objects
+/// recurse through `name[]`, other arrays are leaves.
+fn flatten<'a>(prefix: &str, value: &'a Value, out: &mut Vec<(String, &'a Value)>) {
+    let Value::Object(map) = value else { return };
+    for (key, child) in map {
+        let path = if prefix.is_empty() {
+            key.clone()
+        } else {
+            format!("{prefix}.{key}")
+        };
+        out.push((path.clone(), child));
+        match child {
+            Value::Object(_) => flatten(&path, child, out),
+            Value::Array(items) => {
+                for item in items.iter().filter(|i| i.is_object()) {
+                    flatten(&format!("{path}[]"), item, out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn type_matches(documented: &str, value: &Value) -> bool {
+    documented.split(" or ").any(|t| match t {
+        "string" => value.is_string(),
+        "integer" => value.is_u64() || value.is_i64(),
+        "number" => value.is_number(),
+        "boolean" => value.is_boolean(),
+        "object" => value.is_object(),
+        "array" => value.is_array(),
+        "null" => value.is_null(),
+        other => panic!("unknown documented type {other:?}"),
+    })
+}
+
+/// Runs each argument list, checks its JSON against `section`'s table.
+fn check_section(section: &str, runs: &[&[&str]]) {
+    let docs = documented();
+    let fields = docs
+        .get(section)
+        .unwrap_or_else(|| panic!("docs have a `## {section}` table"));
+    let mut seen = BTreeSet::new();
+    for args in runs {
+        let run = puzzlec(&models(), args);
+        assert!(
+            [0, 10, 20].contains(&run.code),
+            "{args:?}: exit {}: {}",
+            run.code,
+            run.stderr
+        );
+        let value: Value = serde_json::from_str(&run.stdout)
+            .unwrap_or_else(|e| panic!("{args:?} prints JSON: {e}\n{}", run.stdout));
+        assert_eq!(value["schema"], puzzlec::JSON_SCHEMA, "{args:?}");
+        let mut flat = Vec::new();
+        flatten("", &value, &mut flat);
+        for (path, v) in flat {
+            let documented_type = fields
+                .get(&path)
+                .unwrap_or_else(|| panic!("{args:?}: field `{path}` is not documented"));
+            assert!(
+                type_matches(documented_type, v),
+                "{args:?}: `{path}` is {v}, documented as {documented_type}"
+            );
+            seen.insert(path);
+        }
+    }
+    let never: Vec<&String> = fields.keys().filter(|f| !seen.contains(*f)).collect();
+    assert!(never.is_empty(), "documented but never output: {never:?}");
+}
+
+#[test]
+fn solve_json_matches_the_documented_schema() {
+    check_section(
+        "solve",
+        &[
+            &["solve", "obstacle-queens.toml", "--json"],
+            &["solve", "queens-8.toml", "--json", "--backend", "native"],
+            &["solve", "queens-8.toml", "--json", "--at-least", "8"],
+            &["solve", "queens-8.toml", "--json", "--at-least", "9"],
+        ],
+    );
+}
+
+#[test]
+fn compare_json_matches_the_documented_schema() {
+    check_section("compare", &[&["compare", "queens-8.toml", "--json"]]);
+}
+
+#[test]
+fn models_json_matches_the_documented_schema() {
+    check_section("models", &[&["models", ".", "--json"]]);
+}
+
+#[test]
+fn explain_json_matches_the_documented_schema() {
+    check_section("explain", &[&["explain", "obstacle-queens.toml", "--json"]]);
+}
+
+#[test]
+fn the_flattening_sees_nested_and_array_fields() {
+    // Guards the checker itself: a nested field and an array-of-objects field are found.
+    let value: Value = serde_json::json!({"a": {"b": 1}, "c": [{"d": null}], "e": [1, 2]});
+    let mut flat = Vec::new();
+    flatten("", &value, &mut flat);
+    let paths: Vec<&str> = flat.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(paths, ["a", "a.b", "c", "c[].d", "e"]);
+    assert!(type_matches("integer or null", &Value::Null));
+    assert!(!type_matches("integer", &serde_json::json!(0.5)));
+}
