@@ -164,6 +164,9 @@ enum Command {
         /// Write to FILE instead of stdout.
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
+        /// Write puzzlec.1 and one page per subcommand (puzzlec-solve.1, ...) into DIR.
+        #[arg(long, value_name = "DIR", conflicts_with = "output")]
+        dir: Option<PathBuf>,
     },
 }
 
@@ -332,7 +335,16 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
             print_stdout(&String::from_utf8_lossy(&script));
             Ok(exit::OK)
         }
-        Command::Man { output } => {
+        Command::Man { output, dir } => {
+            if let Some(dir) = dir {
+                clap_mangen::generate_to(Cli::command(), &dir).map_err(|e| {
+                    Failure::Usage(format!(
+                        "cannot write man pages into {}: {e}",
+                        dir.display()
+                    ))
+                })?;
+                return Ok(exit::OK);
+            }
             let mut page = Vec::new();
             clap_mangen::Man::new(Cli::command())
                 .render(&mut page)

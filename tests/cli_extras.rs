@@ -181,4 +181,16 @@ fn man_page_is_roff_naming_the_commands() {
         std::fs::read_to_string(dir.path().join("puzzlec.1")).unwrap(),
         run.stdout
     );
+    let pages = puzzlec(dir.path(), &["man", "--dir", "."]);
+    assert_eq!(pages.code, 0, "{}", pages.stderr);
+    for name in ["puzzlec", "puzzlec-solve", "puzzlec-explain", "puzzlec-man"] {
+        let page = std::fs::read_to_string(dir.path().join(format!("{name}.1")))
+            .unwrap_or_else(|e| panic!("{name}.1: {e}"));
+        assert!(page.contains(&format!(".TH {name} 1")), "{name}");
+    }
+    let nowhere = puzzlec(dir.path(), &["man", "--dir", "no/such"]);
+    assert_eq!(nowhere.code, 2);
+    assert!(nowhere
+        .stderr
+        .starts_with("error: cannot write man pages into no/such"));
 }
