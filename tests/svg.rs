@@ -228,3 +228,47 @@ fn no_solution_means_no_picture() {
         run.stderr
     );
 }
+
+#[test]
+fn dissection_picture_colours_each_part_and_draws_the_cut() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = models().join("halves-asahi-2005.toml");
+    let run = puzzlec(
+        dir.path(),
+        &["solve", model.to_str().unwrap(), "--svg", "halves.svg"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let text = std::fs::read_to_string(dir.path().join("halves.svg")).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let board: Vec<&[u8]> = run.stdout.lines().map(str::as_bytes).collect();
+    // Every cell of the shape is a region rect named by the letter printed there; the
+    // positions off the shape are not drawn at all.
+    let regions = with_class(&doc, "cell region");
+    assert_eq!(regions.len(), 26);
+    assert!(with_class(&doc, "cell empty").is_empty());
+    let mut cut_edges = 0;
+    for rect in &regions {
+        let x: usize = rect.attribute("x").unwrap().parse().unwrap();
+        let y: usize = rect.attribute("y").unwrap().parse().unwrap();
+        let letter = board[y / CELL][x / CELL];
+        assert_eq!(rect.attribute("data-label").unwrap().as_bytes(), [letter]);
+        // Count the cut from the printed board: right and lower neighbours of another part.
+        let (cx, cy) = (x / CELL, y / CELL);
+        let other = |c: Option<&u8>| c.is_some_and(|&c| c.is_ascii_alphabetic() && c != letter);
+        cut_edges += other(board[cy].get(cx + 1)) as usize;
+        cut_edges += other(board.get(cy + 1).and_then(|r| r.get(cx))) as usize;
+    }
+    let cut = with_class(&doc, "cut");
+    assert_eq!(cut.len(), 1);
+    assert_eq!(
+        cut[0].attribute("d").unwrap().matches('M').count(),
+        cut_edges
+    );
+    assert!(cut_edges > 0);
+    let fills: std::collections::HashSet<&str> = regions
+        .iter()
+        .map(|r| r.attribute("fill").unwrap())
+        .collect();
+    assert_eq!(fills.len(), 2, "one colour per part");
+    to_png(&text, &dir.path().join("halves.png"));
+}
