@@ -128,12 +128,18 @@ enum Command {
         /// (the two must agree; `check` counts again; not a proof of completeness).
         #[arg(long)]
         count: bool,
+        /// Print the manifest, with each file's path, as JSON on stdout.
+        #[arg(long)]
+        json: bool,
     },
     /// Re-verify a certificate written by `prove`: exit 0 if everything holds, 1 saying
     /// what failed otherwise.
     Check {
         /// The certificate folder.
         dir: PathBuf,
+        /// Print what was checked as JSON on stdout.
+        #[arg(long)]
+        json: bool,
     },
     /// List the model files of a folder with their descriptions.
     Models {
@@ -360,12 +366,13 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
             model,
             output,
             count,
-        } => prove(&model, &output, count),
-        Command::Check { dir } => check(&dir),
+            json,
+        } => prove(&model, &output, count, json),
+        Command::Check { dir, json } => check(&dir, json),
     }
 }
 
-fn prove(model: &Path, dir: &Path, count: bool) -> Result<u8, Failure> {
+fn prove(model: &Path, dir: &Path, count: bool, json: bool) -> Result<u8, Failure> {
     use puzzlec::cert::certificate::{self, Claim, ProveError};
     let manifest = certificate::prove_with(model, dir, count).map_err(|error| match error {
         ProveError::Input(e) => Failure::Input(e),
@@ -378,6 +385,19 @@ fn prove(model: &Path, dir: &Path, count: bool) -> Result<u8, Failure> {
         Claim::Unsatisfiable => "unsatisfiable".to_string(),
         Claim::Count { count, .. } => format!("{count} solutions"),
     };
+    if json {
+        let mut value =
+            serde_json::to_value(&manifest).map_err(|e| Failure::Internal(e.to_string()))?;
+        value["directory"] = serde_json::json!(dir.display().to_string());
+        // The manifest names files relative to the folder; scripts want paths.
+        for (role, file) in &manifest.files {
+            value["files"][role]["path"] =
+                serde_json::json!(dir.join(&file.name).display().to_string());
+        }
+        print_json(value);
+        eprintln!("{answer}: {}", manifest.how);
+        return Ok(exit::OK);
+    }
     let files: Vec<String> = manifest
         .files
         .values()
@@ -402,10 +422,20 @@ fn prove(model: &Path, dir: &Path, count: bool) -> Result<u8, Failure> {
     Ok(exit::OK)
 }
 
-fn check(dir: &Path) -> Result<u8, Failure> {
+fn check(dir: &Path, json: bool) -> Result<u8, Failure> {
     use puzzlec::cert::certificate::{self, CheckError};
     let start = std::time::Instant::now();
     match certificate::check(dir) {
+        Ok(checked) if json => {
+            print_json(serde_json::json!({
+                "directory": dir.display().to_string(),
+                "valid": true,
+                "steps": checked.steps,
+                "conclusion": checked.conclusion,
+                "seconds": start.elapsed().as_secs_f64(),
+            }));
+            Ok(exit::OK)
+        }
         Ok(checked) => {
             let mut text = String::new();
             for step in &checked.steps {

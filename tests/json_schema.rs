@@ -36,21 +36,28 @@ fn documented() -> BTreeMap<String, BTreeMap<String, String>> {
 }
 
 /// Every field path of `value` with its JSON value: objects recurse, arrays of objects
-/// recurse through `name[]`, other arrays are leaves.
-fn flatten<'a>(prefix: &str, value: &'a Value, out: &mut Vec<(String, &'a Value)>) {
+/// recurse through `name[]`, other arrays are leaves. The keys of an object documented as
+/// a `map` (keys chosen by the data, such as file roles) all become `*`.
+fn flatten<'a>(
+    prefix: &str,
+    value: &'a Value,
+    maps: &BTreeSet<String>,
+    out: &mut Vec<(String, &'a Value)>,
+) {
     let Value::Object(map) = value else { return };
     for (key, child) in map {
+        let key = if maps.contains(prefix) { "*" } else { key };
         let path = if prefix.is_empty() {
-            key.clone()
+            key.to_string()
         } else {
             format!("{prefix}.{key}")
         };
         out.push((path.clone(), child));
         match child {
-            Value::Object(_) => flatten(&path, child, out),
+            Value::Object(_) => flatten(&path, child, maps, out),
             Value::Array(items) => {
                 for item in items.iter().filter(|i| i.is_object()) {
-                    flatten(&format!("{path}[]"), item, out);
+                    flatten(&format!("{path}[]"), item, maps, out);
                 }
             }
             _ => {}
@@ -64,7 +71,7 @@ fn type_matches(documented: &str, value: &Value) -> bool {
         "integer" => value.is_u64() || value.is_i64(),
         "number" => value.is_number(),
         "boolean" => value.is_boolean(),
-        "object" => value.is_object(),
+        "object" | "map" => value.is_object(),
         "array" => value.is_array(),
         "null" => value.is_null(),
         other => panic!("unknown documented type {other:?}"),
@@ -77,9 +84,23 @@ fn check_section(section: &str, runs: &[&[&str]]) {
     let fields = docs
         .get(section)
         .unwrap_or_else(|| panic!("docs have a `## {section}` table"));
+    let maps: BTreeSet<String> = fields
+        .iter()
+        .filter(|(_, t)| t.as_str() == "map")
+        .map(|(f, _)| f.clone())
+        .collect();
     let mut seen = BTreeSet::new();
     for args in runs {
-        let run = puzzlec(&models(), args);
+        let scratch = tempfile::tempdir().unwrap();
+        // `{tmp}` in an argument is a fresh folder, for commands that write files.
+        let tmp = scratch.path().join("out").display().to_string();
+        let args: Vec<String> = args.iter().map(|a| a.replace("{tmp}", &tmp)).collect();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        if args[0] == "check" {
+            let proved = puzzlec(&models(), &["prove", "queens-8.toml", "-o", &tmp]);
+            assert_eq!(proved.code, 0, "{}", proved.stderr);
+        }
+        let run = puzzlec(&models(), &args);
         assert!(
             [0, 10, 20].contains(&run.code),
             "{args:?}: exit {}: {}",
@@ -90,7 +111,7 @@ fn check_section(section: &str, runs: &[&[&str]]) {
             .unwrap_or_else(|e| panic!("{args:?} prints JSON: {e}\n{}", run.stdout));
         assert_eq!(value["schema"], puzzlec::JSON_SCHEMA, "{args:?}");
         let mut flat = Vec::new();
-        flatten("", &value, &mut flat);
+        flatten("", &value, &maps, &mut flat);
         for (path, v) in flat {
             let documented_type = fields
                 .get(&path)
@@ -115,13 +136,20 @@ fn solve_json_matches_the_documented_schema() {
             &["solve", "queens-8.toml", "--json", "--backend", "native"],
             &["solve", "queens-8.toml", "--json", "--at-least", "8"],
             &["solve", "queens-8.toml", "--json", "--at-least", "9"],
+            &["solve", "halves-asahi-2005.toml", "--json"],
         ],
     );
 }
 
 #[test]
 fn compare_json_matches_the_documented_schema() {
-    check_section("compare", &[&["compare", "queens-8.toml", "--json"]]);
+    check_section(
+        "compare",
+        &[
+            &["compare", "queens-8.toml", "--json"],
+            &["compare", "halves-asahi-2005.toml", "--json"],
+        ],
+    );
 }
 
 #[test]
@@ -139,9 +167,23 @@ fn the_flattening_sees_nested_and_array_fields() {
     // Guards the checker itself: a nested field and an array-of-objects field are found.
     let value: Value = serde_json::json!({"a": {"b": 1}, "c": [{"d": null}], "e": [1, 2]});
     let mut flat = Vec::new();
-    flatten("", &value, &mut flat);
+    let maps = BTreeSet::from(["a".to_string()]);
+    flatten("", &value, &maps, &mut flat);
     let paths: Vec<&str> = flat.iter().map(|(p, _)| p.as_str()).collect();
-    assert_eq!(paths, ["a", "a.b", "c", "c[].d", "e"]);
+    assert_eq!(paths, ["a", "a.*", "c", "c[].d", "e"]);
     assert!(type_matches("integer or null", &Value::Null));
     assert!(!type_matches("integer", &serde_json::json!(0.5)));
+}
+
+#[test]
+fn prove_json_matches_the_documented_schema() {
+    check_section(
+        "prove",
+        &[&["prove", "obstacle-queens.toml", "-o", "{tmp}", "--json"]],
+    );
+}
+
+#[test]
+fn check_json_matches_the_documented_schema() {
+    check_section("check", &[&["check", "{tmp}", "--json"]]);
 }
