@@ -1,5 +1,5 @@
-//! Colours: one palette shared by SVG pictures and the terminal, and ANSI colouring of the
-//! text renderings (queens highlighted, each piece or part letter in its own colour).
+//! Colours: the palette of SVG regions, and ANSI colouring of the text renderings (queens
+//! highlighted, each piece or part letter in its own colour).
 
 use crate::puzzle::Puzzle;
 use anstyle::{Ansi256Color, AnsiColor, Color, Style};
@@ -55,12 +55,14 @@ fn hsl_to_rgb(hue: f64, saturation: f64, lightness: f64) -> (u8, u8, u8) {
     (byte(r), byte(g), byte(b))
 }
 
-/// The nearest colour of the xterm 256-colour cube, which nearly every terminal shows
-/// (24-bit colour is less widely supported).
-fn ansi256(rgb: (u8, u8, u8)) -> Ansi256Color {
-    let level = |v: u8| (v as u16 * 5 + 127) / 255;
-    let (r, g, b) = (level(rgb.0), level(rgb.1), level(rgb.2));
-    Ansi256Color((16 + 36 * r + 6 * g + b) as u8)
+/// Light backgrounds of the xterm 256-colour palette (which nearly every terminal shows;
+/// 24-bit colour is less widely supported), picked by hand to be told apart at a glance:
+/// the coarse 6-level cube makes neighbouring SVG hues collapse into near-twins.
+const TERMINAL_PALETTE: [u8; 12] = [217, 150, 153, 222, 183, 116, 216, 157, 225, 187, 110, 251];
+
+/// The terminal background of region `k`.
+fn terminal_colour(k: usize) -> Ansi256Color {
+    Ansi256Color(TERMINAL_PALETTE[k % TERMINAL_PALETTE.len()])
 }
 
 /// How a family's text rendering is coloured.
@@ -68,9 +70,8 @@ fn ansi256(rgb: (u8, u8, u8)) -> Ansi256Color {
 pub enum Scheme {
     /// `Q` is a queen (highlighted), `*` an obstacle (dimmed).
     Queens,
-    /// Every letter names a piece or part and gets its own background colour, numbered in
-    /// order of first appearance as [`super::LabelledGrid::from_letters`] numbers them, so
-    /// the terminal and the SVG agree; `*` and `#` are dimmed.
+    /// Every letter names a piece or part and gets its own background colour (cycling
+    /// through twelve), numbered in order of first appearance; `*` and `#` are dimmed.
     Letters,
 }
 
@@ -109,7 +110,7 @@ pub fn paint(text: &str, scheme: Scheme) -> String {
                 Some(
                     Style::new()
                         .fg_color(Some(Color::Ansi(AnsiColor::Black)))
-                        .bg_color(Some(Color::Ansi256(ansi256(region_rgb(k))))),
+                        .bg_color(Some(Color::Ansi256(terminal_colour(k)))),
                 )
             }
             _ => None,
@@ -170,8 +171,8 @@ mod tests {
     #[test]
     fn letters_get_distinct_colours_in_order_of_appearance() {
         let painted = paint("AB\nBA\n", Scheme::Letters);
-        let a = format!("{}", ansi256(region_rgb(0)).0);
-        let b = format!("{}", ansi256(region_rgb(1)).0);
+        let a = format!("{}", terminal_colour(0).0);
+        let b = format!("{}", terminal_colour(1).0);
         assert_ne!(a, b);
         assert!(
             painted.starts_with(&format!("\u{1b}[30m\u{1b}[48;5;{a}mA")),
