@@ -256,7 +256,15 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
                     progress: true,
                 };
                 let backend = backend.unwrap_or(Backend::Native);
-                return count_solutions(&model, &puzzle, backend, &options, &control, json);
+                return count_solutions(
+                    &model,
+                    &puzzle,
+                    backend,
+                    &options,
+                    &control,
+                    json,
+                    svg.as_deref(),
+                );
             }
             let backend = backend.unwrap_or(Backend::Sat);
             let goal = goal(at_least);
@@ -610,10 +618,18 @@ fn count_solutions(
     options: &EnumerateOptions,
     control: &Control,
     json: bool,
+    svg: Option<&Path>,
 ) -> Result<u8, Failure> {
     let mut band: Vec<Vec<String>> = Vec::new();
     let mut listed: Vec<serde_json::Value> = Vec::new();
+    let mut pictures: Vec<(String, puzzlec::render::LabelledGrid)> = Vec::new();
+    let mut drawn = 0usize;
     let mut on_solution = |solution: &Solution| {
+        drawn += 1;
+        if svg.is_some() && pictures.len() < MAX_SHEET_PICTURES {
+            let picture = puzzlec::render::picture(puzzle, solution);
+            pictures.push((format!("solution {drawn}"), picture));
+        }
         let value = puzzle.solution_json(solution);
         if json {
             listed.push(value["grid"].clone());
@@ -637,15 +653,15 @@ fn count_solutions(
     if !band.is_empty() {
         print_stdout(&side_by_side(&band));
     }
+    if let Some(path) = svg {
+        write_sheet(path, &pictures, drawn)?;
+    }
     if json {
         let mut value = puzzlec::enumerate::count_json(path, puzzle, options, &outcome);
         if options.list {
             value["solutions"] = serde_json::Value::Array(listed);
         }
-        print_stdout(&format!(
-            "{}\n",
-            serde_json::to_string_pretty(&value).unwrap_or_default()
-        ));
+        print_json(value);
     } else {
         let mut text = match outcome.unique_count {
             Some(unique) => format!("{unique}\n{}\n", classes_line(&outcome)),
@@ -714,6 +730,35 @@ fn side_by_side(boards: &[Vec<String>]) -> String {
     text
 }
 
+/// The most solutions one contact sheet draws: beyond it the file would be unwieldy.
+const MAX_SHEET_PICTURES: usize = 1000;
+
+/// `solve --all --svg FILE`: every listed solution on one contact sheet, eight a row as
+/// on the terminal; the first [`MAX_SHEET_PICTURES`] when there are more.
+fn write_sheet(
+    path: &Path,
+    pictures: &[(String, puzzlec::render::LabelledGrid)],
+    listed: usize,
+) -> Result<(), Failure> {
+    if pictures.is_empty() {
+        eprintln!(
+            "no solution listed (use --all to list them): {} not written",
+            path.display()
+        );
+        return Ok(());
+    }
+    if listed > pictures.len() {
+        eprintln!(
+            "{} shows the first {} of {listed} solutions",
+            path.display(),
+            pictures.len()
+        );
+    }
+    let sheet = puzzlec::render::svg::contact_sheet(pictures, BOARDS_PER_BAND);
+    std::fs::write(path, sheet)
+        .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))
+}
+
 /// `merge FILES...`: the total of shard counts, checked to belong together.
 fn merge(files: &[PathBuf], json: bool) -> Result<u8, Failure> {
     let mut inputs = Vec::new();
@@ -733,10 +778,7 @@ fn merge(files: &[PathBuf], json: bool) -> Result<u8, Failure> {
             "classes": merged.classes.iter().map(|(size, n)| serde_json::json!({"size": size, "classes": n})).collect::<Vec<_>>(),
             "complete": true,
         });
-        print_stdout(&format!(
-            "{}\n",
-            serde_json::to_string_pretty(&value).unwrap_or_default()
-        ));
+        print_json(value);
     } else {
         let mut text = format!("{}\n", merged.count);
         if let Some(unique) = merged.unique_count {

@@ -96,6 +96,26 @@ fn check_section(section: &str, runs: &[&[&str]]) {
         let tmp = scratch.path().join("out").display().to_string();
         let args: Vec<String> = args.iter().map(|a| a.replace("{tmp}", &tmp)).collect();
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        if args[0] == "merge" {
+            for shard in ["1/2", "2/2"] {
+                let part = puzzlec(
+                    &models(),
+                    &[
+                        "solve",
+                        "queens-8.toml",
+                        "--count",
+                        "--unique",
+                        "--shard",
+                        shard,
+                        "--json",
+                    ],
+                );
+                assert_eq!(part.code, 0, "{}", part.stderr);
+                std::fs::create_dir_all(&tmp).unwrap();
+                let name = format!("{tmp}/{}.json", &shard[..1]);
+                std::fs::write(name, part.stdout).unwrap();
+            }
+        }
         if args[0] == "check" {
             let proved = puzzlec(&models(), &["prove", "queens-8.toml", "-o", &tmp]);
             assert_eq!(proved.code, 0, "{}", proved.stderr);
@@ -186,4 +206,31 @@ fn prove_json_matches_the_documented_schema() {
 #[test]
 fn check_json_matches_the_documented_schema() {
     check_section("check", &[&["check", "{tmp}", "--json"]]);
+}
+
+#[test]
+fn count_json_matches_the_documented_schema() {
+    check_section(
+        "solve --count",
+        &[
+            &[
+                "solve",
+                "queens-8.toml",
+                "--count",
+                "--unique",
+                "--shard",
+                "1/2",
+                "--json",
+            ],
+            &["solve", "halves-asahi-2005.toml", "--all", "--json"],
+        ],
+    );
+}
+
+#[test]
+fn merge_json_matches_the_documented_schema() {
+    check_section(
+        "merge",
+        &[&["merge", "{tmp}/1.json", "{tmp}/2.json", "--json"]],
+    );
 }

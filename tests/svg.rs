@@ -272,3 +272,94 @@ fn dissection_picture_colours_each_part_and_draws_the_cut() {
     assert_eq!(fills.len(), 2, "one colour per part");
     to_png(&text, &dir.path().join("halves.png"));
 }
+
+#[test]
+fn all_solutions_go_on_one_contact_sheet() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = models().join("queens-8.toml");
+    let run = puzzlec(
+        dir.path(),
+        &[
+            "solve",
+            model.to_str().unwrap(),
+            "--all",
+            "--svg",
+            "all.svg",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let text = std::fs::read_to_string(dir.path().join("all.svg")).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let sheets = with_class(&doc, "solution");
+    assert_eq!(sheets.len(), 92);
+    let mut boards = std::collections::HashSet::new();
+    for sheet in &sheets {
+        let mut queens: Vec<(usize, usize)> = sheet
+            .descendants()
+            .filter(|n| n.attribute("class") == Some("queen"))
+            .map(|q| {
+                let x = q.attribute("data-x").unwrap().parse().unwrap();
+                let y = q.attribute("data-y").unwrap().parse().unwrap();
+                (x, y)
+            })
+            .collect();
+        assert_eq!(queens.len(), 8);
+        // Eight queens, no two on a row, column or diagonal.
+        for (i, a) in queens.iter().enumerate() {
+            for b in &queens[i + 1..] {
+                let (dx, dy) = (a.0.abs_diff(b.0), a.1.abs_diff(b.1));
+                assert!(dx != 0 && dy != 0 && dx != dy, "{a:?} attacks {b:?}");
+            }
+        }
+        queens.sort();
+        boards.insert(queens);
+    }
+    assert_eq!(boards.len(), 92, "every picture is a different solution");
+    let pixmap = to_png(&text, &dir.path().join("all.png"));
+    // Eight pictures a row, 12 rows.
+    assert_eq!(pixmap.width() as usize, 8 * (8 * CELL + MARGIN) + MARGIN);
+    assert_eq!(pixmap.height() as usize, 12 * (8 * CELL + MARGIN) + MARGIN);
+}
+
+#[test]
+fn packing_picture_outlines_twelve_pentominoes() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = models().join("pentomino-6x10.toml");
+    let run = puzzlec(
+        dir.path(),
+        &[
+            "solve",
+            model.to_str().unwrap(),
+            "--backend",
+            "native",
+            "--svg",
+            "p.svg",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let text = std::fs::read_to_string(dir.path().join("p.svg")).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let regions = with_class(&doc, "cell region");
+    assert_eq!(regions.len(), 60);
+    let labels: std::collections::HashSet<&str> = regions
+        .iter()
+        .map(|r| r.attribute("data-label").unwrap())
+        .collect();
+    assert_eq!(labels.len(), 12);
+    let fills: std::collections::HashSet<&str> = regions
+        .iter()
+        .map(|r| r.attribute("fill").unwrap())
+        .collect();
+    assert_eq!(fills.len(), 12, "one colour per piece");
+    // Pieces are outlined, never cut; each picture label matches the printed letter.
+    assert!(with_class(&doc, "cut").is_empty());
+    assert_eq!(with_class(&doc, "outline").len(), 1);
+    let board: Vec<&[u8]> = run.stdout.lines().skip(1).map(str::as_bytes).collect();
+    for rect in &regions {
+        let x: usize = rect.attribute("x").unwrap().parse().unwrap();
+        let y: usize = rect.attribute("y").unwrap().parse().unwrap();
+        let letter = board[y / CELL][x / CELL];
+        assert_eq!(rect.attribute("data-label").unwrap().as_bytes(), [letter]);
+    }
+    to_png(&text, &dir.path().join("p.png"));
+}
