@@ -51,7 +51,8 @@ enum Command {
     Solve {
         /// The model file (TOML).
         model: PathBuf,
-        /// Which backend answers [default: sat; native for --all, --count, --unique].
+        /// Which backend answers [default: sat for queens, native for packing and
+        /// dissection, and native for --all, --count, --unique].
         #[arg(long, value_enum)]
         backend: Option<Backend>,
         /// Decide "at least K" instead of maximising.
@@ -266,7 +267,7 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
                     svg.as_deref(),
                 );
             }
-            let backend = backend.unwrap_or(Backend::Sat);
+            let backend = backend.unwrap_or_else(|| puzzle.preferred_backend());
             let goal = goal(at_least);
             check_goal(&puzzle, goal)?;
             let outcome = solve::solve(&puzzle, backend, goal, &control)?;

@@ -69,6 +69,16 @@ impl Puzzle {
         }
     }
 
+    /// The backend `solve` uses when none is named: the one measured fastest on the family
+    /// (SAT with the group-counted objective for queens; the native searches for packing,
+    /// where SAT and MILP are weak, and for dissection).
+    pub fn preferred_backend(&self) -> crate::solve::Backend {
+        match self {
+            Puzzle::Queens(_) => crate::solve::Backend::Sat,
+            Puzzle::Packing(_) | Puzzle::Dissection(_) => crate::solve::Backend::Native,
+        }
+    }
+
     /// Compiles the puzzle to the backend-neutral model.
     pub fn compile(&self) -> Model {
         match self {
