@@ -3,9 +3,11 @@
 pub mod amo;
 pub mod dimacs;
 pub mod encode;
+pub mod opb;
 pub mod projected;
 pub mod solver;
 pub mod totalizer;
+pub mod wcnf;
 
 use crate::model::{Lit, Var};
 

@@ -1,0 +1,282 @@
+//! OPB for pseudo-Boolean solvers (the PB Competition format): a `* #variable= N
+//! #constraint= M` header, the objective as a `min:` line (minimise minus the number of
+//! true objective literals) and every constraint as one linear `>=` or `=` row over
+//! variables `x1..xN`. Negated literals are written as `1 - x` with the constant moved to
+//! the right-hand side, so readers need not support `~x`.
+
+use crate::model::{Constraint, Lit, Model};
+use std::fmt::Write as _;
+
+/// One linear constraint `sum(coefficient * x) >= rhs` (or `= rhs`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PbConstraint {
+    /// (coefficient, 0-based variable) pairs.
+    pub terms: Vec<(i64, usize)>,
+    /// `=` rather than `>=`.
+    pub equal: bool,
+    /// The right-hand side.
+    pub rhs: i64,
+}
+
+/// A pseudo-Boolean problem over the model's variables.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Opb {
+    /// Number of variables.
+    pub num_vars: usize,
+    /// The objective's (coefficient, variable) terms, minimised; empty for none.
+    pub objective: Vec<(i64, usize)>,
+    /// The constraints.
+    pub constraints: Vec<PbConstraint>,
+}
+
+/// `sum(coefficient * lit)` as terms over variables plus a constant.
+fn linear(lits: &[Lit], coefficient: i64) -> (Vec<(i64, usize)>, i64) {
+    let mut constant = 0;
+    let terms = lits
+        .iter()
+        .map(|l| {
+            if l.is_negative() {
+                constant += coefficient;
+                (-coefficient, l.var().index())
+            } else {
+                (coefficient, l.var().index())
+            }
+        })
+        .collect();
+    (terms, constant)
+}
+
+/// `sum(coefficient * lits) >= rhs` (or `=`), normalised to variables.
+fn row(lits: &[Lit], coefficient: i64, equal: bool, rhs: i64) -> PbConstraint {
+    let (terms, constant) = linear(lits, coefficient);
+    PbConstraint {
+        terms,
+        equal,
+        rhs: rhs - constant,
+    }
+}
+
+impl Opb {
+    /// The model as rows (at-most-k as `-sum >= -k`), with "objective at least k" as one
+    /// more row when given. The objective's constant (from negated literals) is returned
+    /// too: minus the number of true literals is `min:` plus that constant.
+    pub fn from_model(model: &Model, at_least: Option<usize>) -> (Opb, i64) {
+        let mut constraints: Vec<PbConstraint> = model
+            .constraints
+            .iter()
+            .map(|c| match c {
+                Constraint::Clause(l) => row(l, 1, false, 1),
+                Constraint::AtMostOne(l) => row(l, -1, false, -1),
+                Constraint::ExactlyOne(l) => row(l, 1, true, 1),
+                Constraint::AtLeast(l, k) => row(l, 1, false, *k as i64),
+                Constraint::AtMost(l, k) => row(l, -1, false, -(*k as i64)),
+            })
+            .collect();
+        let (objective, offset) = match &model.objective {
+            None => (Vec::new(), 0),
+            Some(objective) => {
+                if let Some(k) = at_least {
+                    constraints.push(row(&objective.lits, 1, false, k as i64));
+                }
+                linear(&objective.lits, -1)
+            }
+        };
+        let opb = Opb {
+            num_vars: model.num_vars(),
+            objective,
+            constraints,
+        };
+        (opb, offset)
+    }
+
+    /// The objective's value (without constant) under `values`, or `None` when a
+    /// constraint fails.
+    pub fn evaluate(&self, values: &[bool]) -> Option<i64> {
+        let sum = |terms: &[(i64, usize)]| -> i64 {
+            terms
+                .iter()
+                .filter(|&&(_, v)| values[v])
+                .map(|&(c, _)| c)
+                .sum()
+        };
+        let feasible = self.constraints.iter().all(|c| {
+            let lhs = sum(&c.terms);
+            if c.equal {
+                lhs == c.rhs
+            } else {
+                lhs >= c.rhs
+            }
+        });
+        feasible.then(|| sum(&self.objective))
+    }
+}
+
+fn write_terms(out: &mut String, terms: &[(i64, usize)]) {
+    for &(coefficient, var) in terms {
+        let _ = write!(out, "{coefficient:+} x{} ", var + 1);
+    }
+}
+
+/// Writes `opb`: the header line, `comments`, one `* var N name` line per named variable,
+/// the `min:` line and the constraints.
+pub fn write_opb(opb: &Opb, names: &[String], comments: &[String]) -> String {
+    let mut out = format!(
+        "* #variable= {} #constraint= {}\n",
+        opb.num_vars,
+        opb.constraints.len()
+    );
+    for comment in comments {
+        let _ = writeln!(out, "* {comment}");
+    }
+    for (i, name) in names.iter().enumerate() {
+        let _ = writeln!(out, "* var {} {name}", i + 1);
+    }
+    if !opb.objective.is_empty() {
+        out.push_str("min: ");
+        write_terms(&mut out, &opb.objective);
+        out.push_str(";\n");
+    }
+    for constraint in &opb.constraints {
+        write_terms(&mut out, &constraint.terms);
+        let comparison = if constraint.equal { "=" } else { ">=" };
+        let _ = writeln!(out, "{comparison} {} ;", constraint.rhs);
+    }
+    out
+}
+
+/// Reads a linear OPB file with `xN` variables (as [`write_opb`] writes); the header must
+/// match what follows. Errors name the line.
+pub fn read_opb(text: &str) -> Result<Opb, String> {
+    let mut opb = Opb::default();
+    let mut declared: Option<(usize, usize)> = None;
+    for (index, line) in text.lines().enumerate() {
+        let error = |m: String| format!("line {}: {m}", index + 1);
+        let line = line.trim();
+        if let Some(comment) = line.strip_prefix('*') {
+            if index == 0 {
+                let words: Vec<&str> = comment.split_whitespace().collect();
+                if let ["#variable=", v, "#constraint=", c, ..] = words[..] {
+                    let parse = |s: &str| {
+                        s.parse::<usize>()
+                            .map_err(|_| error(format!("bad count {s:?}")))
+                    };
+                    declared = Some((parse(v)?, parse(c)?));
+                }
+            }
+            continue;
+        }
+        if line.is_empty() {
+            continue;
+        }
+        let body = line
+            .strip_suffix(';')
+            .ok_or_else(|| error("a constraint must end with `;`".into()))?;
+        let (is_objective, body) = match body.trim_start().strip_prefix("min:") {
+            Some(rest) => (true, rest),
+            None => (false, body),
+        };
+        let words: Vec<&str> = body.split_whitespace().collect();
+        let mut terms = Vec::new();
+        let mut i = 0;
+        let mut comparison = None;
+        while i < words.len() {
+            match words[i] {
+                ">=" | "=" if !is_objective => {
+                    let rhs = words
+                        .get(i + 1)
+                        .and_then(|w| w.parse::<i64>().ok())
+                        .ok_or_else(|| error("expected a number after the comparison".into()))?;
+                    if i + 2 != words.len() {
+                        return Err(error("text after the right-hand side".into()));
+                    }
+                    comparison = Some((words[i] == "=", rhs));
+                    break;
+                }
+                word => {
+                    let coefficient: i64 = word
+                        .parse()
+                        .map_err(|_| error(format!("expected a coefficient, found {word:?}")))?;
+                    let var = words
+                        .get(i + 1)
+                        .and_then(|w| w.strip_prefix('x'))
+                        .and_then(|n| n.parse::<usize>().ok())
+                        .filter(|&n| n >= 1)
+                        .ok_or_else(|| error("expected a variable `xN`".into()))?;
+                    opb.num_vars = opb.num_vars.max(var);
+                    terms.push((coefficient, var - 1));
+                    i += 2;
+                }
+            }
+        }
+        if is_objective {
+            opb.objective = terms;
+        } else {
+            let (equal, rhs) = comparison.ok_or_else(|| error("no `>=` or `=`".into()))?;
+            opb.constraints.push(PbConstraint { terms, equal, rhs });
+        }
+    }
+    let (vars, constraints) =
+        declared.ok_or("the first line is not a `* #variable= N #constraint= M` header")?;
+    if constraints != opb.constraints.len() || vars < opb.num_vars {
+        return Err(format!(
+            "the header declares {vars} variables and {constraints} constraints, the file has {} and {}",
+            opb.num_vars,
+            opb.constraints.len()
+        ));
+    }
+    opb.num_vars = vars;
+    Ok(opb)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Objective;
+
+    #[test]
+    fn negated_literals_move_their_constant_to_the_right() {
+        let mut model = Model::new();
+        let a = model.new_var("a").positive();
+        let b = model.new_var("b").positive();
+        model.add(Constraint::Clause(vec![a, !b]));
+        model.add(Constraint::AtMostOne(vec![a, b]));
+        model.objective = Some(Objective {
+            lits: vec![a, !b],
+            amo_groups: None,
+        });
+        let (opb, offset) = Opb::from_model(&model, Some(1));
+        let text = write_opb(&opb, model.names(), &[]);
+        assert_eq!(
+            text,
+            "* #variable= 2 #constraint= 3\n* var 1 a\n* var 2 b\nmin: -1 x1 +1 x2 ;\n\
+             +1 x1 -1 x2 >= 0 ;\n-1 x1 -1 x2 >= -1 ;\n+1 x1 -1 x2 >= 0 ;\n"
+        );
+        assert_eq!(offset, -1);
+        assert_eq!(read_opb(&text).unwrap(), opb);
+        // Exhaustively: the OPB optimum plus the offset is minus the model's optimum.
+        let mut best = None;
+        for bits in 0..4u32 {
+            let values = [bits & 1 == 1, bits & 2 == 2];
+            let assignment = crate::model::Assignment::new(values.to_vec());
+            let in_model = model.satisfied_by(&assignment)
+                && model.objective.as_ref().unwrap().value(&assignment) >= 1;
+            assert_eq!(opb.evaluate(&values).is_some(), in_model, "{values:?}");
+            if let Some(v) = opb.evaluate(&values) {
+                best = Some(best.map_or(v, |b: i64| b.min(v)));
+            }
+        }
+        assert_eq!(best.map(|b| b + offset), Some(-2));
+    }
+
+    #[test]
+    fn reader_errors_name_the_line() {
+        assert_eq!(
+            read_opb("* #variable= 1 #constraint= 1\n+1 x1 >= 1\n").unwrap_err(),
+            "line 2: a constraint must end with `;`"
+        );
+        assert!(read_opb("+1 x1 >= 1 ;\n").unwrap_err().contains("header"));
+        assert!(read_opb("* #variable= 1 #constraint= 2\n+1 x1 >= 1 ;\n")
+            .unwrap_err()
+            .contains("declares"));
+    }
+}
