@@ -11,6 +11,7 @@ pub mod emit;
 pub mod enumerate;
 pub mod error;
 pub mod explain;
+pub mod external;
 pub mod milp;
 pub mod model;
 pub mod native;

@@ -3,6 +3,7 @@
 use clap::{CommandFactory, Parser, Subcommand};
 use puzzlec::emit::{emit, Format};
 use puzzlec::error::InputError;
+use puzzlec::external::ExternalSolver;
 use puzzlec::native::nqueens::Shard;
 use puzzlec::puzzle::Solution;
 use puzzlec::puzzle::{load_model_file, Puzzle};
@@ -55,6 +56,12 @@ enum Command {
         /// dissection, and native for --all, --count, --unique].
         #[arg(long, value_enum)]
         backend: Option<Backend>,
+        /// An external solver for the backend. SAT: a command line run on a DIMACS file,
+        /// with `{cnf}` for its path (appended when absent) and `{out}` for a result file
+        /// (MiniSat's form; `minisat` alone means `minisat {cnf} {out}`), e.g. `cadical`.
+        /// MILP: `cbc`, `glpsol` or `highs` (path and extra arguments allowed).
+        #[arg(long, value_name = "CMD")]
+        solver: Option<String>,
         /// Decide "at least K" instead of maximising.
         #[arg(long, value_name = "K")]
         at_least: Option<usize>,
@@ -233,6 +240,7 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
         Command::Solve {
             model,
             backend,
+            solver,
             at_least,
             time_limit,
             json,
@@ -256,6 +264,11 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
                     at_least,
                     progress: true,
                 };
+                if solver.is_some() {
+                    return Err(Failure::Usage(
+                        "--solver answers one question; it does not count or list solutions".into(),
+                    ));
+                }
                 let backend = backend.unwrap_or(Backend::Native);
                 return count_solutions(
                     &model,
@@ -267,10 +280,20 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
                     svg.as_deref(),
                 );
             }
-            let backend = backend.unwrap_or_else(|| puzzle.preferred_backend());
+            // An external solver is a SAT command unless --backend says MILP.
+            let backend = backend.unwrap_or_else(|| match solver {
+                Some(_) => Backend::Sat,
+                None => puzzle.preferred_backend(),
+            });
             let goal = goal(at_least);
             check_goal(&puzzle, goal)?;
-            let outcome = solve::solve(&puzzle, backend, goal, &control)?;
+            let outcome = match solver {
+                Some(spec) => {
+                    let solver = ExternalSolver::parse(backend, &spec).map_err(Failure::Usage)?;
+                    solve::solve_external(&puzzle, &solver, goal, &control)?
+                }
+                None => solve::solve(&puzzle, backend, goal, &control)?,
+            };
             report(&model, &puzzle, goal, &outcome, json, paint);
             if let Some(svg) = &svg {
                 write_svg(svg, &puzzle, &outcome)?;
@@ -306,6 +329,11 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
             for backend in Backend::ALL {
                 let control = Control::new(stop.clone(), limit(time_limit)?);
                 outcomes.push(solve::solve(&puzzle, backend, goal, &control)?);
+            }
+            // External solvers found on this machine, as extra rows.
+            for solver in ExternalSolver::available() {
+                let control = Control::new(stop.clone(), limit(time_limit)?);
+                outcomes.push(solve::solve_external(&puzzle, &solver, goal, &control)?);
             }
             let disagreement = solve::disagreement(&outcomes);
             print_comparison(&model, &outcomes, json, disagreement.as_deref());
@@ -577,7 +605,7 @@ fn print_comparison(path: &Path, outcomes: &[Outcome], json: bool, disagreement:
         return;
     }
     let mut table = format!(
-        "{:<8} {:<14} {:<8} {:>10} {:>10} {:>12}\n",
+        "{:<18} {:<14} {:<8} {:>10} {:>10} {:>12}\n",
         "backend", "result", "proven", "time", "variables", "constraints"
     );
     for o in outcomes {
@@ -591,8 +619,8 @@ fn print_comparison(path: &Path, outcomes: &[Outcome], json: bool, disagreement:
             format!("{} {}", o.size.constraints, o.size.unit)
         };
         table.push_str(&format!(
-            "{:<8} {:<14} {:<8} {:>9.3}s {:>10} {:>12}\n",
-            o.backend.name(),
+            "{:<18} {:<14} {:<8} {:>9.3}s {:>10} {:>12}\n",
+            o.label(),
             result,
             if o.status.is_proven() { "yes" } else { "no" },
             o.elapsed.as_secs_f64(),

@@ -202,6 +202,20 @@ pub struct Outcome {
     pub elapsed: Duration,
     /// The size of what the backend worked on.
     pub size: Size,
+    /// The external solver that answered (`cadical`, `cbc`), or `None` for the backend's
+    /// own embedded solver.
+    pub solver: Option<String>,
+}
+
+impl Outcome {
+    /// Who answered, for reports: the backend's name, or `backend:solver` for an external
+    /// solver (`sat:cadical`, `milp:cbc`).
+    pub fn label(&self) -> String {
+        match &self.solver {
+            Some(solver) => format!("{}:{solver}", self.backend.name()),
+            None => self.backend.name().to_string(),
+        }
+    }
 }
 
 /// A run that failed for a reason other than bad input.
@@ -232,6 +246,14 @@ pub enum SolveError {
     Backend {
         /// The backend.
         backend: &'static str,
+        /// What went wrong.
+        message: String,
+    },
+    /// An external solver failed (crashed, printed garbage) or its answer failed a check.
+    #[error("{solver}: {message}")]
+    External {
+        /// The solver, as `backend:solver`.
+        solver: String,
         /// What went wrong.
         message: String,
     },
@@ -278,6 +300,48 @@ pub fn solve(
         }
     };
     finish(puzzle, backend, goal, raw, start.elapsed())
+}
+
+/// Solves `puzzle` for `goal` with an external solver (see [`crate::external`]). Its
+/// answers are checked against the written formula or rows, then decoded and verified
+/// against the puzzle's rules like every other backend's; a crash, garbage output or a
+/// failed check is an error, never an answer. A deadline kills the solver process.
+pub fn solve_external(
+    puzzle: &Puzzle,
+    solver: &crate::external::ExternalSolver,
+    goal: Goal,
+    control: &Control,
+) -> Result<Outcome, SolveError> {
+    use crate::external::ExternalSolver;
+    let start = Instant::now();
+    let backend = solver.backend();
+    let label = format!("{}:{}", backend.name(), solver.name());
+    let failed = |message: String| SolveError::External {
+        solver: label.clone(),
+        message,
+    };
+    let model = puzzle.compile();
+    let incumbent = Incumbent::<Assignment>::new();
+    let raw = match solver {
+        ExternalSolver::Sat(command) => {
+            crate::sat::external::solve(&model, goal, command, control, &incumbent)
+        }
+        ExternalSolver::Milp(program) => {
+            crate::milp::external::solve(&model, goal, program, control, &incumbent)
+        }
+    }
+    .map_err(failed)?;
+    let raw = RawOutcome {
+        status: raw.status,
+        witness: raw.witness.map(|a| puzzle.decode(&a)),
+        bound: raw.bound,
+        evidence: raw.evidence,
+        size: raw.size,
+    };
+    let mut outcome =
+        finish(puzzle, backend, goal, raw, start.elapsed()).map_err(|e| failed(e.to_string()))?;
+    outcome.solver = Some(solver.name());
+    Ok(outcome)
 }
 
 /// Runs a model backend on its own thread, so a deadline or Ctrl-C can end a solver call
@@ -400,6 +464,7 @@ fn finish(
         evidence: raw.evidence,
         elapsed,
         size: raw.size,
+        solver: None,
     })
 }
 
@@ -423,9 +488,9 @@ pub fn disagreement(outcomes: &[Outcome]) -> Option<String> {
         if !same {
             return Some(format!(
                 "{} says {}, {} says {}",
-                a.backend.name(),
+                a.label(),
                 answer(a),
-                b.backend.name(),
+                b.label(),
                 answer(b)
             ));
         }
@@ -435,9 +500,9 @@ pub fn disagreement(outcomes: &[Outcome]) -> Option<String> {
             if other.value > optimum.value {
                 return Some(format!(
                     "{} proved {} optimal, but {} found {}",
-                    optimum.backend.name(),
+                    optimum.label(),
                     optimum.value.unwrap_or(0),
-                    other.backend.name(),
+                    other.label(),
                     other.value.unwrap_or(0)
                 ));
             }
@@ -455,7 +520,7 @@ pub fn summary(goal: Goal, outcome: &Outcome) -> String {
     format!(
         "{}{question} by {} in {:.3} s: {}",
         answer(outcome),
-        outcome.backend.name(),
+        outcome.label(),
         outcome.elapsed.as_secs_f64(),
         outcome.evidence
     )
@@ -464,7 +529,7 @@ pub fn summary(goal: Goal, outcome: &Outcome) -> String {
 /// An outcome as a JSON object (without the solution), for `compare --json`.
 pub fn outcome_row_json(outcome: &Outcome) -> serde_json::Value {
     serde_json::json!({
-        "backend": outcome.backend.name(),
+        "backend": outcome.label(),
         "status": outcome.status,
         "proven": outcome.status.is_proven(),
         "value": outcome.value,

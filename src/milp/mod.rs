@@ -1,6 +1,9 @@
 //! Integer programs: a model as a 0-1 linear program, solved through good_lp (microlp, pure
 //! Rust, by default) or written as a CPLEX LP file.
 
+pub mod external;
+#[cfg(feature = "highs")]
+pub mod highs;
 pub mod lp_file;
 
 use crate::model::{Assignment, Constraint, Lit, Model};

@@ -3,6 +3,7 @@
 pub mod amo;
 pub mod dimacs;
 pub mod encode;
+pub mod external;
 pub mod opb;
 pub mod projected;
 pub mod solver;
