@@ -462,6 +462,12 @@ pub fn solve(
         let value = model.objective.as_ref().map_or(0, |o| o.value(&assignment));
         incumbent.offer(&assignment, value);
         let (status, bound, evidence) = match (goal, proven) {
+            // Nothing to optimise: any feasible solution answers the question, as for microlp.
+            (Goal::Maximise, _) if model.objective.is_none() => (
+                Status::Satisfiable,
+                None,
+                format!("{name} found a solution; the model has no objective ({cuts} cuts)"),
+            ),
             (Goal::AtLeast(k), _) => (
                 Status::Satisfiable,
                 None,

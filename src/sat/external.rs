@@ -344,7 +344,19 @@ pub fn solve(
                     });
                 }
                 best = Some((assignment, value));
-                if objective.is_none() || Some(value) == structural_bound {
+                if objective.is_none() {
+                    // Nothing to optimise: any solution answers the question, as for varisat.
+                    return Ok(RawOutcome {
+                        status: Status::Satisfiable,
+                        bound: None,
+                        witness: best.map(|(a, _)| a),
+                        evidence: format!(
+                            "{name} found a solution; the model has no objective ({runs} runs, {cuts} cuts)"
+                        ),
+                        size,
+                    });
+                }
+                if Some(value) == structural_bound {
                     let evidence = match structural_bound {
                         Some(b) => format!(
                             "{name} found {value}, which equals the structural bound ({b} at-most-one groups)"
