@@ -139,6 +139,9 @@ enum Command {
         /// Print the manifest, with each file's path, as JSON on stdout.
         #[arg(long)]
         json: bool,
+        /// Also draw the certified witness as an SVG picture.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
     },
     /// Re-verify a certificate written by `prove`: exit 0 if everything holds, 1 saying
     /// what failed otherwise.
@@ -404,7 +407,17 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
             output,
             count,
             json,
-        } => prove(&model, &output, count, json),
+            svg,
+        } => {
+            if let Some(svg) = &svg {
+                check_writable(svg)?;
+            }
+            let code = prove(&model, &output, count, json)?;
+            if let Some(svg) = &svg {
+                draw_witness(&output, svg)?;
+            }
+            Ok(code)
+        }
         Command::Check { dir, json } => check(&dir, json),
     }
 }
@@ -501,6 +514,26 @@ fn check_writable(path: &Path) -> Result<(), Failure> {
         ))),
         _ => Ok(()),
     }
+}
+
+/// Draws the witness of the certificate in `dir` into `path`, re-verified from the rules;
+/// a certificate without a witness (a refutation, a count) has nothing to draw.
+fn draw_witness(dir: &Path, path: &Path) -> Result<(), Failure> {
+    use puzzlec::cert::certificate::{parse_witness, MODEL_FILE, WITNESS_FILE};
+    let Ok(text) = std::fs::read_to_string(dir.join(WITNESS_FILE)) else {
+        eprintln!("no witness to draw: {} not written", path.display());
+        return Ok(());
+    };
+    let puzzle = load_model_file(&dir.join(MODEL_FILE))?;
+    let assignment = parse_witness(&text, puzzle.compile().num_vars())
+        .map_err(|e| Failure::Internal(format!("{WITNESS_FILE}: {e}")))?;
+    let solution = puzzle.decode(&assignment);
+    puzzle
+        .verify(&solution)
+        .map_err(|e| Failure::Internal(format!("{WITNESS_FILE}: {e}")))?;
+    let picture = puzzlec::render::picture(&puzzle, &solution);
+    std::fs::write(path, puzzlec::render::svg::svg(&picture))
+        .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))
 }
 
 /// Draws the outcome's solution into `path`; with no solution there is nothing to draw.

@@ -376,3 +376,25 @@ fn count_records_are_recounted_by_check_and_catch_a_wrong_count() {
         "recount: 92 solutions (value 8), but the manifest claims 93 (value 8)",
     );
 }
+
+#[test]
+fn prove_draws_the_certified_witness() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("cert");
+    let svg = tmp.path().join("witness.svg");
+    let model = models().join("obstacle-queens.toml");
+    let run = puzzlec(
+        tmp.path(),
+        &[
+            "prove",
+            model.to_str().unwrap(),
+            "-o",
+            dir.to_str().unwrap(),
+            "--svg",
+            svg.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let picture = fs::read_to_string(&svg).unwrap();
+    assert_eq!(picture.matches("class=\"queen").count(), 20);
+}
