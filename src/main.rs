@@ -311,6 +311,7 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
             output,
         } => {
             let puzzle = load_model_file(&model)?;
+            check_goal(&puzzle, goal(at_least))?;
             let text = emit(&puzzle, &model.display().to_string(), format, at_least);
             match output {
                 Some(path) => std::fs::write(&path, text)

@@ -208,3 +208,24 @@ fn all_and_count_list_each_dissection_once() {
         "error: native backend: --unique is not available for dissections\n"
     );
 }
+
+#[test]
+fn emit_refuses_at_least_for_a_family_without_objective() {
+    let model = models().join("halves-asahi-2005.toml");
+    let dir = tempfile::tempdir().unwrap();
+    let run = puzzlec(
+        dir.path(),
+        &[
+            "emit",
+            model.to_str().unwrap(),
+            "--format",
+            "dimacs",
+            "--at-least",
+            "1",
+        ],
+    );
+    assert_input_error(
+        &run,
+        "--at-least does not apply: a dissection puzzle has no objective",
+    );
+}
