@@ -108,6 +108,23 @@ impl LinearProgram {
         control: &Control,
         integral_bound: Option<usize>,
     ) -> Result<Option<(Vec<bool>, bool)>, String> {
+        self.solve_using(microlp, "microlp", control, integral_bound)
+    }
+
+    /// Solves with any good_lp solver that takes a time limit and a MIP gap (microlp, and
+    /// HiGHS with the `highs` feature); `name` prefixes its errors. The result and
+    /// `integral_bound` are as for [`LinearProgram::solve_microlp`].
+    pub fn solve_using<S>(
+        &self,
+        solver: S,
+        name: &str,
+        control: &Control,
+        integral_bound: Option<usize>,
+    ) -> Result<Option<(Vec<bool>, bool)>, String>
+    where
+        S: good_lp::Solver,
+        S::Model: SolverModel<Error = ResolutionError> + WithTimeLimit + WithMipGap,
+    {
         let mut vars = ProblemVariables::new();
         let columns: Vec<good_lp::Variable> = self
             .columns
@@ -117,14 +134,14 @@ impl LinearProgram {
         let expression = |terms: &[(f64, usize)]| -> Expression {
             terms.iter().map(|&(c, i)| c * columns[i]).sum()
         };
-        let mut problem = vars.maximise(expression(&self.objective)).using(microlp);
+        let mut problem = vars.maximise(expression(&self.objective)).using(solver);
         if let Some(remaining) = control.remaining() {
             problem = problem.with_time_limit(remaining.as_secs_f64());
         }
         if let Some(bound) = integral_bound {
             problem = problem
                 .with_mip_gap(0.9 / (bound as f32 + 1.0))
-                .map_err(|e| format!("microlp: {e}"))?;
+                .map_err(|e| format!("{name}: {e}"))?;
         }
         for row in &self.rows {
             let lhs = expression(&row.terms);
@@ -145,7 +162,7 @@ impl LinearProgram {
                 Ok(Some((values, proven)))
             }
             Err(ResolutionError::Infeasible) => Ok(None),
-            Err(e) => Err(format!("microlp: {e}")),
+            Err(e) => Err(format!("{name}: {e}")),
         }
     }
 }
