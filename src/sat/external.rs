@@ -279,7 +279,7 @@ pub fn solve(
                 "at least {k} is impossible: the objective has only {} at-most-one groups",
                 impossible.inputs
             );
-            return Ok(refuted(goal, best, k, evidence, size));
+            return Ok(super::solver::refuted(goal, best, k, evidence, size));
         }
         let cnf = encoding.cnf_with_at_least(Some(k));
         let comments = vec![
@@ -373,41 +373,15 @@ pub fn solve(
                 }
                 k = value + 1;
             }
-            SatAnswer::Unsat | SatAnswer::Unknown => {
+            SatAnswer::Unknown => unreachable!("an UNKNOWN answer ends the run above"),
+            SatAnswer::Unsat => {
                 let evidence = format!(
                     "{name} reported \"at least {k}\" unsatisfiable ({}; {runs} runs, {cuts} cuts; no proof checked)",
                     encoding.objective_encoding
                 );
-                return Ok(refuted(goal, best, k, evidence, size));
+                return Ok(super::solver::refuted(goal, best, k, evidence, size));
             }
         }
-    }
-}
-
-/// The outcome once "at least k" is refuted: optimal with the best so far (which has
-/// k - 1), or a "no" to the decision question.
-fn refuted(
-    goal: Goal,
-    best: Option<(Assignment, usize)>,
-    k: usize,
-    evidence: String,
-    size: Size,
-) -> RawOutcome<Assignment> {
-    match (goal, best) {
-        (Goal::Maximise, Some((assignment, _))) => RawOutcome {
-            status: Status::Optimal,
-            witness: Some(assignment),
-            bound: Some(k - 1),
-            evidence,
-            size,
-        },
-        _ => RawOutcome {
-            status: Status::Unsatisfiable,
-            witness: None,
-            bound: k.checked_sub(1),
-            evidence,
-            size,
-        },
     }
 }
 

@@ -213,7 +213,7 @@ pub fn solve(
 
 /// The outcome once "at least k" is refuted: optimal with the best so far (which has
 /// k - 1), or a "no" to the decision question.
-fn refuted(
+pub(crate) fn refuted(
     goal: Goal,
     best: Option<(Assignment, usize)>,
     k: usize,
