@@ -10,6 +10,7 @@
 //! - [`maximise`]: as many pieces as possible (cells may stay empty), or the decision "at least
 //!   K pieces", by a depth-first branch and bound over cells in row-major order.
 
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -809,15 +810,61 @@ fn canonical_fixers(
     Some(fixing)
 }
 
+/// A map of the rectangle's cells, `(x, y, width, height) -> (x, y)`.
+type CellMap = fn(usize, usize, usize, usize) -> (usize, usize);
+
+/// The left-right mirror (columns flipped).
+const FLIP_COLUMNS: CellMap = |x, y, w, _| (w - 1 - x, y);
+/// The top-bottom mirror (rows flipped).
+const FLIP_ROWS: CellMap = |x, y, _, h| (x, h - 1 - y);
+
+/// The action of `map` on the placements, if it maps the instance onto itself: blocked cells
+/// onto blocked cells and every placement onto a placement of the same piece.
+fn placement_action(
+    instance: &PackingInstance,
+    index: &HashMap<&Placement, usize>,
+    map: CellMap,
+) -> Option<Vec<usize>> {
+    let (w, h) = (instance.width, instance.height);
+    let cell = |c: usize| {
+        let (x, y) = map(c % w, c / w, w, h);
+        y * w + x
+    };
+    if (0..w * h).any(|c| instance.blocked[c] != instance.blocked[cell(c)]) {
+        return None;
+    }
+    instance
+        .placements
+        .iter()
+        .map(|p| {
+            let mut cells: Vec<usize> = p.cells.iter().map(|&c| cell(c)).collect();
+            cells.sort_unstable();
+            let image = Placement {
+                piece: p.piece,
+                cells,
+            };
+            index.get(&image).copied()
+        })
+        .collect()
+}
+
+fn placement_index(instance: &PackingInstance) -> HashMap<&Placement, usize> {
+    instance
+        .placements
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p, i))
+        .collect()
+}
+
 /// The symmetries of the rectangle that preserve the instance, each as a map from placement
 /// index to placement index; the identity comes first.
 fn symmetry_group(instance: &PackingInstance) -> Vec<Vec<usize>> {
     let (w, h) = (instance.width, instance.height);
-    type CellMap = fn(usize, usize, usize, usize) -> (usize, usize);
     let mut maps: Vec<CellMap> = vec![
         |x, y, _, _| (x, y),
-        |x, y, w, _| (w - 1 - x, y),
-        |x, y, _, h| (x, h - 1 - y),
+        FLIP_COLUMNS,
+        FLIP_ROWS,
         |x, y, w, h| (w - 1 - x, h - 1 - y),
     ];
     if w == h {
@@ -828,37 +875,55 @@ fn symmetry_group(instance: &PackingInstance) -> Vec<Vec<usize>> {
             |x, y, w, _| (y, w - 1 - x),
         ]);
     }
-    let index: HashMap<&Placement, usize> = instance
-        .placements
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (p, i))
-        .collect();
-    let mut group = Vec::new();
-    'maps: for map in maps {
-        let cell = |c: usize| {
-            let (x, y) = map(c % w, c / w, w, h);
-            y * w + x
-        };
-        if (0..w * h).any(|c| instance.blocked[c] != instance.blocked[cell(c)]) {
-            continue;
-        }
-        let mut action = Vec::with_capacity(instance.placements.len());
-        for p in &instance.placements {
-            let mut cells: Vec<usize> = p.cells.iter().map(|&c| cell(c)).collect();
-            cells.sort_unstable();
-            let image = Placement {
-                piece: p.piece,
-                cells,
+    let index = placement_index(instance);
+    maps.into_iter()
+        .filter_map(|map| placement_action(instance, &index, map))
+        .collect()
+}
+
+/// One of the rectangle's two mirrors that maps the instance onto itself, with the side of
+/// the mirror line on which each placement's centre (the mean of its cells) lies.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MirrorHalves {
+    /// `true` for the top-bottom mirror (halves are the top and bottom rows), `false` for the
+    /// left-right one.
+    pub rows_flipped: bool,
+    /// Per placement: `Less` if its centre is in the first half (top, or left), `Greater` if
+    /// in the second, `Equal` if on the line.
+    pub side: Vec<std::cmp::Ordering>,
+}
+
+/// The mirrors of the rectangle that preserve the instance (left-right first), for symmetry
+/// breaking by "no more pieces centred in the second half than in the first".
+///
+/// Sound for any goal that only counts pieces: the top-bottom mirror swaps the two halves'
+/// counts, so a packing or its mirror image meets the rows' rule; the left-right mirror
+/// leaves every row alone, so it can then fix the columns' rule without undoing the first.
+/// Every packing thus has an image, with the same pieces and the same count, that meets both.
+pub fn mirror_halves(instance: &PackingInstance) -> Vec<MirrorHalves> {
+    let w = instance.width;
+    let index = placement_index(instance);
+    [(FLIP_COLUMNS, false), (FLIP_ROWS, true)]
+        .into_iter()
+        .filter(|&(map, _)| placement_action(instance, &index, map).is_some())
+        .map(|(_, rows_flipped)| {
+            let (line_cells, coordinate): (usize, fn(usize, usize) -> usize) = if rows_flipped {
+                (instance.height, |c, w| c / w)
+            } else {
+                (w, |c, w| c % w)
             };
-            match index.get(&image) {
-                Some(&j) => action.push(j),
-                None => continue 'maps,
-            }
-        }
-        group.push(action);
-    }
-    group
+            let side = instance
+                .placements
+                .iter()
+                .map(|p| {
+                    // Twice the centre against the middle line, in whole numbers.
+                    let twice: usize = p.cells.iter().map(|&c| 2 * coordinate(c, w)).sum();
+                    twice.cmp(&(p.cells.len() * (line_cells - 1)))
+                })
+                .collect();
+            MirrorHalves { rows_flipped, side }
+        })
+        .collect()
 }
 
 /// One placement (the smallest index) per orbit of `piece`'s placements under `group`.
@@ -905,14 +970,24 @@ pub struct BoundSet {
     pub rows: bool,
     /// The same by columns.
     pub columns: bool,
+    /// The Russian-doll bound (see [`suffix_optima`]): with `c` the first cell that a live
+    /// placement covers, every piece still to come starts (has its first cell, row-major) at
+    /// `c` or later, so they number at most the suffix optimum of `c`. Split further at the
+    /// start of a later row `s`: the pieces starting before row `s` lie in rows `r..s + t`
+    /// (`r`: the row of `c`; `t + 1`: the tallest placement's rows), so they number at most
+    /// the coverable cells there over the smallest piece size, and those starting from row
+    /// `s` on at most the suffix optimum of row `s`'s first cell. The bound is the least of
+    /// these.
+    pub suffixes: bool,
 }
 
 impl Default for BoundSet {
     fn default() -> Self {
         BoundSet {
             area: true,
-            rows: true,
-            columns: true,
+            rows: false,
+            columns: false,
+            suffixes: true,
         }
     }
 }
@@ -924,6 +999,17 @@ pub struct PackingOptions<'a> {
     pub goal: PackingGoal,
     /// Bounds used for pruning.
     pub bounds: BoundSet,
+    /// Keep only packings with no more pieces centred in the second half than in the first,
+    /// for each mirror of the rectangle that preserves the instance ([`mirror_halves`]).
+    /// Never changes the optimum or the answer to "at least K".
+    pub break_symmetry: bool,
+    /// The suffix optima from an earlier [`suffix_optima`] call on the same instance, so that
+    /// repeated runs do not find them again; `None` finds them when [`BoundSet::suffixes`] is
+    /// on.
+    pub suffixes: Option<&'a [usize]>,
+    /// Remember exhausted scan states (see [`PackingStats::prunes_memo`]); used only in scan
+    /// order with unlimited pieces.
+    pub memo: bool,
     /// Raised by another thread (e.g. Ctrl-C) to stop; the best packing so far is kept.
     pub stop: Option<&'a AtomicBool>,
     /// Stop at this instant; the best packing so far is kept.
@@ -950,6 +1036,9 @@ impl Default for PackingOptions<'_> {
         PackingOptions {
             goal: PackingGoal::Maximise,
             bounds: BoundSet::default(),
+            break_symmetry: true,
+            suffixes: None,
+            memo: true,
             stop: None,
             deadline: None,
             progress_every: 1 << 20,
@@ -972,9 +1061,9 @@ pub struct Progress {
 /// Counters of a [`maximise`] run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PackingStats {
-    /// Search nodes visited.
+    /// Search nodes visited (the suffix optima's searches included).
     pub nodes: u64,
-    /// Nodes cut off by a bound.
+    /// Nodes cut off by a bound or by symmetry breaking.
     pub prunes: u64,
     /// Cut-offs that the area bound alone would have made.
     pub prunes_area: u64,
@@ -982,6 +1071,27 @@ pub struct PackingStats {
     pub prunes_rows: u64,
     /// Cut-offs that the column bound alone would have made.
     pub prunes_columns: u64,
+    /// Cut-offs that the Russian-doll bound alone would have made.
+    pub prunes_suffixes: u64,
+    /// Cut-offs by symmetry breaking (the second half can no longer be caught up).
+    pub prunes_symmetry: u64,
+    /// Cut-offs by the memo of exhausted scan states: a state (scan cell, decided cells from
+    /// there on, mirror balances) met again after its subtree was searched in full, which
+    /// bounds what can still be placed from it.
+    pub prunes_memo: u64,
+}
+
+impl PackingStats {
+    fn add(&mut self, other: &PackingStats) {
+        self.nodes += other.nodes;
+        self.prunes += other.prunes;
+        self.prunes_area += other.prunes_area;
+        self.prunes_rows += other.prunes_rows;
+        self.prunes_columns += other.prunes_columns;
+        self.prunes_suffixes += other.prunes_suffixes;
+        self.prunes_symmetry += other.prunes_symmetry;
+        self.prunes_memo += other.prunes_memo;
+    }
 }
 
 /// Result of [`maximise`].
@@ -1014,18 +1124,134 @@ impl PackingOutcome {
 /// placement whose first cell it is, then on leaving the cell empty; any placement covering
 /// that cell must start there, since every earlier cell is already decided. A node is cut off
 /// when pieces placed plus the smallest enabled bound of [`BoundSet`] cannot beat the best
-/// packing (or reach K). `progress` is called on every improvement and every
-/// `progress_every` nodes.
+/// packing (or reach K), or when symmetry breaking can no longer be met. `progress` is called
+/// on every improvement and every `progress_every` nodes.
 pub fn maximise(
     instance: &PackingInstance,
     options: &PackingOptions<'_>,
     mut progress: impl FnMut(&Progress),
 ) -> Result<PackingOutcome, PackingError> {
     instance.validate()?;
-    let mut search = BranchAndBound::new(instance, options);
+    let mut suffix_stats = PackingStats::default();
+    let found;
+    let suffixes = match (options.bounds.suffixes, options.suffixes) {
+        (false, _) => None,
+        (true, Some(suffixes)) => Some(suffixes),
+        (true, None) => {
+            let (suffixes, stats) = suffix_optima(instance, options, |_, _| {});
+            suffix_stats = stats;
+            match suffixes {
+                Some(suffixes) => {
+                    found = suffixes;
+                    Some(found.as_slice())
+                }
+                // Stopped while finding the suffix optima: report the plain root bound.
+                None => {
+                    let search = BranchAndBound::new(instance, options, None, false);
+                    return Ok(PackingOutcome {
+                        best: None,
+                        proved: false,
+                        bound: search.bound().0,
+                        stats: suffix_stats,
+                    });
+                }
+            }
+        }
+    };
+    let invariant = shift_invariant(instance);
+    let mut outcome = branch_and_bound(instance, options, suffixes, invariant, &mut progress);
+    outcome.stats.add(&suffix_stats);
+    Ok(outcome)
+}
+
+/// The suffix optima, for the Russian-doll bound ([`BoundSet::suffixes`]): entry `c` (one per
+/// cell, row-major, and a last entry 0) is the most pieces that fit when every piece's first
+/// cell is `c` or later, respecting the piece maximums but not the minimums.
+///
+/// Found from the last cell back, as in Östergård's maximum-clique algorithm: entry `c` is
+/// entry `c + 1` or one more, since the placements starting at `c` all cover `c` and at most
+/// one of them is used; one more exactly when some packing starts a piece at `c`, which one
+/// branch-and-bound run decides, pruned by the entries already found. `found(c, optimum)` is
+/// called for each cell where some placement starts. `None` when stopped (by `options.stop`
+/// or `options.deadline`) first; the counters cover the work done either way.
+pub fn suffix_optima(
+    instance: &PackingInstance,
+    options: &PackingOptions<'_>,
+    mut found: impl FnMut(usize, usize),
+) -> (Option<Vec<usize>>, PackingStats) {
+    let cells = instance.width * instance.height;
+    let mut suffixes = vec![usize::MAX; cells + 1];
+    suffixes[cells] = 0;
+    let mut stats = PackingStats::default();
+    let pieces: Vec<PieceLimit> = instance
+        .pieces
+        .iter()
+        .map(|l| PieceLimit { min: 0, max: l.max })
+        .collect();
+    let first_cell: Vec<usize> = instance
+        .placements
+        .iter()
+        .map(|p| min_max(&p.cells).0)
+        .collect();
+    // The tails below are not shift invariant, but bands of them are bands of the instance.
+    let invariant = shift_invariant(instance);
+    for c in (0..cells).rev() {
+        let below = suffixes[c + 1];
+        let starts_here = instance
+            .placements
+            .iter()
+            .zip(&first_cell)
+            .any(|(p, &first)| first == c && pieces[p.piece].max != Some(0));
+        if !starts_here {
+            suffixes[c] = below;
+            continue;
+        }
+        let tail = PackingInstance {
+            width: instance.width,
+            height: instance.height,
+            blocked: instance.blocked.clone(),
+            placements: instance
+                .placements
+                .iter()
+                .zip(&first_cell)
+                .filter(|(_, &first)| first >= c)
+                .map(|(p, _)| p.clone())
+                .collect(),
+            pieces: pieces.clone(),
+        };
+        let sub = PackingOptions {
+            goal: PackingGoal::AtLeast(below + 1),
+            progress_every: 0,
+            cell_order: CellOrder::Scan,
+            ..*options
+        };
+        let outcome = branch_and_bound(&tail, &sub, Some(&suffixes), invariant, &mut |_| {});
+        stats.add(&outcome.stats);
+        if outcome.best_len() > below {
+            suffixes[c] = below + 1;
+        } else if outcome.proved {
+            suffixes[c] = below;
+        } else {
+            return (None, stats);
+        }
+        found(c, suffixes[c]);
+    }
+    (Some(suffixes), stats)
+}
+
+/// One branch-and-bound run with the suffix optima already known (if used); `shift_invariant`
+/// tells whether the instance they were found for is (see [`shift_invariant`]).
+fn branch_and_bound(
+    instance: &PackingInstance,
+    options: &PackingOptions<'_>,
+    suffixes: Option<&[usize]>,
+    shift_invariant: bool,
+    progress: &mut dyn FnMut(&Progress),
+) -> PackingOutcome {
+    let mut search = BranchAndBound::new(instance, options, suffixes, shift_invariant);
     let root_bound = search.bound().0;
     search.root_bound = root_bound;
-    let finished = search.run(&mut progress).is_continue();
+    let finished = search.run(progress).is_continue();
     let best_len = search.best.as_ref().map(Vec::len);
     let bound = match (finished, options.goal) {
         (true, PackingGoal::Maximise) => best_len.unwrap_or(0),
@@ -1036,14 +1262,40 @@ pub fn maximise(
     };
     let proved = finished
         || matches!(options.goal, PackingGoal::AtLeast(k) if best_len.is_some_and(|b| b >= k));
-    Ok(PackingOutcome {
+    PackingOutcome {
         best: search
             .best
             .map(|b| b.into_iter().map(|p| p as usize).collect()),
         proved,
         bound,
         stats: search.stats,
-    })
+    }
+}
+
+/// Most states the memo of one [`maximise`] run keeps (about 48 bytes each).
+const MEMO_CAPACITY: usize = 4_000_000;
+
+/// A scan state of the branch and bound: the cell the scan is at, which cells from there on
+/// are decided (covered by pieces started earlier), and the mirror balances. With unlimited
+/// pieces and no minimums, the pieces still placeable depend on nothing else: earlier cells
+/// are all decided or coverable by no live placement, and no piece started earlier reaches
+/// past the window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct MemoKey {
+    cell: u32,
+    window: u128,
+    balances: [i32; 2],
+}
+
+/// Symmetry breaking for one mirror during the search.
+struct MirrorState {
+    /// Per placement: +1 if centred in the first half, -1 in the second, 0 on the line.
+    weight: Vec<i8>,
+    /// Pieces placed in the first half minus those in the second; must end at 0 or more.
+    balance: i64,
+    /// The largest first cell of a first-half placement: in scan order, none can be placed
+    /// once the scan has passed it.
+    last_first_start: Option<usize>,
 }
 
 struct BranchAndBound<'a> {
@@ -1058,11 +1310,31 @@ struct BranchAndBound<'a> {
     dead: Vec<u16>,
     /// Per cell, live placements covering it.
     live_cover: Vec<u32>,
-    /// Undecided cells with `live_cover > 0`: in all, per row, per column.
+    /// Undecided cells with `live_cover > 0`: in all, and per row.
     coverable: usize,
+    coverable_in_row: Vec<usize>,
     min_size: usize,
     run_rows: usize,
     run_columns: usize,
+    /// Rows spanned by the tallest placement, less one.
+    tallest: usize,
+    /// The suffix optima ([`suffix_optima`]), when that bound is on.
+    suffixes: Option<&'a [usize]>,
+    /// Whether the instance the suffix optima were found for is shift invariant (see
+    /// [`shift_invariant`]): then a band of `m` rows holds at most what the bottom `m` rows
+    /// hold, a suffix optimum.
+    shift_invariant: bool,
+    mirrors: Vec<MirrorState>,
+    /// Decided cells as bits, for the memo's keys.
+    decided_bits: Vec<u64>,
+    /// Cells from a placement's first cell to its last (the most over placements): a piece
+    /// started before cell `c` covers nothing at or after `c + reach`.
+    reach: usize,
+    /// Upper bounds on the pieces still placeable from a scan state (see [`MemoKey`]), learnt
+    /// from exhausted subtrees; `None` when the state does not determine the future.
+    memo: Option<FxHashMap<MemoKey, usize>>,
+    /// Packings recorded so far (to tell whether a subtree recorded one).
+    records: u64,
     used: Vec<usize>,
     chosen: Vec<u32>,
     best: Option<Vec<u32>>,
@@ -1072,13 +1344,19 @@ struct BranchAndBound<'a> {
 }
 
 impl<'a> BranchAndBound<'a> {
-    fn new(instance: &'a PackingInstance, options: &'a PackingOptions<'a>) -> Self {
+    fn new(
+        instance: &'a PackingInstance,
+        options: &'a PackingOptions<'a>,
+        suffixes: Option<&'a [usize]>,
+        shift_invariant: bool,
+    ) -> Self {
         let w = instance.width;
         let cells = w * instance.height;
         let mut covering = vec![Vec::new(); cells];
         let mut starting = vec![Vec::new(); cells];
         let mut min_size = usize::MAX;
         let (mut run_rows, mut run_columns) = (usize::MAX, usize::MAX);
+        let (mut tallest, mut reach) = (0, 1);
         for (i, p) in instance.placements.iter().enumerate() {
             if instance.pieces[p.piece].max == Some(0) {
                 continue;
@@ -1086,15 +1364,52 @@ impl<'a> BranchAndBound<'a> {
             for &c in &p.cells {
                 covering[c].push(i as u32);
             }
-            starting[*p.cells.iter().min().expect("validated")].push(i as u32);
+            let (first, last) = min_max(&p.cells);
+            starting[first].push(i as u32);
+            tallest = tallest.max(last / w - first / w);
+            reach = reach.max(last - first + 1);
             min_size = min_size.min(p.cells.len());
             run_rows = run_rows.min(longest_run(&p.cells, |c| (c / w, c % w)));
             run_columns = run_columns.min(longest_run(&p.cells, |c| (c % w, c / w)));
         }
         let live_cover: Vec<u32> = covering.iter().map(|v| v.len() as u32).collect();
-        let coverable = (0..cells)
-            .filter(|&c| !instance.blocked[c] && live_cover[c] > 0)
-            .count();
+        let mut coverable_in_row = vec![0; instance.height];
+        for c in (0..cells).filter(|&c| !instance.blocked[c] && live_cover[c] > 0) {
+            coverable_in_row[c / w] += 1;
+        }
+        let mirrors = if options.break_symmetry {
+            mirror_halves(instance)
+                .into_iter()
+                .map(|m| MirrorState {
+                    weight: m.side.iter().map(|s| -(*s as i8)).collect(),
+                    balance: 0,
+                    last_first_start: instance
+                        .placements
+                        .iter()
+                        .zip(&m.side)
+                        .filter(|(_, s)| s.is_lt())
+                        .map(|(p, _)| min_max(&p.cells).0)
+                        .max(),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        // In scan order the state (scan cell, decided cells from there on, mirror balances)
+        // determines every bound and every future branch, unless piece counts matter.
+        let memo = (options.memo
+            && options.cell_order == CellOrder::Scan
+            && reach <= 128
+            && mirrors.len() <= 2
+            && instance
+                .pieces
+                .iter()
+                .all(|l| l.min == 0 && l.max.is_none()))
+        .then(FxHashMap::default);
+        let mut decided_bits = vec![0u64; cells.div_ceil(64) + 2];
+        for c in (0..cells).filter(|&c| instance.blocked[c]) {
+            decided_bits[c / 64] |= 1 << (c % 64);
+        }
         BranchAndBound {
             instance,
             options,
@@ -1103,10 +1418,19 @@ impl<'a> BranchAndBound<'a> {
             decided: instance.blocked.clone(),
             dead: vec![0; instance.placements.len()],
             live_cover,
-            coverable,
+            coverable: coverable_in_row.iter().sum(),
+            coverable_in_row,
             min_size: min_size.max(1),
             run_rows: run_rows.max(1),
             run_columns: run_columns.max(1),
+            tallest,
+            suffixes: suffixes.filter(|t| t.len() == cells + 1),
+            shift_invariant: suffixes.is_some() && shift_invariant,
+            mirrors,
+            decided_bits,
+            reach,
+            memo,
+            records: 0,
             used: vec![0; instance.pieces.len()],
             chosen: Vec::new(),
             best: None,
@@ -1120,19 +1444,33 @@ impl<'a> BranchAndBound<'a> {
         !self.decided[c] && self.live_cover[c] > 0
     }
 
+    /// Counts `c` out of (or, with `add`, back into) the coverable cells.
+    fn count_coverable(&mut self, c: usize, add: bool) {
+        let row = c / self.instance.width;
+        if add {
+            self.coverable += 1;
+            self.coverable_in_row[row] += 1;
+        } else {
+            self.coverable -= 1;
+            self.coverable_in_row[row] -= 1;
+        }
+    }
+
     fn decide(&mut self, c: usize) {
         if self.live_cover[c] > 0 {
-            self.coverable -= 1;
+            self.count_coverable(c, false);
         }
         self.decided[c] = true;
+        self.decided_bits[c / 64] |= 1 << (c % 64);
         for k in 0..self.covering[c].len() {
             let p = self.covering[c][k] as usize;
             self.dead[p] += 1;
             if self.dead[p] == 1 {
-                for &d in &self.instance.placements[p].cells {
+                for j in 0..self.instance.placements[p].cells.len() {
+                    let d = self.instance.placements[p].cells[j];
                     self.live_cover[d] -= 1;
                     if self.live_cover[d] == 0 && !self.decided[d] {
-                        self.coverable -= 1;
+                        self.count_coverable(d, false);
                     }
                 }
             }
@@ -1143,9 +1481,10 @@ impl<'a> BranchAndBound<'a> {
         for k in (0..self.covering[c].len()).rev() {
             let p = self.covering[c][k] as usize;
             if self.dead[p] == 1 {
-                for &d in &self.instance.placements[p].cells {
+                for j in 0..self.instance.placements[p].cells.len() {
+                    let d = self.instance.placements[p].cells[j];
                     if self.live_cover[d] == 0 && !self.decided[d] {
-                        self.coverable += 1;
+                        self.count_coverable(d, true);
                     }
                     self.live_cover[d] += 1;
                 }
@@ -1153,15 +1492,16 @@ impl<'a> BranchAndBound<'a> {
             self.dead[p] -= 1;
         }
         self.decided[c] = false;
+        self.decided_bits[c / 64] &= !(1 << (c % 64));
         if self.live_cover[c] > 0 {
-            self.coverable += 1;
+            self.count_coverable(c, true);
         }
     }
 
-    /// Upper bound on pieces still placeable: (smallest enabled bound, area, rows, columns).
-    fn bound(&self) -> (usize, usize, usize, usize) {
+    /// Upper bound on pieces still placeable: (smallest enabled bound, area, rows, columns,
+    /// suffixes), disabled ones `usize::MAX`.
+    fn bound(&self) -> (usize, usize, usize, usize, usize) {
         let (w, h) = (self.instance.width, self.instance.height);
-        let area = self.coverable / self.min_size;
         let runs = |lines: usize, len: usize, cell: &dyn Fn(usize, usize) -> usize, m: usize| {
             let mut total = 0;
             for line in 0..lines {
@@ -1179,6 +1519,11 @@ impl<'a> BranchAndBound<'a> {
             total
         };
         let b = self.options.bounds;
+        let area = if b.area {
+            self.coverable / self.min_size
+        } else {
+            usize::MAX
+        };
         let rows = if b.rows {
             runs(h, w, &|y, x| y * w + x, self.run_rows)
         } else {
@@ -1189,12 +1534,48 @@ impl<'a> BranchAndBound<'a> {
         } else {
             usize::MAX
         };
-        let area = if b.area { area } else { usize::MAX };
-        let mut best = area.min(rows).min(columns).min(self.capacity_left());
+        let suffixes = self.suffix_bound();
+        let mut best = area
+            .min(rows)
+            .min(columns)
+            .min(suffixes)
+            .min(self.capacity_left());
         if best == usize::MAX {
             best = self.coverable;
         }
-        (best, area, rows, columns)
+        (best, area, rows, columns, suffixes)
+    }
+
+    /// The Russian-doll bound of [`BoundSet::suffixes`] (`usize::MAX` when not in use).
+    fn suffix_bound(&self) -> usize {
+        let Some(suffixes) = self.suffixes else {
+            return usize::MAX;
+        };
+        let (w, h) = (self.instance.width, self.instance.height);
+        let Some(r) = (0..h).find(|&y| self.coverable_in_row[y] > 0) else {
+            return 0;
+        };
+        let c = (r * w..(r + 1) * w)
+            .find(|&c| self.is_coverable(c))
+            .expect("the row has a coverable cell");
+        let mut best = suffixes[c];
+        // Coverable cells in rows r..=last, where the pieces starting before row s lie.
+        let (mut cells, mut top) = (0, r);
+        for s in r + 1..=h {
+            let last = (s - 1 + self.tallest).min(h - 1);
+            while top <= last {
+                cells += self.coverable_in_row[top];
+                top += 1;
+            }
+            let mut before = cells / self.min_size;
+            if self.shift_invariant {
+                // The band r..=last holds at most what the bottom band of as many rows holds
+                // (usize::MAX while that is not known yet).
+                before = before.min(suffixes[(h - (last + 1 - r)) * w]);
+            }
+            best = best.min(before.saturating_add(suffixes[s * w]));
+        }
+        best
     }
 
     /// Uses left under the piece maximums (`usize::MAX` if some piece is unlimited).
@@ -1215,6 +1596,71 @@ impl<'a> BranchAndBound<'a> {
             .iter()
             .zip(&self.used)
             .all(|(l, &n)| n >= l.min)
+    }
+
+    /// Whether the pieces placed meet symmetry breaking as they stand.
+    fn halves_balanced(&self) -> bool {
+        self.mirrors.iter().all(|m| m.balance >= 0)
+    }
+
+    /// Whether symmetry breaking can still be met when at most `more` pieces are added, the
+    /// next of them starting at cell `c` or later in scan order.
+    fn halves_reachable(&self, c: usize, more: usize, scan: bool) -> bool {
+        self.mirrors.iter().all(|m| {
+            let catch_up = if scan && m.last_first_start.is_none_or(|last| c > last) {
+                0
+            } else {
+                more as i64
+            };
+            m.balance + catch_up >= 0
+        })
+    }
+
+    /// The memo key of the scan state at cell `c`.
+    fn memo_key(&self, c: usize) -> MemoKey {
+        // Bits c .. c + 128 of the decided cells, of which the first `reach` matter.
+        let (word, shift) = (c / 64, c % 64);
+        let lo = self.decided_bits[word] as u128 | (self.decided_bits[word + 1] as u128) << 64;
+        let hi = self.decided_bits[word + 2] as u128;
+        let mut window = lo >> shift;
+        if shift > 0 {
+            window |= hi << (128 - shift);
+        }
+        if self.reach < 128 {
+            window &= (1u128 << self.reach) - 1;
+        }
+        let mut balances = [0i32; 2];
+        for (b, m) in balances.iter_mut().zip(&self.mirrors) {
+            *b = m.balance as i32;
+        }
+        MemoKey {
+            cell: c as u32,
+            window,
+            balances,
+        }
+    }
+
+    fn place(&mut self, p: usize) {
+        let piece = self.instance.placements[p].piece;
+        for j in 0..self.instance.placements[p].cells.len() {
+            self.decide(self.instance.placements[p].cells[j]);
+        }
+        self.used[piece] += 1;
+        self.chosen.push(p as u32);
+        for m in &mut self.mirrors {
+            m.balance += i64::from(m.weight[p]);
+        }
+    }
+
+    fn unplace(&mut self, p: usize) {
+        for m in &mut self.mirrors {
+            m.balance -= i64::from(m.weight[p]);
+        }
+        self.chosen.pop();
+        self.used[self.instance.placements[p].piece] -= 1;
+        for j in (0..self.instance.placements[p].cells.len()).rev() {
+            self.undecide(self.instance.placements[p].cells[j]);
+        }
     }
 
     /// Smallest piece count a new packing must reach to matter.
@@ -1253,6 +1699,7 @@ impl<'a> BranchAndBound<'a> {
         }
         let placed = self.chosen.len();
         if self.minimums_met()
+            && self.halves_balanced()
             && (self.best.is_none() || placed > self.best.as_ref().map_or(0, Vec::len))
         {
             // In decision mode, only packings that reach K (or the first, empty one) count.
@@ -1261,6 +1708,7 @@ impl<'a> BranchAndBound<'a> {
                 PackingGoal::AtLeast(k) => placed >= k || self.best.is_none(),
             };
             if record {
+                self.records += 1;
                 self.best = Some(self.chosen.clone());
                 self.report(progress);
                 if matches!(self.options.goal, PackingGoal::AtLeast(k) if placed >= k) {
@@ -1284,15 +1732,55 @@ impl<'a> BranchAndBound<'a> {
         };
         let scan = self.options.cell_order == CellOrder::Scan;
         let target = self.target();
-        let (bound, area, rows, columns) = self.bound();
+        let (bound, area, rows, columns, suffixes) = self.bound();
         if placed.saturating_add(bound) < target {
             self.stats.prunes += 1;
             // A disabled bound is usize::MAX: add without overflowing.
             self.stats.prunes_area += u64::from(placed.saturating_add(area) < target);
             self.stats.prunes_rows += u64::from(placed.saturating_add(rows) < target);
             self.stats.prunes_columns += u64::from(placed.saturating_add(columns) < target);
+            self.stats.prunes_suffixes += u64::from(placed.saturating_add(suffixes) < target);
             return ControlFlow::Continue(());
         }
+        if !self.halves_reachable(c, bound, scan) {
+            self.stats.prunes += 1;
+            self.stats.prunes_symmetry += 1;
+            return ControlFlow::Continue(());
+        }
+        let key = self.memo.as_ref().map(|_| self.memo_key(c));
+        if let (Some(memo), Some(key)) = (&self.memo, &key) {
+            if memo.get(key).is_some_and(|&more| placed + more < target) {
+                self.stats.prunes += 1;
+                self.stats.prunes_memo += 1;
+                return ControlFlow::Continue(());
+            }
+        }
+        let records = self.records;
+        self.explore(c, next, scan, progress)?;
+        // Exhausted without a new packing: from this state, fewer than target - placed more.
+        if let (Some(memo), Some(key)) = (&mut self.memo, key) {
+            // (With target <= placed the node was kept from recording by symmetry breaking,
+            // which a count of more pieces cannot express.)
+            if let Some(more) = target.checked_sub(placed + 1) {
+                if self.records == records && memo.len() < MEMO_CAPACITY {
+                    let entry = memo.entry(key).or_insert(more);
+                    *entry = (*entry).min(more);
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Branches at cell `c`: every live placement starting at (or, out of scan order,
+    /// covering) `c`, then `c` left empty.
+    fn explore(
+        &mut self,
+        c: usize,
+        next: usize,
+        scan: bool,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> ControlFlow<()> {
+        let placed = self.chosen.len();
         let branches = if scan {
             self.starting[c].len()
         } else {
@@ -1308,18 +1796,9 @@ impl<'a> BranchAndBound<'a> {
             if self.dead[p] != 0 || !self.instance.pieces[piece].allows_more(self.used[piece]) {
                 continue;
             }
-            let n = self.instance.placements[p].cells.len();
-            for j in 0..n {
-                self.decide(self.instance.placements[p].cells[j]);
-            }
-            self.used[piece] += 1;
-            self.chosen.push(p as u32);
+            self.place(p);
             let flow = self.search(next, progress);
-            self.chosen.pop();
-            self.used[piece] -= 1;
-            for j in (0..n).rev() {
-                self.undecide(self.instance.placements[p].cells[j]);
-            }
+            self.unplace(p);
             flow?;
             if placed + self.bound().0 < self.target() {
                 return ControlFlow::Continue(());
@@ -1330,6 +1809,36 @@ impl<'a> BranchAndBound<'a> {
         self.undecide(c);
         flow
     }
+}
+
+/// Whether the instance has no blocked cells and every placement moved one row up or down is
+/// a placement too, whenever it stays on the board.
+fn shift_invariant(instance: &PackingInstance) -> bool {
+    let (w, h) = (instance.width, instance.height);
+    if instance.blocked.iter().any(|&b| b) {
+        return false;
+    }
+    let index = placement_index(instance);
+    instance.placements.iter().all(|p| {
+        let (first, last) = min_max(&p.cells);
+        let moved = |down: bool| Placement {
+            piece: p.piece,
+            cells: p
+                .cells
+                .iter()
+                .map(|&c| if down { c + w } else { c - w })
+                .collect(),
+        };
+        (last / w + 1 >= h || index.contains_key(&moved(true)))
+            && (first / w == 0 || index.contains_key(&moved(false)))
+    })
+}
+
+/// The smallest and largest of a placement's cells.
+fn min_max(cells: &[usize]) -> (usize, usize) {
+    let first = cells.iter().copied().min().expect("validated: not empty");
+    let last = cells.iter().copied().max().expect("validated: not empty");
+    (first, last)
 }
 
 /// Longest run of consecutive cells in one line, where `key` maps a cell to (line, position).
@@ -1521,9 +2030,14 @@ mod tests {
         let width = rng.gen_range(2..=max_side);
         let height = rng.gen_range(2..=max_side);
         let blocked: Vec<bool> = (0..width * height).map(|_| rng.gen_bool(0.15)).collect();
+        PackingInstance::from_shapes(width, height, blocked, &random_pieces(rng, false))
+    }
+
+    /// One to three small pieces with random limits; with `turn`, every orientation allowed.
+    fn random_pieces(rng: &mut impl Rng, turn: bool) -> Vec<PieceShapes> {
         let shapes = small_shapes();
         let count = rng.gen_range(1..=3);
-        let pieces: Vec<_> = (0..count)
+        (0..count)
             .map(|_| {
                 let s = &shapes[rng.gen_range(1..shapes.len())];
                 let limit = match rng.gen_range(0..4) {
@@ -1535,10 +2049,10 @@ mod tests {
                     },
                     _ => PieceLimit::exactly(rng.gen_range(0..3)),
                 };
-                (orientations(s, rng.gen_bool(0.7), rng.gen_bool(0.5)), limit)
+                let (rotate, reflect) = (turn || rng.gen_bool(0.7), turn || rng.gen_bool(0.5));
+                (orientations(s, rotate, reflect), limit)
             })
-            .collect();
-        PackingInstance::from_shapes(width, height, blocked, &pieces)
+            .collect()
     }
 
     /// The largest packing respecting the limits, by trying every set of disjoint placements.
@@ -1583,19 +2097,52 @@ mod tests {
     #[test]
     fn branch_and_bound_matches_brute_force() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2024);
-        for case in 0..80 {
-            let instance = random_instance(&mut rng, 5);
+        let (mut mirrored, mut memoised) = (0, 0);
+        for case in 0..120 {
+            let mut instance = random_instance(&mut rng, 5);
+            if case % 2 == 0 {
+                // Half the cases on open rectangles, which the mirrors preserve more often.
+                instance = PackingInstance::from_shapes(
+                    instance.width,
+                    instance.height,
+                    vec![false; instance.width * instance.height],
+                    &random_pieces(&mut rng, true),
+                );
+            }
+            if case % 3 == 0 {
+                // Unlimited pieces: the memo of scan states is on only then.
+                instance.pieces.fill(PieceLimit::unlimited());
+            }
+            mirrored += usize::from(!mirror_halves(&instance).is_empty());
+            memoised += usize::from(
+                instance
+                    .pieces
+                    .iter()
+                    .all(|l| *l == PieceLimit::unlimited()),
+            );
             let expected = brute_force_max(&instance);
-            for bounds in [
-                BoundSet::default(),
-                BoundSet {
-                    area: true,
-                    rows: false,
-                    columns: false,
-                },
+            let all_bounds = BoundSet {
+                area: true,
+                rows: true,
+                columns: true,
+                suffixes: true,
+            };
+            let area_only = BoundSet {
+                area: true,
+                rows: false,
+                columns: false,
+                suffixes: false,
+            };
+            for (bounds, break_symmetry, cell_order) in [
+                (BoundSet::default(), true, CellOrder::Scan),
+                (all_bounds, false, CellOrder::Scan),
+                (area_only, true, CellOrder::FewestPlacements),
+                (all_bounds, true, CellOrder::FewestPlacements),
             ] {
                 let options = PackingOptions {
                     bounds,
+                    break_symmetry,
+                    cell_order,
                     ..PackingOptions::default()
                 };
                 let outcome = maximise(&instance, &options, |_| {}).unwrap();
@@ -1611,8 +2158,7 @@ mod tests {
                     for (k, reachable) in [(best, true), (best + 1, false)] {
                         let options = PackingOptions {
                             goal: PackingGoal::AtLeast(k),
-                            bounds,
-                            ..PackingOptions::default()
+                            ..options
                         };
                         let outcome = maximise(&instance, &options, |_| {}).unwrap();
                         assert!(outcome.proved);
@@ -1625,6 +2171,70 @@ mod tests {
                 }
             }
         }
+        // Symmetry breaking was exercised, not just switched on.
+        assert!(mirrored >= 40, "only {mirrored} instances had a mirror");
+        assert!(
+            memoised >= 40,
+            "only {memoised} instances had unlimited pieces"
+        );
+    }
+
+    #[test]
+    fn memo_and_russian_doll_keep_the_optimum() {
+        // Boxes too large for brute force: every pruning rule on against only the area bound,
+        // on unlimited pieces (where the memo is used).
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(77);
+        let mut memo_prunes = 0;
+        for case in 0..60 {
+            let (width, height) = (rng.gen_range(4..=7), rng.gen_range(4..=7));
+            let blocked = if case % 2 == 0 {
+                vec![false; width * height]
+            } else {
+                (0..width * height).map(|_| rng.gen_bool(0.1)).collect()
+            };
+            let mut pieces = random_pieces(&mut rng, case % 4 < 2);
+            pieces
+                .iter_mut()
+                .for_each(|p| p.1 = PieceLimit::unlimited());
+            let instance = PackingInstance::from_shapes(width, height, blocked, &pieces);
+            let plain = PackingOptions {
+                bounds: BoundSet {
+                    area: true,
+                    rows: false,
+                    columns: false,
+                    suffixes: false,
+                },
+                break_symmetry: false,
+                memo: false,
+                ..PackingOptions::default()
+            };
+            let expected = maximise(&instance, &plain, |_| {}).unwrap();
+            let outcome = maximise(&instance, &PackingOptions::default(), |_| {}).unwrap();
+            assert!(expected.proved && outcome.proved);
+            let found = outcome
+                .best
+                .as_ref()
+                .map(|b| instance.check_packing(b).unwrap());
+            assert_eq!(
+                found,
+                Some(expected.best_len()),
+                "case {case}\n{instance:?}"
+            );
+            memo_prunes += outcome.stats.prunes_memo;
+            // Every suffix optimum is a decision of its own: a sharper test than the optimum.
+            let (with_memo, _) = suffix_optima(&instance, &PackingOptions::default(), |_, _| {});
+            let no_memo = PackingOptions {
+                memo: false,
+                break_symmetry: false,
+                ..PackingOptions::default()
+            };
+            let (without, _) = suffix_optima(&instance, &no_memo, |_, _| {});
+            assert_eq!(with_memo, without, "case {case}\n{instance:?}");
+        }
+        assert!(
+            memo_prunes > 1000,
+            "the memo pruned only {memo_prunes} nodes"
+        );
     }
 
     /// Tilings up to symmetry by brute force: canonicalise every raw tiling under the group.

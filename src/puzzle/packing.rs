@@ -5,12 +5,14 @@
 
 use crate::error::InputError;
 use crate::model::{Assignment, Constraint, Lit, Model, Objective, Var};
-use crate::native::packing::{orientations, placements, PackingInstance, PieceLimit};
+use crate::native::packing::{
+    mirror_halves, orientations, placements, PackingInstance, PieceLimit,
+};
 use crate::puzzle::grid::{Grid, MAX_SIDE};
 use crate::puzzle::load::Source;
 use crate::puzzle::VerifyError;
 use serde::Deserialize;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use toml::Spanned;
 
 /// The most placements an instance may have: beyond it the model is not a grid puzzle a
@@ -329,37 +331,6 @@ impl Packing {
         )
     }
 
-    /// The reflections of the rectangle that map the instance onto itself (blocked cells onto
-    /// blocked cells, each placement onto a placement of the same piece), as
-    /// (flips columns, flips rows).
-    pub fn reflections(&self) -> Vec<(bool, bool)> {
-        let (w, h) = (self.width, self.height);
-        let index: HashMap<(usize, &[usize]), usize> = self
-            .instance
-            .placements
-            .iter()
-            .enumerate()
-            .map(|(i, p)| ((p.piece, p.cells.as_slice()), i))
-            .collect();
-        [(true, false), (false, true)]
-            .into_iter()
-            .filter(|&(fx, fy)| {
-                let map = |c: usize| {
-                    let (x, y) = (c % w, c / w);
-                    let x = if fx { w - 1 - x } else { x };
-                    let y = if fy { h - 1 - y } else { y };
-                    y * w + x
-                };
-                (0..w * h).all(|c| self.blocked[c] == self.blocked[map(c)])
-                    && self.instance.placements.iter().all(|p| {
-                        let mut cells: Vec<usize> = p.cells.iter().map(|&c| map(c)).collect();
-                        cells.sort_unstable();
-                        index.contains_key(&(p.piece, cells.as_slice()))
-                    })
-            })
-            .collect()
-    }
-
     /// Compiles with symmetry breaking (see [`Packing::compile_with`]).
     pub fn compile(&self) -> Model {
         self.compile_with(true)
@@ -371,13 +342,11 @@ impl Packing {
     /// partitioned into at-most-one groups by cell (a greedy cover of the placements by the
     /// cells they share).
     ///
-    /// With `break_symmetry`, for each reflection of the rectangle that maps the instance
-    /// onto itself, one constraint keeps at least one packing of every orbit: "no more
-    /// pieces centred in the bottom half than in the top half" (rows flipped) and the same
-    /// for right against left (columns flipped). Sound because the row flip swaps the two
-    /// halves' counts, so a packing or its mirror image satisfies the first; the column flip
-    /// leaves every row alone, so it can then fix the second without undoing the first.
-    /// Counting all solutions needs `break_symmetry = false`.
+    /// With `break_symmetry`, for each mirror of the rectangle that maps the instance onto
+    /// itself, one constraint keeps at least one packing of every orbit: "no more pieces
+    /// centred in the bottom half than in the top half" (rows flipped) and the same for right
+    /// against left (columns flipped); [`mirror_halves`] argues soundness. The native branch
+    /// and bound uses the same rule. Counting all solutions needs `break_symmetry = false`.
     pub fn compile_with(&self, break_symmetry: bool) -> Model {
         let mut model = Model::new();
         let placements = &self.instance.placements;
@@ -419,28 +388,14 @@ impl Packing {
             }
         }
         if break_symmetry {
-            for (_, flip_y) in self.reflections() {
-                // Twice the centre's coordinate against the middle line, in whole numbers.
-                let side = |p: &crate::native::packing::Placement| {
-                    let n = p.cells.len();
-                    let twice: usize = if flip_y {
-                        p.cells.iter().map(|c| 2 * (c / self.width)).sum()
-                    } else {
-                        p.cells.iter().map(|c| 2 * (c % self.width)).sum()
-                    };
-                    let middle = n * if flip_y {
-                        self.height - 1
-                    } else {
-                        self.width - 1
-                    };
-                    twice.cmp(&middle)
-                };
+            for mirror in mirror_halves(&self.instance) {
+                let side = |p: usize| mirror.side[p];
                 let first: Vec<Lit> = (0..placements.len())
-                    .filter(|&i| side(&placements[i]).is_lt())
+                    .filter(|&i| side(i).is_lt())
                     .map(|i| lits[i])
                     .collect();
                 let second: Vec<Lit> = (0..placements.len())
-                    .filter(|&i| side(&placements[i]).is_gt())
+                    .filter(|&i| side(i).is_gt())
                     .map(|i| !lits[i])
                     .collect();
                 // first - (count of second) >= 0, written over literals:
@@ -711,7 +666,11 @@ mod tests {
         let model = packing.compile();
         assert_eq!(model.check_hints(), Ok(()));
         assert_eq!(model.name(Var::from_index(0)), "place[plus/0@(0,0)]");
-        assert_eq!(packing.reflections(), vec![(true, false), (false, true)]);
+        let mirrors: Vec<bool> = mirror_halves(&packing.instance)
+            .iter()
+            .map(|m| m.rows_flipped)
+            .collect();
+        assert_eq!(mirrors, vec![false, true]);
     }
 
     #[test]
