@@ -21,7 +21,7 @@
 //!   one labelling. Several map choices remain only when part 0 has symmetries; enumeration
 //!   blocks labellings, so they are counted once.
 //! - Connectivity: the lazy constraint [`Connectivity`] (see its docs for why its cuts are
-//!   sound).
+//!   sound, and for the reasons certificates record with them).
 
 use crate::error::InputError;
 use crate::model::{
