@@ -430,10 +430,11 @@ fn prove(model: &Path, dir: &Path, count: bool, json: bool) -> Result<u8, Failur
         ProveError::Lazy { .. } | ProveError::Write { .. } => Failure::Usage(error.to_string()),
         ProveError::Internal(_) => Failure::Internal(error.to_string()),
     })?;
-    let answer = match manifest.claim {
+    let answer = match &manifest.claim {
         Claim::Optimal { value } => format!("optimal {value}"),
         Claim::Satisfiable => "satisfiable".to_string(),
         Claim::Unsatisfiable => "unsatisfiable".to_string(),
+        Claim::Impossible { reason } => format!("impossible ({reason})"),
         Claim::Count { count, .. } => format!("{count} solutions"),
     };
     if json {
@@ -454,10 +455,10 @@ fn prove(model: &Path, dir: &Path, count: bool, json: bool) -> Result<u8, Failur
         .values()
         .map(|f| format!("{} {} bytes", f.name, f.bytes))
         .collect();
-    let files = if files.is_empty() {
-        "a count record: manifest.json and model.toml".to_string()
-    } else {
-        files.join(", ")
+    let files = match (&manifest.claim, files.is_empty()) {
+        (Claim::Impossible { .. }, _) => "the reason: manifest.json and model.toml".to_string(),
+        (_, true) => "a count record: manifest.json and model.toml".to_string(),
+        (_, false) => files.join(", "),
     };
     print_stdout(&format!(
         "{answer}: certificate in {} ({files})\n",

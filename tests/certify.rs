@@ -3,59 +3,16 @@
 
 mod common;
 
-use common::{models, puzzlec, Run};
+use common::{assert_fails, check, edit, models, prove, puzzlec, Run};
 use puzzlec::cert::certificate::sha256_hex;
 use std::fs;
 use std::path::{Path, PathBuf};
-
-/// Proves `model` into a fresh folder inside `tmp`, asserting success; returns the folder.
-fn prove(tmp: &Path, model: &Path) -> PathBuf {
-    let dir = tmp.join("cert");
-    let run = puzzlec(
-        tmp,
-        &[
-            "prove",
-            model.to_str().unwrap(),
-            "-o",
-            dir.to_str().unwrap(),
-        ],
-    );
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    dir
-}
-
-fn check(dir: &Path) -> Run {
-    puzzlec(dir, &["check", dir.to_str().unwrap()])
-}
 
 /// The contest board's certificate, written once per test into its own temporary folder.
 fn contest_certificate() -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let dir = prove(tmp.path(), &models().join("obstacle-queens.toml"));
     (tmp, dir)
-}
-
-/// Replaces the first occurrence of `from` in `dir/name` with `to`, asserting there is one.
-fn edit(dir: &Path, name: &str, from: &str, to: &str) {
-    let path = dir.join(name);
-    let text = fs::read_to_string(&path).unwrap();
-    assert!(text.contains(from), "{name} has no {from:?}");
-    fs::write(&path, text.replacen(from, to, 1)).unwrap();
-}
-
-/// Asserts `check` fails with exit 1 and exactly `message` on stderr.
-fn assert_fails(dir: &Path, message: &str) {
-    let run = check(dir);
-    assert_eq!(
-        run.code, 1,
-        "stdout: {}\nstderr: {}",
-        run.stdout, run.stderr
-    );
-    assert_eq!(
-        run.stderr,
-        format!("error: certificate check failed: {message}\n")
-    );
-    assert_eq!(run.stdout, "");
 }
 
 #[test]

@@ -199,7 +199,19 @@ fn the_flattening_sees_nested_and_array_fields() {
 fn prove_json_matches_the_documented_schema() {
     check_section(
         "prove",
-        &[&["prove", "obstacle-queens.toml", "-o", "{tmp}", "--json"]],
+        &[
+            &["prove", "obstacle-queens.toml", "-o", "{tmp}", "--json"],
+            // A refutation with connectivity cuts: the cut file and its hash.
+            &["prove", "halves-impossible.toml", "-o", "{tmp}", "--json"],
+            // Impossible by counting: the claim's reason.
+            &[
+                "prove",
+                "../tests/fixtures/halves-of-five.toml",
+                "-o",
+                "{tmp}",
+                "--json",
+            ],
+        ],
     );
 }
 

@@ -6,23 +6,33 @@
 //! * `witness.txt` (when there is a solution): the value of every model variable as DIMACS
 //!   `v` lines, with the solution drawn in `c` lines for people;
 //! * `cnf.dimacs` (when something is refuted): the CNF of "objective at least optimum + 1", or
-//!   of the constraints alone for an impossible model, with `c var N name` lines;
+//!   of the constraints alone for an impossible model, with `c var N name` lines; for a
+//!   model with lazy constraints, followed by the cuts of `cuts.txt`;
+//! * `cuts.txt` (when the refutation needed cuts of lazy constraints, as a dissection's
+//!   connected parts do): each cut with the reason it holds in every solution (format and
+//!   argument in [`super::cuts`]); its SHA-256 is in the manifest;
 //! * `proof.lrat`, `proof.drat`, `proof.varisat`: refutations of `cnf.dimacs` in LRAT (checked
 //!   by our own [`super::lrat`]), textual DRAT (for drat-trim and friends) and varisat's native
 //!   format (checked by varisat's checker);
 //! * `manifest.json`: what is claimed and how it was established (see [`Manifest`]).
 //!
 //! [`check`] trusts none of the files: it hashes the model, verifies the witness with the
-//! puzzle's own rules, rebuilds the CNF from the model and compares it byte for byte, and
-//! checks both proofs against that CNF. What it does trust is the model compiler and the CNF
-//! encoder (`src/puzzle`, `src/sat/encode.rs`), whose cardinality encodings are tested
-//! exhaustively on small sizes. Models with lazy constraints are refused: their CNF leaves
-//! those constraints out, so refuting it would prove nothing about the puzzle.
+//! puzzle's own rules, verifies every cut's reason and clause from the rules
+//! ([`super::cuts::verify`]), rebuilds the CNF from the model and the verified cuts and
+//! compares it byte for byte, and checks both proofs against that CNF. What it does trust is
+//! the model compiler and the CNF encoder (`src/puzzle`, `src/sat/encode.rs`), whose
+//! cardinality encodings are tested exhaustively on small sizes.
+//!
+//! A puzzle that is impossible by counting alone ([`Puzzle::trivially_impossible`], such as
+//! a dissection of 25 cells into 2 parts) has nothing to refute: its claim is
+//! [`Claim::Impossible`] with the reason, which `check` recomputes from the model. Models
+//! whose lazy constraints cannot justify their cuts ([`crate::model::JustifyCuts`]) are
+//! refused.
 
 use crate::cert::lrat::{check_lrat, parse_dimacs};
 use crate::cert::refute::{check_with_varisat, refute, Refutation, SolverProofFormat};
 use crate::error::InputError;
-use crate::model::{Assignment, Model};
+use crate::model::{Assignment, Lit, Model};
 use crate::puzzle::load::parse_model;
 use crate::puzzle::{load_model_file, Puzzle};
 use crate::sat::amo::AmoEncoding;
@@ -48,6 +58,8 @@ pub const LRAT_FILE: &str = "proof.lrat";
 pub const DRAT_FILE: &str = "proof.drat";
 /// The varisat-native refutation of [`CNF_FILE`].
 pub const VARISAT_FILE: &str = "proof.varisat";
+/// The cuts of lazy constraints that [`CNF_FILE`] ends with, and their reasons.
+pub const CUTS_FILE: &str = "cuts.txt";
 
 /// The `format` written into every manifest; [`check`] refuses others.
 pub const FORMAT: &str = "puzzlec-certificate/1";
@@ -67,8 +79,16 @@ pub enum Claim {
     },
     /// The model has no objective and the witness satisfies it; nothing is refuted.
     Satisfiable,
-    /// No assignment satisfies the constraints: the constraints' CNF is refuted.
+    /// No assignment satisfies the constraints: the constraints' CNF is refuted (with the
+    /// cuts of [`CUTS_FILE`] appended, for models with lazy constraints).
     Unsatisfiable,
+    /// No solution, for a reason that needs no search ([`Puzzle::trivially_impossible`]:
+    /// a dissection of 25 cells into 2 parts, say); `check` recomputes the reason. Nothing is
+    /// refuted.
+    Impossible {
+        /// The reason, in the puzzle's words.
+        reason: String,
+    },
     /// The puzzle has `count` optimal solutions (all solutions, for a family without an
     /// objective), counted by two independent methods that agree: the native search and SAT
     /// enumeration with blocking clauses. A record of how the count was established, not a
@@ -87,7 +107,7 @@ impl Claim {
         match self {
             Claim::Optimal { value } => Some(Some(value + 1)),
             Claim::Unsatisfiable => Some(None),
-            Claim::Satisfiable | Claim::Count { .. } => None,
+            Claim::Satisfiable | Claim::Impossible { .. } | Claim::Count { .. } => None,
         }
     }
 }
@@ -118,6 +138,9 @@ pub struct EncodingEntry {
     pub variables: usize,
     /// Clauses of the CNF.
     pub clauses: usize,
+    /// Of those clauses, the last ones that are the cuts of [`CUTS_FILE`].
+    #[serde(default)]
+    pub cuts: usize,
 }
 
 /// One file of the certificate.
@@ -127,6 +150,10 @@ pub struct FileEntry {
     pub name: String,
     /// Its size in bytes, for people (the check does not rely on it).
     pub bytes: u64,
+    /// SHA-256 of its bytes, in lower-case hex, for the files `check` compares by hash
+    /// ([`CUTS_FILE`]); the others are checked by their content alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
 }
 
 /// Wall-clock times of `prove`, in seconds.
@@ -155,7 +182,7 @@ pub struct Manifest {
     pub how: String,
     /// How the CNF was built.
     pub encoding: EncodingEntry,
-    /// The files, by role: "witness", "cnf", "lrat", "drat", "varisat".
+    /// The files, by role: "witness", "cnf", "cuts", "lrat", "drat", "varisat".
     pub files: std::collections::BTreeMap<String, FileEntry>,
     /// How long `prove` took.
     pub times: Times,
@@ -167,12 +194,13 @@ pub enum ProveError {
     /// The model file is bad.
     #[error("{0}")]
     Input(#[from] InputError),
-    /// The model has lazy constraints, which a CNF refutation cannot cover.
-    #[error("{path}: cannot certify a model with lazy constraints ({names}): its CNF leaves them out, so refuting it proves nothing")]
+    /// The model has lazy constraints that cannot justify their cuts, so a refutation that
+    /// needs them could not be checked.
+    #[error("{path}: cannot certify a model with lazy constraints that give no reasons for their cuts ({names}): a refutation using their cuts could not be checked")]
     Lazy {
         /// The model file.
         path: PathBuf,
-        /// The lazy constraints' names.
+        /// The names of the lazy constraints without reasons.
         names: String,
     },
     /// A certificate file could not be written.
@@ -208,16 +236,21 @@ pub struct Checked {
     pub conclusion: String,
 }
 
-/// The CNF a claim refutes, as DIMACS text; `None` when the claim refutes nothing. The text
-/// depends only on the model and the claim, so [`check`] can rebuild it byte for byte.
-pub fn refuted_dimacs(model: &Model, claim: &Claim) -> Option<(String, EncodingEntry)> {
+/// The CNF a claim refutes, as DIMACS text, with `cuts` (clauses over the model's
+/// variables) appended; `None` when the claim refutes nothing. The text depends only on the
+/// model, the claim and the cuts, so [`check`] can rebuild it byte for byte.
+pub fn refuted_dimacs(
+    model: &Model,
+    claim: &Claim,
+    cuts: &[Vec<Lit>],
+) -> Option<(String, EncodingEntry)> {
     let bound = claim.refuted_bound()?;
     let encoding = encode::encode(model, AMO);
     let refuted = match bound {
         Some(k) => format!("objective at least {k}"),
         None => "the constraints alone".to_string(),
     };
-    let comments = vec![
+    let mut comments = vec![
         format!("puzzlec certificate CNF of {MODEL_FILE}: {refuted}"),
         format!("objective counted by {}", encoding.objective_encoding),
         format!(
@@ -225,15 +258,35 @@ pub fn refuted_dimacs(model: &Model, claim: &Claim) -> Option<(String, EncodingE
             model.num_vars()
         ),
     ];
-    let cnf = encoding.cnf_with_at_least(bound);
+    if !cuts.is_empty() {
+        comments.push(format!(
+            "the last {} clauses are the cuts of {CUTS_FILE}, in its order",
+            cuts.len()
+        ));
+    }
+    let mut cnf = encoding.cnf_with_at_least(bound);
+    cnf.clauses.extend(cuts.iter().cloned());
     let entry = EncodingEntry {
         at_most_one: format!("{AMO:?}").to_lowercase(),
         objective: encoding.objective_encoding.clone(),
         refuted: Some(refuted),
         variables: cnf.num_vars,
         clauses: cnf.clauses.len(),
+        cuts: cuts.len(),
     };
     Some((dimacs::write_dimacs(&cnf, model.names(), &comments), entry))
+}
+
+/// The encoding entry of a certificate that refutes nothing.
+fn unrefuted_encoding(model: &Model) -> EncodingEntry {
+    EncodingEntry {
+        at_most_one: format!("{AMO:?}").to_lowercase(),
+        objective: encode::encode(model, AMO).objective_encoding,
+        refuted: None,
+        variables: 0,
+        clauses: 0,
+        cuts: 0,
+    }
 }
 
 /// Solves the model at `model_path` with the SAT backend, and writes a certificate of the
@@ -256,18 +309,10 @@ pub fn prove_with(model_path: &Path, dir: &Path, count: bool) -> Result<Manifest
         std::fs::create_dir_all(dir).map_err(|e| write_error(dir, &e))?;
         std::fs::write(dir.join(MODEL_FILE), &model_bytes)
             .map_err(|e| write_error(&dir.join(MODEL_FILE), &e))?;
-        let model = puzzle.compile();
-        let encoding = EncodingEntry {
-            at_most_one: format!("{AMO:?}").to_lowercase(),
-            objective: encode::encode(&model, AMO).objective_encoding,
-            refuted: None,
-            variables: 0,
-            clauses: 0,
-        };
         let record = Record {
             claim,
             how,
-            encoding,
+            encoding: unrefuted_encoding(&puzzle.compile()),
             files: std::collections::BTreeMap::new(),
             solve_seconds,
             refute_seconds: 0.0,
@@ -275,6 +320,24 @@ pub fn prove_with(model_path: &Path, dir: &Path, count: bool) -> Result<Manifest
         return write_manifest(dir, model_path, &model_bytes, &puzzle, record, start);
     }
     let model = puzzle.compile();
+    if let Some(reason) = puzzle.trivially_impossible() {
+        // Nothing to search or refute: the reason is the certificate, recomputed by `check`.
+        std::fs::create_dir_all(dir).map_err(|e| write_error(dir, &e))?;
+        std::fs::write(dir.join(MODEL_FILE), &model_bytes)
+            .map_err(|e| write_error(&dir.join(MODEL_FILE), &e))?;
+        let record = Record {
+            how: format!(
+                "impossible by counting alone ({reason}); check recomputes the reason from the {} rules",
+                puzzle.kind()
+            ),
+            claim: Claim::Impossible { reason },
+            encoding: unrefuted_encoding(&model),
+            files: std::collections::BTreeMap::new(),
+            solve_seconds: 0.0,
+            refute_seconds: 0.0,
+        };
+        return write_manifest(dir, model_path, &model_bytes, &puzzle, record, start);
+    }
     refuse_lazy(&model, model_path)?;
 
     // The answer, from the SAT backend; its witness is re-verified below from the rules.
@@ -288,7 +351,10 @@ pub fn prove_with(model_path: &Path, dir: &Path, count: bool) -> Result<Manifest
     let solve_seconds = solve_start.elapsed().as_secs_f64();
     let (claim, witness) = match (raw.status, raw.witness, raw.bound) {
         (Status::Optimal, Some(witness), Some(value)) => (Claim::Optimal { value }, Some(witness)),
-        (Status::Optimal, Some(witness), None) => (Claim::Satisfiable, Some(witness)),
+        // Without an objective the backend answers "satisfiable" (tilings, dissections).
+        (Status::Optimal | Status::Satisfiable, Some(witness), None) => {
+            (Claim::Satisfiable, Some(witness))
+        }
         (Status::Unsatisfiable, _, _) => (Claim::Unsatisfiable, None),
         (status, _, _) => {
             return Err(ProveError::Internal(format!(
@@ -297,7 +363,7 @@ pub fn prove_with(model_path: &Path, dir: &Path, count: bool) -> Result<Manifest
             )))
         }
     };
-    let how = match &claim {
+    let mut how = match &claim {
         Claim::Optimal { value } => format!(
             "varisat found a solution with {value} and refuted \"objective at least {}\"; \
              the witness is verified by the puzzle's rules, the refutation by puzzlec's LRAT \
@@ -310,12 +376,17 @@ pub fn prove_with(model_path: &Path, dir: &Path, count: bool) -> Result<Manifest
         Claim::Unsatisfiable => "varisat refuted the constraints; the refutation is checked by \
                                  puzzlec's LRAT checker and varisat's checker"
             .to_string(),
-        Claim::Count { .. } => unreachable!("count records are written above"),
+        Claim::Impossible { .. } | Claim::Count { .. } => {
+            return Err(ProveError::Internal(
+                "the SAT backend cannot claim a count or an impossibility".to_string(),
+            ))
+        }
     };
 
     std::fs::create_dir_all(dir).map_err(|e| write_error(dir, &e))?;
     let mut files = std::collections::BTreeMap::new();
-    let mut put = |role: &str, name: &str, bytes: &[u8]| -> Result<(), ProveError> {
+    // `hashed`: the manifest records the file's SHA-256 and `check` compares it.
+    let mut put = |role: &str, name: &str, bytes: &[u8], hashed: bool| -> Result<(), ProveError> {
         let path = dir.join(name);
         std::fs::write(&path, bytes).map_err(|e| write_error(&path, &e))?;
         files.insert(
@@ -323,6 +394,7 @@ pub fn prove_with(model_path: &Path, dir: &Path, count: bool) -> Result<Manifest
             FileEntry {
                 name: name.to_string(),
                 bytes: bytes.len() as u64,
+                sha256: hashed.then(|| sha256_hex(bytes)),
             },
         );
         Ok(())
@@ -339,23 +411,40 @@ pub fn prove_with(model_path: &Path, dir: &Path, count: bool) -> Result<Manifest
             "witness",
             WITNESS_FILE,
             witness_text(&puzzle, witness).as_bytes(),
+            false,
         )?;
     }
 
     let mut refute_seconds = 0.0;
-    let encoding = match refuted_dimacs(&model, &claim) {
-        None => EncodingEntry {
-            at_most_one: format!("{AMO:?}").to_lowercase(),
-            objective: encode::encode(&model, AMO).objective_encoding,
-            refuted: None,
-            variables: 0,
-            clauses: 0,
-        },
-        Some((text, entry)) => {
-            put("cnf", CNF_FILE, text.as_bytes())?;
+    let refute_start = Instant::now();
+    // The cuts the refutation needs, found by the cut loop on the CNF without them.
+    let cuts = match refuted_dimacs(&model, &claim, &[]) {
+        Some((text, _)) if !model.lazy.is_empty() => {
             let (num_vars, clauses) = parse_dimacs(&text)
                 .map_err(|e| ProveError::Internal(format!("our own DIMACS: {e}")))?;
-            let refute_start = Instant::now();
+            let cuts = super::cuts::collect(&model, num_vars, &clauses)
+                .map_err(|e| ProveError::Internal(format!("the cut loop: {e}")))?;
+            let text = super::cuts::write(&model, &cuts, MODEL_FILE, CNF_FILE);
+            put("cuts", CUTS_FILE, text.as_bytes(), true)?;
+            let names: Vec<&str> = model.lazy.iter().map(|l| l.name()).collect();
+            how = format!(
+                "{how}; the CNF ends with {} cuts of {} recorded with their reasons in \
+                 {CUTS_FILE}, each verified from the puzzle's rules",
+                cuts.len(),
+                names.join(", ")
+            );
+            cuts.into_iter()
+                .map(|recorded| recorded.cut.clause)
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+    let encoding = match refuted_dimacs(&model, &claim, &cuts) {
+        None => unrefuted_encoding(&model),
+        Some((text, entry)) => {
+            put("cnf", CNF_FILE, text.as_bytes(), false)?;
+            let (num_vars, clauses) = parse_dimacs(&text)
+                .map_err(|e| ProveError::Internal(format!("our own DIMACS: {e}")))?;
             let (mut native, mut lrat, mut drat) = (Vec::new(), Vec::new(), Vec::new());
             let outcome = refute(
                 num_vars,
@@ -381,9 +470,9 @@ pub fn prove_with(model_path: &Path, dir: &Path, count: bool) -> Result<Manifest
             )
             .map_err(|e| ProveError::Internal(e.to_string()))?;
             refute_seconds = refute_start.elapsed().as_secs_f64();
-            put("lrat", LRAT_FILE, &lrat)?;
-            put("drat", DRAT_FILE, &drat)?;
-            put("varisat", VARISAT_FILE, &native)?;
+            put("lrat", LRAT_FILE, &lrat, false)?;
+            put("drat", DRAT_FILE, &drat, false)?;
+            put("varisat", VARISAT_FILE, &native, false)?;
             entry
         }
     };
@@ -485,13 +574,18 @@ fn count_twice(puzzle: &crate::puzzle::Puzzle) -> Result<(Claim, String), String
     ))
 }
 
-/// Refuses models with lazy constraints: the CNF leaves them out, so its refutation would
-/// not speak about the puzzle.
+/// Refuses models with lazy constraints that cannot justify their cuts: a refutation
+/// usually needs their cuts, and `check` could not verify them.
 fn refuse_lazy(model: &Model, path: &Path) -> Result<(), ProveError> {
-    if model.lazy.is_empty() {
+    let names: Vec<&str> = model
+        .lazy
+        .iter()
+        .filter(|l| l.justify().is_none())
+        .map(|l| l.name())
+        .collect();
+    if names.is_empty() {
         return Ok(());
     }
-    let names: Vec<&str> = model.lazy.iter().map(|l| l.name()).collect();
     Err(ProveError::Lazy {
         path: path.to_path_buf(),
         names: names.join(", "),
@@ -658,12 +752,33 @@ pub fn check(dir: &Path) -> Result<Checked, CheckError> {
             ),
         });
     }
-    let model = puzzle.compile();
-    if !model.lazy.is_empty() {
-        return Err(failed(format!(
-            "{model_name}: the model has lazy constraints, which a CNF refutation cannot certify"
-        )));
+    if let Claim::Impossible { reason } = &manifest.claim {
+        steps.push(format!(
+            "{model_name}: SHA-256 matches the manifest ({} puzzle)",
+            puzzle.kind()
+        ));
+        return match puzzle.trivially_impossible() {
+            Some(again) if again == *reason => {
+                steps.push(format!(
+                    "{model_name}: {again} (recomputed from the {} rules)",
+                    puzzle.kind()
+                ));
+                Ok(Checked {
+                    steps,
+                    conclusion: format!("certified: {model_name} has no solution ({again})"),
+                })
+            }
+            Some(again) => Err(failed(format!(
+                "{model_name}: the {} rules give the reason {again:?}, not the manifest's {reason:?}",
+                puzzle.kind()
+            ))),
+            None => Err(failed(format!(
+                "{model_name}: the manifest claims {reason:?}, but the {} rules find no such reason (nothing is refuted, so there is no proof of impossibility)",
+                puzzle.kind()
+            ))),
+        };
     }
+    let model = puzzle.compile();
     steps.push(format!(
         "{model_name}: SHA-256 matches the manifest ({} puzzle, {} model variables)",
         puzzle.kind(),
@@ -671,7 +786,7 @@ pub fn check(dir: &Path) -> Result<Checked, CheckError> {
     ));
 
     // 2. The witness satisfies the puzzle's rules and has the claimed value.
-    let needs_witness = !matches!(manifest.claim, Claim::Unsatisfiable);
+    let needs_witness = matches!(manifest.claim, Claim::Optimal { .. } | Claim::Satisfiable);
     if needs_witness {
         let witness = parse_witness(&text(WITNESS_FILE)?, model.num_vars())
             .map_err(|e| failed(format!("{WITNESS_FILE}: {e}")))?;
@@ -687,29 +802,81 @@ pub fn check(dir: &Path) -> Result<Checked, CheckError> {
                 )));
             }
         }
+        let solution = if puzzle.has_objective() {
+            format!("a solution of value {value}")
+        } else {
+            "a solution".to_string()
+        };
         steps.push(format!(
-            "{WITNESS_FILE}: a solution of value {value}, verified by the {} rules",
+            "{WITNESS_FILE}: {solution}, verified by the {} rules",
             puzzle.kind()
         ));
     }
 
-    // 3. The CNF is exactly the one the model and the claim give.
-    if let Some((rebuilt, entry)) = refuted_dimacs(&model, &manifest.claim) {
+    // 3. Every recorded cut holds in every solution, by the puzzle's rules.
+    let refutes = manifest.claim.refuted_bound().is_some();
+    let cuts = match manifest.files.get("cuts") {
+        Some(entry) if refutes => {
+            let bytes = read(CUTS_FILE)?;
+            let Some(expected) = &entry.sha256 else {
+                return Err(failed(format!(
+                    "{MANIFEST_FILE}: the entry of {CUTS_FILE} has no sha256"
+                )));
+            };
+            let hash = sha256_hex(&bytes);
+            if hash != *expected {
+                return Err(failed(format!(
+                    "{CUTS_FILE}: SHA-256 {hash} differs from the manifest's {expected} (the cut file was changed)"
+                )));
+            }
+            let cut_text = String::from_utf8(bytes)
+                .map_err(|_| failed(format!("{CUTS_FILE}: not UTF-8 text")))?;
+            let parsed = super::cuts::parse(&cut_text, model.num_vars())
+                .map_err(|e| failed(format!("{CUTS_FILE}: {e}")))?;
+            super::cuts::verify(&model, &parsed)
+                .map_err(|e| failed(format!("{CUTS_FILE}: {e}")))?;
+            let names: Vec<&str> = model.lazy.iter().map(|l| l.name()).collect();
+            steps.push(format!(
+                "{CUTS_FILE}: SHA-256 matches the manifest; {} cuts, each verified from the {} rules ({})",
+                parsed.len(),
+                puzzle.kind(),
+                names.join(", ")
+            ));
+            parsed
+                .into_iter()
+                .map(|cut| cut.recorded.cut.clause)
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+
+    // 4. The CNF is exactly the one the model, the claim and the cuts give.
+    if let Some((rebuilt, entry)) = refuted_dimacs(&model, &manifest.claim, &cuts) {
         let found = text(CNF_FILE)?;
+        let source = if cuts.is_empty() {
+            model_name.to_string()
+        } else {
+            format!("{model_name} and {CUTS_FILE}")
+        };
         if let Some(difference) = first_difference(&rebuilt, &found) {
             return Err(failed(format!(
-                "{CNF_FILE} differs from the CNF rebuilt from {model_name}: {difference}"
+                "{CNF_FILE} differs from the CNF rebuilt from {source}: {difference}"
             )));
         }
         let refuted = entry.refuted.unwrap_or_default();
+        let with_cuts = if cuts.is_empty() {
+            String::new()
+        } else {
+            format!(" with {} cuts", cuts.len())
+        };
         steps.push(format!(
-            "{CNF_FILE}: identical to the CNF rebuilt from {model_name} ({refuted}; {} variables, {} clauses)",
+            "{CNF_FILE}: identical to the CNF rebuilt from {source} ({refuted}{with_cuts}; {} variables, {} clauses)",
             entry.variables, entry.clauses
         ));
         let (num_vars, clauses) =
             parse_dimacs(&found).map_err(|e| failed(format!("{CNF_FILE}: {e}")))?;
 
-        // 4. Two independent checkers accept refutations of it.
+        // 5. Two independent checkers accept refutations of it.
         let lrat = text(LRAT_FILE)?;
         let stats = check_lrat(num_vars, &clauses, &lrat).map_err(|e| {
             failed(format!(
@@ -735,7 +902,9 @@ pub fn check(dir: &Path) -> Result<Checked, CheckError> {
         Claim::Optimal { value } => format!("certified: {value} is the optimum of {model_name}"),
         Claim::Satisfiable => format!("certified: {model_name} has a solution"),
         Claim::Unsatisfiable => format!("certified: {model_name} has no solution"),
-        Claim::Count { .. } => unreachable!("count records return above"),
+        Claim::Impossible { .. } | Claim::Count { .. } => {
+            unreachable!("impossibility and count records return above")
+        }
     };
     Ok(Checked { steps, conclusion })
 }
@@ -800,8 +969,8 @@ mod tests {
             .collect();
         model.add(Constraint::AtMostOne(lits.clone()));
         model.add(Constraint::AtLeast(lits, 2));
-        assert_eq!(refuted_dimacs(&model, &Claim::Satisfiable), None);
-        let (text, entry) = refuted_dimacs(&model, &Claim::Unsatisfiable).unwrap();
+        assert_eq!(refuted_dimacs(&model, &Claim::Satisfiable, &[]), None);
+        let (text, entry) = refuted_dimacs(&model, &Claim::Unsatisfiable, &[]).unwrap();
         assert_eq!(entry.refuted.as_deref(), Some("the constraints alone"));
         assert!(text.contains("c var 3 x2\n"), "{text}");
         let (num_vars, clauses) = parse_dimacs(&text).unwrap();
@@ -831,17 +1000,41 @@ mod tests {
     }
 
     #[test]
-    fn models_with_lazy_constraints_are_refused() {
+    fn models_with_lazy_constraints_that_give_no_reasons_are_refused() {
         let mut model = Model::new();
         model.new_var("x");
         assert!(refuse_lazy(&model, Path::new("m.toml")).is_ok());
+        // A dissection's connected parts justify their cuts: accepted.
+        let dissection =
+            crate::puzzle::dissection::DissectionPuzzle::from_picture("####", 2, true).compile();
+        assert_eq!(dissection.lazy.len(), 1);
+        assert!(refuse_lazy(&dissection, Path::new("d.toml")).is_ok());
         model.lazy.push(Box::new(Connected));
         let error = refuse_lazy(&model, Path::new("m.toml")).unwrap_err();
         assert_eq!(
             error.to_string(),
-            "m.toml: cannot certify a model with lazy constraints (connectivity): its CNF \
-             leaves them out, so refuting it proves nothing"
+            "m.toml: cannot certify a model with lazy constraints that give no reasons for \
+             their cuts (connectivity): a refutation using their cuts could not be checked"
         );
+    }
+
+    #[test]
+    fn the_cnf_ends_with_the_cuts_and_says_so() {
+        let mut model = Model::new();
+        let x = model.new_var("x").positive();
+        let y = model.new_var("y").positive();
+        model.add(Constraint::Clause(vec![x, y]));
+        let (plain, plain_entry) = refuted_dimacs(&model, &Claim::Unsatisfiable, &[]).unwrap();
+        assert_eq!(plain_entry.cuts, 0);
+        assert!(!plain.contains(CUTS_FILE), "{plain}");
+        let cuts = vec![vec![!x], vec![!y]];
+        let (text, entry) = refuted_dimacs(&model, &Claim::Unsatisfiable, &cuts).unwrap();
+        assert_eq!((entry.clauses, entry.cuts), (3, 2));
+        assert!(
+            text.contains("c the last 2 clauses are the cuts of cuts.txt, in its order\n"),
+            "{text}"
+        );
+        assert!(text.ends_with("p cnf 2 3\n1 2 0\n-1 0\n-2 0\n"), "{text}");
     }
 
     #[test]

@@ -3,8 +3,10 @@
 //! [`refute`] runs varisat and records its proofs; [`lrat`] checks an LRAT proof against the
 //! formula without trusting any solver code. Both speak plain DIMACS clauses (`Vec<i32>`).
 //! [`certificate`] puts them together: `puzzlec prove` writes a certificate folder and
-//! `puzzlec check` re-verifies it.
+//! `puzzlec check` re-verifies it. [`cuts`] records and checks the cuts of lazy constraints
+//! (a dissection's connected parts) that a refutation needed.
 
 pub mod certificate;
+pub mod cuts;
 pub mod lrat;
 pub mod refute;

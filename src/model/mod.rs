@@ -204,6 +204,33 @@ pub trait LazyConstraint: Send + Sync {
     fn name(&self) -> &str;
     /// Violated cuts for `assignment`; empty when the assignment is acceptable.
     fn cuts(&self, assignment: &Assignment) -> Vec<Vec<Lit>>;
+    /// The constraint's ability to give each cut a reason that can be checked without the
+    /// solver, when it has one. Certificates need it: a refutation that used cuts is only
+    /// as good as the cuts.
+    fn justify(&self) -> Option<&dyn JustifyCuts> {
+        None
+    }
+}
+
+/// A cut with the reason it holds in every solution of the puzzle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JustifiedCut {
+    /// The clause.
+    pub clause: Vec<Lit>,
+    /// Why every solution satisfies it: one line in a syntax the constraint defines and
+    /// [`JustifyCuts::verify_cut`] reads back.
+    pub reason: String,
+}
+
+/// Lazy constraints whose cuts a certificate can carry: each cut comes with a reason, and
+/// the reason and the clause can be checked from the puzzle's rules alone.
+pub trait JustifyCuts {
+    /// The cuts [`LazyConstraint::cuts`] gives for `assignment`, each with its reason.
+    fn justified_cuts(&self, assignment: &Assignment) -> Vec<JustifiedCut>;
+    /// Checks that `cut.reason` is well formed and true of the puzzle, and that it makes
+    /// `cut.clause` hold in every solution; says what is wrong otherwise. It must not trust
+    /// the cut: it may come from a file anyone can edit.
+    fn verify_cut(&self, cut: &JustifiedCut) -> Result<(), String>;
 }
 
 /// A compiled puzzle: variables, constraints, objective and hints.

@@ -21,10 +21,12 @@
 //!   one labelling. Several map choices remain only when part 0 has symmetries; enumeration
 //!   blocks labellings, so they are counted once.
 //! - Connectivity: the lazy constraint [`Connectivity`] (see its docs for why its cuts are
-//!   sound).
+//!   sound, and for the reasons certificates record with them).
 
 use crate::error::InputError;
-use crate::model::{Assignment, Constraint, LazyConstraint, Lit, Model, Var};
+use crate::model::{
+    Assignment, Constraint, JustifiedCut, JustifyCuts, LazyConstraint, Lit, Model, Var,
+};
 use crate::native::dissection::{trivially_impossible, Cell, Dissection, Isometry};
 use crate::puzzle::grid::Grid;
 use crate::puzzle::load::Source;
@@ -603,12 +605,9 @@ impl Compiled {
                 }
             }
         }
-        let index: HashMap<Cell, usize> = cells.iter().enumerate().map(|(i, &c)| (c, i)).collect();
-        model.lazy.push(Box::new(Connectivity {
-            neighbours: neighbour_lists(&cells, &index),
-            part,
-            part_size: n / k,
-        }));
+        model
+            .lazy
+            .push(Box::new(Connectivity::new(cells, part, n / k)));
         Compiled { model }
     }
 }
@@ -623,29 +622,69 @@ impl Compiled {
 /// part[c,p]  ->  OR_{d in N(C)} part[d,p]
 /// ```
 ///
-/// *Sound*: in a true solution, suppose `c` is in part p but no cell of `N(C)` is. Part p
-/// is connected, so every cell of it is joined to `c` by a path inside part p; a path
-/// leaving `C` steps first onto a cell of `N(C)`, which is not in part p. So part p lies
-/// inside `C` and has fewer than `m` cells, but every part has exactly `m`. Hence every
-/// true solution satisfies the cut. *Violated* by the candidate: `c` is in part p and `C`
-/// is a maximal connected piece of it, so no neighbour of `C` is. One cut per component
-/// (at its first cell) is enough to exclude the candidate.
+/// # Why the cuts are sound
+///
+/// Let `C` be any set of fewer than `m` shape cells and `c` a cell of `C`. In a true
+/// solution, suppose `c` is in part p but no cell of `N(C)` is. Part p is connected, so
+/// every cell of it is joined to `c` by a path inside part p; a path leaving `C` steps first
+/// onto a cell of `N(C)`, which is not in part p. So part p lies inside `C` and has fewer
+/// than `m` cells, but every part has exactly `m`. Hence every true solution satisfies the
+/// cut. The argument needs only `|C| < m` and `c` in `C`; the cuts this constraint makes
+/// also have `C` connected (a component), and [`JustifyCuts::verify_cut`] insists on it, so
+/// a recorded cut is always one the solver could have made.
+///
+/// *Violated* by the candidate: `c` is in part p and `C` is a maximal connected piece of
+/// it, so no neighbour of `C` is. One cut per component (at its first cell) is enough to
+/// exclude the candidate.
+///
+/// # Reasons
+///
+/// A justified cut's reason is `part P component X,Y X,Y ...`: the part number (as in the
+/// variable names `part[x,y,p]`) and the cells of `C` as column,row, in scan order. Its
+/// clause is `-part[c,P]` for one cell `c` of `C`, and `part[d,P]` for every `d` in `N(C)`.
 pub struct Connectivity {
     neighbours: Vec<Vec<usize>>,
     /// `part[c][p]`: the literal "cell c is in part p".
     part: Vec<Vec<Lit>>,
     part_size: usize,
+    /// The shape's cells in scan order, and back from a cell to its index.
+    cells: Vec<Cell>,
+    index: HashMap<Cell, usize>,
+    /// The (cell, part) of each part variable, for reading clauses back.
+    owner: HashMap<Var, (usize, usize)>,
 }
 
-impl LazyConstraint for Connectivity {
-    fn name(&self) -> &str {
-        "connected parts"
+/// A component of a split part and its cut, before it is written out.
+struct SplitComponent {
+    part: usize,
+    /// The component's cells (indices), in scan order.
+    cells: Vec<usize>,
+    clause: Vec<Lit>,
+}
+
+impl Connectivity {
+    fn new(cells: Vec<Cell>, part: Vec<Vec<Lit>>, part_size: usize) -> Connectivity {
+        let index: HashMap<Cell, usize> = cells.iter().enumerate().map(|(i, &c)| (c, i)).collect();
+        let owner = part
+            .iter()
+            .enumerate()
+            .flat_map(|(c, lits)| lits.iter().enumerate().map(move |(p, l)| (l.var(), (c, p))))
+            .collect();
+        Connectivity {
+            neighbours: neighbour_lists(&cells, &index),
+            part,
+            part_size,
+            cells,
+            index,
+            owner,
+        }
     }
 
-    fn cuts(&self, assignment: &Assignment) -> Vec<Vec<Lit>> {
+    /// The components of the split parts under `assignment`, each with its cut.
+    fn split_components(&self, assignment: &Assignment) -> Vec<SplitComponent> {
         let n = self.part.len();
         let k = self.part.first().map_or(0, Vec::len);
-        let mut cuts = Vec::new();
+        let mut found = Vec::new();
         for p in 0..k {
             let members: Vec<bool> = (0..n).map(|c| self.part[c][p].holds(assignment)).collect();
             let mut seen = vec![false; n];
@@ -664,24 +703,211 @@ impl LazyConstraint for Connectivity {
                 continue;
             }
             for (start, component) in components {
-                if component.iter().filter(|&&c| c).count() >= self.part_size {
+                let cells: Vec<usize> = (0..n).filter(|&c| component[c]).collect();
+                if cells.len() >= self.part_size {
                     // Not provably too small (only when parts have the wrong size, which
                     // the written constraints exclude): no sound cut from it.
                     continue;
                 }
-                let mut cut = vec![!self.part[start][p]];
-                let mut boundary = vec![false; n];
-                for c in (0..n).filter(|&c| component[c]) {
-                    for &d in &self.neighbours[c] {
-                        if !component[d] && !std::mem::replace(&mut boundary[d], true) {
-                            cut.push(self.part[d][p]);
-                        }
-                    }
-                }
-                cuts.push(cut);
+                let mut clause = vec![!self.part[start][p]];
+                clause.extend(self.boundary(&cells).into_iter().map(|d| self.part[d][p]));
+                found.push(SplitComponent {
+                    part: p,
+                    cells,
+                    clause,
+                });
             }
         }
-        cuts
+        found
+    }
+
+    /// `N(C)`: the shape cells adjacent to `cells` and outside them, each once, in the order
+    /// they are met going through `cells` and their neighbour lists.
+    fn boundary(&self, cells: &[usize]) -> Vec<usize> {
+        let mut inside = vec![false; self.part.len()];
+        for &c in cells {
+            inside[c] = true;
+        }
+        let mut listed = vec![false; self.part.len()];
+        let mut boundary = Vec::new();
+        for &c in cells {
+            for &d in &self.neighbours[c] {
+                if !inside[d] && !std::mem::replace(&mut listed[d], true) {
+                    boundary.push(d);
+                }
+            }
+        }
+        boundary
+    }
+
+    /// Reads `part P component X,Y ...` into the part and the component's cell indices,
+    /// checking that the part exists and the cells are distinct cells of the shape.
+    fn parse_reason(&self, reason: &str) -> Result<(usize, Vec<usize>), String> {
+        let syntax = || format!("expected \"part P component X,Y ...\", found {reason:?}");
+        let mut words = reason.split_whitespace();
+        if words.next() != Some("part") {
+            return Err(syntax());
+        }
+        let part = words.next().ok_or_else(syntax)?;
+        let part: usize = part
+            .parse()
+            .map_err(|_| format!("{part:?} is not a part number"))?;
+        let k = self.part.first().map_or(0, Vec::len);
+        if part >= k {
+            return Err(format!(
+                "part {part} does not exist (the parts are 0 to {})",
+                k - 1
+            ));
+        }
+        if words.next() != Some("component") {
+            return Err(syntax());
+        }
+        let mut cells = Vec::new();
+        let mut listed = vec![false; self.cells.len()];
+        for word in words {
+            let cell = word
+                .split_once(',')
+                .and_then(|(x, y)| Some((x.parse::<i32>().ok()?, y.parse::<i32>().ok()?)))
+                .ok_or_else(|| format!("{word:?} is not a cell X,Y"))?;
+            let &c = self
+                .index
+                .get(&cell)
+                .ok_or_else(|| format!("{} is not a cell of the shape", show(cell)))?;
+            if std::mem::replace(&mut listed[c], true) {
+                return Err(format!("{} is listed twice", show(cell)));
+            }
+            cells.push(c);
+        }
+        if cells.is_empty() {
+            return Err("the component has no cell".to_string());
+        }
+        Ok((part, cells))
+    }
+
+    /// A literal in words: `-part[x,y,p]` for part variables, else its DIMACS number.
+    fn describe(&self, literal: Lit) -> String {
+        match self.owner.get(&literal.var()) {
+            Some(&(c, p)) => {
+                let (x, y) = self.cells[c];
+                let sign = if literal.is_negative() { "-" } else { "" };
+                format!("{sign}part[{x},{y},{p}]")
+            }
+            None => format!("literal {literal} (not a part variable)"),
+        }
+    }
+}
+
+/// A cell as `(x,y)`, for messages.
+fn show((x, y): Cell) -> String {
+    format!("({x},{y})")
+}
+
+impl LazyConstraint for Connectivity {
+    fn name(&self) -> &str {
+        "connected parts"
+    }
+
+    fn cuts(&self, assignment: &Assignment) -> Vec<Vec<Lit>> {
+        self.split_components(assignment)
+            .into_iter()
+            .map(|split| split.clause)
+            .collect()
+    }
+
+    fn justify(&self) -> Option<&dyn JustifyCuts> {
+        Some(self)
+    }
+}
+
+impl JustifyCuts for Connectivity {
+    fn justified_cuts(&self, assignment: &Assignment) -> Vec<JustifiedCut> {
+        self.split_components(assignment)
+            .into_iter()
+            .map(|split| {
+                let mut reason = format!("part {} component", split.part);
+                for &c in &split.cells {
+                    let (x, y) = self.cells[c];
+                    reason.push_str(&format!(" {x},{y}"));
+                }
+                JustifiedCut {
+                    clause: split.clause,
+                    reason,
+                }
+            })
+            .collect()
+    }
+
+    /// Checks a cut against the rules, by the argument in "Why the cuts are sound" on
+    /// [`Connectivity`]: `C` is a connected set of fewer than `n / k` shape cells, and the
+    /// clause is exactly `-part[c,p]` for a cell `c` of `C` and `part[d,p]` for each `d` in
+    /// `N(C)` (in any order, each once).
+    fn verify_cut(&self, cut: &JustifiedCut) -> Result<(), String> {
+        let (p, component) = self.parse_reason(&cut.reason)?;
+        let mut inside = vec![false; self.cells.len()];
+        for &c in &component {
+            inside[c] = true;
+        }
+        let joined = reachable(&self.neighbours, &inside, component[0]);
+        if let Some(&apart) = component.iter().find(|&&c| !joined[c]) {
+            return Err(format!(
+                "the component is not connected: {} is not joined to {} inside it",
+                show(self.cells[apart]),
+                show(self.cells[component[0]])
+            ));
+        }
+        if component.len() >= self.part_size {
+            return Err(format!(
+                "the component has {} cells; it must have fewer than a part's {}",
+                component.len(),
+                self.part_size
+            ));
+        }
+        let negatives: Vec<Lit> = cut
+            .clause
+            .iter()
+            .copied()
+            .filter(|l| l.is_negative())
+            .collect();
+        let [negative] = negatives[..] else {
+            return Err(format!(
+                "the clause has {} negative literals; it must have one, -part[c,{p}] for a cell c of the component",
+                negatives.len()
+            ));
+        };
+        if !matches!(self.owner.get(&negative.var()), Some(&(c, q)) if q == p && inside[c]) {
+            return Err(format!(
+                "{} is not -part[c,{p}] for a cell c of the component",
+                self.describe(negative)
+            ));
+        }
+        let boundary = self.boundary(&component);
+        let mut expected = vec![false; self.cells.len()];
+        for &d in &boundary {
+            expected[d] = true;
+        }
+        let mut present = vec![false; self.cells.len()];
+        for &literal in cut.clause.iter().filter(|l| !l.is_negative()) {
+            match self.owner.get(&literal.var()) {
+                Some(&(d, q)) if q == p && expected[d] => {
+                    if std::mem::replace(&mut present[d], true) {
+                        return Err(format!("{} appears twice", self.describe(literal)));
+                    }
+                }
+                _ => {
+                    return Err(format!(
+                        "{} is not part[d,{p}] for a neighbour d of the component",
+                        self.describe(literal)
+                    ))
+                }
+            }
+        }
+        if let Some(&missing) = boundary.iter().find(|&&d| !present[d]) {
+            let (x, y) = self.cells[missing];
+            return Err(format!(
+                "the clause lacks part[{x},{y},{p}], a neighbour of the component"
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -735,6 +961,111 @@ mod tests {
             assert!(Constraint::Clause(cut.clone()).holds(&values(&[0, 0, 1, 1])));
         }
         assert!(model.lazy[0].cuts(&values(&[0, 0, 1, 1])).is_empty());
+    }
+
+    /// The assignment with each cell in the part `labels` gives it (part variables only).
+    fn labelled(model: &Model, labels: &[usize], k: usize) -> Assignment {
+        let mut values = vec![false; model.num_vars()];
+        for (c, &l) in labels.iter().enumerate() {
+            values[c * k + l] = true;
+        }
+        Assignment::new(values)
+    }
+
+    #[test]
+    fn justified_cuts_are_the_cuts_and_verify_and_every_dissection_satisfies_them() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(6);
+        for (picture, k) in [
+            ("####\n####\n", 2),
+            ("###\n###\n###\n", 3),
+            ("###.\n####\n.###\n", 2),
+        ] {
+            let puzzle = DissectionPuzzle::from_picture(picture, k, true);
+            let model = puzzle.compile();
+            let connectivity = &model.lazy[0];
+            let justifier = connectivity
+                .justify()
+                .expect("connectivity justifies its cuts");
+            let mut dissections = Vec::new();
+            crate::native::dissection::enumerate_puzzle(&puzzle, &Control::unlimited(), &mut |d| {
+                dissections.push(d.labels.iter().map(|&l| l as usize).collect::<Vec<_>>());
+                true
+            });
+            assert!(!dissections.is_empty(), "{picture}");
+            let mut made = 0;
+            for _ in 0..200 {
+                let labels: Vec<usize> = (0..puzzle.cells().len())
+                    .map(|_| rng.gen_range(0..k))
+                    .collect();
+                let assignment = labelled(&model, &labels, k);
+                let justified = justifier.justified_cuts(&assignment);
+                let clauses: Vec<Vec<Lit>> = justified.iter().map(|j| j.clause.clone()).collect();
+                assert_eq!(clauses, connectivity.cuts(&assignment));
+                for cut in &justified {
+                    made += 1;
+                    assert_eq!(justifier.verify_cut(cut), Ok(()), "{}", cut.reason);
+                    assert!(!Constraint::Clause(cut.clause.clone()).holds(&assignment));
+                    for labels in &dissections {
+                        let solution = labelled(&model, labels, k);
+                        assert!(Constraint::Clause(cut.clause.clone()).holds(&solution));
+                    }
+                }
+            }
+            assert!(made > 100, "{picture}: only {made} cuts");
+        }
+    }
+
+    #[test]
+    fn verify_cut_rejects_each_kind_of_broken_cut() {
+        // A 1 x 6 strip into 2 parts of 3; cell x has part variables 2x + 1 (part 0) and
+        // 2x + 2 (part 1), in DIMACS numbers.
+        let model = DissectionPuzzle::from_picture("######", 2, true).compile();
+        let justifier = model.lazy[0].justify().unwrap();
+        let cut = |reason: &str, clause: &[i64]| JustifiedCut {
+            reason: reason.to_string(),
+            clause: clause.iter().map(|&l| Lit::from_dimacs(l)).collect(),
+        };
+        let check = |reason: &str, clause: &[i64]| justifier.verify_cut(&cut(reason, clause));
+        // Good: {(1,0), (2,0)} in part 0 must reach (0,0) or (3,0); either cell may be c.
+        assert_eq!(check("part 0 component 1,0 2,0", &[-3, 1, 7]), Ok(()));
+        assert_eq!(check("part 0 component 1,0 2,0", &[7, -5, 1]), Ok(()));
+        let cases: [(&str, &[i64], &str); 14] = [
+            ("part 0 cells 1,0", &[-3, 1, 5], "expected \"part P component X,Y ...\", found \"part 0 cells 1,0\""),
+            ("piece 0 component 1,0", &[-3, 1, 5], "expected \"part P component X,Y ...\", found \"piece 0 component 1,0\""),
+            ("part x component 1,0", &[-3, 1, 5], "\"x\" is not a part number"),
+            ("part 2 component 1,0", &[-3, 1, 5], "part 2 does not exist (the parts are 0 to 1)"),
+            ("part 0 component 1;0", &[-3, 1, 5], "\"1;0\" is not a cell X,Y"),
+            ("part 0 component 1,1", &[-3, 1, 5], "(1,1) is not a cell of the shape"),
+            ("part 0 component 1,0 1,0", &[-3, 1, 5], "(1,0) is listed twice"),
+            ("part 0 component", &[-3, 1, 5], "the component has no cell"),
+            ("part 0 component 1,0 3,0", &[-3, 1, 5, 9], "the component is not connected: (3,0) is not joined to (1,0) inside it"),
+            ("part 0 component 1,0 2,0 3,0", &[-3, 1, 9], "the component has 3 cells; it must have fewer than a part's 3"),
+            ("part 0 component 1,0", &[1, 5], "the clause has 0 negative literals; it must have one, -part[c,0] for a cell c of the component"),
+            ("part 0 component 1,0", &[-4, 1, 5], "-part[1,0,1] is not -part[c,0] for a cell c of the component"),
+            ("part 0 component 1,0", &[-3, 1, 5, 7], "part[3,0,0] is not part[d,0] for a neighbour d of the component"),
+            ("part 0 component 1,0", &[-3, 1], "the clause lacks part[2,0,0], a neighbour of the component"),
+        ];
+        for (reason, clause, message) in cases {
+            assert_eq!(
+                check(reason, clause),
+                Err(message.to_string()),
+                "{reason} {clause:?}"
+            );
+        }
+        assert_eq!(
+            check("part 0 component 1,0", &[-3, 1, 5, 1]),
+            Err("part[0,0,0] appears twice".to_string())
+        );
+        assert_eq!(
+            check("part 0 component 1,0", &[-3, -5, 1]),
+            Err("the clause has 2 negative literals; it must have one, -part[c,0] for a cell c of the component".to_string())
+        );
+        let map_var = model.num_vars() as i64;
+        assert_eq!(
+            check("part 0 component 1,0", &[-3, 1, 5, map_var]),
+            Err(format!("literal {map_var} (not a part variable) is not part[d,0] for a neighbour d of the component"))
+        );
     }
 
     #[test]

@@ -1,9 +1,10 @@
-//! Shared helpers for the integration tests: random boards and a CLI harness.
+//! Shared helpers for the integration tests: random boards, a CLI harness and certificate folders.
 #![allow(dead_code)]
 
 use puzzlec::puzzle::queens::Queens;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -55,4 +56,50 @@ pub fn puzzlec(dir: &Path, args: &[&str]) -> Run {
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
     }
+}
+
+// Certificates: `prove` into a folder, `check` it, tamper with its files.
+
+/// Proves `model` into a fresh folder inside `tmp`, asserting success; returns the folder.
+pub fn prove(tmp: &Path, model: &Path) -> PathBuf {
+    let dir = tmp.join("cert");
+    let run = puzzlec(
+        tmp,
+        &[
+            "prove",
+            model.to_str().unwrap(),
+            "-o",
+            dir.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    dir
+}
+
+/// Runs `check` on the certificate folder `dir`.
+pub fn check(dir: &Path) -> Run {
+    puzzlec(dir, &["check", dir.to_str().unwrap()])
+}
+
+/// Replaces the first occurrence of `from` in `dir/name` with `to`, asserting there is one.
+pub fn edit(dir: &Path, name: &str, from: &str, to: &str) {
+    let path = dir.join(name);
+    let text = fs::read_to_string(&path).unwrap();
+    assert!(text.contains(from), "{name} has no {from:?}");
+    fs::write(&path, text.replacen(from, to, 1)).unwrap();
+}
+
+/// Asserts `check` fails with exit 1 and exactly `message` on stderr.
+pub fn assert_fails(dir: &Path, message: &str) {
+    let run = check(dir);
+    assert_eq!(
+        run.code, 1,
+        "stdout: {}\nstderr: {}",
+        run.stdout, run.stderr
+    );
+    assert_eq!(
+        run.stderr,
+        format!("error: certificate check failed: {message}\n")
+    );
+    assert_eq!(run.stdout, "");
 }
