@@ -1,7 +1,9 @@
 //! Criterion benchmarks of the native packing searches.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use puzzlec::native::packing::{count_tilings, orientations, PackingInstance, PieceLimit};
+use puzzlec::native::packing::{
+    count_tilings, maximise, orientations, PackingGoal, PackingInstance, PackingOptions, PieceLimit,
+};
 use puzzlec::native::packing_lns::{search, LnsOptions};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -76,6 +78,21 @@ fn packing(c: &mut Criterion) {
             }
         })
     });
+    // Proofs of optimality by the branch and bound (suffix optima, memo, symmetry), each a
+    // refutation of one more than the optimum.
+    for (height, optimum) in [(11, 10), (13, 13)] {
+        let crosses = boxed(13, height, &CROSSES, PieceLimit::unlimited());
+        group.bench_function(format!("cross_13x{height}_refute_{}", optimum + 1), |b| {
+            b.iter(|| {
+                let options = PackingOptions {
+                    goal: PackingGoal::AtLeast(optimum + 1),
+                    ..PackingOptions::default()
+                };
+                let outcome = maximise(&crosses, &options, |_| {}).unwrap();
+                assert!(outcome.proved && outcome.best_len() <= optimum);
+            })
+        });
+    }
     group.finish();
 }
 

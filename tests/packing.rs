@@ -136,6 +136,64 @@ fn the_cross_box_reaches_19_natively() {
     assert_eq!(outcome.value, Some(s.placed.len()));
 }
 
+#[test]
+fn the_cross_box_holds_19_and_no_more() {
+    // The seed's open question, settled natively (Russian-doll suffix bound and memo).
+    let puzzle = Puzzle::Packing(load("cross-13x19.toml"));
+    let outcome = solve(
+        &puzzle,
+        Backend::Native,
+        Goal::Maximise,
+        &Control::unlimited(),
+    )
+    .unwrap();
+    assert_eq!(outcome.status, Status::Optimal, "{}", outcome.evidence);
+    assert_eq!(outcome.value, Some(19));
+    assert!(
+        outcome.evidence.contains("refuted \"at least 20\""),
+        "{}",
+        outcome.evidence
+    );
+}
+
+#[test]
+fn narrow_cross_boxes_native_and_sat_agree() {
+    // The optima of boxes 13 wide that the native proof of the full box passes through,
+    // settled independently by varisat for the shortest.
+    let expected = [(5, 3), (6, 5), (7, 6), (8, 6), (9, 8), (11, 10)];
+    for (height, optimum) in expected {
+        let mut packing = load("cross-13x19.toml");
+        packing = Packing::new(
+            13,
+            height,
+            vec![false; 13 * height],
+            packing.pieces,
+            PackingKind::Maximise,
+        );
+        let puzzle = Puzzle::Packing(packing);
+        let native = solve(
+            &puzzle,
+            Backend::Native,
+            Goal::Maximise,
+            &Control::unlimited(),
+        )
+        .unwrap();
+        assert_eq!(
+            (native.status, native.value),
+            (Status::Optimal, Some(optimum)),
+            "13 x {height}"
+        );
+        if height <= 8 {
+            let sat = solve(&puzzle, Backend::Sat, Goal::Maximise, &Control::unlimited()).unwrap();
+            assert_eq!(
+                (sat.status, sat.value),
+                (Status::Optimal, Some(optimum)),
+                "13 x {height}"
+            );
+        }
+    }
+}
+
 const SMALL: [&str; 8] = [
     "##", "###", "##/#.", "####", "##/##", "###/.#.", "###/#..", "##./.##",
 ];
