@@ -20,6 +20,17 @@ fn load(name: &str) -> Packing {
     }
 }
 
+/// The native backend's answer to "maximise" (or "tile"), with no time limit.
+fn solve_natively(puzzle: &Puzzle) -> puzzlec::solve::Outcome {
+    solve(
+        puzzle,
+        Backend::Native,
+        Goal::Maximise,
+        &Control::unlimited(),
+    )
+    .unwrap()
+}
+
 fn shape(picture: &str) -> Vec<(i32, i32)> {
     let mut cells = Vec::new();
     for (y, line) in picture.split('/').enumerate() {
@@ -50,13 +61,7 @@ fn pentomino_model_has_63_orientations_and_solves_natively() {
         .sum();
     assert_eq!(orients, 63);
     let puzzle = Puzzle::Packing(packing);
-    let outcome = solve(
-        &puzzle,
-        Backend::Native,
-        Goal::Maximise,
-        &Control::unlimited(),
-    )
-    .unwrap();
+    let outcome = solve_natively(&puzzle);
     assert_eq!(outcome.status, Status::Satisfiable);
     let Some(Solution::Packing(s)) = &outcome.solution else {
         panic!("no tiling")
@@ -140,13 +145,7 @@ fn the_cross_box_reaches_19_natively() {
 fn the_cross_box_holds_19_and_no_more() {
     // The seed's open question, settled natively (Russian-doll suffix bound and memo).
     let puzzle = Puzzle::Packing(load("cross-13x19.toml"));
-    let outcome = solve(
-        &puzzle,
-        Backend::Native,
-        Goal::Maximise,
-        &Control::unlimited(),
-    )
-    .unwrap();
+    let outcome = solve_natively(&puzzle);
     assert_eq!(outcome.status, Status::Optimal, "{}", outcome.evidence);
     assert_eq!(outcome.value, Some(19));
     assert!(
@@ -171,13 +170,7 @@ fn narrow_cross_boxes_native_and_sat_agree() {
             PackingKind::Maximise,
         );
         let puzzle = Puzzle::Packing(packing);
-        let native = solve(
-            &puzzle,
-            Backend::Native,
-            Goal::Maximise,
-            &Control::unlimited(),
-        )
-        .unwrap();
+        let native = solve_natively(&puzzle);
         assert_eq!(
             (native.status, native.value),
             (Status::Optimal, Some(optimum)),

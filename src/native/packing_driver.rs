@@ -285,20 +285,18 @@ fn pack(
     );
     total_nodes += suffix_stats.nodes;
     let Some(suffixes) = suffixes else {
-        return Ok(RawOutcome {
-            status: if best.is_empty() && matches!(goal, Goal::AtLeast(_)) {
-                Status::Unknown
-            } else {
-                Status::Feasible
-            },
-            witness: Some(packing.solution_of(&best)),
-            bound: Some(area_bound),
-            evidence: format!(
-                "{}; native {lns_note}; the suffix optima for the branch and bound had not been found",
-                control.reason()
-            ),
-            size: nodes(total_nodes),
-        });
+        let evidence = format!(
+            "{}; native {lns_note}; the suffix optima for the branch and bound had not been found",
+            control.reason()
+        );
+        return Ok(unfinished(
+            packing,
+            goal,
+            &best,
+            area_bound,
+            evidence,
+            total_nodes,
+        ));
     };
     let mut k = match goal {
         Goal::AtLeast(k) => k,
@@ -371,20 +369,41 @@ fn pack(
                 },
             });
         }
-        return Ok(RawOutcome {
-            status: if best.is_empty() && matches!(goal, Goal::AtLeast(_)) {
-                Status::Unknown
-            } else {
-                Status::Feasible
-            },
-            witness: Some(packing.solution_of(&best)),
-            bound: Some(outcome.bound),
-            evidence: format!(
-                "{}; native {lns_note}; branch and bound on \"at least {k}\" had not finished",
-                control.reason()
-            ),
-            size: nodes(total_nodes),
-        });
+        let evidence = format!(
+            "{}; native {lns_note}; branch and bound on \"at least {k}\" had not finished",
+            control.reason()
+        );
+        return Ok(unfinished(
+            packing,
+            goal,
+            &best,
+            outcome.bound,
+            evidence,
+            total_nodes,
+        ));
+    }
+}
+
+/// The outcome of a search stopped before it finished: the best packing so far (from the
+/// neighbourhood search or the branch and bound) and the bound proved.
+fn unfinished(
+    packing: &Packing,
+    goal: Goal,
+    best: &[usize],
+    bound: usize,
+    evidence: String,
+    total_nodes: u64,
+) -> RawOutcome<PackingSolution> {
+    RawOutcome {
+        status: if best.is_empty() && matches!(goal, Goal::AtLeast(_)) {
+            Status::Unknown
+        } else {
+            Status::Feasible
+        },
+        witness: Some(packing.solution_of(best)),
+        bound: Some(bound),
+        evidence,
+        size: nodes(total_nodes),
     }
 }
 
