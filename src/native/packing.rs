@@ -976,8 +976,10 @@ pub struct BoundSet {
     /// start of a later row `s`: the pieces starting before row `s` lie in rows `r..s + t`
     /// (`r`: the row of `c`; `t + 1`: the tallest placement's rows), so they number at most
     /// the coverable cells there over the smallest piece size, and those starting from row
-    /// `s` on at most the suffix optimum of row `s`'s first cell. The bound is the least of
-    /// these.
+    /// `s` on at most the suffix optimum of row `s`'s first cell. On an open rectangle the
+    /// first group also fits in a band of rows, and a band moved down to the bottom rows is
+    /// a band there, so the suffix optimum of that many bottom rows bounds it too. The bound
+    /// is the least of these.
     pub suffixes: bool,
 }
 
