@@ -262,27 +262,36 @@ fn pack(
         }
     }
     // Phase 2: branch and bound on "at least k", raising k after each success. The suffix
-    // optima serve every run, so they are found once, first.
+    // optima serve every run, so they are found once, first, unless the area bound already
+    // settles the first k (then the loop below answers before any run).
+    let mut k = match goal {
+        Goal::AtLeast(k) => k,
+        Goal::Maximise => best.len() + 1,
+    };
     let mut last_row = None;
-    let (suffixes, suffix_stats) = suffix_optima(
-        instance,
-        &PackingOptions {
-            stop: Some(stop),
-            deadline,
-            ..PackingOptions::default()
-        },
-        |c, optimum| {
-            let (elapsed, row) = (started.elapsed(), c / instance.width);
-            if elapsed >= QUIET && last_row != Some(row) {
-                last_row = Some(row);
-                eprintln!(
+    let (suffixes, suffix_stats) = if k > area_bound {
+        (Some(Vec::new()), Default::default())
+    } else {
+        suffix_optima(
+            instance,
+            &PackingOptions {
+                stop: Some(stop),
+                deadline,
+                ..PackingOptions::default()
+            },
+            |c, optimum| {
+                let (elapsed, row) = (started.elapsed(), c / instance.width);
+                if elapsed >= QUIET && last_row != Some(row) {
+                    last_row = Some(row);
+                    eprintln!(
                     "packing: pieces starting at ({}, {row}) or later: at most {optimum} (Russian-doll bound), {:.1} s",
                     c % instance.width,
                     elapsed.as_secs_f64()
                 );
-            }
-        },
-    );
+                }
+            },
+        )
+    };
     total_nodes += suffix_stats.nodes;
     let Some(suffixes) = suffixes else {
         let evidence = format!(
@@ -297,10 +306,6 @@ fn pack(
             evidence,
             total_nodes,
         ));
-    };
-    let mut k = match goal {
-        Goal::AtLeast(k) => k,
-        Goal::Maximise => best.len() + 1,
     };
     loop {
         if k > area_bound {

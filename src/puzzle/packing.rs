@@ -389,13 +389,12 @@ impl Packing {
         }
         if break_symmetry {
             for mirror in mirror_halves(&self.instance) {
-                let side = |p: usize| mirror.side[p];
                 let first: Vec<Lit> = (0..placements.len())
-                    .filter(|&i| side(i).is_lt())
+                    .filter(|&i| mirror.side[i].is_lt())
                     .map(|i| lits[i])
                     .collect();
                 let second: Vec<Lit> = (0..placements.len())
-                    .filter(|&i| side(i).is_gt())
+                    .filter(|&i| mirror.side[i].is_gt())
                     .map(|i| !lits[i])
                     .collect();
                 // first - (count of second) >= 0, written over literals:
