@@ -4,10 +4,11 @@ use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use puzzlec::native::dissection::{dissect, Cell};
+use puzzlec::base::{Control, Goal, Status};
+use puzzlec::driver::{solve, Backend};
+use puzzlec::engines::dissection::{dissect, Cell};
 use puzzlec::puzzle::dissection::DissectionPuzzle;
 use puzzlec::puzzle::Puzzle;
-use puzzlec::solve::{solve, Backend, Control, Goal, Status};
 
 /// The 26-cell shape of PUZZLES.md section 4: one dissection into 2 parts with reflection.
 const SEED_SHAPE: &str = "

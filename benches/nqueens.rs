@@ -6,9 +6,10 @@ use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use puzzlec::native::nqueens::count_empty_board;
+use puzzlec::base::Control;
+use puzzlec::driver::{enumerate, Backend, EnumerateOptions};
+use puzzlec::engines::nqueens_count::count_empty_board;
 use puzzlec::puzzle::load_model_file;
-use puzzlec::solve::{enumerate, Backend, Control, EnumerateOptions};
 
 /// The reference: a plain single-thread bitboard counter using only the left-right mirror
 /// (the classic C technique, as in Jeff Somers' program). The first-row queen goes in the

@@ -1,10 +1,10 @@
 //! Criterion benchmarks of the native packing searches.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use puzzlec::native::packing::{
+use puzzlec::engines::packing::{
     count_tilings, maximise, orientations, PackingGoal, PackingInstance, PackingOptions, PieceLimit,
 };
-use puzzlec::native::packing_lns::{search, LnsOptions};
+use puzzlec::engines::packing_lns::{search, LnsOptions};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 

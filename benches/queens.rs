@@ -1,8 +1,9 @@
 //! Proving the contest board's optimum (20) with each backend.
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use puzzlec::base::{Control, Goal, Status};
+use puzzlec::driver::{solve, Backend};
 use puzzlec::puzzle::load_model_file;
-use puzzlec::solve::{solve, Backend, Control, Goal, Status};
 use std::path::Path;
 
 fn contest_board(c: &mut Criterion) {

@@ -3,7 +3,7 @@
 //! `cargo run --release --example cross_refute -- [MODEL] [K] [no-memo] [no-symmetry]
 //! [no-suffixes]` (defaults: models/cross-13x19.toml, 20, every rule on).
 
-use puzzlec::native::packing::{maximise, BoundSet, PackingGoal, PackingOptions};
+use puzzlec::engines::packing::{maximise, BoundSet, PackingGoal, PackingOptions};
 use puzzlec::puzzle::{load_model_file, Puzzle};
 use std::time::Instant;
 

@@ -7,7 +7,8 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use puzzlec::native::nqueens::{count_empty_board, Shard, MAX_N};
+use puzzlec::base::shard::Shard;
+use puzzlec::engines::nqueens_count::{count_empty_board, MAX_N};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -1,26 +1,29 @@
 //! puzzlec: compile combinatorial grid puzzles into constraint models and settle them.
 //!
-//! A puzzle instance is read from a model file ([`puzzle::load_model_file`]), compiled to a
-//! backend-neutral [`model::Model`], and answered by the SAT backend ([`sat`]), the MILP
-//! backend ([`milp`]) or the family's native search ([`native`]), all through one driver
-//! ([`solve::solve`]) that verifies every solution against the puzzle's own rules.
+//! The crate is layered; each layer imports only the ones below it (a test, `tests/layering.rs`,
+//! keeps it so):
+//!
+//! - [`base`]: the shared vocabulary (goal, status, stop control, raw outcomes, errors).
+//! - [`geometry`]: cells, the symmetries of the square grid, polyomino placements.
+//! - [`model`]: the backend-neutral constraint IR.
+//! - [`engines`]: the native searches, on geometry alone.
+//! - [`encode`]: CNF encodings, the 0-1 linear program and the file formats.
+//! - [`oracle`]: varisat, microlp, HiGHS and external solver programs.
+//! - [`puzzle`]: the families as plain data: parse, compile, decode, verify, describe.
+//! - [`driver`]: solve, count, compare and emit: a goal turned into engine and oracle calls,
+//!   every answer verified against the puzzle's rules ([`driver::solve`]).
+//! - [`cert`]: certificates (`prove`, `check`) and the proof checkers.
+//! - [`report`]: JSON, text pictures, SVG, colour, model descriptions.
+//!
+//! The command line (`src/bin/puzzlec`) sits on top and is the only part that prints.
 
-pub mod catalog;
+pub mod base;
 pub mod cert;
-pub mod emit;
-pub mod enumerate;
-pub mod error;
-pub mod explain;
-pub mod external;
-pub mod milp;
+pub mod driver;
+pub mod encode;
+pub mod engines;
+pub mod geometry;
 pub mod model;
-pub mod native;
+pub mod oracle;
 pub mod puzzle;
-pub mod render;
-pub mod sat;
-pub mod solve;
-
-/// The version of every `--json` output's layout, in its `"schema"` key (documented in
-/// `docs/json-schema.md`): the number goes up when a field changes meaning or disappears,
-/// not when one is added.
-pub const JSON_SCHEMA: &str = "puzzlec/1";
+pub mod report;

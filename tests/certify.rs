@@ -4,7 +4,7 @@
 mod common;
 
 use common::{assert_fails, check, edit, models, prove, puzzlec, Run};
-use puzzlec::cert::certificate::sha256_hex;
+use puzzlec::base::digest::sha256_hex;
 use std::fs;
 use std::path::{Path, PathBuf};
 

@@ -8,7 +8,8 @@
 mod common;
 
 use common::{assert_fails, check, edit, models, prove, puzzlec};
-use puzzlec::cert::certificate::{refuted_dimacs, sha256_hex, Claim};
+use puzzlec::base::digest::sha256_hex;
+use puzzlec::cert::certificate::{refuted_dimacs, Claim};
 use puzzlec::cert::lrat::parse_dimacs;
 use puzzlec::puzzle::load_model_file;
 use serde_json::Value;

@@ -127,7 +127,7 @@ fn color_always_highlights_queens_and_never_or_a_pipe_stays_plain() {
     // The flag is global: it may follow the subcommand too.
     let always = puzzlec(&models(), &["solve", "queens-8.toml", "--color", "always"]);
     assert_eq!(always.code, 0, "{}", always.stderr);
-    assert_eq!(puzzlec::render::color::strip(&always.stdout), plain.stdout);
+    assert_eq!(puzzlec::report::color::strip(&always.stdout), plain.stdout);
     let highlighted = always.stdout.matches(&format!("Q{ESC}[0m")).count();
     assert_eq!(highlighted, 8);
     // JSON is never coloured.

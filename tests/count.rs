@@ -4,11 +4,12 @@
 mod common;
 
 use common::{models, puzzlec, seeded_board};
-use puzzlec::enumerate::{enumerate, merge, EnumerateOptions};
-use puzzlec::native::nqueens::Shard;
+use puzzlec::base::shard::Shard;
+use puzzlec::base::Control;
+use puzzlec::driver::enumerate::{enumerate, merge, EnumerateOptions};
+use puzzlec::driver::Backend;
 use puzzlec::puzzle::queens::Queens;
 use puzzlec::puzzle::{Puzzle, Solution};
-use puzzlec::solve::{Backend, Control};
 use std::collections::HashSet;
 
 /// OEIS A000170: N-queens solutions on an N x N board, N = 1..12.

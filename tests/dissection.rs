@@ -3,7 +3,7 @@
 use std::collections::{HashSet, VecDeque};
 use std::sync::atomic::AtomicBool;
 
-use puzzlec::native::dissection::{dissect, trivially_impossible, Cell, Dissection, Isometry};
+use puzzlec::engines::dissection::{dissect, trivially_impossible, Cell, Dissection, Isometry};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -1,11 +1,12 @@
 //! The dissection family through every backend: the seed's known answer, glued shapes that
 //! must split, and seeded random shapes on which the backends must agree.
 
+use puzzlec::base::{Control, Goal, Incumbent, Status};
+use puzzlec::driver::{solve, Backend};
+use puzzlec::engines::dissection::{Cell, Isometry};
 use puzzlec::model::{Assignment, LazyConstraint, Lit, Var};
-use puzzlec::native::dissection::{Cell, Isometry};
 use puzzlec::puzzle::dissection::DissectionPuzzle;
 use puzzlec::puzzle::{Puzzle, Solution};
-use puzzlec::solve::{solve, Backend, Control, Goal, Incumbent, Status};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -87,7 +88,7 @@ fn milp_count(puzzle: &DissectionPuzzle) -> usize {
             vars: vars.clone(),
             seen: seen.clone(),
         }));
-        let raw = puzzlec::milp::solve(
+        let raw = puzzlec::oracle::microlp::solve(
             &model,
             Goal::Maximise,
             &Control::unlimited(),

@@ -9,13 +9,14 @@
 mod common;
 
 use common::{models, puzzlec, seeded_board};
-use puzzlec::emit::{emit, Format};
-use puzzlec::external::{on_path, ExternalSolver};
-use puzzlec::milp::{lp_file, LinearProgram};
+use puzzlec::base::{Control, Goal, Status};
+use puzzlec::driver::emit::{emit, Format};
+use puzzlec::driver::{self, Backend};
+use puzzlec::encode::{amo::AmoEncoding, cnf as encode, dimacs, opb, wcnf};
+use puzzlec::encode::{lp::LinearProgram, lp_file};
+use puzzlec::oracle::external::{on_path, ExternalSolver};
 use puzzlec::puzzle::queens::Queens;
 use puzzlec::puzzle::{load_model_file, Puzzle};
-use puzzlec::sat::{amo::AmoEncoding, dimacs, encode, opb, wcnf};
-use puzzlec::solve::{self, Backend, Control, Goal, Status};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -73,7 +74,7 @@ fn model_files() -> Vec<PathBuf> {
 
 fn embedded_optimum(puzzle: &Puzzle) -> Option<usize> {
     let outcome =
-        solve::solve(puzzle, Backend::Sat, Goal::Maximise, &Control::unlimited()).unwrap();
+        driver::solve(puzzle, Backend::Sat, Goal::Maximise, &Control::unlimited()).unwrap();
     assert_eq!(outcome.status, Status::Optimal);
     outcome.value
 }
@@ -95,10 +96,10 @@ fn every_model_through_every_installed_solver_agrees_with_the_embedded_backends(
         }
         let puzzle = load_model_file(&path).unwrap();
         let limit = || Control::new(Default::default(), Some(Duration::from_secs(60)));
-        let embedded = solve::solve(&puzzle, Backend::Sat, Goal::Maximise, &limit()).unwrap();
+        let embedded = driver::solve(&puzzle, Backend::Sat, Goal::Maximise, &limit()).unwrap();
         assert!(embedded.status.is_proven(), "{file}: {}", embedded.evidence);
         for solver in &solvers {
-            let outcome = solve::solve_external(&puzzle, solver, Goal::Maximise, &limit())
+            let outcome = driver::solve_external(&puzzle, solver, Goal::Maximise, &limit())
                 .unwrap_or_else(|e| panic!("{} on {file}: {e}", solver.name()));
             assert_eq!(
                 outcome.status,
@@ -112,7 +113,7 @@ fn every_model_through_every_installed_solver_agrees_with_the_embedded_backends(
                 "{} on {file}",
                 outcome.label()
             );
-            assert!(solve::disagreement(&[embedded.clone(), outcome]).is_none());
+            assert!(driver::disagreement(&[embedded.clone(), outcome]).is_none());
         }
     }
 }
@@ -183,7 +184,7 @@ fn seeded_random_boards_agree_with_the_embedded_backend() {
         let expected = embedded_optimum(&puzzle);
         for solver in &solvers {
             let outcome =
-                solve::solve_external(&puzzle, solver, Goal::Maximise, &Control::unlimited())
+                driver::solve_external(&puzzle, solver, Goal::Maximise, &Control::unlimited())
                     .unwrap_or_else(|e| panic!("seed {seed}, {}: {e}", solver.name()));
             assert_eq!(
                 (outcome.status, outcome.value),

@@ -129,7 +129,7 @@ fn check_section(section: &str, runs: &[&[&str]]) {
         );
         let value: Value = serde_json::from_str(&run.stdout)
             .unwrap_or_else(|e| panic!("{args:?} prints JSON: {e}\n{}", run.stdout));
-        assert_eq!(value["schema"], puzzlec::JSON_SCHEMA, "{args:?}");
+        assert_eq!(value["schema"], puzzlec::report::JSON_SCHEMA, "{args:?}");
         let mut flat = Vec::new();
         flatten("", &value, &maps, &mut flat);
         for (path, v) in flat {

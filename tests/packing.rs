@@ -4,11 +4,12 @@
 mod common;
 
 use common::{models, puzzlec};
-use puzzlec::native::packing::{orientations, PieceLimit};
-use puzzlec::native::packing_driver::{assignment_of, count_native, count_sat};
+use puzzlec::base::{Control, Goal, Status};
+use puzzlec::driver::packing::{assignment_of, count_native, count_sat};
+use puzzlec::driver::{solve, Backend};
+use puzzlec::engines::packing::{orientations, PieceLimit};
 use puzzlec::puzzle::packing::{Packing, PackingKind, PackingSolution, PieceSpec};
 use puzzlec::puzzle::{load_model_file, Puzzle, Solution};
-use puzzlec::solve::{solve, Backend, Control, Goal, Status};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::Duration;
@@ -21,7 +22,7 @@ fn load(name: &str) -> Packing {
 }
 
 /// The native backend's answer to "maximise" (or "tile"), with no time limit.
-fn solve_natively(puzzle: &Puzzle) -> puzzlec::solve::Outcome {
+fn solve_natively(puzzle: &Puzzle) -> puzzlec::driver::Outcome {
     solve(
         puzzle,
         Backend::Native,
@@ -229,7 +230,11 @@ fn sat_milp_and_native_agree_on_optima_of_random_packings() {
         for o in &outcomes {
             assert!(o.status.is_proven(), "seed {seed}: {}", o.evidence);
         }
-        assert_eq!(puzzlec::solve::disagreement(&outcomes), None, "seed {seed}");
+        assert_eq!(
+            puzzlec::driver::disagreement(&outcomes),
+            None,
+            "seed {seed}"
+        );
         optima.push(outcomes[0].value);
     }
     // The instances are not all trivial: several optima above 2.

@@ -3,13 +3,15 @@
 mod common;
 
 use common::{models, seeded_board};
-use puzzlec::emit::{emit, Format};
-use puzzlec::milp::lp_file::read_lp;
+use puzzlec::base::{Control, Goal, Status};
+use puzzlec::driver::emit::{emit, Format};
+use puzzlec::driver::{solve, Backend};
+use puzzlec::encode::dimacs::read_var_names;
+use puzzlec::encode::lp_file::read_lp;
 use puzzlec::model::Assignment;
+use puzzlec::oracle::microlp::solve_microlp;
 use puzzlec::puzzle::queens::Queens;
 use puzzlec::puzzle::{load_model_file, Puzzle, Solution};
-use puzzlec::sat::dimacs::read_var_names;
-use puzzlec::solve::{solve, Backend, Control, Goal, Status};
 
 fn contest() -> Puzzle {
     load_model_file(&models().join("obstacle-queens.toml")).unwrap()
@@ -152,8 +154,7 @@ fn emitted_lp_read_back_gives_the_same_optimum() {
     let text = emit(&puzzle, "contest", Format::Lp, None);
     let program = read_lp(&text).unwrap();
     assert_eq!(program.columns.len(), 178);
-    let (values, proven) = program
-        .solve_microlp(&Control::unlimited(), None)
+    let (values, proven) = solve_microlp(&program, &Control::unlimited(), None)
         .unwrap()
         .unwrap();
     assert!(proven);
@@ -162,7 +163,7 @@ fn emitted_lp_read_back_gives_the_same_optimum() {
     puzzle.verify(&solution).unwrap();
     let at_21 = read_lp(&emit(&puzzle, "contest", Format::Lp, Some(21))).unwrap();
     assert_eq!(
-        at_21.solve_microlp(&Control::unlimited(), None).unwrap(),
+        solve_microlp(&at_21, &Control::unlimited(), None).unwrap(),
         None
     );
 }

@@ -4,8 +4,8 @@
 mod common;
 
 use common::{models, puzzlec};
-use puzzlec::render::svg::{contact_sheet, svg, CELL, MARGIN};
-use puzzlec::render::{Boundaries, LabelledGrid};
+use puzzlec::report::render::{Boundaries, LabelledGrid};
+use puzzlec::report::svg::{contact_sheet, svg, CELL, MARGIN};
 use resvg::tiny_skia::{Pixmap, Transform};
 
 /// Elements of `doc` whose `class` attribute is exactly `class`.

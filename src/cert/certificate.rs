@@ -29,17 +29,17 @@
 //! whose lazy constraints cannot justify their cuts ([`crate::model::JustifyCuts`]) are
 //! refused.
 
+use crate::base::digest::sha256_hex;
+use crate::base::error::InputError;
+use crate::base::{Control, Goal, Incumbent, Status};
 use crate::cert::lrat::{check_lrat, parse_dimacs};
 use crate::cert::refute::{check_with_varisat, refute, Refutation, SolverProofFormat};
-use crate::error::InputError;
+use crate::encode::amo::AmoEncoding;
+use crate::encode::{cnf as encode, dimacs};
 use crate::model::{Assignment, Lit, Model};
 use crate::puzzle::load::parse_model;
 use crate::puzzle::{load_model_file, Puzzle};
-use crate::sat::amo::AmoEncoding;
-use crate::sat::{dimacs, encode};
-use crate::solve::{Control, Goal, Incumbent, Status};
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -342,7 +342,7 @@ pub fn prove_with(model_path: &Path, dir: &Path, count: bool) -> Result<Manifest
 
     // The answer, from the SAT backend; its witness is re-verified below from the rules.
     let solve_start = Instant::now();
-    let raw = crate::sat::solver::solve(
+    let raw = crate::oracle::varisat::solve(
         &model,
         Goal::Maximise,
         &Control::unlimited(),
@@ -537,7 +537,7 @@ fn write_manifest(
 /// Counts the solutions natively and by SAT enumeration; the claim and how it was
 /// established, or why the two disagree.
 fn count_twice(puzzle: &crate::puzzle::Puzzle) -> Result<(Claim, String), String> {
-    use crate::solve::{enumerate, Backend, EnumerateOptions};
+    use crate::driver::{enumerate, Backend, EnumerateOptions};
     let options = EnumerateOptions::default();
     let mut counts = Vec::new();
     for backend in [Backend::Native, Backend::Sat] {
@@ -597,16 +597,6 @@ fn write_error(path: &Path, error: &std::io::Error) -> ProveError {
         path: path.to_path_buf(),
         message: error.to_string(),
     }
-}
-
-/// SHA-256 of `bytes` in lower-case hex.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .fold(String::with_capacity(64), |mut hex, byte| {
-            let _ = write!(hex, "{byte:02x}");
-            hex
-        })
 }
 
 /// The witness file: the solution drawn in comment lines, then every model variable's value

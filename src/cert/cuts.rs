@@ -282,7 +282,7 @@ mod tests {
     fn cuts_round_trip_through_the_file() {
         let model = DissectionPuzzle::from_picture("###\n.##\n.#.\n", 2, true).compile();
         let cnf: Vec<Vec<i32>> =
-            crate::sat::encode::encode(&model, crate::sat::amo::AmoEncoding::Auto)
+            crate::encode::cnf::encode(&model, crate::encode::amo::AmoEncoding::Auto)
                 .cnf
                 .clauses
                 .iter()

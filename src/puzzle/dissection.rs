@@ -23,15 +23,16 @@
 //! - Connectivity: the lazy constraint [`Connectivity`] (see its docs for why its cuts are
 //!   sound, and for the reasons certificates record with them).
 
-use crate::error::InputError;
+use crate::base::error::InputError;
+use crate::base::Control;
+use crate::driver::{Backend, SolveError};
+use crate::engines::dissection::{trivially_impossible, Cell, Dissection, Isometry};
 use crate::model::{
     Assignment, Constraint, JustifiedCut, JustifyCuts, LazyConstraint, Lit, Model, Var,
 };
-use crate::native::dissection::{trivially_impossible, Cell, Dissection, Isometry};
 use crate::puzzle::grid::Grid;
 use crate::puzzle::load::Source;
 use crate::puzzle::VerifyError;
-use crate::solve::{Backend, Control, SolveError};
 use serde::Deserialize;
 use std::collections::{HashMap, HashSet, VecDeque};
 use toml::Spanned;
@@ -249,7 +250,7 @@ impl DissectionPuzzle {
         let result = match backend {
             Backend::Native => {
                 let search =
-                    crate::native::dissection::enumerate_puzzle(self, control, &mut checked);
+                    crate::engines::dissection::enumerate_puzzle(self, control, &mut checked);
                 DissectionCount {
                     count: search.count,
                     complete: search.complete,
@@ -258,7 +259,7 @@ impl DissectionPuzzle {
             }
             Backend::Sat => {
                 let model = self.compile();
-                let found = crate::sat::projected::enumerate(
+                let found = crate::oracle::projected::enumerate(
                     &model,
                     &self.solution_vars(),
                     control,
@@ -988,10 +989,14 @@ mod tests {
                 .justify()
                 .expect("connectivity justifies its cuts");
             let mut dissections = Vec::new();
-            crate::native::dissection::enumerate_puzzle(&puzzle, &Control::unlimited(), &mut |d| {
-                dissections.push(d.labels.iter().map(|&l| l as usize).collect::<Vec<_>>());
-                true
-            });
+            crate::engines::dissection::enumerate_puzzle(
+                &puzzle,
+                &Control::unlimited(),
+                &mut |d| {
+                    dissections.push(d.labels.iter().map(|&l| l as usize).collect::<Vec<_>>());
+                    true
+                },
+            );
             assert!(!dissections.is_empty(), "{picture}");
             let mut made = 0;
             for _ in 0..200 {

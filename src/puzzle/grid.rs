@@ -1,6 +1,6 @@
 //! Rectangular character grids written as multi-line strings in model files.
 
-use crate::error::InputError;
+use crate::base::error::InputError;
 use crate::puzzle::load::Source;
 use itertools::Itertools;
 use std::ops::Range;

@@ -1,7 +1,7 @@
 //! Reading model files: TOML with a `kind` key naming the family, grids as multi-line
 //! strings. Every error names the file and, where it can, the line.
 
-use crate::error::InputError;
+use crate::base::error::InputError;
 use crate::puzzle::{dissection, packing, queens, Puzzle};
 use serde::Deserialize;
 use std::ops::Range;

@@ -31,7 +31,7 @@ pub enum Solution {
     /// Queen positions.
     Queens(queens::QueensSolution),
     /// The part of each cell and the maps between parts.
-    Dissection(crate::native::dissection::Dissection),
+    Dissection(crate::engines::dissection::Dissection),
     /// Placed pieces.
     Packing(packing::PackingSolution),
 }
@@ -72,10 +72,10 @@ impl Puzzle {
     /// The backend `solve` uses when none is named: the one measured fastest on the family
     /// (SAT with the group-counted objective for queens; the native searches for packing,
     /// where SAT and MILP are weak, and for dissection).
-    pub fn preferred_backend(&self) -> crate::solve::Backend {
+    pub fn preferred_backend(&self) -> crate::driver::Backend {
         match self {
-            Puzzle::Queens(_) => crate::solve::Backend::Sat,
-            Puzzle::Packing(_) | Puzzle::Dissection(_) => crate::solve::Backend::Native,
+            Puzzle::Queens(_) => crate::driver::Backend::Sat,
+            Puzzle::Packing(_) | Puzzle::Dissection(_) => crate::driver::Backend::Native,
         }
     }
 

@@ -3,11 +3,11 @@
 //! Pieces are shapes with `rotate` / `reflect` switches and a count: unlimited, at most n
 //! or exactly n. The 13 x 19 cross box and the 6 x 10 pentomino box are instances.
 
-use crate::error::InputError;
-use crate::model::{Assignment, Constraint, Lit, Model, Objective, Var};
-use crate::native::packing::{
+use crate::base::error::InputError;
+use crate::engines::packing::{
     mirror_halves, orientations, placements, PackingInstance, PieceLimit,
 };
+use crate::model::{Assignment, Constraint, Lit, Model, Objective, Var};
 use crate::puzzle::grid::{Grid, MAX_SIDE};
 use crate::puzzle::load::Source;
 use crate::puzzle::VerifyError;

@@ -3,7 +3,7 @@
 //! the first obstacle or the edge, so every maximal run of free cells in one of the four
 //! directions (a *segment*) holds at most one queen. Classic N-queens is the empty board.
 
-use crate::error::InputError;
+use crate::base::error::InputError;
 use crate::model::{Assignment, Constraint, Model, Objective, Var};
 use crate::puzzle::grid::{Grid, MAX_SIDE};
 use crate::puzzle::load::Source;

@@ -1,0 +1,160 @@
+//! The shared vocabulary of every layer: what is asked ([`Goal`]), how a run ended
+//! ([`Status`]), when to stop ([`Control`]), the best answer so far ([`Incumbent`]), a
+//! backend's raw answer ([`RawOutcome`]) and its size ([`Size`]); with bad-input errors,
+//! work shards and digests.
+
+pub mod digest;
+pub mod error;
+pub mod shard;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// What is asked of a puzzle.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// Find the best solution and prove no better one exists.
+    Maximise,
+    /// Decide whether a solution of value at least `k` exists.
+    AtLeast(usize),
+}
+
+/// How a run ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// The best value was found and proved best.
+    Optimal,
+    /// The decision question was answered yes, with a witness.
+    Satisfiable,
+    /// No solution meets the question (the decision bound, or the hard rules).
+    Unsatisfiable,
+    /// A solution was found but the run stopped before proving it best.
+    Feasible,
+    /// The run stopped before finding anything.
+    Unknown,
+}
+
+impl Status {
+    /// The status as printed.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Optimal => "optimal",
+            Status::Satisfiable => "satisfiable",
+            Status::Unsatisfiable => "unsatisfiable",
+            Status::Feasible => "feasible",
+            Status::Unknown => "unknown",
+        }
+    }
+
+    /// Whether the answer is settled (not cut short by a limit).
+    pub fn is_proven(self) -> bool {
+        matches!(
+            self,
+            Status::Optimal | Status::Satisfiable | Status::Unsatisfiable
+        )
+    }
+}
+
+/// When a run must stop: a deadline, or an outside request such as Ctrl-C.
+#[derive(Clone, Debug, Default)]
+pub struct Control {
+    stop: Arc<AtomicBool>,
+    deadline: Option<Instant>,
+}
+
+impl Control {
+    /// No limit.
+    pub fn unlimited() -> Control {
+        Control::default()
+    }
+
+    /// Stops at `limit` from now, if given, or when `stop` is set.
+    pub fn new(stop: Arc<AtomicBool>, limit: Option<Duration>) -> Control {
+        Control {
+            stop,
+            deadline: limit.map(|l| Instant::now() + l),
+        }
+    }
+
+    /// Whether the run should stop now.
+    pub fn should_stop(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// The time left before the deadline, if there is one.
+    pub fn remaining(&self) -> Option<Duration> {
+        self.deadline
+            .map(|d| d.saturating_duration_since(Instant::now()))
+    }
+
+    /// The stop flag, for searches that poll it in their inner loop.
+    pub fn stop_flag(&self) -> &AtomicBool {
+        &self.stop
+    }
+
+    /// Why the run stopped early, in words.
+    pub fn reason(&self) -> &'static str {
+        if self.stop.load(Ordering::Relaxed) {
+            "interrupted"
+        } else {
+            "time limit reached"
+        }
+    }
+}
+
+/// The best answer a backend has so far, shared so a stopped run keeps it.
+#[derive(Debug, Default)]
+pub struct Incumbent<T> {
+    best: Mutex<Option<(T, usize)>>,
+}
+
+impl<T: Clone> Incumbent<T> {
+    /// An empty incumbent.
+    pub fn new() -> Incumbent<T> {
+        Incumbent {
+            best: Mutex::new(None),
+        }
+    }
+
+    /// Records `candidate` of `value` when it beats the best so far.
+    pub fn offer(&self, candidate: &T, value: usize) {
+        let mut best = self.best.lock().unwrap_or_else(|e| e.into_inner());
+        if best.as_ref().is_none_or(|(_, v)| value > *v) {
+            *best = Some((candidate.clone(), value));
+        }
+    }
+
+    /// The best so far, with its value.
+    pub fn best(&self) -> Option<(T, usize)> {
+        self.best.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
+/// The size of what a backend worked on, for reports.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Size {
+    /// Variables (model and auxiliary), or 0 where the backend has none.
+    pub variables: usize,
+    /// Clauses, rows or search nodes, as `unit` says.
+    pub constraints: usize,
+    /// What `constraints` counts: "clauses", "rows" or "nodes".
+    pub unit: &'static str,
+}
+
+/// A backend's raw answer, before decoding: the witness is a model assignment (SAT, MILP)
+/// or a solution (native).
+#[derive(Clone, Debug)]
+pub struct RawOutcome<W> {
+    /// How the run ended.
+    pub status: Status,
+    /// The best witness found.
+    pub witness: Option<W>,
+    /// A proven upper bound on the objective, when known.
+    pub bound: Option<usize>,
+    /// How the status was established, in words.
+    pub evidence: String,
+    /// The size of the backend's problem.
+    pub size: Size,
+}

@@ -1,0 +1,895 @@
+//! Counting and enumerating every optimal solution (every solution, for a family without an
+//! objective), reduced by the board's symmetries on request, split into shards that add up.
+//!
+//! One entry point, [`enumerate`], for every backend: the native counters (the N-queens
+//! symmetry-class counter for empty boards, a bounded counting DFS for obstacle boards) and
+//! SAT enumeration with blocking clauses as an independent cross-check. Every solution
+//! handed out is verified against the puzzle's rules first.
+
+use crate::base::shard::Shard;
+use crate::base::{Control, Goal, Status};
+use crate::driver::{Backend, SolveError};
+use crate::encode::amo::AmoEncoding;
+use crate::engines::nqueens_count;
+use crate::engines::obstacle_queens::{count_placements, CountRequest};
+use crate::model::Lit;
+use crate::oracle::varisat::{Answer, SatSession};
+use crate::puzzle::queens::{Queens, QueensSolution};
+use crate::puzzle::{Puzzle, Solution};
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// What to enumerate and how.
+#[derive(Clone, Debug, Default)]
+pub struct EnumerateOptions {
+    /// Reduce by the board's own symmetries: count classes, list one member of each.
+    pub unique: bool,
+    /// Do one shard of a deterministic split (native counts only).
+    pub shard: Option<Shard>,
+    /// Hand every solution (every class representative, with `unique`) to the caller.
+    pub list: bool,
+    /// Count the solutions with at least this value instead of the optimal ones. It must
+    /// not be below the optimum (the counters rely on no solution exceeding it).
+    pub at_least: Option<usize>,
+    /// Show progress on stderr (a bar on a terminal, a line now and then otherwise).
+    pub progress: bool,
+}
+
+/// The answer of a count.
+#[derive(Clone, Debug)]
+pub struct CountOutcome {
+    /// Which backend counted.
+    pub backend: Backend,
+    /// The value every counted solution has (the optimum, or the `at_least` asked for),
+    /// `None` for a family without an objective.
+    pub value: Option<usize>,
+    /// Solutions counted (this shard's part, with a shard).
+    pub count: u64,
+    /// With `unique`: symmetry classes counted (this shard's part).
+    pub unique_count: Option<u64>,
+    /// With `unique`: classes by their number of members.
+    pub classes: BTreeMap<usize, u64>,
+    /// The board's symmetries used for `unique` (1 to 8).
+    pub symmetries: usize,
+    /// The shard this run did.
+    pub shard: Option<Shard>,
+    /// Whether the count is exact (not cut short by a limit or Ctrl-C).
+    pub complete: bool,
+    /// How the count was established, in words.
+    pub evidence: String,
+    /// Wall-clock time.
+    pub elapsed: Duration,
+}
+
+/// Counts (and with `options.list`, hands to `on_solution`) every optimal solution of
+/// `puzzle` with `backend`. A run stopped by `control` returns what it finished, marked
+/// incomplete.
+pub fn enumerate(
+    puzzle: &Puzzle,
+    backend: Backend,
+    options: &EnumerateOptions,
+    control: &Control,
+    on_solution: &mut dyn FnMut(&Solution),
+) -> Result<CountOutcome, SolveError> {
+    let start = Instant::now();
+    let fail = |message: String| SolveError::Backend {
+        backend: backend.name(),
+        message,
+    };
+    if options.shard.is_some() && backend != Backend::Native {
+        return Err(fail(
+            "--shard splits native counts only; use --backend native".into(),
+        ));
+    }
+    let board = match puzzle {
+        Puzzle::Queens(board) => board,
+        Puzzle::Dissection(shape) => {
+            return dissections(shape, backend, options, control, on_solution, start)
+        }
+        Puzzle::Packing(packing) => {
+            return tilings(packing, backend, options, control, on_solution, start)
+        }
+    };
+    let group = Symmetries::of(board);
+    let value = match optimum(puzzle, backend, control)? {
+        Some(optimum) => match options.at_least {
+            Some(k) if k < optimum => {
+                return Err(fail(format!(
+                    "counting solutions with at least {k} is not supported: the optimum is {optimum}, and only counts at or above it are"
+                )))
+            }
+            Some(k) => k,
+            None => optimum,
+        },
+        None => {
+            return Ok(CountOutcome {
+                backend,
+                value: None,
+                count: 0,
+                unique_count: options.unique.then_some(0),
+                classes: BTreeMap::new(),
+                symmetries: group.len(),
+                shard: options.shard,
+                complete: false,
+                evidence: format!("{} before the optimum was found", control.reason()),
+                elapsed: start.elapsed(),
+            })
+        }
+    };
+    let mut outcome = match backend {
+        Backend::Native => native(board, value, &group, options, control, on_solution)?,
+        Backend::Sat => sat(board, value, &group, options, control, on_solution)?,
+        Backend::Milp => {
+            return Err(fail(
+                "enumeration is not implemented for milp; use --backend native or sat".into(),
+            ))
+        }
+    };
+    outcome.backend = backend;
+    outcome.value = Some(value);
+    outcome.symmetries = group.len();
+    outcome.shard = options.shard;
+    outcome.elapsed = start.elapsed();
+    Ok(outcome)
+}
+
+/// The optimum, proved by the same backend; `None` when a limit stopped it first.
+fn optimum(
+    puzzle: &Puzzle,
+    backend: Backend,
+    control: &Control,
+) -> Result<Option<usize>, SolveError> {
+    // Counts are a native or SAT job; MILP is refused later, so any proof of the optimum
+    // will do for it.
+    let prover = if backend == Backend::Sat {
+        Backend::Sat
+    } else {
+        Backend::Native
+    };
+    let outcome = crate::driver::solve(puzzle, prover, Goal::Maximise, control)?;
+    Ok(match outcome.status {
+        Status::Optimal => outcome.value,
+        // No solution at all cannot happen for queens (the empty placement always is one).
+        _ => None,
+    })
+}
+
+fn native(
+    board: &Queens,
+    value: usize,
+    group: &Symmetries,
+    options: &EnumerateOptions,
+    control: &Control,
+    on_solution: &mut dyn FnMut(&Solution),
+) -> Result<CountOutcome, SolveError> {
+    let bar = Progress::new(options.progress);
+    let progress = |done: u64, total: u64| bar.update(done, total);
+    let n = board.width;
+    let empty_square = board.width == board.height && board.free.iter().all(|&f| f);
+    if empty_square
+        && value == n
+        && (1..=nqueens_count::MAX_N as usize).contains(&n)
+        && !options.list
+    {
+        // The symmetry-class counter: every solution counted once per class.
+        let counted = nqueens_count::count_empty_board(
+            n as u32,
+            options.shard,
+            &progress,
+            control.stop_flag(),
+        );
+        bar.finish();
+        return Ok(match counted {
+            Some(result) => {
+                let classes: BTreeMap<usize, u64> = [1, 2, 4, 8]
+                    .into_iter()
+                    .zip(result.classes)
+                    .filter(|&(_, count)| count > 0)
+                    .collect();
+                CountOutcome {
+                    count: result.total,
+                    unique_count: options.unique.then_some(result.unique),
+                    classes: if options.unique { classes } else { BTreeMap::new() },
+                    complete: true,
+                    evidence: format!(
+                        "native bitboard count of N-queens by symmetry class (canonical orientation, weighted by class size), {} subproblems",
+                        result.subproblems
+                    ),
+                    ..empty_outcome()
+                }
+            }
+            None => CountOutcome {
+                evidence: format!("{}; the count did not finish", control.reason()),
+                ..empty_outcome()
+            },
+        });
+    }
+    let classify = |solution: &QueensSolution| group.canonical_class(board, solution);
+    let request = CountRequest {
+        queens: value,
+        shard: options.shard,
+        list: options.list,
+        classify: if options.unique {
+            Some(&classify)
+        } else {
+            None
+        },
+        progress: &progress,
+    };
+    let found = count_placements(board, &request, control);
+    bar.finish();
+    for solution in found.solutions {
+        let solution = Solution::Queens(solution);
+        verified(&Puzzle::Queens(board.clone()), &solution, value, "native")?;
+        on_solution(&solution);
+    }
+    let unique: u64 = found.classes.values().sum();
+    let evidence = if found.complete {
+        format!(
+            "native counting DFS over every placement of {value} queens (the optimum, proved first), pruned by open row and column segments; {} subproblems, {} nodes",
+            found.subproblems.1, found.nodes
+        )
+    } else {
+        format!(
+            "{}; {} of {} subproblems counted",
+            control.reason(),
+            found.subproblems.0,
+            found.subproblems.1
+        )
+    };
+    Ok(CountOutcome {
+        count: found.count,
+        unique_count: options.unique.then_some(unique),
+        classes: found.classes,
+        complete: found.complete,
+        evidence,
+        ..empty_outcome()
+    })
+}
+
+fn sat(
+    board: &Queens,
+    value: usize,
+    group: &Symmetries,
+    options: &EnumerateOptions,
+    control: &Control,
+    on_solution: &mut dyn FnMut(&Solution),
+) -> Result<CountOutcome, SolveError> {
+    let puzzle = &Puzzle::Queens(board.clone());
+    let model = puzzle.compile();
+    let mut session = SatSession::new(&model, AmoEncoding::Auto);
+    let assumptions: Vec<Lit> = match session.encoding().at_least(value) {
+        Ok(lit) => lit.into_iter().collect(),
+        Err(_) => {
+            return Ok(CountOutcome {
+                complete: true,
+                unique_count: options.unique.then_some(0),
+                evidence: format!(
+                    "at least {value} is impossible by counting the at-most-one groups"
+                ),
+                ..empty_outcome()
+            })
+        }
+    };
+    let mut outcome = CountOutcome {
+        complete: true,
+        ..empty_outcome()
+    };
+    loop {
+        if control.should_stop() {
+            outcome.complete = false;
+            break;
+        }
+        let assignment = match session.solve_under(&model, &assumptions) {
+            Answer::Sat(assignment) => assignment,
+            Answer::Unsat => break,
+        };
+        let solution = puzzle.decode(&assignment);
+        verified(puzzle, &solution, value, "sat")?;
+        outcome.count += 1;
+        let keep = match (options.unique, &solution) {
+            (false, _) => true,
+            (true, Solution::Queens(s)) => match group.canonical_class(board, s) {
+                Some(size) => {
+                    *outcome.classes.entry(size).or_default() += 1;
+                    true
+                }
+                None => false,
+            },
+            (true, _) => unreachable!("a queens puzzle decodes to queens"),
+        };
+        if keep && options.list {
+            on_solution(&solution);
+        }
+        // Block this solution, projected on the model's own variables (the cells), never on
+        // the encoding's auxiliary variables: each solution is found exactly once.
+        let blocking: Vec<Lit> = (0..model.num_vars())
+            .map(|i| {
+                let var = crate::model::Var::from_index(i);
+                if assignment.value(var) {
+                    var.negative()
+                } else {
+                    var.positive()
+                }
+            })
+            .collect();
+        session.add_clause(&blocking);
+    }
+    outcome.unique_count = options.unique.then(|| outcome.classes.values().sum());
+    outcome.evidence = if outcome.complete {
+        format!(
+            "varisat enumeration with \"at least {value}\" assumed and one blocking clause per solution over the {} cell variables, until unsatisfiable ({} calls)",
+            model.num_vars(),
+            session.calls
+        )
+    } else {
+        format!("{}; enumeration not finished", control.reason())
+    };
+    Ok(outcome)
+}
+
+/// Every dissection of `shape`, each once (the family has no objective and labels parts
+/// canonically, so there is nothing to reduce or shard).
+fn dissections(
+    shape: &crate::puzzle::dissection::DissectionPuzzle,
+    backend: Backend,
+    options: &EnumerateOptions,
+    control: &Control,
+    on_solution: &mut dyn FnMut(&Solution),
+    start: Instant,
+) -> Result<CountOutcome, SolveError> {
+    let unsupported = |what: &str| SolveError::Backend {
+        backend: backend.name(),
+        message: format!("{what} is not available for dissections"),
+    };
+    if options.unique {
+        return Err(unsupported("--unique"));
+    }
+    if options.shard.is_some() {
+        return Err(unsupported("--shard"));
+    }
+    if options.at_least.is_some() {
+        return Err(unsupported("--at-least"));
+    }
+    let found = shape.enumerate(backend, control, &mut |dissection| {
+        if options.list {
+            on_solution(&Solution::Dissection(dissection.clone()));
+        }
+        true
+    })?;
+    Ok(CountOutcome {
+        backend,
+        count: found.count,
+        complete: found.complete,
+        evidence: found.evidence,
+        elapsed: start.elapsed(),
+        ..empty_outcome()
+    })
+}
+
+/// Counts the tilings of a tile model, raw and up to the region's symmetries (natively by
+/// exact cover, or by SAT enumeration as an independent check). Listing is not offered.
+fn tilings(
+    packing: &crate::puzzle::packing::Packing,
+    backend: Backend,
+    options: &EnumerateOptions,
+    control: &Control,
+    on_solution: &mut dyn FnMut(&Solution),
+    start: Instant,
+) -> Result<CountOutcome, SolveError> {
+    use crate::driver::packing::{count_native, count_sat, symmetries};
+    use crate::puzzle::packing::PackingKind;
+    let fail = |message: &str| SolveError::Backend {
+        backend: backend.name(),
+        message: message.to_string(),
+    };
+    if packing.kind != PackingKind::Tile {
+        return Err(fail(
+            "counting is available for tiling models (goal = \"tile\"); this model maximises",
+        ));
+    }
+    if options.shard.is_some() || options.at_least.is_some() {
+        return Err(fail("--shard and --at-least are not available for tilings"));
+    }
+    if options.list {
+        return list_tilings(packing, backend, options, control, on_solution, start);
+    }
+    let (counts, how) = match backend {
+        Backend::Native => (
+            count_native(packing, control).map_err(|e| fail(&e))?,
+            "native exact cover (symmetric count: one piece placed once per orbit)",
+        ),
+        Backend::Sat => (
+            count_sat(packing, control),
+            "varisat enumeration with one blocking clause per tiling, orbits named by their least image",
+        ),
+        Backend::Milp => return Err(fail("enumeration is not implemented for milp; use --backend native or sat")),
+    };
+    let group = symmetries(packing).len();
+    let evidence = format!(
+        "{how}: {} tilings, {} up to the region's {group} symmetries{}",
+        counts.raw,
+        counts.up_to_symmetry,
+        if counts.complete {
+            ""
+        } else {
+            "; not finished"
+        }
+    );
+    Ok(CountOutcome {
+        backend,
+        count: counts.raw,
+        unique_count: options.unique.then_some(counts.up_to_symmetry),
+        symmetries: group,
+        complete: counts.complete,
+        evidence,
+        elapsed: start.elapsed(),
+        ..empty_outcome()
+    })
+}
+
+/// Lists every tiling natively, each verified before it is handed out.
+fn list_tilings(
+    packing: &crate::puzzle::packing::Packing,
+    backend: Backend,
+    options: &EnumerateOptions,
+    control: &Control,
+    on_solution: &mut dyn FnMut(&Solution),
+    start: Instant,
+) -> Result<CountOutcome, SolveError> {
+    let fail = |message: String| SolveError::Backend {
+        backend: backend.name(),
+        message,
+    };
+    if options.unique {
+        return Err(fail(
+            "listing one tiling per symmetry class is not available; use --all, or --count --unique".into(),
+        ));
+    }
+    if backend != Backend::Native {
+        return Err(fail(
+            "tilings are listed by the native backend only; use --backend native".into(),
+        ));
+    }
+    let puzzle = Puzzle::Packing(packing.clone());
+    let mut wrong = None;
+    let (count, complete) = crate::driver::packing::list_native(packing, control, &mut |tiling| {
+        let solution = Solution::Packing(tiling);
+        match puzzle.verify(&solution) {
+            Ok(()) => {
+                on_solution(&solution);
+                true
+            }
+            Err(error) => {
+                wrong = Some(error);
+                false
+            }
+        }
+    })
+    .map_err(fail)?;
+    if let Some(error) = wrong {
+        return Err(SolveError::WrongSolution {
+            backend: backend.name(),
+            error,
+        });
+    }
+    Ok(CountOutcome {
+        backend,
+        count,
+        complete,
+        evidence: "native exact cover, every tiling listed and verified".into(),
+        elapsed: start.elapsed(),
+        ..empty_outcome()
+    })
+}
+
+fn empty_outcome() -> CountOutcome {
+    CountOutcome {
+        backend: Backend::Native,
+        value: None,
+        count: 0,
+        unique_count: None,
+        classes: BTreeMap::new(),
+        symmetries: 1,
+        shard: None,
+        complete: false,
+        evidence: String::new(),
+        elapsed: Duration::ZERO,
+    }
+}
+
+/// Checks a solution against the rules and the value every counted solution must have.
+fn verified(
+    puzzle: &Puzzle,
+    solution: &Solution,
+    value: usize,
+    backend: &'static str,
+) -> Result<(), SolveError> {
+    puzzle
+        .verify(solution)
+        .map_err(|error| SolveError::WrongSolution { backend, error })?;
+    let actual = puzzle.value(solution);
+    if actual != value {
+        return Err(SolveError::WrongValue {
+            backend,
+            claimed: value,
+            actual,
+        });
+    }
+    Ok(())
+}
+
+/// One of the 8 symmetries of the square, as a map of (x, y) on a `width` x `height` board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Symmetry {
+    Identity,
+    Rotate90,
+    Rotate180,
+    Rotate270,
+    MirrorLeftRight,
+    MirrorTopBottom,
+    Transpose,
+    AntiTranspose,
+}
+
+impl Symmetry {
+    const ALL: [Symmetry; 8] = [
+        Symmetry::Identity,
+        Symmetry::Rotate90,
+        Symmetry::Rotate180,
+        Symmetry::Rotate270,
+        Symmetry::MirrorLeftRight,
+        Symmetry::MirrorTopBottom,
+        Symmetry::Transpose,
+        Symmetry::AntiTranspose,
+    ];
+
+    /// Whether it swaps rows and columns (possible only on a square board).
+    fn swaps_axes(self) -> bool {
+        matches!(
+            self,
+            Symmetry::Rotate90
+                | Symmetry::Rotate270
+                | Symmetry::Transpose
+                | Symmetry::AntiTranspose
+        )
+    }
+
+    /// The image of (x, y) on a `w` x `h` board (`w == h` when it swaps the axes).
+    fn map(self, (x, y): (usize, usize), w: usize, h: usize) -> (usize, usize) {
+        match self {
+            Symmetry::Identity => (x, y),
+            Symmetry::Rotate90 => (w - 1 - y, x),
+            Symmetry::Rotate180 => (w - 1 - x, h - 1 - y),
+            Symmetry::Rotate270 => (y, h - 1 - x),
+            Symmetry::MirrorLeftRight => (w - 1 - x, y),
+            Symmetry::MirrorTopBottom => (x, h - 1 - y),
+            Symmetry::Transpose => (y, x),
+            Symmetry::AntiTranspose => (w - 1 - y, h - 1 - x),
+        }
+    }
+}
+
+/// The symmetries that map a board, obstacles included, onto itself: they map solutions to
+/// solutions, because the rules only ask about lines of free cells.
+struct Symmetries(Vec<Symmetry>);
+
+impl Symmetries {
+    fn of(board: &Queens) -> Symmetries {
+        let (w, h) = (board.width, board.height);
+        let keeps_board = |s: Symmetry| {
+            (!s.swaps_axes() || w == h)
+                && (0..h).all(|y| {
+                    (0..w).all(|x| {
+                        let (mx, my) = s.map((x, y), w, h);
+                        board.free[y * w + x] == board.free[my * w + mx]
+                    })
+                })
+        };
+        Symmetries(
+            Symmetry::ALL
+                .into_iter()
+                .filter(|&s| keeps_board(s))
+                .collect(),
+        )
+    }
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// The size of the solution's class if it is the class's canonical member (the least of
+    /// its images as a sorted list of cells), `None` otherwise.
+    fn canonical_class(&self, board: &Queens, solution: &QueensSolution) -> Option<usize> {
+        let (w, h) = (board.width, board.height);
+        let own: Vec<(usize, usize)> = solution.queens.iter().map(|&(x, y)| (y, x)).collect();
+        let mut images: Vec<Vec<(usize, usize)>> = Vec::with_capacity(self.0.len());
+        for &symmetry in &self.0 {
+            let mut image: Vec<(usize, usize)> = solution
+                .queens
+                .iter()
+                .map(|&q| {
+                    let (x, y) = symmetry.map(q, w, h);
+                    (y, x)
+                })
+                .collect();
+            image.sort_unstable();
+            if image < own {
+                return None;
+            }
+            images.push(image);
+        }
+        images.sort_unstable();
+        images.dedup();
+        Some(images.len())
+    }
+}
+
+/// Progress on stderr: an indicatif bar on a terminal; elsewhere a plain line every 30 s
+/// once a count has run for 10 s, so logs of long batch runs show it is alive.
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    plain: Option<Mutex<(Instant, Instant)>>,
+}
+
+impl Progress {
+    fn new(enabled: bool) -> Progress {
+        if !enabled {
+            return Progress {
+                bar: None,
+                plain: None,
+            };
+        }
+        if std::io::stderr().is_terminal() {
+            let bar = indicatif::ProgressBar::new(0);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "counting {bar:30} {pos}/{len} subproblems, {elapsed} elapsed, about {eta} left",
+                )
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            );
+            Progress {
+                bar: Some(bar),
+                plain: None,
+            }
+        } else {
+            let now = Instant::now();
+            Progress {
+                bar: None,
+                plain: Some(Mutex::new((now, now))),
+            }
+        }
+    }
+
+    fn update(&self, done: u64, total: u64) {
+        if let Some(bar) = &self.bar {
+            bar.set_length(total);
+            bar.set_position(done);
+        }
+        if let Some(plain) = &self.plain {
+            let mut times = plain.lock().unwrap_or_else(|e| e.into_inner());
+            let (start, last) = *times;
+            let now = Instant::now();
+            if now - start >= Duration::from_secs(10) && now - last >= Duration::from_secs(30) {
+                times.1 = now;
+                let spent = (now - start).as_secs_f64();
+                let left = spent * (total - done) as f64 / done.max(1) as f64;
+                eprintln!(
+                    "progress: {done}/{total} subproblems in {spent:.0} s, about {left:.0} s left"
+                );
+            }
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// An identifier of a puzzle instance for checking that shards belong together: a hash of
+/// its description (so the same model file gives the same identifier on every machine).
+pub fn model_digest(puzzle: &Puzzle) -> String {
+    let Puzzle::Queens(board) = puzzle else {
+        return digest_text(&format!("{puzzle:?}"));
+    };
+    let text = format!(
+        "queens {}x{} {}",
+        board.width,
+        board.height,
+        board
+            .free
+            .iter()
+            .map(|&f| if f { '-' } else { '*' })
+            .collect::<String>()
+    );
+    digest_text(&text)
+}
+
+/// The first 16 hex digits of the SHA-256 of `text`.
+fn digest_text(text: &str) -> String {
+    let mut hex = crate::base::digest::sha256_hex(text.as_bytes());
+    hex.truncate(16);
+    hex
+}
+
+/// A count as a JSON object, for `solve --count --json` and for `merge`.
+pub fn count_json(
+    path: &std::path::Path,
+    puzzle: &Puzzle,
+    options: &EnumerateOptions,
+    outcome: &CountOutcome,
+) -> serde_json::Value {
+    serde_json::json!({
+        "model": path.display().to_string(),
+        "model_digest": model_digest(puzzle),
+        "kind": puzzle.kind(),
+        "goal": count_goal(options),
+        "backend": outcome.backend.name(),
+        "value": outcome.value,
+        "shard": outcome.shard.map(|s| serde_json::json!({"index": s.index, "count": s.count})),
+        "count": outcome.count,
+        "unique_count": outcome.unique_count,
+        "symmetries": outcome.symmetries,
+        "classes": outcome.classes.iter().map(|(size, n)| serde_json::json!({"size": size, "classes": n})).collect::<Vec<_>>(),
+        "complete": outcome.complete,
+        "evidence": outcome.evidence,
+        "seconds": outcome.elapsed.as_secs_f64(),
+    })
+}
+
+/// The goal of a count, as recorded in its JSON.
+fn count_goal(options: &EnumerateOptions) -> String {
+    let what = match options.at_least {
+        Some(k) => format!("count at least {k}"),
+        None => "count optimal".to_string(),
+    };
+    if options.unique {
+        format!("{what}, unique")
+    } else {
+        what
+    }
+}
+
+/// The sum of shard counts, checked to cover one model and goal, every shard exactly once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Merged {
+    /// The model file named by the shards.
+    pub model: String,
+    /// The value of every counted solution.
+    pub value: Option<u64>,
+    /// The number of shards.
+    pub shards: u32,
+    /// The total count.
+    pub count: u64,
+    /// The total number of symmetry classes, when the shards counted them.
+    pub unique_count: Option<u64>,
+    /// Classes by size, summed.
+    pub classes: BTreeMap<u64, u64>,
+}
+
+/// Adds up the `--json` outputs of `solve --count --shard I/N` runs. Each input is (file
+/// name, contents). Errors name the file and, for malformed JSON, the line.
+pub fn merge(inputs: &[(String, String)]) -> Result<Merged, String> {
+    if inputs.is_empty() {
+        return Err("merge needs at least one file".into());
+    }
+    let mut merged: Option<(Merged, String, String, String)> = None;
+    let mut seen: BTreeMap<u32, String> = BTreeMap::new();
+    for (name, text) in inputs {
+        let value: serde_json::Value = serde_json::from_str(text)
+            .map_err(|e| format!("{name}:{}: not JSON: {e}", e.line()))?;
+        let field = |key: &str| {
+            value.get(key).ok_or_else(|| {
+                format!("{name}:1: missing `{key}`: not the --json output of `solve --count`")
+            })
+        };
+        let text_of = |key: &str| -> Result<String, String> {
+            field(key)?
+                .as_str()
+                .map(str::to_string)
+                .ok_or_else(|| format!("{name}:1: `{key}` should be a string"))
+        };
+        let number = |v: &serde_json::Value, key: &str| -> Result<u64, String> {
+            v.get(key)
+                .and_then(serde_json::Value::as_u64)
+                .ok_or_else(|| format!("{name}:1: `{key}` should be a whole number"))
+        };
+        let digest = text_of("model_digest")?;
+        let goal = text_of("goal")?;
+        let backend = text_of("backend")?;
+        let model = text_of("model")?;
+        if field("complete")?.as_bool() != Some(true) {
+            return Err(format!(
+                "{name}:1: this shard's count is incomplete (stopped early); run it again"
+            ));
+        }
+        let shard = field("shard")?;
+        let (index, count) = if shard.is_null() {
+            (1, 1)
+        } else {
+            (
+                number(shard, "index")? as u32,
+                number(shard, "count")? as u32,
+            )
+        };
+        let unique = value
+            .get("unique_count")
+            .and_then(serde_json::Value::as_u64);
+        let solution_value = value.get("value").and_then(serde_json::Value::as_u64);
+        let mut classes = BTreeMap::new();
+        for class in value
+            .get("classes")
+            .and_then(serde_json::Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            classes.insert(number(class, "size")?, number(class, "classes")?);
+        }
+        let part = Merged {
+            model: model.clone(),
+            value: solution_value,
+            shards: count,
+            count: number(&value, "count")?,
+            unique_count: unique,
+            classes,
+        };
+        match &mut merged {
+            None => merged = Some((part, digest, goal, backend)),
+            Some((total, first_digest, first_goal, _)) => {
+                if digest != *first_digest {
+                    return Err(format!(
+                        "{name}:1: a shard of a different model ({model}, digest {digest}) than {} (digest {first_digest})",
+                        total.model
+                    ));
+                }
+                if goal != *first_goal || part.value != total.value {
+                    return Err(format!(
+                        "{name}:1: a shard of a different goal ({goal}, value {:?}) than the first file ({first_goal}, value {:?})",
+                        part.value, total.value
+                    ));
+                }
+                if count != total.shards {
+                    return Err(format!(
+                        "{name}:1: a shard of a split into {count}, the first file's split is into {}",
+                        total.shards
+                    ));
+                }
+                if part.unique_count.is_some() != total.unique_count.is_some() {
+                    return Err(format!(
+                        "{name}:1: counts symmetry classes differently from the first file"
+                    ));
+                }
+                total.count += part.count;
+                total.unique_count = total
+                    .unique_count
+                    .zip(part.unique_count)
+                    .map(|(a, b)| a + b);
+                for (size, n) in part.classes {
+                    *total.classes.entry(size).or_default() += n;
+                }
+            }
+        }
+        if let Some(earlier) = seen.insert(index, name.clone()) {
+            return Err(format!(
+                "{name}:1: shard {index}/{count} is given twice (also in {earlier})"
+            ));
+        }
+    }
+    let (total, ..) = merged.expect("at least one input");
+    let missing: Vec<String> = (1..=total.shards)
+        .filter(|i| !seen.contains_key(i))
+        .map(|i| format!("{i}/{}", total.shards))
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "{}: shards missing: {}",
+            inputs[0].0,
+            missing.join(", ")
+        ));
+    }
+    Ok(total)
+}

@@ -1,0 +1,422 @@
+//! The driver: turns a goal into backend calls, and every backend's answer into one
+//! [`Outcome`], decoded and verified against the puzzle's rules before anyone sees it.
+
+pub mod emit;
+pub mod enumerate;
+pub mod native;
+pub mod packing;
+
+use crate::base::{Control, Goal, Incumbent, RawOutcome, Size, Status};
+use crate::model::Assignment;
+// Counting and enumeration (`solve --all / --count / --unique`) live in their own module.
+use crate::puzzle::{Puzzle, Solution, VerifyError};
+pub use enumerate::{enumerate, CountOutcome, EnumerateOptions};
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The backends that answer goals.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Backend {
+    /// CNF and the embedded varisat SAT solver.
+    Sat,
+    /// An integer program and the embedded MILP solver (good_lp with microlp).
+    Milp,
+    /// The hand-written search of the puzzle's family.
+    Native,
+}
+
+impl Backend {
+    /// Every backend, in the order `compare` runs them.
+    pub const ALL: [Backend; 3] = [Backend::Sat, Backend::Milp, Backend::Native];
+
+    /// The backend's name on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Sat => "sat",
+            Backend::Milp => "milp",
+            Backend::Native => "native",
+        }
+    }
+}
+
+/// The answer of one backend to one goal, with a verified solution.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// Which backend answered.
+    pub backend: Backend,
+    /// How the run ended.
+    pub status: Status,
+    /// The best solution found, verified against the puzzle's rules.
+    pub solution: Option<Solution>,
+    /// The solution's objective value.
+    pub value: Option<usize>,
+    /// A proven upper bound, when known.
+    pub bound: Option<usize>,
+    /// How the status was established: backend, bound refuted, proof.
+    pub evidence: String,
+    /// Wall-clock time.
+    pub elapsed: Duration,
+    /// The size of what the backend worked on.
+    pub size: Size,
+    /// The external solver that answered (`cadical`, `cbc`), or `None` for the backend's
+    /// own embedded solver.
+    pub solver: Option<String>,
+}
+
+impl Outcome {
+    /// Who answered, for reports: the backend's name, or `backend:solver` for an external
+    /// solver (`sat:cadical`, `milp:cbc`).
+    pub fn label(&self) -> String {
+        match &self.solver {
+            Some(solver) => format!("{}:{solver}", self.backend.name()),
+            None => self.backend.name().to_string(),
+        }
+    }
+}
+
+/// A run that failed for a reason other than bad input.
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    /// A backend returned a solution that breaks the rules: a bug, reported loudly.
+    #[error("internal error: the {backend} backend returned a wrong solution: {error}")]
+    WrongSolution {
+        /// The backend.
+        backend: &'static str,
+        /// What rule it broke.
+        error: VerifyError,
+    },
+    /// A backend claimed a value its solution does not have.
+    #[error(
+        "internal error: the {backend} backend claimed {claimed} but its solution has {actual}"
+    )]
+    WrongValue {
+        /// The backend.
+        backend: &'static str,
+        /// The claimed value.
+        claimed: usize,
+        /// The solution's value.
+        actual: usize,
+    },
+    /// The backend failed or cannot handle this puzzle.
+    #[error("{backend} backend: {message}")]
+    Backend {
+        /// The backend.
+        backend: &'static str,
+        /// What went wrong.
+        message: String,
+    },
+    /// An external solver failed (crashed, printed garbage) or its answer failed a check.
+    #[error("{solver}: {message}")]
+    External {
+        /// The solver, as `backend:solver`.
+        solver: String,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// Solves `puzzle` for `goal` with `backend`, stopping as `control` says. A stopped run
+/// returns the best verified solution found so far, marked as not proven.
+pub fn solve(
+    puzzle: &Puzzle,
+    backend: Backend,
+    goal: Goal,
+    control: &Control,
+) -> Result<Outcome, SolveError> {
+    let start = Instant::now();
+    if let Some(reason) = puzzle.trivially_impossible() {
+        // Counting alone settles it; every backend gives the same reason.
+        let raw = RawOutcome {
+            status: Status::Unsatisfiable,
+            witness: None,
+            bound: None,
+            evidence: reason,
+            size: Size::default(),
+        };
+        return finish(puzzle, backend, goal, raw, start.elapsed());
+    }
+    let raw = match backend {
+        Backend::Sat | Backend::Milp => {
+            let incumbent = Arc::new(Incumbent::<Assignment>::new());
+            let raw = run_stoppable(puzzle, backend, goal, control, incumbent.clone())?;
+            let witness = raw.witness.map(|a| puzzle.decode(&a));
+            RawOutcome {
+                status: raw.status,
+                witness,
+                bound: raw.bound,
+                evidence: raw.evidence,
+                size: raw.size,
+            }
+        }
+        Backend::Native => {
+            crate::driver::native::solve(puzzle, goal, control).map_err(|message| {
+                SolveError::Backend {
+                    backend: backend.name(),
+                    message,
+                }
+            })?
+        }
+    };
+    finish(puzzle, backend, goal, raw, start.elapsed())
+}
+
+/// Solves `puzzle` for `goal` with an external solver (see [`crate::oracle::external`]). Its
+/// answers are checked against the written formula or rows, then decoded and verified
+/// against the puzzle's rules like every other backend's; a crash, garbage output or a
+/// failed check is an error, never an answer. A deadline kills the solver process.
+pub fn solve_external(
+    puzzle: &Puzzle,
+    solver: &crate::oracle::external::ExternalSolver,
+    goal: Goal,
+    control: &Control,
+) -> Result<Outcome, SolveError> {
+    use crate::oracle::external::ExternalSolver;
+    let start = Instant::now();
+    let backend = solver.backend();
+    let label = format!("{}:{}", backend.name(), solver.name());
+    let failed = |message: String| SolveError::External {
+        solver: label.clone(),
+        message,
+    };
+    let model = puzzle.compile();
+    let incumbent = Incumbent::<Assignment>::new();
+    let raw = match solver {
+        ExternalSolver::Sat(command) => {
+            crate::oracle::external_sat::solve(&model, goal, command, control, &incumbent)
+        }
+        ExternalSolver::Milp(program) => {
+            crate::oracle::external_milp::solve(&model, goal, program, control, &incumbent)
+        }
+    }
+    .map_err(failed)?;
+    let raw = RawOutcome {
+        status: raw.status,
+        witness: raw.witness.map(|a| puzzle.decode(&a)),
+        bound: raw.bound,
+        evidence: raw.evidence,
+        size: raw.size,
+    };
+    let mut outcome =
+        finish(puzzle, backend, goal, raw, start.elapsed()).map_err(|e| failed(e.to_string()))?;
+    outcome.solver = Some(solver.name());
+    Ok(outcome)
+}
+
+/// Runs a model backend on its own thread, so a deadline or Ctrl-C can end a solver call
+/// that does not poll for it; the abandoned thread's best assignment is kept.
+fn run_stoppable(
+    puzzle: &Puzzle,
+    backend: Backend,
+    goal: Goal,
+    control: &Control,
+    incumbent: Arc<Incumbent<Assignment>>,
+) -> Result<RawOutcome<Assignment>, SolveError> {
+    let (sender, receiver) = mpsc::channel();
+    let thread_puzzle = puzzle.clone();
+    let thread_control = control.clone();
+    let thread_incumbent = incumbent.clone();
+    std::thread::Builder::new()
+        .name(format!("puzzlec-{}", backend.name()))
+        .spawn(move || {
+            let model = thread_puzzle.compile();
+            let result = match backend {
+                Backend::Sat => Ok(crate::oracle::varisat::solve(
+                    &model,
+                    goal,
+                    &thread_control,
+                    &thread_incumbent,
+                )),
+                Backend::Milp => {
+                    crate::oracle::microlp::solve(&model, goal, &thread_control, &thread_incumbent)
+                }
+                Backend::Native => unreachable!("native runs in the caller's thread"),
+            };
+            // The receiver may have given up on us; nothing to do then.
+            let _ = sender.send(result);
+        })
+        .map_err(|e| SolveError::Backend {
+            backend: backend.name(),
+            message: format!("cannot start a thread: {e}"),
+        })?;
+    loop {
+        match receiver.recv_timeout(Duration::from_millis(20)) {
+            Ok(result) => {
+                return result.map_err(|message| SolveError::Backend {
+                    backend: backend.name(),
+                    message,
+                })
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(SolveError::Backend {
+                    backend: backend.name(),
+                    message: "the solver thread panicked".into(),
+                })
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) if control.should_stop() => {
+                let best = incumbent.best();
+                let evidence = format!(
+                    "{}; the best solution found is not proven optimal",
+                    control.reason()
+                );
+                return Ok(RawOutcome {
+                    status: if best.is_some() {
+                        Status::Feasible
+                    } else {
+                        Status::Unknown
+                    },
+                    witness: best.map(|(a, _)| a),
+                    bound: None,
+                    evidence,
+                    size: Size::default(),
+                });
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+        }
+    }
+}
+
+fn finish(
+    puzzle: &Puzzle,
+    backend: Backend,
+    goal: Goal,
+    raw: RawOutcome<Solution>,
+    elapsed: Duration,
+) -> Result<Outcome, SolveError> {
+    let mut value = None;
+    if let Some(solution) = &raw.witness {
+        puzzle
+            .verify(solution)
+            .map_err(|error| SolveError::WrongSolution {
+                backend: backend.name(),
+                error,
+            })?;
+        // A family without an objective has no value to report.
+        value = puzzle.has_objective().then(|| puzzle.value(solution));
+    }
+    // A claim must match its witness: an optimum equals its bound, a "yes" meets the goal.
+    let claimed = match (raw.status, goal) {
+        (Status::Optimal, _) => raw.bound,
+        (Status::Satisfiable, Goal::AtLeast(k)) => Some(k),
+        _ => None,
+    };
+    if let Some(claimed) = claimed {
+        let actual = value.unwrap_or(0);
+        let wrong = match raw.status {
+            Status::Optimal => actual != claimed || value.is_none(),
+            _ => actual < claimed || value.is_none(),
+        };
+        if wrong {
+            return Err(SolveError::WrongValue {
+                backend: backend.name(),
+                claimed,
+                actual,
+            });
+        }
+    }
+    Ok(Outcome {
+        backend,
+        status: raw.status,
+        solution: raw.witness,
+        value,
+        bound: raw.bound,
+        evidence: raw.evidence,
+        elapsed,
+        size: raw.size,
+        solver: None,
+    })
+}
+
+/// Describes an outcome's answer in a few words: "optimal 20", "unsatisfiable".
+fn answer(outcome: &Outcome) -> String {
+    match (outcome.status, outcome.value) {
+        (Status::Unsatisfiable | Status::Unknown, _) | (_, None) => {
+            outcome.status.name().to_string()
+        }
+        (status, Some(value)) => format!("{} {value}", status.name()),
+    }
+}
+
+/// Where two backends' answers contradict each other, in words; `None` when they agree.
+/// Unproven answers only contradict a proven optimum they exceed.
+pub fn disagreement(outcomes: &[Outcome]) -> Option<String> {
+    let proven: Vec<&Outcome> = outcomes.iter().filter(|o| o.status.is_proven()).collect();
+    for pair in proven.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        let same = a.status == b.status && (a.status != Status::Optimal || a.value == b.value);
+        if !same {
+            return Some(format!(
+                "{} says {}, {} says {}",
+                a.label(),
+                answer(a),
+                b.label(),
+                answer(b)
+            ));
+        }
+    }
+    for optimum in proven.iter().filter(|o| o.status == Status::Optimal) {
+        for other in outcomes {
+            if other.value > optimum.value {
+                return Some(format!(
+                    "{} proved {} optimal, but {} found {}",
+                    optimum.label(),
+                    optimum.value.unwrap_or(0),
+                    other.label(),
+                    other.value.unwrap_or(0)
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// One line for stderr: the answer, how it was established, and the time.
+pub fn summary(goal: Goal, outcome: &Outcome) -> String {
+    let question = match goal {
+        Goal::Maximise => String::new(),
+        Goal::AtLeast(k) => format!(" (at least {k}?)"),
+    };
+    format!(
+        "{}{question} by {} in {:.3} s: {}",
+        answer(outcome),
+        outcome.label(),
+        outcome.elapsed.as_secs_f64(),
+        outcome.evidence
+    )
+}
+
+/// An outcome as a JSON object (without the solution), for `compare --json`.
+pub fn outcome_row_json(outcome: &Outcome) -> serde_json::Value {
+    serde_json::json!({
+        "backend": outcome.label(),
+        "status": outcome.status,
+        "proven": outcome.status.is_proven(),
+        "value": outcome.value,
+        "bound": outcome.bound,
+        "evidence": outcome.evidence,
+        "seconds": outcome.elapsed.as_secs_f64(),
+        "size": outcome.size,
+    })
+}
+
+/// An outcome as a JSON object with the model, goal and solution, for `solve --json`.
+pub fn outcome_json(
+    path: &std::path::Path,
+    puzzle: &Puzzle,
+    goal: Goal,
+    outcome: &Outcome,
+) -> serde_json::Value {
+    let mut value = outcome_row_json(outcome);
+    let goal = match goal {
+        Goal::Maximise => serde_json::json!({"maximise": true}),
+        Goal::AtLeast(k) => serde_json::json!({"at_least": k}),
+    };
+    value["model"] = serde_json::json!(path.display().to_string());
+    value["kind"] = serde_json::json!(puzzle.kind());
+    value["goal"] = goal;
+    value["solution"] = match &outcome.solution {
+        Some(solution) if outcome.status != Status::Unsatisfiable => puzzle.solution_json(solution),
+        _ => serde_json::Value::Null,
+    };
+    value
+}

@@ -1,0 +1,591 @@
+//! The packing family's native backend: exact cover for tilings, and for maximum packings
+//! a large neighbourhood search for a strong incumbent followed by branch and bound on
+//! "at least best + 1" (the proof, when it ends). Also tiling counts, natively and with
+//! SAT, raw and up to the region's symmetries.
+
+use crate::base::{Control, Goal, RawOutcome, Size, Status};
+use crate::encode::amo::AmoEncoding;
+use crate::engines::packing::{maximise, suffix_optima, PackingGoal, PackingOptions, Progress};
+use crate::engines::packing_lns::{self, LnsOptions};
+use crate::model::{Assignment, Lit, Var};
+use crate::oracle::varisat::{Answer, SatSession};
+use crate::puzzle::packing::{Packing, PackingKind, PackingSolution};
+use std::collections::HashSet;
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+impl RawOutcome<PackingSolution> {
+    /// Wraps the witness into another solution type.
+    pub fn map_solution<T>(self, wrap: impl FnOnce(PackingSolution) -> T) -> RawOutcome<T> {
+        RawOutcome {
+            status: self.status,
+            witness: self.witness.map(wrap),
+            bound: self.bound,
+            evidence: self.evidence,
+            size: self.size,
+        }
+    }
+}
+
+/// Longest time the neighbourhood search runs before branch and bound takes over.
+const LNS_BUDGET: Duration = Duration::from_secs(3);
+
+/// The bounds the branch and bound uses, for evidence lines.
+const BOUNDS: &str = "area and Russian-doll bounds, mirror symmetry broken";
+
+/// Progress lines start after this long, so that quick runs stay quiet.
+const QUIET: Duration = Duration::from_secs(1);
+
+fn nodes(n: u64) -> Size {
+    Size {
+        variables: 0,
+        constraints: n as usize,
+        unit: "nodes",
+    }
+}
+
+/// Answers `goal` for `packing` natively.
+pub fn solve(
+    packing: &Packing,
+    goal: Goal,
+    control: &Control,
+) -> Result<RawOutcome<PackingSolution>, String> {
+    match packing.kind {
+        PackingKind::Tile => tile(packing, goal, control),
+        PackingKind::Maximise => pack(packing, goal, control),
+    }
+}
+
+fn tile(
+    packing: &Packing,
+    goal: Goal,
+    control: &Control,
+) -> Result<RawOutcome<PackingSolution>, String> {
+    if let Goal::AtLeast(_) = goal {
+        return Err("a tile model has no objective: drop --at-least".into());
+    }
+    let mut found = None;
+    let summary = with_stop(control, |stop| {
+        crate::engines::packing::enumerate_tilings(&packing.instance, stop, |t| {
+            found = Some(t.to_vec());
+            ControlFlow::Break(())
+        })
+    })
+    .map_err(|e| e.to_string())?;
+    let size = nodes(summary.nodes);
+    Ok(match found {
+        Some(t) => RawOutcome {
+            status: Status::Satisfiable,
+            witness: Some(packing.solution_of(&t)),
+            bound: None,
+            evidence: format!(
+                "native exact cover found a tiling ({} nodes)",
+                summary.nodes
+            ),
+            size,
+        },
+        None if summary.end == crate::engines::exact_cover::SearchEnd::Exhausted => RawOutcome {
+            status: Status::Unsatisfiable,
+            witness: None,
+            bound: None,
+            evidence: format!(
+                "native exact cover exhausted the search: no tiling ({} nodes)",
+                summary.nodes
+            ),
+            size,
+        },
+        None => RawOutcome {
+            status: Status::Unknown,
+            witness: None,
+            bound: None,
+            evidence: format!("{}; exact cover had not finished", control.reason()),
+            size,
+        },
+    })
+}
+
+/// Runs `f` with a stop flag of its own that a watchdog raises once `control` says stop
+/// (deadline or Ctrl-C), for searches that poll only a flag. A private flag, so that a
+/// deadline never looks like Ctrl-C to later runs sharing `control`.
+fn with_stop<T>(control: &Control, f: impl FnOnce(&AtomicBool) -> T) -> T {
+    let flag = AtomicBool::new(false);
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                if control.should_stop() {
+                    flag.store(true, Ordering::Relaxed);
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        });
+        let out = f(&flag);
+        done.store(true, Ordering::Relaxed);
+        out
+    })
+}
+
+fn pack(
+    packing: &Packing,
+    goal: Goal,
+    control: &Control,
+) -> Result<RawOutcome<PackingSolution>, String> {
+    let instance = &packing.instance;
+    let started = Instant::now();
+    let deadline = control.remaining().map(|r| Instant::now() + r);
+    let stop = control.stop_flag();
+    let report = |progress: &Progress| {
+        let elapsed = started.elapsed();
+        if elapsed >= QUIET {
+            eprintln!(
+                "packing: best {}, bound {}, {} nodes, {:.1} s",
+                progress
+                    .best
+                    .map_or_else(|| "none".to_string(), |b| b.to_string()),
+                progress.bound,
+                progress.nodes,
+                elapsed.as_secs_f64()
+            );
+        }
+    };
+    let mut total_nodes = 0u64;
+    // Piece minimums rule out the neighbourhood search (it may drop pieces): plain branch
+    // and bound then answers the goal directly.
+    if instance.pieces.iter().any(|l| l.min > 0) {
+        let options = PackingOptions {
+            goal: match goal {
+                Goal::Maximise => PackingGoal::Maximise,
+                Goal::AtLeast(k) => PackingGoal::AtLeast(k),
+            },
+            stop: Some(stop),
+            deadline,
+            ..PackingOptions::default()
+        };
+        let outcome = maximise(instance, &options, report).map_err(|e| e.to_string())?;
+        let found = outcome.best.as_ref().map(|b| packing.solution_of(b));
+        let len = outcome.best_len();
+        let size = nodes(outcome.stats.nodes);
+        let bb = "native branch and bound";
+        return Ok(match (goal, outcome.proved, found) {
+            (Goal::AtLeast(k), _, Some(s)) if len >= k => RawOutcome {
+                status: Status::Satisfiable,
+                witness: Some(s),
+                bound: None,
+                evidence: format!("{bb} found {len} >= {k}"),
+                size,
+            },
+            (Goal::AtLeast(k), true, _) => RawOutcome {
+                status: Status::Unsatisfiable,
+                witness: None,
+                bound: Some(outcome.bound),
+                evidence: format!("{bb} exhausted the search: no packing with {k}"),
+                size,
+            },
+            (Goal::Maximise, true, Some(s)) => RawOutcome {
+                status: Status::Optimal,
+                witness: Some(s),
+                bound: Some(len),
+                evidence: format!("{bb} exhausted the search ({BOUNDS})"),
+                size,
+            },
+            (Goal::Maximise, true, None) => RawOutcome {
+                status: Status::Unsatisfiable,
+                witness: None,
+                bound: None,
+                evidence: format!("{bb}: no packing meets the piece counts"),
+                size,
+            },
+            (_, false, found) => RawOutcome {
+                status: if found.is_some() {
+                    Status::Feasible
+                } else {
+                    Status::Unknown
+                },
+                witness: found,
+                bound: Some(outcome.bound),
+                evidence: format!("{}; {bb} had not finished", control.reason()),
+                size,
+            },
+        });
+    }
+    // Phase 1: a strong incumbent from the neighbourhood search.
+    let area_bound = instance.free_cells()
+        / instance
+            .placements
+            .iter()
+            .map(|p| p.cells.len())
+            .min()
+            .unwrap_or(1)
+            .max(1);
+    let target = match goal {
+        Goal::AtLeast(k) => k,
+        Goal::Maximise => area_bound,
+    };
+    let lns_deadline = Instant::now() + LNS_BUDGET;
+    let lns = packing_lns::search(
+        instance,
+        &[],
+        &LnsOptions {
+            target: Some(target),
+            stop: Some(stop),
+            deadline: Some(deadline.map_or(lns_deadline, |d| d.min(lns_deadline))),
+            stall_windows: Some(20_000),
+            ..LnsOptions::default()
+        },
+        |best, elapsed| {
+            if elapsed >= QUIET {
+                eprintln!(
+                    "packing: best {best}, bound {area_bound} (area), {:.1} s (neighbourhood search)",
+                    elapsed.as_secs_f64()
+                );
+            }
+        },
+    );
+    total_nodes += lns.nodes;
+    let mut best = lns.best;
+    let lns_note = format!(
+        "neighbourhood search found {} in {} windows",
+        best.len(),
+        lns.windows
+    );
+    if let Goal::AtLeast(k) = goal {
+        if best.len() >= k {
+            return Ok(RawOutcome {
+                status: Status::Satisfiable,
+                witness: Some(packing.solution_of(&best)),
+                bound: None,
+                evidence: format!("native {lns_note}, >= {k}"),
+                size: nodes(total_nodes),
+            });
+        }
+    }
+    // Phase 2: branch and bound on "at least k", raising k after each success. The suffix
+    // optima serve every run, so they are found once, first, unless the area bound already
+    // settles the first k (then the loop below answers before any run).
+    let mut k = match goal {
+        Goal::AtLeast(k) => k,
+        Goal::Maximise => best.len() + 1,
+    };
+    let mut last_row = None;
+    let (suffixes, suffix_stats) = if k > area_bound {
+        (Some(Vec::new()), Default::default())
+    } else {
+        suffix_optima(
+            instance,
+            &PackingOptions {
+                stop: Some(stop),
+                deadline,
+                ..PackingOptions::default()
+            },
+            |c, optimum| {
+                let (elapsed, row) = (started.elapsed(), c / instance.width);
+                if elapsed >= QUIET && last_row != Some(row) {
+                    last_row = Some(row);
+                    eprintln!(
+                    "packing: pieces starting at ({}, {row}) or later: at most {optimum} (Russian-doll bound), {:.1} s",
+                    c % instance.width,
+                    elapsed.as_secs_f64()
+                );
+                }
+            },
+        )
+    };
+    total_nodes += suffix_stats.nodes;
+    let Some(suffixes) = suffixes else {
+        let evidence = format!(
+            "{}; native {lns_note}; the suffix optima for the branch and bound had not been found",
+            control.reason()
+        );
+        return Ok(unfinished(
+            packing,
+            goal,
+            &best,
+            area_bound,
+            evidence,
+            total_nodes,
+        ));
+    };
+    loop {
+        if k > area_bound {
+            // Refuted by the area bound alone.
+            return Ok(match goal {
+                Goal::Maximise => RawOutcome {
+                    status: Status::Optimal,
+                    witness: Some(packing.solution_of(&best)),
+                    bound: Some(best.len()),
+                    evidence: format!(
+                        "native {lns_note}; that equals the area bound ({} free cells)",
+                        instance.free_cells()
+                    ),
+                    size: nodes(total_nodes),
+                },
+                Goal::AtLeast(k) => RawOutcome {
+                    status: Status::Unsatisfiable,
+                    witness: None,
+                    bound: Some(area_bound),
+                    evidence: format!("at least {k} exceeds the area bound {area_bound}"),
+                    size: nodes(total_nodes),
+                },
+            });
+        }
+        let options = PackingOptions {
+            goal: PackingGoal::AtLeast(k),
+            suffixes: Some(&suffixes),
+            stop: Some(stop),
+            deadline,
+            ..PackingOptions::default()
+        };
+        let outcome = maximise(instance, &options, report).map_err(|e| e.to_string())?;
+        total_nodes += outcome.stats.nodes;
+        let len = outcome.best_len();
+        if len >= k {
+            best = outcome.best.expect("a packing of length >= k");
+            if let Goal::AtLeast(k) = goal {
+                return Ok(RawOutcome {
+                    status: Status::Satisfiable,
+                    witness: Some(packing.solution_of(&best)),
+                    bound: None,
+                    evidence: format!("native branch and bound found {len} >= {k}"),
+                    size: nodes(total_nodes),
+                });
+            }
+            k = len + 1;
+            continue;
+        }
+        if outcome.proved {
+            let evidence =
+                format!("native {lns_note}; branch and bound ({BOUNDS}) refuted \"at least {k}\"");
+            return Ok(match goal {
+                Goal::Maximise => RawOutcome {
+                    status: Status::Optimal,
+                    witness: Some(packing.solution_of(&best)),
+                    bound: Some(k - 1),
+                    evidence,
+                    size: nodes(total_nodes),
+                },
+                Goal::AtLeast(_) => RawOutcome {
+                    status: Status::Unsatisfiable,
+                    witness: None,
+                    bound: Some(k - 1),
+                    evidence,
+                    size: nodes(total_nodes),
+                },
+            });
+        }
+        let evidence = format!(
+            "{}; native {lns_note}; branch and bound on \"at least {k}\" had not finished",
+            control.reason()
+        );
+        return Ok(unfinished(
+            packing,
+            goal,
+            &best,
+            outcome.bound,
+            evidence,
+            total_nodes,
+        ));
+    }
+}
+
+/// The outcome of a search stopped before it finished: the best packing so far (from the
+/// neighbourhood search or the branch and bound) and the bound proved.
+fn unfinished(
+    packing: &Packing,
+    goal: Goal,
+    best: &[usize],
+    bound: usize,
+    evidence: String,
+    total_nodes: u64,
+) -> RawOutcome<PackingSolution> {
+    RawOutcome {
+        status: if best.is_empty() && matches!(goal, Goal::AtLeast(_)) {
+            Status::Unknown
+        } else {
+            Status::Feasible
+        },
+        witness: Some(packing.solution_of(best)),
+        bound: Some(bound),
+        evidence,
+        size: nodes(total_nodes),
+    }
+}
+
+/// Tiling counts of a tile model: raw, and up to the region's symmetries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Counts {
+    /// Number of tilings.
+    pub raw: u64,
+    /// Number of tilings up to the symmetries of the rectangle that preserve the instance.
+    pub up_to_symmetry: u64,
+    /// Whether the count finished (otherwise both are lower bounds).
+    pub complete: bool,
+}
+
+/// Counts tilings natively (exact cover; see
+/// [`count_tilings`](crate::engines::packing::count_tilings) for the symmetric count).
+pub fn count_native(packing: &Packing, control: &Control) -> Result<Counts, String> {
+    let count = with_stop(control, |stop| {
+        crate::engines::packing::count_tilings(&packing.instance, true, stop)
+    })
+    .map_err(|e| e.to_string())?;
+    Ok(Counts {
+        raw: count.raw,
+        up_to_symmetry: count.up_to_symmetry.unwrap_or(count.raw),
+        complete: count.complete,
+    })
+}
+
+/// Lists every tiling natively (no symmetry reduction), handing each to `visit` until it
+/// says stop. Returns how many were handed out and whether the search ran to the end.
+pub fn list_native(
+    packing: &Packing,
+    control: &Control,
+    visit: &mut dyn FnMut(PackingSolution) -> bool,
+) -> Result<(u64, bool), String> {
+    let mut listed = 0;
+    let summary = with_stop(control, |stop| {
+        crate::engines::packing::enumerate_tilings(&packing.instance, stop, |indices| {
+            listed += 1;
+            if visit(packing.solution_of(indices)) {
+                std::ops::ControlFlow::Continue(())
+            } else {
+                std::ops::ControlFlow::Break(())
+            }
+        })
+    })
+    .map_err(|e| e.to_string())?;
+    Ok((
+        listed,
+        summary.end == crate::engines::exact_cover::SearchEnd::Exhausted,
+    ))
+}
+
+/// Counts tilings with varisat, independently of the native search: the model without
+/// symmetry breaking, one blocking clause per tiling found; each tiling's orbit is named by
+/// its smallest image under the region's symmetries, and the distinct names are counted.
+pub fn count_sat(packing: &Packing, control: &Control) -> Counts {
+    let model = packing.compile_with(false);
+    let mut session = SatSession::new(&model, AmoEncoding::Auto);
+    let group = symmetries(packing);
+    let mut orbits: HashSet<Vec<(usize, Vec<usize>)>> = HashSet::new();
+    let mut raw = 0;
+    let n = packing.instance.placements.len();
+    loop {
+        if control.should_stop() {
+            break;
+        }
+        match session.solve_under(&model, &[]) {
+            Answer::Unsat => {
+                return Counts {
+                    raw,
+                    up_to_symmetry: orbits.len() as u64,
+                    complete: true,
+                }
+            }
+            Answer::Sat(assignment) => {
+                raw += 1;
+                let solution = packing.decode(&assignment);
+                orbits.insert(canonical(packing, &group, &solution));
+                let block: Vec<Lit> = (0..n)
+                    .map(Var::from_index)
+                    .filter(|&v| assignment.value(v))
+                    .map(Var::negative)
+                    .collect();
+                session.add_clause(&block);
+            }
+        }
+    }
+    Counts {
+        raw,
+        up_to_symmetry: orbits.len() as u64,
+        complete: false,
+    }
+}
+
+/// The symmetries of the rectangle (4, or 8 for a square) that map the instance onto
+/// itself, as maps of row-major cells.
+pub fn symmetries(packing: &Packing) -> Vec<Vec<usize>> {
+    let (w, h) = (packing.width, packing.height);
+    type CellMap = Box<dyn Fn(usize, usize) -> (usize, usize)>;
+    let mut maps: Vec<CellMap> = vec![
+        Box::new(|x, y| (x, y)),
+        Box::new(move |x, y| (w - 1 - x, y)),
+        Box::new(move |x, y| (x, h - 1 - y)),
+        Box::new(move |x, y| (w - 1 - x, h - 1 - y)),
+    ];
+    if w == h {
+        maps.push(Box::new(|x, y| (y, x)));
+        maps.push(Box::new(move |x, y| (w - 1 - y, w - 1 - x)));
+        maps.push(Box::new(move |x, y| (w - 1 - y, x)));
+        maps.push(Box::new(move |x, y| (y, w - 1 - x)));
+    }
+    let placements: HashSet<(usize, Vec<usize>)> = packing
+        .instance
+        .placements
+        .iter()
+        .map(|p| (p.piece, p.cells.clone()))
+        .collect();
+    maps.iter()
+        .map(|m| {
+            (0..w * h)
+                .map(|c| {
+                    let (x, y) = m(c % w, c / w);
+                    y * w + x
+                })
+                .collect::<Vec<usize>>()
+        })
+        .filter(|map| {
+            (0..w * h).all(|c| packing.blocked[c] == packing.blocked[map[c]])
+                && placements.iter().all(|(piece, cells)| {
+                    let mut image: Vec<usize> = cells.iter().map(|&c| map[c]).collect();
+                    image.sort_unstable();
+                    placements.contains(&(*piece, image))
+                })
+        })
+        .collect()
+}
+
+/// The smallest image of `solution` under `group`, as sorted (piece, cells) pairs.
+fn canonical(
+    _packing: &Packing,
+    group: &[Vec<usize>],
+    solution: &PackingSolution,
+) -> Vec<(usize, Vec<usize>)> {
+    group
+        .iter()
+        .map(|map| {
+            let mut image: Vec<(usize, Vec<usize>)> = solution
+                .placed
+                .iter()
+                .map(|(piece, cells)| {
+                    let mut cells: Vec<usize> = cells.iter().map(|&c| map[c]).collect();
+                    cells.sort_unstable();
+                    (*piece, cells)
+                })
+                .collect();
+            image.sort();
+            image
+        })
+        .min()
+        .unwrap_or_default()
+}
+
+/// The assignment of the compiled model that places exactly `solution` (for tests that
+/// check the model against a known packing).
+pub fn assignment_of(packing: &Packing, solution: &PackingSolution) -> Assignment {
+    let placed: HashSet<(usize, &[usize])> = solution
+        .placed
+        .iter()
+        .map(|(p, c)| (*p, c.as_slice()))
+        .collect();
+    Assignment::new(
+        packing
+            .instance
+            .placements
+            .iter()
+            .map(|p| placed.contains(&(p.piece, p.cells.as_slice())))
+            .collect(),
+    )
+}

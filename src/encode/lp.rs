@@ -1,0 +1,110 @@
+//! A model as a 0-1 linear program: rows over binary columns, the objective maximised. The
+//! MILP oracles solve it; [`super::lp_file`] writes and reads it as a CPLEX LP file.
+
+use crate::model::{Constraint, Lit, Model};
+
+/// How a row compares its left side with its right side.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Comparison {
+    /// `<=`
+    AtMost,
+    /// `>=`
+    AtLeast,
+    /// `=`
+    Equal,
+}
+
+/// One linear row over 0-1 columns: `sum(coefficient * column) cmp rhs`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// The row's name in LP files.
+    pub name: String,
+    /// (coefficient, column index) pairs.
+    pub terms: Vec<(f64, usize)>,
+    /// The comparison.
+    pub comparison: Comparison,
+    /// The right-hand side.
+    pub rhs: f64,
+}
+
+/// A 0-1 linear program: maximise the objective subject to the rows, every column binary.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinearProgram {
+    /// Column names (the model's variable names).
+    pub columns: Vec<String>,
+    /// (coefficient, column) pairs of the objective, maximised.
+    pub objective: Vec<(f64, usize)>,
+    /// A constant added to the objective (from negated objective literals).
+    pub objective_offset: f64,
+    /// The constraints.
+    pub rows: Vec<Row>,
+}
+
+impl LinearProgram {
+    /// The model's constraints as rows; "at least k" on the objective as one more row.
+    pub fn from_model(model: &Model, at_least: Option<usize>) -> LinearProgram {
+        let mut rows = Vec::new();
+        for constraint in &model.constraints {
+            let (comparison, rhs) = match constraint {
+                Constraint::Clause(_) => (Comparison::AtLeast, 1),
+                Constraint::AtMostOne(_) => (Comparison::AtMost, 1),
+                Constraint::ExactlyOne(_) => (Comparison::Equal, 1),
+                Constraint::AtLeast(_, k) => (Comparison::AtLeast, *k as i64),
+                Constraint::AtMost(_, k) => (Comparison::AtMost, *k as i64),
+            };
+            let name = format!("c{}", rows.len() + 1);
+            rows.push(lits_row(name, constraint.lits(), comparison, rhs));
+        }
+        let (objective, objective_offset) = match &model.objective {
+            Some(objective) => {
+                let row = lits_row(String::new(), &objective.lits, Comparison::AtLeast, 0);
+                if let Some(k) = at_least {
+                    rows.push(lits_row(
+                        "at_least".into(),
+                        &objective.lits,
+                        Comparison::AtLeast,
+                        k as i64,
+                    ));
+                }
+                (row.terms, -row.rhs)
+            }
+            None => (Vec::new(), 0.0),
+        };
+        LinearProgram {
+            columns: model.names().to_vec(),
+            objective,
+            objective_offset,
+            rows,
+        }
+    }
+
+    /// Adds a clause as a row (a lazy-constraint cut).
+    pub fn add_clause(&mut self, clause: &[Lit]) {
+        let name = format!("cut{}", self.rows.len() + 1);
+        self.rows
+            .push(lits_row(name, clause, Comparison::AtLeast, 1));
+    }
+}
+
+/// `sum(lits) cmp rhs` as a row, with a negated literal written `1 - x` and its constant
+/// moved to the right-hand side.
+fn lits_row(name: String, lits: &[Lit], comparison: Comparison, rhs: i64) -> Row {
+    let mut rhs = rhs as f64;
+    let terms = lits
+        .iter()
+        .map(|l| {
+            if l.is_negative() {
+                rhs -= 1.0;
+                (-1.0, l.var().index())
+            } else {
+                (1.0, l.var().index())
+            }
+        })
+        .collect();
+    Row {
+        name,
+        terms,
+        comparison,
+        rhs,
+    }
+}

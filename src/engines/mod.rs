@@ -1,0 +1,12 @@
+//! Native searches: hand-written, independent of the model and its encodings, used as
+//! cross-checks of the solver backends and often as the fastest path. They work on
+//! [`geometry`](crate::geometry) and [`base`](crate::base) alone; the driver adapts each
+//! family to them.
+
+pub mod dissection;
+pub mod exact_cover;
+pub mod nqueens_count;
+pub mod obstacle_queens;
+pub mod packing;
+pub mod packing_lns;
+pub mod tiling64;

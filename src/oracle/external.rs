@@ -1,0 +1,310 @@
+//! Running external solver programs: a private temporary folder for their files, a child
+//! process killed at the deadline, and failures (crash, signal, odd exit code) turned into
+//! messages that quote the end of the program's stderr.
+//!
+//! What to run is an [`ExternalSolver`]: a SAT command for DIMACS files
+//! ([`crate::oracle::external_sat`]) or a MILP program for LP files ([`crate::oracle::external_milp`]).
+
+use crate::base::Control;
+use crate::driver::Backend;
+use crate::oracle::external_milp::MilpSolver;
+use crate::oracle::external_sat::SatCommand;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// An external solver chosen with `--solver`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExternalSolver {
+    /// A SAT solver run on DIMACS files.
+    Sat(SatCommand),
+    /// A MILP solver run on LP files (or HiGHS linked in).
+    Milp(MilpSolver),
+}
+
+impl ExternalSolver {
+    /// The solver `spec` names for `backend`: a command line for SAT, `cbc`, `glpsol`,
+    /// `highs` or a command line for MILP. The native backend takes no solver.
+    pub fn parse(backend: Backend, spec: &str) -> Result<ExternalSolver, String> {
+        match backend {
+            Backend::Sat => SatCommand::parse(spec).map(ExternalSolver::Sat),
+            Backend::Milp => MilpSolver::parse(spec).map(ExternalSolver::Milp),
+            Backend::Native => Err("--solver needs --backend sat or --backend milp".into()),
+        }
+    }
+
+    /// The backend this solver serves.
+    pub fn backend(&self) -> Backend {
+        match self {
+            ExternalSolver::Sat(_) => Backend::Sat,
+            ExternalSolver::Milp(_) => Backend::Milp,
+        }
+    }
+
+    /// A short name for reports: `cadical`, `cbc`...
+    pub fn name(&self) -> String {
+        match self {
+            ExternalSolver::Sat(command) => command.name(),
+            ExternalSolver::Milp(solver) => solver.name(),
+        }
+    }
+
+    /// The external solvers this machine can run, for `compare`: the known SAT and MILP
+    /// programs found on PATH, and HiGHS when it is built in.
+    pub fn available() -> Vec<ExternalSolver> {
+        let mut found = Vec::new();
+        for program in crate::oracle::external_sat::KNOWN {
+            if on_path(program) {
+                if let Ok(command) = SatCommand::parse(program) {
+                    found.push(ExternalSolver::Sat(command));
+                }
+            }
+        }
+        found.extend(
+            MilpSolver::available()
+                .into_iter()
+                .map(ExternalSolver::Milp),
+        );
+        found
+    }
+}
+
+/// Whether `program` is an executable file in one of PATH's folders.
+pub fn on_path(program: &str) -> bool {
+    find_on_path(program).is_some()
+}
+
+/// The full path of `program` on PATH, if it is there.
+pub fn find_on_path(program: &str) -> Option<PathBuf> {
+    if program.contains('/') {
+        return Path::new(program).is_file().then(|| PathBuf::from(program));
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|candidate| is_executable(candidate))
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    path.metadata()
+        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// A folder of our own under the system's temporary folder, removed when dropped.
+#[derive(Debug)]
+pub struct ScratchDir {
+    path: PathBuf,
+}
+
+impl ScratchDir {
+    /// A fresh, empty folder.
+    pub fn new() -> Result<ScratchDir, String> {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let path = std::env::temp_dir().join(format!(
+            "puzzlec-{}-{}-{nanos}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir(&path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+        Ok(ScratchDir { path })
+    }
+
+    /// The path of `name` inside the folder.
+    pub fn file(&self, name: &str) -> PathBuf {
+        self.path.join(name)
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
+
+/// How a child process ended.
+#[derive(Debug)]
+pub enum Finished {
+    /// It exited by itself.
+    Exited {
+        /// Its exit status.
+        status: ExitStatus,
+        /// Everything it wrote on stdout.
+        stdout: String,
+        /// Everything it wrote on stderr.
+        stderr: String,
+        /// How long it ran.
+        elapsed: Duration,
+    },
+    /// The deadline or Ctrl-C came first and the child was killed.
+    Stopped {
+        /// How long it ran.
+        elapsed: Duration,
+    },
+}
+
+/// Runs `argv` with stdout and stderr sent to files in `scratch` (pipes could fill up and
+/// stall a chatty solver), polling `control` and killing the child when it says stop.
+pub fn run(argv: &[String], scratch: &ScratchDir, control: &Control) -> Result<Finished, String> {
+    let (program, args) = argv.split_first().ok_or("empty solver command")?;
+    let stdout_path = scratch.file("stdout.txt");
+    let stderr_path = scratch.file("stderr.txt");
+    let create = |path: &Path| {
+        std::fs::File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))
+    };
+    let start = Instant::now();
+    // A group of its own, so a solver started through a wrapper script dies with its
+    // children when killed (and the terminal's Ctrl-C reaches only us: we stop it).
+    let mut child = Command::new(program)
+        .process_group(0)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(create(&stdout_path)?)
+        .stderr(create(&stderr_path)?)
+        .spawn()
+        .map_err(|e| format!("cannot run {program}: {e}"))?;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if control.should_stop() => {
+                // Killing a child that has just exited fails harmlessly; wait reaps it.
+                kill_group(child.id());
+                let _ = child.kill();
+                let _ = child.wait();
+                return Ok(Finished::Stopped {
+                    elapsed: start.elapsed(),
+                });
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            Err(e) => {
+                kill_group(child.id());
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!("cannot wait for {program}: {e}"));
+            }
+        }
+    };
+    let read = |path: &Path| {
+        std::fs::read(path)
+            .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+            .unwrap_or_default()
+    };
+    Ok(Finished::Exited {
+        status,
+        stdout: read(&stdout_path),
+        stderr: read(&stderr_path),
+        elapsed: start.elapsed(),
+    })
+}
+
+/// Kills the process group `leader` leads (the solver and anything it started).
+fn kill_group(leader: u32) {
+    // std has no killpg; the `kill` program does it without a libc dependency.
+    let _ = Command::new("kill")
+        .args(["-s", "KILL", "--", &format!("-{leader}")])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+}
+
+/// The exit status in words: "exit code 3" or "killed by signal 11 (SIGSEGV)".
+pub fn describe_status(status: &ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exit code {code}"),
+        (None, Some(signal)) => {
+            let name = match signal {
+                6 => " (SIGABRT)",
+                9 => " (SIGKILL)",
+                11 => " (SIGSEGV)",
+                15 => " (SIGTERM)",
+                _ => "",
+            };
+            format!("killed by signal {signal}{name}")
+        }
+        (None, None) => "an unknown exit status".into(),
+    }
+}
+
+/// The last few lines of `text`, for error messages; "(empty)" when there are none.
+pub fn tail(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    if lines.is_empty() {
+        return "(empty)".into();
+    }
+    let start = lines.len().saturating_sub(5);
+    lines[start..].join(" | ")
+}
+
+/// Splits a command line on whitespace, keeping '...' and "..." quoted parts together; no
+/// other shell syntax (the command is run directly, not through a shell).
+pub fn split_command(command: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut quote: Option<char> = None;
+    for c in command.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                in_word = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            (None, c) => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if quote.is_some() {
+        return Err(format!("unbalanced quote in solver command {command:?}"));
+    }
+    if in_word {
+        words.push(word);
+    }
+    if words.is_empty() {
+        return Err("empty solver command".into());
+    }
+    Ok(words)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_split_like_a_simple_shell() {
+        assert_eq!(
+            split_command("minisat  -verb=0 {cnf} '{out}'").unwrap(),
+            vec!["minisat", "-verb=0", "{cnf}", "{out}"]
+        );
+        assert_eq!(split_command("a \"b c\" ''").unwrap(), vec!["a", "b c", ""]);
+        assert!(split_command("a 'b").is_err());
+        assert!(split_command("   ").is_err());
+    }
+
+    #[test]
+    fn a_hanging_child_is_killed_at_the_deadline() {
+        let scratch = ScratchDir::new().unwrap();
+        let control = Control::new(Default::default(), Some(Duration::from_millis(200)));
+        let argv = vec!["sleep".to_string(), "30".to_string()];
+        let start = Instant::now();
+        match run(&argv, &scratch, &control).unwrap() {
+            Finished::Stopped { .. } => {}
+            other => panic!("expected a kill, got {other:?}"),
+        }
+        assert!(start.elapsed() < Duration::from_secs(5));
+    }
+}

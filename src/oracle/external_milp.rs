@@ -1,0 +1,559 @@
+//! External MILP solvers: the 0-1 program written as a CPLEX LP file, CBC (`cbc`), GLPK
+//! (`glpsol`) or the HiGHS program (`highs`) run on it, and their solution files read back
+//! by column name (CBC, HiGHS) or column order (GLPK numbers columns in the order they first
+//! appear in the LP file). Every solution is checked to be 0-1 and to satisfy every row
+//! before it is decoded. HiGHS can also be linked in (`--features highs`); `highs` means
+//! that when it is built, and the `highs` program otherwise.
+
+use crate::base::{Control, Goal, Incumbent, RawOutcome, Size, Status};
+use crate::encode::lp::{Comparison, LinearProgram};
+use crate::encode::lp_file::{lp_names, read_lp, write_lp};
+use crate::model::{Assignment, Lit, Model};
+use crate::oracle::external::ScratchDir;
+use crate::oracle::external::{describe_status, find_on_path, run, split_command, tail, Finished};
+use std::collections::HashMap;
+
+/// Which program, and so which command line and solution file.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MilpKind {
+    /// COIN-OR CBC: `cbc in.lp solve solu out.txt`.
+    Cbc,
+    /// GLPK: `glpsol --lp in.lp -w out.txt`.
+    Glpsol,
+    /// The HiGHS program: `highs --model_file in.lp --solution_file out.sol`.
+    HighsProgram,
+    /// HiGHS linked in through good_lp (the `highs` cargo feature).
+    HighsEmbedded,
+}
+
+/// An external MILP solver: a kind, the program to run and extra arguments for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MilpSolver {
+    /// Which solver.
+    pub kind: MilpKind,
+    program: String,
+    extra: Vec<String>,
+}
+
+/// How to get HiGHS, for the error when it is asked for but absent.
+pub const HIGHS_HELP: &str =
+    "HiGHS is not built in: rebuild with `cargo build --release --features highs` \
+(needs cmake, libclang-dev and a C++ compiler; the first build takes about 6 minutes on 2 cores), \
+or put the `highs` program on PATH";
+
+impl MilpSolver {
+    /// Reads `--solver` for the MILP backend: `cbc`, `glpsol` or `highs`, optionally as a
+    /// path and with extra arguments (`cbc -threads 2`, `/opt/highs/bin/highs`).
+    pub fn parse(spec: &str) -> Result<MilpSolver, String> {
+        let mut argv = split_command(spec)?;
+        let program = argv.remove(0);
+        let base = program.rsplit('/').next().unwrap_or(&program);
+        let kind = match base {
+            "cbc" => MilpKind::Cbc,
+            "glpsol" => MilpKind::Glpsol,
+            "highs" if program == "highs" && argv.is_empty() && cfg!(feature = "highs") => {
+                MilpKind::HighsEmbedded
+            }
+            "highs" => {
+                if find_on_path(&program).is_none() {
+                    return Err(HIGHS_HELP.into());
+                }
+                MilpKind::HighsProgram
+            }
+            _ => {
+                return Err(format!(
+                    "unknown MILP solver {base:?}: puzzlec reads the solution files of cbc, glpsol and highs"
+                ))
+            }
+        };
+        Ok(MilpSolver {
+            kind,
+            program,
+            extra: argv,
+        })
+    }
+
+    /// The MILP solvers on PATH (and HiGHS when built in), for `compare`.
+    pub fn available() -> Vec<MilpSolver> {
+        ["cbc", "glpsol", "highs"]
+            .iter()
+            .filter_map(|p| MilpSolver::parse(p).ok())
+            .filter(|s| s.kind == MilpKind::HighsEmbedded || find_on_path(&s.program).is_some())
+            .collect()
+    }
+
+    /// A short name for reports: `cbc`, `glpsol`, `highs` (linked in) or `highs-program`.
+    pub fn name(&self) -> String {
+        match self.kind {
+            MilpKind::Cbc => "cbc".into(),
+            MilpKind::Glpsol => "glpsol".into(),
+            MilpKind::HighsProgram => "highs-program".into(),
+            MilpKind::HighsEmbedded => "highs".into(),
+        }
+    }
+
+    fn argv(&self, lp: &str, out: &str) -> Vec<String> {
+        let mut argv = vec![self.program.clone()];
+        let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        match self.kind {
+            // CBC runs its arguments as commands in order: read, then options, then solve.
+            MilpKind::Cbc => {
+                argv.push(lp.into());
+                argv.extend(self.extra.iter().cloned());
+                argv.extend(words(&["solve", "solu", out]));
+            }
+            MilpKind::Glpsol => {
+                argv.extend(self.extra.iter().cloned());
+                argv.extend(words(&["--lp", lp, "-w", out]));
+            }
+            MilpKind::HighsProgram | MilpKind::HighsEmbedded => {
+                argv.extend(self.extra.iter().cloned());
+                argv.extend(words(&["--model_file", lp, "--solution_file", out]));
+            }
+        }
+        argv
+    }
+}
+
+/// What a MILP solver found for one program.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MilpAnswer {
+    /// A solution, and whether the solver proved it optimal.
+    Solution(Vec<bool>, bool),
+    /// No solution exists.
+    Infeasible,
+    /// The deadline came first; the solver was stopped.
+    Stopped,
+}
+
+/// Column values by LP name into one value per column of `program`, checked: every value
+/// 0 or 1, every row satisfied.
+fn checked_values(
+    program: &LinearProgram,
+    values: &HashMap<String, f64>,
+) -> Result<Vec<bool>, String> {
+    let names = lp_names(&program.columns);
+    let index: HashMap<&str, usize> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), i))
+        .collect();
+    let mut result = vec![false; names.len()];
+    for (name, &value) in values {
+        let &column = index
+            .get(name.as_str())
+            .ok_or_else(|| format!("unknown column {name:?}"))?;
+        let rounded = value.round();
+        if (value - rounded).abs() > 1e-6 || !(rounded == 0.0 || rounded == 1.0) {
+            return Err(format!("column {name} has value {value}, not 0 or 1"));
+        }
+        result[column] = rounded == 1.0;
+    }
+    for row in &program.rows {
+        let lhs: f64 = row
+            .terms
+            .iter()
+            .map(|&(c, i)| if result[i] { c } else { 0.0 })
+            .sum();
+        let holds = match row.comparison {
+            Comparison::AtMost => lhs <= row.rhs + 1e-9,
+            Comparison::AtLeast => lhs >= row.rhs - 1e-9,
+            Comparison::Equal => (lhs - row.rhs).abs() <= 1e-9,
+        };
+        if !holds {
+            return Err(format!("the solution violates row {}", row.name));
+        }
+    }
+    Ok(result)
+}
+
+/// Reads CBC's solution file: a status line, then `index name value reduced-cost` lines
+/// (columns left out are 0).
+pub fn read_cbc_solution(text: &str) -> Result<(Option<bool>, HashMap<String, f64>), String> {
+    let mut lines = text.lines();
+    let status = lines.next().unwrap_or("").trim();
+    // Some(proven) for a solution, None for infeasible.
+    let found = if status.starts_with("Optimal") {
+        Some(true)
+    } else if status.contains("nfeasible") {
+        None
+    } else if status.starts_with("Stopped") {
+        Some(false)
+    } else {
+        return Err(format!("unknown CBC status line {status:?}"));
+    };
+    let mut values = HashMap::new();
+    if found.is_none() {
+        return Ok((None, values));
+    }
+    for (index, line) in lines.enumerate() {
+        let words: Vec<&str> = line
+            .split_whitespace()
+            .filter(|w| *w != "**") // CBC marks infeasibilities with `**`
+            .collect();
+        if words.is_empty() {
+            continue;
+        }
+        let [_, name, value, ..] = words[..] else {
+            return Err(format!("line {}: expected `index name value`", index + 2));
+        };
+        let value: f64 = value
+            .parse()
+            .map_err(|_| format!("line {}: {value:?} is not a number", index + 2))?;
+        values.insert(name.to_string(), value);
+    }
+    if status.starts_with("Stopped") && values.is_empty() {
+        return Ok((Some(false), values));
+    }
+    Ok((found, values))
+}
+
+/// Reads GLPK's `-w` solution file: `s mip ROWS COLS STATUS OBJ`, then `j N VALUE` per
+/// column, columns numbered in the order of `columns`.
+pub fn read_glpk_solution(
+    text: &str,
+    columns: &[String],
+) -> Result<(Option<bool>, HashMap<String, f64>), String> {
+    let mut status = None;
+    let mut values = HashMap::new();
+    for (index, line) in text.lines().enumerate() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words[..] {
+            ["s", "mip", _, cols, s, ..] => {
+                if cols.parse::<usize>().ok() != Some(columns.len()) {
+                    return Err(format!(
+                        "line {}: {cols} columns, the LP file has {}",
+                        index + 1,
+                        columns.len()
+                    ));
+                }
+                status = Some(s.to_string());
+            }
+            ["s", kind, ..] => {
+                return Err(format!("line {}: a {kind} solution, not mip", index + 1))
+            }
+            ["j", number, value, ..] => {
+                let name = number
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|n| columns.get(n.wrapping_sub(1)))
+                    .ok_or_else(|| format!("line {}: no column {number}", index + 1))?;
+                let value: f64 = value
+                    .parse()
+                    .map_err(|_| format!("line {}: {value:?} is not a number", index + 1))?;
+                values.insert(name.clone(), value);
+            }
+            _ => {}
+        }
+    }
+    match status.as_deref() {
+        Some("o") => Ok((Some(true), values)),
+        Some("f") => Ok((Some(false), values)),
+        Some("n") => Ok((None, HashMap::new())),
+        Some(other) => Err(format!("GLPK status {other:?} (undefined solution)")),
+        None => Err("no `s mip` line".into()),
+    }
+}
+
+/// Reads the HiGHS program's solution file: `Model status` then its value, and the values
+/// after `# Columns N` as `name value` lines.
+pub fn read_highs_solution(text: &str) -> Result<(Option<bool>, HashMap<String, f64>), String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let status_at = lines
+        .iter()
+        .position(|l| l.trim() == "Model status")
+        .ok_or("no `Model status` line")?;
+    let status = lines.get(status_at + 1).map_or("", |l| l.trim());
+    let found = match status {
+        "Optimal" => Some(true),
+        "Infeasible" => return Ok((None, HashMap::new())),
+        "Time limit reached" => Some(false),
+        other => return Err(format!("HiGHS status {other:?}")),
+    };
+    let columns_at = lines
+        .iter()
+        .position(|l| l.starts_with("# Columns"))
+        .ok_or("no `# Columns` section")?;
+    let count: usize = lines[columns_at]
+        .trim_start_matches("# Columns")
+        .trim()
+        .parse()
+        .map_err(|_| "bad `# Columns` count".to_string())?;
+    let mut values = HashMap::new();
+    for (offset, line) in lines[columns_at + 1..].iter().take(count).enumerate() {
+        let bad = || format!("line {}: expected `name value`", columns_at + offset + 2);
+        let mut words = line.split_whitespace();
+        let (Some(name), Some(value)) = (words.next(), words.next()) else {
+            return Err(bad());
+        };
+        values.insert(name.to_string(), value.parse().map_err(|_| bad())?);
+    }
+    Ok((found, values))
+}
+
+impl MilpSolver {
+    /// Solves `program` once.
+    pub fn run_once(
+        &self,
+        program: &LinearProgram,
+        comments: &[String],
+        control: &Control,
+        integral_bound: Option<usize>,
+    ) -> Result<MilpAnswer, String> {
+        if self.kind == MilpKind::HighsEmbedded {
+            return self.run_embedded(program, control, integral_bound);
+        }
+        let name = self.name();
+        let scratch = ScratchDir::new()?;
+        let lp_path = scratch.file("model.lp");
+        let out_path = scratch.file("solution.txt");
+        let text = write_lp(program, comments);
+        std::fs::write(&lp_path, &text)
+            .map_err(|e| format!("cannot write {}: {e}", lp_path.display()))?;
+        if control.should_stop() {
+            return Ok(MilpAnswer::Stopped);
+        }
+        let argv = self.argv(
+            &lp_path.display().to_string(),
+            &out_path.display().to_string(),
+        );
+        let (status, stderr, stdout) = match run(&argv, &scratch, control)? {
+            Finished::Stopped { .. } => return Ok(MilpAnswer::Stopped),
+            Finished::Exited {
+                status,
+                stderr,
+                stdout,
+                ..
+            } => (status, stderr, stdout),
+        };
+        if !status.success() {
+            return Err(format!(
+                "{name} failed: {} (stderr: {}; stdout: {})",
+                describe_status(&status),
+                tail(&stderr),
+                tail(&stdout)
+            ));
+        }
+        let solution = std::fs::read_to_string(&out_path).map_err(|e| {
+            format!(
+                "{name} wrote no solution file ({e}; stdout: {})",
+                tail(&stdout)
+            )
+        })?;
+        let parsed = match self.kind {
+            MilpKind::Cbc => read_cbc_solution(&solution),
+            MilpKind::Glpsol => {
+                // Our own file read back gives GLPK's column order: first appearance.
+                let order = read_lp(&text).map_err(|e| format!("LP file: {e}"))?.columns;
+                read_glpk_solution(&solution, &order)
+            }
+            _ => read_highs_solution(&solution),
+        };
+        let garbage = |e: String| {
+            format!(
+                "{name} wrote a solution puzzlec cannot accept: {e} (solution file: {})",
+                tail(&solution)
+            )
+        };
+        match parsed.map_err(garbage)? {
+            (None, _) => Ok(MilpAnswer::Infeasible),
+            (Some(proven), values) => {
+                let values = checked_values(program, &values).map_err(garbage)?;
+                Ok(MilpAnswer::Solution(values, proven))
+            }
+        }
+    }
+
+    #[cfg(feature = "highs")]
+    fn run_embedded(
+        &self,
+        program: &LinearProgram,
+        control: &Control,
+        integral_bound: Option<usize>,
+    ) -> Result<MilpAnswer, String> {
+        Ok(
+            match super::highs::solve_highs(program, control, integral_bound)? {
+                None => MilpAnswer::Infeasible,
+                Some((values, proven)) => MilpAnswer::Solution(values, proven),
+            },
+        )
+    }
+
+    #[cfg(not(feature = "highs"))]
+    fn run_embedded(
+        &self,
+        _program: &LinearProgram,
+        _control: &Control,
+        _integral_bound: Option<usize>,
+    ) -> Result<MilpAnswer, String> {
+        Err(HIGHS_HELP.into())
+    }
+}
+
+/// Answers `goal` for `model` with `solver`: one LP file (with an `at_least` row for a
+/// decision), re-solved with each round of lazy-constraint cuts as extra rows.
+pub fn solve(
+    model: &Model,
+    goal: Goal,
+    solver: &MilpSolver,
+    control: &Control,
+    incumbent: &Incumbent<Assignment>,
+) -> Result<RawOutcome<Assignment>, String> {
+    let name = solver.name();
+    let at_least = match goal {
+        Goal::AtLeast(k) => Some(k),
+        Goal::Maximise => None,
+    };
+    let integral_bound = match goal {
+        Goal::Maximise => model.objective.as_ref().map(|o| o.trivial_bound()),
+        Goal::AtLeast(_) => None,
+    };
+    let mut program = LinearProgram::from_model(model, at_least);
+    let mut cuts = 0;
+    loop {
+        let size = Size {
+            variables: program.columns.len(),
+            constraints: program.rows.len(),
+            unit: "rows",
+        };
+        let comments = vec![format!("puzzlec: {} model variables", model.num_vars())];
+        let (values, proven) =
+            match solver.run_once(&program, &comments, control, integral_bound)? {
+                MilpAnswer::Solution(values, proven) => (values, proven),
+                MilpAnswer::Infeasible => {
+                    let question = match goal {
+                        Goal::AtLeast(k) => format!("\"at least {k}\""),
+                        Goal::Maximise => "the constraints".into(),
+                    };
+                    return Ok(RawOutcome {
+                        status: Status::Unsatisfiable,
+                        witness: None,
+                        bound: at_least.map(|k| k - 1),
+                        evidence: format!("{name} reported {question} infeasible ({cuts} cuts)"),
+                        size,
+                    });
+                }
+                MilpAnswer::Stopped => {
+                    return Ok(RawOutcome {
+                        status: Status::Unknown,
+                        witness: None,
+                        bound: None,
+                        evidence: format!(
+                            "{}; {name} was stopped before it answered",
+                            control.reason()
+                        ),
+                        size,
+                    })
+                }
+            };
+        let assignment = Assignment::new(values);
+        let new_cuts: Vec<Vec<Lit>> = model
+            .lazy
+            .iter()
+            .flat_map(|l| l.cuts(&assignment))
+            .collect();
+        if !new_cuts.is_empty() {
+            cuts += new_cuts.len();
+            for cut in &new_cuts {
+                program.add_clause(cut);
+            }
+            continue;
+        }
+        let value = model.objective.as_ref().map_or(0, |o| o.value(&assignment));
+        incumbent.offer(&assignment, value);
+        let (status, bound, evidence) = match (goal, proven) {
+            // Nothing to optimise: any feasible solution answers the question, as for microlp.
+            (Goal::Maximise, _) if model.objective.is_none() => (
+                Status::Satisfiable,
+                None,
+                format!("{name} found a solution; the model has no objective ({cuts} cuts)"),
+            ),
+            (Goal::AtLeast(k), _) => (
+                Status::Satisfiable,
+                None,
+                format!("{name} found a solution with {value} >= {k}"),
+            ),
+            (Goal::Maximise, true) => (
+                Status::Optimal,
+                Some(value),
+                format!("{name} reported its solution optimal ({cuts} cuts)"),
+            ),
+            (Goal::Maximise, false) => (
+                Status::Feasible,
+                None,
+                format!("{name} stopped before proving its solution optimal"),
+            ),
+        };
+        return Ok(RawOutcome {
+            status,
+            witness: Some(assignment),
+            bound,
+            evidence,
+            size,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn solution_files_are_read() {
+        let (proven, values) = read_cbc_solution(
+            "Optimal - objective value 2.00000000\n      0 b   1   1\n      1 c  1 1\n      2 a 0 0\n",
+        )
+        .unwrap();
+        assert_eq!(proven, Some(true));
+        assert_eq!(values["b"], 1.0);
+        assert_eq!(values["a"], 0.0);
+        assert_eq!(
+            read_cbc_solution("Infeasible - objective value 0.00000000\n")
+                .unwrap()
+                .0,
+            None
+        );
+        let columns: Vec<String> = ["b", "c", "a"].iter().map(|s| s.to_string()).collect();
+        let (proven, values) = read_glpk_solution(
+            "c Problem:\ns mip 2 3 o 2\ni 1 1\nj 1 1\nj 2 0\nj 3 1\ne o f\n",
+            &columns,
+        )
+        .unwrap();
+        assert_eq!(proven, Some(true));
+        assert_eq!((values["b"], values["c"], values["a"]), (1.0, 0.0, 1.0));
+        assert_eq!(
+            read_glpk_solution("s mip 2 3 n 0\n", &columns).unwrap().0,
+            None
+        );
+        let (proven, values) = read_highs_solution(
+            "Model status\nOptimal\n\n# Primal solution values\nFeasible\nObjective 2\n# Columns 2\nb 1\nc 0\n# Rows 1\nc1 1\n",
+        )
+        .unwrap();
+        assert_eq!(proven, Some(true));
+        assert_eq!(values.len(), 2);
+    }
+
+    #[test]
+    fn solutions_that_break_rows_or_are_fractional_are_refused() {
+        let program = crate::encode::lp_file::read_lp(
+            "Maximize\n obj: a + b\nSubject To\n c1: a + b <= 1\nBinaries\n a b\nEnd\n",
+        )
+        .unwrap();
+        let values = |a: f64, b: f64| HashMap::from([("a".to_string(), a), ("b".to_string(), b)]);
+        assert_eq!(
+            checked_values(&program, &values(1.0, 0.0)).unwrap(),
+            vec![true, false]
+        );
+        assert_eq!(
+            checked_values(&program, &values(1.0, 1.0)).unwrap_err(),
+            "the solution violates row c1"
+        );
+        assert!(checked_values(&program, &values(0.5, 0.5))
+            .unwrap_err()
+            .contains("not 0 or 1"));
+        let unknown = HashMap::from([("zz".to_string(), 1.0)]);
+        assert!(checked_values(&program, &unknown)
+            .unwrap_err()
+            .contains("unknown column"));
+    }
+}

@@ -1,0 +1,173 @@
+//! The embedded MILP oracle: a [`LinearProgram`] solved through good_lp, with microlp (pure
+//! Rust) by default and HiGHS with the `highs` feature; lazy-constraint cuts are added as
+//! rows and the program re-solved until none is violated.
+
+use crate::base::{Control, Goal, Incumbent, RawOutcome, Size, Status};
+use crate::encode::lp::{Comparison, LinearProgram};
+use crate::model::{Assignment, Lit, Model};
+use good_lp::{
+    microlp, variable, Expression, ProblemVariables, ResolutionError, Solution, SolutionStatus,
+    SolverModel, WithMipGap, WithTimeLimit,
+};
+use std::time::Instant;
+
+/// Solves with microlp, stopping at `control`'s deadline. Returns the column values and
+/// whether optimality was proven, or `None` when infeasible.
+///
+/// With `integral_bound = Some(u)` the caller promises that the objective takes whole
+/// values no larger than `u`. Branch and bound may then stop once its LP bound is within
+/// a relative gap of 0.9 / (u + 1) of the incumbent v: the bound is below v + 1, so no
+/// whole value beats v, which proves v optimal without closing the fractional gap.
+pub fn solve_microlp(
+    program: &LinearProgram,
+    control: &Control,
+    integral_bound: Option<usize>,
+) -> Result<Option<(Vec<bool>, bool)>, String> {
+    solve_using(program, microlp, "microlp", control, integral_bound)
+}
+
+/// Solves with any good_lp solver that takes a time limit and a MIP gap (microlp, and
+/// HiGHS with the `highs` feature); `name` prefixes its errors. The result and
+/// `integral_bound` are as for [`solve_microlp`].
+pub fn solve_using<S>(
+    program: &LinearProgram,
+    solver: S,
+    name: &str,
+    control: &Control,
+    integral_bound: Option<usize>,
+) -> Result<Option<(Vec<bool>, bool)>, String>
+where
+    S: good_lp::Solver,
+    S::Model: SolverModel<Error = ResolutionError> + WithTimeLimit + WithMipGap,
+{
+    let mut vars = ProblemVariables::new();
+    let columns: Vec<good_lp::Variable> = program
+        .columns
+        .iter()
+        .map(|_| vars.add(variable().binary()))
+        .collect();
+    let expression =
+        |terms: &[(f64, usize)]| -> Expression { terms.iter().map(|&(c, i)| c * columns[i]).sum() };
+    let mut problem = vars.maximise(expression(&program.objective)).using(solver);
+    if let Some(remaining) = control.remaining() {
+        problem = problem.with_time_limit(remaining.as_secs_f64());
+    }
+    if let Some(bound) = integral_bound {
+        problem = problem
+            .with_mip_gap(0.9 / (bound as f32 + 1.0))
+            .map_err(|e| format!("{name}: {e}"))?;
+    }
+    for row in &program.rows {
+        let lhs = expression(&row.terms);
+        problem.add_constraint(match row.comparison {
+            Comparison::AtMost => lhs.leq(row.rhs),
+            Comparison::AtLeast => lhs.geq(row.rhs),
+            Comparison::Equal => lhs.eq(row.rhs),
+        });
+    }
+    match problem.solve() {
+        Ok(solution) => {
+            let values = columns.iter().map(|&c| solution.value(c) > 0.5).collect();
+            let proven = match solution.status() {
+                SolutionStatus::Optimal => true,
+                SolutionStatus::GapLimit => integral_bound.is_some(),
+                SolutionStatus::TimeLimit => false,
+            };
+            Ok(Some((values, proven)))
+        }
+        Err(ResolutionError::Infeasible) => Ok(None),
+        Err(e) => Err(format!("{name}: {e}")),
+    }
+}
+
+/// Answers `goal` for `model` with good_lp and microlp, adding lazy-constraint cuts and
+/// re-solving until the solution satisfies them.
+pub fn solve(
+    model: &Model,
+    goal: Goal,
+    control: &Control,
+    incumbent: &Incumbent<Assignment>,
+) -> Result<RawOutcome<Assignment>, String> {
+    let at_least = match goal {
+        Goal::AtLeast(k) => Some(k),
+        Goal::Maximise => None,
+    };
+    let mut program = LinearProgram::from_model(model, at_least);
+    let start = Instant::now();
+    let mut cuts = 0;
+    loop {
+        let size = Size {
+            variables: program.columns.len(),
+            constraints: program.rows.len(),
+            unit: "rows",
+        };
+        // The objective counts true literals: whole numbers, at most the structural bound.
+        let integral_bound = match goal {
+            Goal::Maximise => model.objective.as_ref().map(|o| o.trivial_bound()),
+            Goal::AtLeast(_) => None,
+        };
+        let Some((values, proven)) = solve_microlp(&program, control, integral_bound)? else {
+            let evidence = match goal {
+                Goal::AtLeast(k) => {
+                    format!("microlp proved \"at least {k}\" infeasible ({cuts} cuts)")
+                }
+                Goal::Maximise => {
+                    format!("microlp proved the constraints infeasible ({cuts} cuts)")
+                }
+            };
+            return Ok(RawOutcome {
+                status: Status::Unsatisfiable,
+                witness: None,
+                bound: at_least.map(|k| k - 1),
+                evidence,
+                size,
+            });
+        };
+        let assignment = Assignment::new(values);
+        let new_cuts: Vec<Vec<Lit>> = model
+            .lazy
+            .iter()
+            .flat_map(|l| l.cuts(&assignment))
+            .collect();
+        if !new_cuts.is_empty() {
+            for cut in &new_cuts {
+                program.add_clause(cut);
+            }
+            cuts += new_cuts.len();
+            continue;
+        }
+        let value = model.objective.as_ref().map_or(0, |o| o.value(&assignment));
+        incumbent.offer(&assignment, value);
+        let seconds = start.elapsed().as_secs_f64();
+        let (status, bound, evidence) = match (goal, proven) {
+            // Nothing to optimise: any feasible solution answers the question.
+            (Goal::Maximise, _) if model.objective.is_none() => (
+                Status::Satisfiable,
+                None,
+                format!("microlp found a solution; the model has no objective ({cuts} cuts)"),
+            ),
+            (Goal::AtLeast(k), _) => (
+                Status::Satisfiable,
+                None,
+                format!("microlp found a solution with {value} >= {k}"),
+            ),
+            (Goal::Maximise, true) => (
+                Status::Optimal,
+                Some(value),
+                format!("microlp branch and bound bounded the objective below {} ({cuts} cuts, {seconds:.3} s)", value + 1),
+            ),
+            (Goal::Maximise, false) => (
+                Status::Feasible,
+                None,
+                format!("{}; microlp's best is not proven optimal", control.reason()),
+            ),
+        };
+        return Ok(RawOutcome {
+            status,
+            witness: Some(assignment),
+            bound,
+            evidence,
+            size,
+        });
+    }
+}
