@@ -5,6 +5,7 @@ use std::sync::atomic::AtomicBool;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use puzzlec::base::{Control, Goal, Status};
+use puzzlec::driver::enumerate::enumerate_dissections;
 use puzzlec::driver::{solve, Backend};
 use puzzlec::engines::dissection::{dissect, Cell};
 use puzzlec::puzzle::dissection::DissectionPuzzle;
@@ -133,9 +134,9 @@ fn benches(c: &mut Criterion) {
     ] {
         let puzzle = DissectionPuzzle::from_picture(picture, parts, true);
         let all = |puzzle: &DissectionPuzzle| {
-            let found = puzzle
-                .enumerate(Backend::Sat, &Control::unlimited(), &mut |_| true)
-                .expect("verified dissections");
+            let found =
+                enumerate_dissections(puzzle, Backend::Sat, &Control::unlimited(), &mut |_| true)
+                    .expect("verified dissections");
             assert!(found.complete);
             found.count
         };

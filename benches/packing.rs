@@ -1,10 +1,9 @@
 //! Criterion benchmarks of the native packing searches.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use puzzlec::engines::packing::{
-    count_tilings, maximise, orientations, PackingGoal, PackingInstance, PackingOptions, PieceLimit,
-};
+use puzzlec::engines::packing::{count_tilings, maximise, PackingGoal, PackingOptions};
 use puzzlec::engines::packing_lns::{search, LnsOptions};
+use puzzlec::geometry::placements::{orientations, PackingInstance, PieceLimit};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 

@@ -1,8 +1,8 @@
 //! Runs the large neighbourhood search on the 13 x 19 cross box: `cargo run --release
 //! --example cross_lns -- [SEED] [SECONDS] [WINDOW_CELLS] [WINDOW_NODES] [TARGET]`.
 
-use puzzlec::engines::packing::{orientations, PackingInstance, PieceLimit};
 use puzzlec::engines::packing_lns::{search, LnsOptions};
+use puzzlec::geometry::placements::{orientations, PackingInstance, PieceLimit};
 use std::time::{Duration, Instant};
 
 fn shape(picture: &str) -> Vec<(i32, i32)> {

@@ -1,7 +1,8 @@
 //! Counts the 6 x 10 pentomino tilings and reports the time: `cargo run --release --example
 //! pentomino_count`.
 
-use puzzlec::engines::packing::{count_tilings, orientations, PackingInstance, PieceLimit};
+use puzzlec::engines::packing::count_tilings;
+use puzzlec::geometry::placements::{orientations, PackingInstance, PieceLimit};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 

@@ -3,7 +3,10 @@
 use std::collections::{HashSet, VecDeque};
 use std::sync::atomic::AtomicBool;
 
+use puzzlec::base::Control;
 use puzzlec::engines::dissection::{dissect, trivially_impossible, Cell, Dissection, Isometry};
+use puzzlec::model::{Assignment, Constraint, Lit, Model};
+use puzzlec::puzzle::dissection::DissectionPuzzle;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -514,5 +517,58 @@ fn larger_shapes_match_brute_force() {
         assert_matches_brute_force(&cells, 2, round % 2 == 0);
         let cells = glued(&mut rng, 5, 3, round % 2 == 0);
         assert_matches_brute_force(&cells, 3, round % 2 == 0);
+    }
+}
+
+/// The assignment with each cell in the part `labels` gives it (part variables only).
+fn part_assignment(model: &Model, labels: &[usize], k: usize) -> Assignment {
+    let mut values = vec![false; model.num_vars()];
+    for (c, &l) in labels.iter().enumerate() {
+        values[c * k + l] = true;
+    }
+    Assignment::new(values)
+}
+
+#[test]
+fn justified_cuts_are_the_cuts_and_verify_and_every_dissection_satisfies_them() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(6);
+    for (picture, k) in [
+        ("####\n####\n", 2),
+        ("###\n###\n###\n", 3),
+        ("###.\n####\n.###\n", 2),
+    ] {
+        let puzzle = DissectionPuzzle::from_picture(picture, k, true);
+        let model = puzzle.compile();
+        let connectivity = &model.lazy[0];
+        let justifier = connectivity
+            .justify()
+            .expect("connectivity justifies its cuts");
+        let mut dissections = Vec::new();
+        puzzlec::driver::native::enumerate_puzzle(&puzzle, &Control::unlimited(), &mut |d| {
+            dissections.push(d.labels.iter().map(|&l| l as usize).collect::<Vec<_>>());
+            true
+        });
+        assert!(!dissections.is_empty(), "{picture}");
+        let mut made = 0;
+        for _ in 0..200 {
+            let labels: Vec<usize> = (0..puzzle.cells().len())
+                .map(|_| rng.gen_range(0..k))
+                .collect();
+            let assignment = part_assignment(&model, &labels, k);
+            let justified = justifier.justified_cuts(&assignment);
+            let clauses: Vec<Vec<Lit>> = justified.iter().map(|j| j.clause.clone()).collect();
+            assert_eq!(clauses, connectivity.cuts(&assignment));
+            for cut in &justified {
+                made += 1;
+                assert_eq!(justifier.verify_cut(cut), Ok(()), "{}", cut.reason);
+                assert!(!Constraint::Clause(cut.clause.clone()).holds(&assignment));
+                for labels in &dissections {
+                    let solution = part_assignment(&model, labels, k);
+                    assert!(Constraint::Clause(cut.clause.clone()).holds(&solution));
+                }
+            }
+        }
+        assert!(made > 100, "{picture}: only {made} cuts");
     }
 }

@@ -2,6 +2,7 @@
 //! must split, and seeded random shapes on which the backends must agree.
 
 use puzzlec::base::{Control, Goal, Incumbent, Status};
+use puzzlec::driver::enumerate::enumerate_dissections;
 use puzzlec::driver::{solve, Backend};
 use puzzlec::engines::dissection::{Cell, Isometry};
 use puzzlec::model::{Assignment, LazyConstraint, Lit, Var};
@@ -34,12 +35,11 @@ AABBBB.
 /// Every dissection's labels, with `backend`; fails unless the enumeration completed.
 fn all_labels(puzzle: &DissectionPuzzle, backend: Backend) -> Vec<Vec<u8>> {
     let mut found = Vec::new();
-    let count = puzzle
-        .enumerate(backend, &Control::unlimited(), &mut |d| {
-            found.push(d.labels.clone());
-            true
-        })
-        .unwrap();
+    let count = enumerate_dissections(puzzle, backend, &Control::unlimited(), &mut |d| {
+        found.push(d.labels.clone());
+        true
+    })
+    .unwrap();
     assert!(count.complete);
     assert_eq!(count.count as usize, found.len());
     let distinct: HashSet<&Vec<u8>> = found.iter().collect();

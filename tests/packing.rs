@@ -7,7 +7,7 @@ use common::{models, puzzlec};
 use puzzlec::base::{Control, Goal, Status};
 use puzzlec::driver::packing::{assignment_of, count_native, count_sat};
 use puzzlec::driver::{solve, Backend};
-use puzzlec::engines::packing::{orientations, PieceLimit};
+use puzzlec::geometry::placements::{orientations, PieceLimit};
 use puzzlec::puzzle::packing::{Packing, PackingKind, PackingSolution, PieceSpec};
 use puzzlec::puzzle::{load_model_file, Puzzle, Solution};
 use rand::{Rng, SeedableRng};

@@ -158,3 +158,16 @@ pub struct RawOutcome<W> {
     /// The size of the backend's problem.
     pub size: Size,
 }
+
+impl<W> RawOutcome<W> {
+    /// Wraps the witness into another solution type.
+    pub fn map_solution<T>(self, wrap: impl FnOnce(W) -> T) -> RawOutcome<T> {
+        RawOutcome {
+            status: self.status,
+            witness: self.witness.map(wrap),
+            bound: self.bound,
+            evidence: self.evidence,
+            size: self.size,
+        }
+    }
+}

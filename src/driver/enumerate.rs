@@ -14,6 +14,7 @@ use crate::engines::nqueens_count;
 use crate::engines::obstacle_queens::{count_placements, CountRequest};
 use crate::model::Lit;
 use crate::oracle::varisat::{Answer, SatSession};
+use crate::puzzle::dissection::{Dissection, DissectionPuzzle};
 use crate::puzzle::queens::{Queens, QueensSolution};
 use crate::puzzle::{Puzzle, Solution};
 use std::collections::BTreeMap;
@@ -218,7 +219,7 @@ fn native(
         },
         progress: &progress,
     };
-    let found = count_placements(board, &request, control);
+    let found = count_placements(&board.board(), &request, control);
     bar.finish();
     for solution in found.solutions {
         let solution = Solution::Queens(solution);
@@ -353,7 +354,7 @@ fn dissections(
     if options.at_least.is_some() {
         return Err(unsupported("--at-least"));
     }
-    let found = shape.enumerate(backend, control, &mut |dissection| {
+    let found = enumerate_dissections(shape, backend, control, &mut |dissection| {
         if options.list {
             on_solution(&Solution::Dissection(dissection.clone()));
         }
@@ -892,4 +893,81 @@ pub fn merge(inputs: &[(String, String)]) -> Result<Merged, String> {
         ));
     }
     Ok(total)
+}
+
+/// What [`enumerate_dissections`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DissectionCount {
+    /// Dissections reported, each verified.
+    pub count: u64,
+    /// Whether the search ran to the end, so `count` is the number of dissections.
+    pub complete: bool,
+    /// How the count was established, in words.
+    pub evidence: String,
+}
+
+/// Lists every dissection once (never once per labelling of its parts) with the native
+/// search or SAT (blocking clauses on the part variables), verifying each from scratch
+/// before `on_solution` sees it; `on_solution` returns false to stop.
+pub fn enumerate_dissections(
+    shape: &DissectionPuzzle,
+    backend: Backend,
+    control: &Control,
+    on_solution: &mut dyn FnMut(&Dissection) -> bool,
+) -> Result<DissectionCount, SolveError> {
+    if let Some(reason) = shape.trivially_impossible() {
+        return Ok(DissectionCount {
+            count: 0,
+            complete: true,
+            evidence: reason,
+        });
+    }
+    let mut wrong = None;
+    let mut checked = |d: &Dissection| match shape.verify(d) {
+        Ok(()) => on_solution(d),
+        Err(error) => {
+            wrong = Some(error);
+            false
+        }
+    };
+    let result = match backend {
+        Backend::Native => {
+            let search = super::native::enumerate_puzzle(shape, control, &mut checked);
+            DissectionCount {
+                count: search.count,
+                complete: search.complete,
+                evidence: format!("native search ({} nodes)", search.nodes),
+            }
+        }
+        Backend::Sat => {
+            let model = shape.compile();
+            let found = crate::oracle::projected::enumerate(
+                &model,
+                &shape.solution_vars(),
+                control,
+                &mut |assignment| checked(&shape.decode(assignment)),
+            );
+            DissectionCount {
+                count: found.count,
+                complete: found.complete,
+                evidence: format!(
+                    "varisat with blocking clauses on the part variables ({} calls, {} cuts)",
+                    found.calls, found.cuts
+                ),
+            }
+        }
+        Backend::Milp => {
+            return Err(SolveError::Backend {
+                backend: backend.name(),
+                message: "cannot enumerate dissections (use sat or native)".into(),
+            })
+        }
+    };
+    match wrong {
+        Some(error) => Err(SolveError::WrongSolution {
+            backend: backend.name(),
+            error,
+        }),
+        None => Ok(result),
+    }
 }

@@ -3,6 +3,7 @@
 
 pub mod emit;
 pub mod enumerate;
+pub mod external;
 pub mod native;
 pub mod packing;
 
@@ -27,6 +28,16 @@ pub enum Backend {
 }
 
 impl Backend {
+    /// The backend `solve` uses when none is named: the one measured fastest on the family
+    /// (SAT with the group-counted objective for queens; the native searches for packing,
+    /// where SAT and MILP are weak, and for dissection).
+    pub fn preferred_for(puzzle: &Puzzle) -> Backend {
+        match puzzle {
+            Puzzle::Queens(_) => Backend::Sat,
+            Puzzle::Packing(_) | Puzzle::Dissection(_) => Backend::Native,
+        }
+    }
+
     /// Every backend, in the order `compare` runs them.
     pub const ALL: [Backend; 3] = [Backend::Sat, Backend::Milp, Backend::Native];
 
@@ -167,11 +178,11 @@ pub fn solve(
 /// failed check is an error, never an answer. A deadline kills the solver process.
 pub fn solve_external(
     puzzle: &Puzzle,
-    solver: &crate::oracle::external::ExternalSolver,
+    solver: &crate::driver::external::ExternalSolver,
     goal: Goal,
     control: &Control,
 ) -> Result<Outcome, SolveError> {
-    use crate::oracle::external::ExternalSolver;
+    use crate::driver::external::ExternalSolver;
     let start = Instant::now();
     let backend = solver.backend();
     let label = format!("{}:{}", backend.name(), solver.name());

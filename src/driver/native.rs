@@ -1,7 +1,10 @@
 //! The native backend: each family handed to its hand-written search.
 
-use crate::base::{Control, Goal, RawOutcome};
+use crate::base::{Control, Goal, RawOutcome, Size, Status};
+use crate::engines::dissection::{self, Dissection, DissectionSearch};
+use crate::puzzle::dissection::DissectionPuzzle;
 use crate::puzzle::{Puzzle, Solution};
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
 /// Answers `goal` for `puzzle` with its family's native search.
 pub fn solve(
@@ -10,22 +13,80 @@ pub fn solve(
     control: &Control,
 ) -> Result<RawOutcome<Solution>, String> {
     match puzzle {
-        Puzzle::Queens(q) => {
-            Ok(crate::engines::obstacle_queens::solve(q, goal, control)
-                .map_solution(Solution::Queens))
-        }
+        Puzzle::Queens(q) => Ok(
+            crate::engines::obstacle_queens::solve(&q.board(), goal, control)
+                .map_solution(Solution::Queens),
+        ),
         Puzzle::Dissection(d) => {
-            let raw = crate::engines::dissection::solve(d, control);
-            Ok(crate::base::RawOutcome {
-                status: raw.status,
-                witness: raw.witness.map(Solution::Dissection),
-                bound: raw.bound,
-                evidence: raw.evidence,
-                size: raw.size,
-            })
+            Ok(solve_dissection(d, control).map_solution(Solution::Dissection))
         }
         Puzzle::Packing(p) => {
             super::packing::solve(p, goal, control).map(|r| r.map_solution(Solution::Packing))
         }
+    }
+}
+
+/// Runs [`dissection::dissect`] on a model file's puzzle, stopping when `control` says (the search polls
+/// a flag, so a watcher thread raises it at the deadline or on Ctrl-C).
+pub fn enumerate_puzzle(
+    puzzle: &DissectionPuzzle,
+    control: &Control,
+    on_solution: &mut dyn FnMut(&Dissection) -> bool,
+) -> DissectionSearch {
+    let cells = puzzle.cells();
+    let stop = AtomicBool::new(control.should_stop());
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(AtomicOrdering::Relaxed) {
+                if control.should_stop() {
+                    stop.store(true, AtomicOrdering::Relaxed);
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+        });
+        let search = dissection::dissect(&cells, puzzle.parts, puzzle.reflect, on_solution, &stop);
+        done.store(true, AtomicOrdering::Relaxed);
+        search
+    })
+}
+
+/// Finds one dissection of `puzzle` (the family has no objective, so every goal asks for
+/// any solution): satisfiable with a witness, unsatisfiable after a complete search, or
+/// unknown when `control` stopped it first.
+pub fn solve_dissection(puzzle: &DissectionPuzzle, control: &Control) -> RawOutcome<Dissection> {
+    let mut found = None;
+    let search = enumerate_puzzle(puzzle, control, &mut |d| {
+        found = Some(d.clone());
+        false
+    });
+    let (status, evidence) = match (&found, search.complete) {
+        (Some(_), _) => (
+            Status::Satisfiable,
+            format!("native search found a dissection ({} nodes)", search.nodes),
+        ),
+        (None, true) => (
+            Status::Unsatisfiable,
+            format!(
+                "native search: no dissection, every map set and cell assignment tried ({} nodes)",
+                search.nodes
+            ),
+        ),
+        (None, false) => (
+            Status::Unknown,
+            format!("{}; the native search had not finished", control.reason()),
+        ),
+    };
+    RawOutcome {
+        status,
+        witness: found,
+        bound: None,
+        evidence,
+        size: Size {
+            variables: 0,
+            constraints: search.nodes as usize,
+            unit: "nodes",
+        },
     }
 }

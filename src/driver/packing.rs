@@ -15,19 +15,6 @@ use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-impl RawOutcome<PackingSolution> {
-    /// Wraps the witness into another solution type.
-    pub fn map_solution<T>(self, wrap: impl FnOnce(PackingSolution) -> T) -> RawOutcome<T> {
-        RawOutcome {
-            status: self.status,
-            witness: self.witness.map(wrap),
-            bound: self.bound,
-            evidence: self.evidence,
-            size: self.size,
-        }
-    }
-}
-
 /// Longest time the neighbourhood search runs before branch and bound takes over.
 const LNS_BUDGET: Duration = Duration::from_secs(3);
 

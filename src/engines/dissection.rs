@@ -40,135 +40,17 @@
 //!
 //! Reported dissections are rewritten in the canonical [`Dissection`] form of the input order.
 
+use crate::geometry::isometry::orient;
+pub use crate::geometry::isometry::{Cell, Isometry};
+pub use crate::geometry::partition::{trivially_impossible, Dissection, MAX_PARTS};
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
-
-/// A grid cell `(x, y)`: column and row, `y` growing downwards.
-pub type Cell = (i32, i32);
-
-/// The eight orientations as matrices `[[a, b], [c, d]]` acting as
-/// `(x, y) -> (a x + b y, c x + d y)`: indices `0..4` are the rotations (identity, then
-/// quarter turns), `4..8` the reflections.
-const ORIENTATIONS: [[[i32; 2]; 2]; 8] = [
-    [[1, 0], [0, 1]],
-    [[0, -1], [1, 0]],
-    [[-1, 0], [0, -1]],
-    [[0, 1], [-1, 0]],
-    [[-1, 0], [0, 1]],
-    [[0, 1], [1, 0]],
-    [[1, 0], [0, -1]],
-    [[0, -1], [-1, 0]],
-];
 
 /// Marks "no cell" in index tables.
 const NONE: u32 = u32::MAX;
 
-/// The largest number of parts a [`Dissection`] can label (its labels are `u8`).
-pub const MAX_PARTS: usize = 256;
-
-/// An isometry of the grid: one of eight orientations (a 2x2 integer orthogonal matrix)
-/// followed by a translation.
-///
-/// Isometries order by orientation index, then translation; this order picks the canonical
-/// map between two congruent parts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Isometry {
-    orientation: u8,
-    translation: Cell,
-}
-
-impl Isometry {
-    /// The orientation matrices: indices `0..4` are the rotations (identity, quarter turn,
-    /// half turn, three-quarter turn), `4..8` the reflections. Matrix `[[a, b], [c, d]]`
-    /// maps `(x, y)` to `(a x + b y, c x + d y)`.
-    pub const ORIENTATIONS: [[[i32; 2]; 2]; 8] = ORIENTATIONS;
-
-    /// The isometry `p -> ORIENTATIONS[orientation] p + translation`.
-    ///
-    /// # Panics
-    ///
-    /// If `orientation >= 8`.
-    pub fn new(orientation: usize, translation: Cell) -> Self {
-        assert!(orientation < 8, "orientation {orientation} is not in 0..8");
-        Isometry {
-            orientation: orientation as u8,
-            translation,
-        }
-    }
-
-    /// The identity map.
-    pub fn identity() -> Self {
-        Isometry::new(0, (0, 0))
-    }
-
-    /// The orientation index, in `0..8`.
-    pub fn orientation(&self) -> usize {
-        self.orientation as usize
-    }
-
-    /// The orientation as a matrix `[[a, b], [c, d]]`.
-    pub fn matrix(&self) -> [[i32; 2]; 2] {
-        ORIENTATIONS[self.orientation()]
-    }
-
-    /// The translation applied after the orientation.
-    pub fn translation(&self) -> Cell {
-        self.translation
-    }
-
-    /// Whether the isometry turns shapes over (determinant -1).
-    pub fn is_reflection(&self) -> bool {
-        self.orientation >= 4
-    }
-
-    /// The image of a cell.
-    pub fn apply(&self, cell: Cell) -> Cell {
-        let (x, y) = orient(self.orientation(), cell);
-        (x + self.translation.0, y + self.translation.1)
-    }
-
-    /// The inverse isometry.
-    pub fn inverse(&self) -> Self {
-        // Orthogonal matrices invert by transposition.
-        let [[a, b], [c, d]] = self.matrix();
-        let transposed = [[a, c], [b, d]];
-        let orientation = ORIENTATIONS
-            .iter()
-            .position(|m| *m == transposed)
-            .expect("the transpose of an orientation is an orientation");
-        let (x, y) = orient(orientation, self.translation);
-        Isometry::new(orientation, (-x, -y))
-    }
-}
-
-/// Applies orientation matrix `orientation` to a cell (no translation).
-fn orient(orientation: usize, (x, y): Cell) -> Cell {
-    let [[a, b], [c, d]] = ORIENTATIONS[orientation];
-    (a * x + b * y, c * x + d * y)
-}
-
 /// Scan order: by row, then column.
 fn scan_key(&(x, y): &Cell) -> (i32, i32) {
     (y, x)
-}
-
-/// A dissection in canonical form, so that two equal dissections compare equal.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Dissection {
-    /// The part of each cell, in the order of the input cells. Parts are numbered by first
-    /// appearance in that order: part 0 contains the first cell, part 1 the first cell not in
-    /// part 0, and so on.
-    pub labels: Vec<u8>,
-    /// `maps[i]` maps part 0 onto part `i + 1`; when several isometries do, it is the least
-    /// one (by orientation index, then translation) among those the search allowed (all 8
-    /// orientations with reflection, the 4 rotations without).
-    pub maps: Vec<Isometry>,
-}
-
-impl Dissection {
-    /// The number of parts.
-    pub fn parts(&self) -> usize {
-        self.maps.len() + 1
-    }
 }
 
 /// What a call to [`dissect`] found.
@@ -181,69 +63,6 @@ pub struct DissectionSearch {
     pub complete: bool,
     /// Search nodes visited: map sets examined plus exact-cover branch nodes.
     pub nodes: u64,
-}
-
-/// Why `cells` obviously cannot be cut into `parts` congruent connected parts, or `None` if
-/// the search has to decide.
-///
-/// The reasons found: no parts, an empty shape, more than [`MAX_PARTS`] parts, a repeated
-/// cell, a cell count not divisible by `parts`, and connectivity. Every part is connected, so
-/// it lies inside one connected component of the shape, and each component is a union of
-/// whole parts: a shape with more components than parts, or with a component whose size is
-/// not a multiple of `n / parts`, is impossible. A disconnected shape is *not* impossible in
-/// itself (two separate equal dominoes split into 2 parts); for `parts = 1` it is reported as
-/// "the shape is not connected".
-pub fn trivially_impossible(cells: &[Cell], parts: usize) -> Option<String> {
-    if parts == 0 {
-        return Some("a shape cannot be split into 0 parts".to_string());
-    }
-    if cells.is_empty() {
-        return Some("the shape is empty".to_string());
-    }
-    if parts > MAX_PARTS {
-        return Some(format!(
-            "{parts} parts is more than the {MAX_PARTS} supported"
-        ));
-    }
-    let grid = Grid::new(cells);
-    for (i, &cell) in cells.iter().enumerate() {
-        if grid.get(cell) != i as u32 {
-            return Some(format!("cell {cell:?} is listed twice"));
-        }
-    }
-    let n = cells.len();
-    if !n.is_multiple_of(parts) {
-        return Some(format!(
-            "{n} cells cannot be split into {parts} equal parts"
-        ));
-    }
-    let part_size = n / parts;
-    let neighbours = grid.neighbours(cells);
-    let everything = Bits::full(n);
-    let mut seen = Bits::new(n);
-    let mut sizes = Vec::new();
-    for start in 0..n {
-        if !seen.get(start) {
-            let component = component(&neighbours, &everything, start);
-            seen.union_with(&component);
-            sizes.push(component.count());
-        }
-    }
-    if sizes.len() > 1 && parts == 1 {
-        return Some("the shape is not connected".to_string());
-    }
-    if sizes.len() > parts {
-        return Some(format!(
-            "the shape has {} connected components, more than the {parts} parts",
-            sizes.len()
-        ));
-    }
-    if let Some(size) = sizes.iter().find(|&&size| !size.is_multiple_of(part_size)) {
-        return Some(format!(
-            "a connected component of {size} cells is not a whole number of parts of {part_size} cells"
-        ));
-    }
-    None
 }
 
 /// Enumerates every dissection of `cells` into `parts` pairwise congruent, edge-connected
@@ -872,73 +691,4 @@ fn canonical_dissection(
         })
         .collect();
     Dissection { labels, maps }
-}
-
-/// Runs [`dissect`] on a model file's puzzle, stopping when `control` says (the search polls
-/// a flag, so a watcher thread raises it at the deadline or on Ctrl-C).
-pub fn enumerate_puzzle(
-    puzzle: &crate::puzzle::dissection::DissectionPuzzle,
-    control: &crate::base::Control,
-    on_solution: &mut dyn FnMut(&Dissection) -> bool,
-) -> DissectionSearch {
-    let cells = puzzle.cells();
-    let stop = AtomicBool::new(control.should_stop());
-    let done = AtomicBool::new(false);
-    std::thread::scope(|scope| {
-        scope.spawn(|| {
-            while !done.load(AtomicOrdering::Relaxed) {
-                if control.should_stop() {
-                    stop.store(true, AtomicOrdering::Relaxed);
-                    return;
-                }
-                std::thread::sleep(std::time::Duration::from_millis(5));
-            }
-        });
-        let search = dissect(&cells, puzzle.parts, puzzle.reflect, on_solution, &stop);
-        done.store(true, AtomicOrdering::Relaxed);
-        search
-    })
-}
-
-/// Finds one dissection of `puzzle` (the family has no objective, so every goal asks for
-/// any solution): satisfiable with a witness, unsatisfiable after a complete search, or
-/// unknown when `control` stopped it first.
-pub fn solve(
-    puzzle: &crate::puzzle::dissection::DissectionPuzzle,
-    control: &crate::base::Control,
-) -> crate::base::RawOutcome<Dissection> {
-    use crate::base::{RawOutcome, Size, Status};
-    let mut found = None;
-    let search = enumerate_puzzle(puzzle, control, &mut |d| {
-        found = Some(d.clone());
-        false
-    });
-    let (status, evidence) = match (&found, search.complete) {
-        (Some(_), _) => (
-            Status::Satisfiable,
-            format!("native search found a dissection ({} nodes)", search.nodes),
-        ),
-        (None, true) => (
-            Status::Unsatisfiable,
-            format!(
-                "native search: no dissection, every map set and cell assignment tried ({} nodes)",
-                search.nodes
-            ),
-        ),
-        (None, false) => (
-            Status::Unknown,
-            format!("{}; the native search had not finished", control.reason()),
-        ),
-    };
-    RawOutcome {
-        status,
-        witness: found,
-        bound: None,
-        evidence,
-        size: Size {
-            variables: 0,
-            constraints: search.nodes as usize,
-            unit: "nodes",
-        },
-    }
 }

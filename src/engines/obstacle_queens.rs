@@ -4,7 +4,7 @@
 
 use crate::base::shard::Shard;
 use crate::base::{Control, Goal, RawOutcome, Size, Status};
-use crate::puzzle::queens::{Queens, QueensSolution};
+use crate::geometry::board::{Board, QueensSolution};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -34,19 +34,6 @@ struct Search<'a> {
     memo: HashMap<(usize, u64, u64, u64), usize>,
     stopped: bool,
     control: &'a Control,
-}
-
-impl RawOutcome<QueensSolution> {
-    /// Wraps the witness into another solution type.
-    pub fn map_solution<T>(self, wrap: impl FnOnce(QueensSolution) -> T) -> RawOutcome<T> {
-        RawOutcome {
-            status: self.status,
-            witness: self.witness.map(wrap),
-            bound: self.bound,
-            evidence: self.evidence,
-            size: self.size,
-        }
-    }
 }
 
 impl Search<'_> {
@@ -222,7 +209,7 @@ fn open_segments(lines: &Lines, y: usize, segment: usize, attacks: [u64; 4]) -> 
     by_rows.min(by_columns)
 }
 
-fn masks(board: &Queens) -> (Vec<u64>, Vec<Vec<u64>>) {
+fn masks(board: &Board) -> (Vec<u64>, Vec<Vec<u64>>) {
     let free: Vec<u64> = (0..board.height)
         .map(|y| {
             (0..board.width)
@@ -251,10 +238,10 @@ fn masks(board: &Queens) -> (Vec<u64>, Vec<Vec<u64>>) {
 /// Answers `goal` for `board` by depth-first search. The search runs along the lines of
 /// whichever of rows and columns has fewer segments (transposing the board, which keeps
 /// the rules): then every skipped line counts against the bound at once.
-pub fn solve(board: &Queens, goal: Goal, control: &Control) -> RawOutcome<QueensSolution> {
+pub fn solve(board: &Board, goal: Goal, control: &Control) -> RawOutcome<QueensSolution> {
     let [rows, columns, ..] = board.segments();
     if columns.len() < rows.len() {
-        let mut outcome = solve_rows(&transpose(board), goal, control);
+        let mut outcome = solve_rows(&board.transpose(), goal, control);
         outcome.witness = outcome
             .witness
             .map(|s| QueensSolution::new(s.queens.iter().map(|&(x, y)| (y, x)).collect()));
@@ -263,24 +250,8 @@ pub fn solve(board: &Queens, goal: Goal, control: &Control) -> RawOutcome<Queens
     solve_rows(board, goal, control)
 }
 
-/// The board mirrored in its main diagonal: (x, y) becomes (y, x).
-fn transpose(board: &Queens) -> Queens {
-    let mut free = vec![false; board.free.len()];
-    for y in 0..board.height {
-        for x in 0..board.width {
-            free[x * board.height + y] = board.free[y * board.width + x];
-        }
-    }
-    Queens {
-        width: board.height,
-        height: board.width,
-        free,
-        ..board.clone()
-    }
-}
-
 /// Answers `goal` for `board` by depth-first search in row-major order.
-fn solve_rows(board: &Queens, goal: Goal, control: &Control) -> RawOutcome<QueensSolution> {
+fn solve_rows(board: &Board, goal: Goal, control: &Control) -> RawOutcome<QueensSolution> {
     let (free, row_segments) = masks(board);
     let height = board.height;
     let structural = board.segments().iter().map(Vec::len).min().unwrap_or(0);
@@ -556,7 +527,7 @@ impl Counter<'_> {
 /// `count`-th of them. A stopped run returns the subproblems it finished, marked
 /// incomplete.
 pub fn count_placements(
-    board: &Queens,
+    board: &Board,
     request: &CountRequest,
     control: &Control,
 ) -> PlacementCount {
@@ -564,7 +535,7 @@ pub fn count_placements(
     let [rows, columns, ..] = board.segments();
     let transposed = columns.len() < rows.len();
     let searched = if transposed {
-        transpose(board)
+        board.transpose()
     } else {
         board.clone()
     };

@@ -6,7 +6,7 @@
 //! box: 19 crosses in seconds), but it proves nothing: the optimality of what it finds must
 //! come from elsewhere. Every packing it returns has passed [`PackingInstance::check_packing`].
 
-use super::packing::PackingInstance;
+use crate::geometry::placements::PackingInstance;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -365,7 +365,7 @@ impl WindowSolver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engines::packing::{orientations, PieceLimit};
+    use crate::geometry::placements::{orientations, PieceLimit};
 
     fn shape(picture: &str) -> Vec<(i32, i32)> {
         let mut cells = Vec::new();

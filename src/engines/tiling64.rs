@@ -10,7 +10,7 @@
 //! are small pockets that plain first-empty-cell search only discovers many levels later.
 
 use super::exact_cover::{SearchEnd, SearchSummary};
-use super::packing::PackingInstance;
+use crate::geometry::placements::PackingInstance;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 

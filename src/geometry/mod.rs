@@ -1,1 +1,8 @@
-//! Geometry of the square grid.
+//! Geometry of the square grid, shared by the puzzle families and the native engines: cells
+//! and isometries ([`isometry`]), boards with obstacles and their lines ([`board`]), partitions into congruent parts ([`partition`]), pieces
+//! placed on a rectangle and the rectangle's symmetries ([`placements`]).
+
+pub mod board;
+pub mod isometry;
+pub mod partition;
+pub mod placements;

@@ -1,75 +1,15 @@
 //! Running external solver programs: a private temporary folder for their files, a child
 //! process killed at the deadline, and failures (crash, signal, odd exit code) turned into
 //! messages that quote the end of the program's stderr.
-//!
-//! What to run is an [`ExternalSolver`]: a SAT command for DIMACS files
-//! ([`crate::oracle::external_sat`]) or a MILP program for LP files ([`crate::oracle::external_milp`]).
+//! The programs themselves are driven by [`super::external_sat`] (DIMACS files) and
+//! [`super::external_milp`] (LP files).
 
 use crate::base::Control;
-use crate::driver::Backend;
-use crate::oracle::external_milp::MilpSolver;
-use crate::oracle::external_sat::SatCommand;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
-
-/// An external solver chosen with `--solver`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ExternalSolver {
-    /// A SAT solver run on DIMACS files.
-    Sat(SatCommand),
-    /// A MILP solver run on LP files (or HiGHS linked in).
-    Milp(MilpSolver),
-}
-
-impl ExternalSolver {
-    /// The solver `spec` names for `backend`: a command line for SAT, `cbc`, `glpsol`,
-    /// `highs` or a command line for MILP. The native backend takes no solver.
-    pub fn parse(backend: Backend, spec: &str) -> Result<ExternalSolver, String> {
-        match backend {
-            Backend::Sat => SatCommand::parse(spec).map(ExternalSolver::Sat),
-            Backend::Milp => MilpSolver::parse(spec).map(ExternalSolver::Milp),
-            Backend::Native => Err("--solver needs --backend sat or --backend milp".into()),
-        }
-    }
-
-    /// The backend this solver serves.
-    pub fn backend(&self) -> Backend {
-        match self {
-            ExternalSolver::Sat(_) => Backend::Sat,
-            ExternalSolver::Milp(_) => Backend::Milp,
-        }
-    }
-
-    /// A short name for reports: `cadical`, `cbc`...
-    pub fn name(&self) -> String {
-        match self {
-            ExternalSolver::Sat(command) => command.name(),
-            ExternalSolver::Milp(solver) => solver.name(),
-        }
-    }
-
-    /// The external solvers this machine can run, for `compare`: the known SAT and MILP
-    /// programs found on PATH, and HiGHS when it is built in.
-    pub fn available() -> Vec<ExternalSolver> {
-        let mut found = Vec::new();
-        for program in crate::oracle::external_sat::KNOWN {
-            if on_path(program) {
-                if let Ok(command) = SatCommand::parse(program) {
-                    found.push(ExternalSolver::Sat(command));
-                }
-            }
-        }
-        found.extend(
-            MilpSolver::available()
-                .into_iter()
-                .map(ExternalSolver::Milp),
-        );
-        found
-    }
-}
 
 /// Whether `program` is an executable file in one of PATH's folders.
 pub fn on_path(program: &str) -> bool {

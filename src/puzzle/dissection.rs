@@ -24,9 +24,9 @@
 //!   sound, and for the reasons certificates record with them).
 
 use crate::base::error::InputError;
-use crate::base::Control;
-use crate::driver::{Backend, SolveError};
-use crate::engines::dissection::{trivially_impossible, Cell, Dissection, Isometry};
+use crate::geometry::isometry::{Cell, Isometry};
+use crate::geometry::partition::trivially_impossible;
+pub use crate::geometry::partition::Dissection;
 use crate::model::{
     Assignment, Constraint, JustifiedCut, JustifyCuts, LazyConstraint, Lit, Model, Var,
 };
@@ -223,73 +223,6 @@ impl DissectionPuzzle {
             .collect()
     }
 
-    /// Lists every dissection once (never once per labelling of its parts) with the native
-    /// search or SAT (blocking clauses on the part variables), verifying each from scratch
-    /// before `on_solution` sees it; `on_solution` returns false to stop.
-    pub fn enumerate(
-        &self,
-        backend: Backend,
-        control: &Control,
-        on_solution: &mut dyn FnMut(&Dissection) -> bool,
-    ) -> Result<DissectionCount, SolveError> {
-        if let Some(reason) = self.trivially_impossible() {
-            return Ok(DissectionCount {
-                count: 0,
-                complete: true,
-                evidence: reason,
-            });
-        }
-        let mut wrong = None;
-        let mut checked = |d: &Dissection| match self.verify(d) {
-            Ok(()) => on_solution(d),
-            Err(error) => {
-                wrong = Some(error);
-                false
-            }
-        };
-        let result = match backend {
-            Backend::Native => {
-                let search =
-                    crate::engines::dissection::enumerate_puzzle(self, control, &mut checked);
-                DissectionCount {
-                    count: search.count,
-                    complete: search.complete,
-                    evidence: format!("native search ({} nodes)", search.nodes),
-                }
-            }
-            Backend::Sat => {
-                let model = self.compile();
-                let found = crate::oracle::projected::enumerate(
-                    &model,
-                    &self.solution_vars(),
-                    control,
-                    &mut |assignment| checked(&self.decode(assignment)),
-                );
-                DissectionCount {
-                    count: found.count,
-                    complete: found.complete,
-                    evidence: format!(
-                        "varisat with blocking clauses on the part variables ({} calls, {} cuts)",
-                        found.calls, found.cuts
-                    ),
-                }
-            }
-            Backend::Milp => {
-                return Err(SolveError::Backend {
-                    backend: backend.name(),
-                    message: "cannot enumerate dissections (use sat or native)".into(),
-                })
-            }
-        };
-        match wrong {
-            Some(error) => Err(SolveError::WrongSolution {
-                backend: backend.name(),
-                error,
-            }),
-            None => Ok(result),
-        }
-    }
-
     /// Checks the rules from scratch: every cell in one of `parts` parts, each part
     /// edge-connected, and part `i` the image of part 0 under the claimed `maps[i - 1]`,
     /// an allowed isometry (no reflection unless `reflect`).
@@ -372,17 +305,6 @@ impl DissectionPuzzle {
         }
         out
     }
-}
-
-/// What [`DissectionPuzzle::enumerate`] found.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DissectionCount {
-    /// Dissections reported, each verified.
-    pub count: u64,
-    /// Whether the search ran to the end, so `count` is the number of dissections.
-    pub complete: bool,
-    /// How the count was established, in words.
-    pub evidence: String,
 }
 
 /// The letter of part `p`.
@@ -962,63 +884,6 @@ mod tests {
             assert!(Constraint::Clause(cut.clone()).holds(&values(&[0, 0, 1, 1])));
         }
         assert!(model.lazy[0].cuts(&values(&[0, 0, 1, 1])).is_empty());
-    }
-
-    /// The assignment with each cell in the part `labels` gives it (part variables only).
-    fn labelled(model: &Model, labels: &[usize], k: usize) -> Assignment {
-        let mut values = vec![false; model.num_vars()];
-        for (c, &l) in labels.iter().enumerate() {
-            values[c * k + l] = true;
-        }
-        Assignment::new(values)
-    }
-
-    #[test]
-    fn justified_cuts_are_the_cuts_and_verify_and_every_dissection_satisfies_them() {
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(6);
-        for (picture, k) in [
-            ("####\n####\n", 2),
-            ("###\n###\n###\n", 3),
-            ("###.\n####\n.###\n", 2),
-        ] {
-            let puzzle = DissectionPuzzle::from_picture(picture, k, true);
-            let model = puzzle.compile();
-            let connectivity = &model.lazy[0];
-            let justifier = connectivity
-                .justify()
-                .expect("connectivity justifies its cuts");
-            let mut dissections = Vec::new();
-            crate::engines::dissection::enumerate_puzzle(
-                &puzzle,
-                &Control::unlimited(),
-                &mut |d| {
-                    dissections.push(d.labels.iter().map(|&l| l as usize).collect::<Vec<_>>());
-                    true
-                },
-            );
-            assert!(!dissections.is_empty(), "{picture}");
-            let mut made = 0;
-            for _ in 0..200 {
-                let labels: Vec<usize> = (0..puzzle.cells().len())
-                    .map(|_| rng.gen_range(0..k))
-                    .collect();
-                let assignment = labelled(&model, &labels, k);
-                let justified = justifier.justified_cuts(&assignment);
-                let clauses: Vec<Vec<Lit>> = justified.iter().map(|j| j.clause.clone()).collect();
-                assert_eq!(clauses, connectivity.cuts(&assignment));
-                for cut in &justified {
-                    made += 1;
-                    assert_eq!(justifier.verify_cut(cut), Ok(()), "{}", cut.reason);
-                    assert!(!Constraint::Clause(cut.clause.clone()).holds(&assignment));
-                    for labels in &dissections {
-                        let solution = labelled(&model, labels, k);
-                        assert!(Constraint::Clause(cut.clause.clone()).holds(&solution));
-                    }
-                }
-            }
-            assert!(made > 100, "{picture}: only {made} cuts");
-        }
     }
 
     #[test]

@@ -31,7 +31,7 @@ pub enum Solution {
     /// Queen positions.
     Queens(queens::QueensSolution),
     /// The part of each cell and the maps between parts.
-    Dissection(crate::engines::dissection::Dissection),
+    Dissection(dissection::Dissection),
     /// Placed pieces.
     Packing(packing::PackingSolution),
 }
@@ -66,16 +66,6 @@ impl Puzzle {
             Puzzle::Queens(_) => None,
             Puzzle::Dissection(d) => d.trivially_impossible(),
             Puzzle::Packing(_) => None,
-        }
-    }
-
-    /// The backend `solve` uses when none is named: the one measured fastest on the family
-    /// (SAT with the group-counted objective for queens; the native searches for packing,
-    /// where SAT and MILP are weak, and for dissection).
-    pub fn preferred_backend(&self) -> crate::driver::Backend {
-        match self {
-            Puzzle::Queens(_) => crate::driver::Backend::Sat,
-            Puzzle::Packing(_) | Puzzle::Dissection(_) => crate::driver::Backend::Native,
         }
     }
 

@@ -4,7 +4,7 @@
 //! or exactly n. The 13 x 19 cross box and the 6 x 10 pentomino box are instances.
 
 use crate::base::error::InputError;
-use crate::engines::packing::{
+use crate::geometry::placements::{
     mirror_halves, orientations, placements, PackingInstance, PieceLimit,
 };
 use crate::model::{Assignment, Constraint, Lit, Model, Objective, Var};

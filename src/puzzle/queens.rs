@@ -4,15 +4,14 @@
 //! directions (a *segment*) holds at most one queen. Classic N-queens is the empty board.
 
 use crate::base::error::InputError;
+use crate::geometry::board::Board;
+pub use crate::geometry::board::{QueensSolution, DIRECTIONS};
 use crate::model::{Assignment, Constraint, Model, Objective, Var};
 use crate::puzzle::grid::{Grid, MAX_SIDE};
 use crate::puzzle::load::Source;
 use crate::puzzle::VerifyError;
 use serde::Deserialize;
 use toml::Spanned;
-
-/// The four attack directions as (dx, dy) steps: row, column, diagonal, anti-diagonal.
-pub const DIRECTIONS: [(i64, i64); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
 
 /// Names of the four directions, in the order of [`DIRECTIONS`].
 pub const DIRECTION_NAMES: [&str; 4] = ["row", "column", "diagonal", "anti-diagonal"];
@@ -31,21 +30,6 @@ pub struct Queens {
     pub free_char: char,
     /// The model file's one-line description, if any.
     pub description: Option<String>,
-}
-
-/// Queen positions, as (x, y) = (column, row), sorted row-major.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct QueensSolution {
-    /// The queens, sorted by row then column.
-    pub queens: Vec<(usize, usize)>,
-}
-
-impl QueensSolution {
-    /// A solution from queen positions in any order.
-    pub fn new(mut queens: Vec<(usize, usize)>) -> QueensSolution {
-        queens.sort_by_key(|&(x, y)| (y, x));
-        QueensSolution { queens }
-    }
 }
 
 #[derive(Deserialize)]
@@ -125,44 +109,28 @@ impl Queens {
         Ok(queens)
     }
 
+    /// The board alone: its cells, free or not, without the model file's details.
+    pub fn board(&self) -> Board {
+        Board {
+            width: self.width,
+            height: self.height,
+            free: self.free.clone(),
+        }
+    }
+
     /// Whether (x, y) is on the board and free.
     pub fn is_free(&self, x: i64, y: i64) -> bool {
-        x >= 0
-            && y >= 0
-            && (x as usize) < self.width
-            && (y as usize) < self.height
-            && self.free[y as usize * self.width + x as usize]
+        self.board().is_free(x, y)
+    }
+
+    /// The segments of each direction (see [`Board::segments`]).
+    pub fn segments(&self) -> [Vec<Vec<usize>>; 4] {
+        self.board().segments()
     }
 
     /// Number of free cells.
     pub fn free_count(&self) -> usize {
         self.free.iter().filter(|&&f| f).count()
-    }
-
-    /// The segments of each direction (in the order of [`DIRECTIONS`]): maximal runs of
-    /// free cells, as row-major cell indices. Every free cell lies in exactly one segment
-    /// of each direction, so each direction partitions the free cells.
-    pub fn segments(&self) -> [Vec<Vec<usize>>; 4] {
-        DIRECTIONS.map(|(dx, dy)| {
-            let mut segments = Vec::new();
-            for y in 0..self.height as i64 {
-                for x in 0..self.width as i64 {
-                    // A segment starts at a free cell whose predecessor is not free.
-                    if !self.is_free(x, y) || self.is_free(x - dx, y - dy) {
-                        continue;
-                    }
-                    let mut segment = Vec::new();
-                    let (mut cx, mut cy) = (x, y);
-                    while self.is_free(cx, cy) {
-                        segment.push(cy as usize * self.width + cx as usize);
-                        cx += dx;
-                        cy += dy;
-                    }
-                    segments.push(segment);
-                }
-            }
-            segments
-        })
     }
 
     /// The index into [`DIRECTIONS`] of the direction with the fewest segments: the

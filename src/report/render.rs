@@ -6,7 +6,7 @@
 //! rendering already writes one letter per piece or part can use
 //! [`LabelledGrid::from_letters`] on it directly.
 
-use crate::engines::dissection::Dissection;
+use crate::geometry::partition::Dissection;
 use crate::puzzle::dissection::DissectionPuzzle;
 use crate::puzzle::packing::{Packing, PackingSolution};
 use crate::puzzle::queens::{Queens, QueensSolution};

@@ -5,8 +5,8 @@ use puzzlec::base::error::InputError;
 use puzzlec::base::shard::Shard;
 use puzzlec::base::{Control, Goal, Status};
 use puzzlec::driver::emit::{emit, Format};
+use puzzlec::driver::external::ExternalSolver;
 use puzzlec::driver::{self, Backend, EnumerateOptions, Outcome};
-use puzzlec::oracle::external::ExternalSolver;
 use puzzlec::puzzle::Solution;
 use puzzlec::puzzle::{load_model_file, Puzzle};
 use puzzlec::report::color::{self, ColorChoice};
@@ -287,7 +287,7 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
             // An external solver is a SAT command unless --backend says MILP.
             let backend = backend.unwrap_or_else(|| match solver {
                 Some(_) => Backend::Sat,
-                None => puzzle.preferred_backend(),
+                None => Backend::preferred_for(&puzzle),
             });
             let goal = goal(at_least);
             check_goal(&puzzle, goal)?;

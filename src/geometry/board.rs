@@ -1,0 +1,83 @@
+//! Boards of free cells and obstacles, and the lines a queen attacks along them: the
+//! maximal runs of free cells in each of the four directions (*segments*).
+
+/// The four attack directions as (dx, dy) steps: row, column, diagonal, anti-diagonal.
+pub const DIRECTIONS: [(i64, i64); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
+
+/// A rectangular board of free cells and obstacles.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    /// Number of columns.
+    pub width: usize,
+    /// Number of rows.
+    pub height: usize,
+    /// Whether each cell (row-major) is free; `false` is an obstacle.
+    pub free: Vec<bool>,
+}
+
+impl Board {
+    /// Whether (x, y) is on the board and free.
+    pub fn is_free(&self, x: i64, y: i64) -> bool {
+        x >= 0
+            && y >= 0
+            && (x as usize) < self.width
+            && (y as usize) < self.height
+            && self.free[y as usize * self.width + x as usize]
+    }
+
+    /// The segments of each direction (in the order of [`DIRECTIONS`]): maximal runs of
+    /// free cells, as row-major cell indices. Every free cell lies in exactly one segment
+    /// of each direction, so each direction partitions the free cells.
+    pub fn segments(&self) -> [Vec<Vec<usize>>; 4] {
+        DIRECTIONS.map(|(dx, dy)| {
+            let mut segments = Vec::new();
+            for y in 0..self.height as i64 {
+                for x in 0..self.width as i64 {
+                    // A segment starts at a free cell whose predecessor is not free.
+                    if !self.is_free(x, y) || self.is_free(x - dx, y - dy) {
+                        continue;
+                    }
+                    let mut segment = Vec::new();
+                    let (mut cx, mut cy) = (x, y);
+                    while self.is_free(cx, cy) {
+                        segment.push(cy as usize * self.width + cx as usize);
+                        cx += dx;
+                        cy += dy;
+                    }
+                    segments.push(segment);
+                }
+            }
+            segments
+        })
+    }
+
+    /// The board mirrored in its main diagonal: (x, y) becomes (y, x).
+    pub fn transpose(&self) -> Board {
+        let mut free = vec![false; self.free.len()];
+        for y in 0..self.height {
+            for x in 0..self.width {
+                free[x * self.height + y] = self.free[y * self.width + x];
+            }
+        }
+        Board {
+            width: self.height,
+            height: self.width,
+            free,
+        }
+    }
+}
+
+/// Queen positions, as (x, y) = (column, row), sorted row-major.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct QueensSolution {
+    /// The queens, sorted by row then column.
+    pub queens: Vec<(usize, usize)>,
+}
+
+impl QueensSolution {
+    /// A solution from queen positions in any order.
+    pub fn new(mut queens: Vec<(usize, usize)>) -> QueensSolution {
+        queens.sort_by_key(|&(x, y)| (y, x));
+        QueensSolution { queens }
+    }
+}

@@ -1,0 +1,186 @@
+//! The crate's layers import only downward. This test reads every `crate::` path in `src/`
+//! (outside comments) and fails on an import that runs against the layering, on a cycle
+//! between top-level modules, and on a proof checker that imports anything of the crate.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Each top-level module and the modules it may import. The order is the layering, lowest
+/// first: see the crate docs in `src/lib.rs` and the README's architecture section.
+const LAYERS: &[(&str, &[&str])] = &[
+    ("base", &[]),
+    ("geometry", &["base"]),
+    ("model", &["base"]),
+    ("engines", &["geometry", "base"]),
+    ("encode", &["model", "base"]),
+    ("oracle", &["encode", "model", "base"]),
+    ("puzzle", &["model", "geometry", "base"]),
+    (
+        "driver",
+        &[
+            "puzzle", "oracle", "engines", "encode", "model", "geometry", "base",
+        ],
+    ),
+    (
+        "cert",
+        &[
+            "driver", "puzzle", "oracle", "encode", "model", "geometry", "base",
+        ],
+    ),
+    (
+        "report",
+        &[
+            "cert", "driver", "puzzle", "encode", "model", "geometry", "base",
+        ],
+    ),
+];
+
+/// Files that must import nothing of the crate: the proof checkers, so that a certificate's
+/// verdict depends on no solver, encoder or driver code.
+const SELF_CONTAINED: &[&str] = &["src/cert/lrat.rs", "src/cert/drat.rs"];
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The top-level modules named by `crate::NAME` paths in `source`, outside `//` comments.
+fn crate_imports(source: &str) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    for line in source.lines() {
+        let code = line.split("//").next().unwrap_or("");
+        let mut rest = code;
+        while let Some(at) = rest.find("crate::") {
+            let before = rest[..at].chars().next_back();
+            rest = &rest[at + "crate::".len()..];
+            // `$crate::` in macros and identifiers ending in "crate" are not paths of ours.
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$') {
+                continue;
+            }
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                found.insert(name);
+            }
+        }
+    }
+    found
+}
+
+/// Which top-level module `path` (under `src/`) belongs to, or `None` for the crate root
+/// and the binary.
+fn top_module(root: &Path, path: &Path) -> Option<String> {
+    let relative = path.strip_prefix(root).unwrap();
+    let first = relative
+        .components()
+        .next()?
+        .as_os_str()
+        .to_str()?
+        .to_string();
+    match first.as_str() {
+        "lib.rs" | "bin" => None,
+        name => Some(name.trim_end_matches(".rs").to_string()),
+    }
+}
+
+#[test]
+fn layers_import_only_downward() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let allowed: BTreeMap<&str, &[&str]> = LAYERS.iter().copied().collect();
+    let mut files = Vec::new();
+    rust_files(&root, &mut files);
+    files.sort();
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut wrong = Vec::new();
+    for file in &files {
+        let Some(module) = top_module(&root, file) else {
+            continue;
+        };
+        let Some(may) = allowed.get(module.as_str()) else {
+            wrong.push(format!(
+                "{}: top-level module `{module}` is not in the layering table",
+                file.display()
+            ));
+            continue;
+        };
+        let source = std::fs::read_to_string(file).unwrap();
+        let shown = file.strip_prefix(root.parent().unwrap()).unwrap().display();
+        for import in crate_imports(&source) {
+            if import == module {
+                continue;
+            }
+            graph
+                .entry(module.clone())
+                .or_default()
+                .insert(import.clone());
+            if !may.contains(&import.as_str()) {
+                wrong.push(format!("{shown}: `{module}` imports `{import}`"));
+            }
+        }
+        if SELF_CONTAINED.iter().any(|f| shown.to_string() == *f) && source.contains("crate::") {
+            wrong.push(format!("{shown}: a proof checker imports from the crate"));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "imports against the layering:\n{}",
+        wrong.join("\n")
+    );
+    assert_eq!(find_cycle(&graph), None, "import cycle between modules");
+}
+
+/// A cycle in `graph`, as the list of its modules, if there is one.
+fn find_cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+    fn visit(
+        node: &str,
+        graph: &BTreeMap<String, BTreeSet<String>>,
+        path: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = path.iter().position(|n| n == node) {
+            return Some(path[at..].to_vec());
+        }
+        if done.contains(node) {
+            return None;
+        }
+        path.push(node.to_string());
+        for next in graph.get(node).into_iter().flatten() {
+            if let Some(cycle) = visit(next, graph, path, done) {
+                return Some(cycle);
+            }
+        }
+        path.pop();
+        done.insert(node.to_string());
+        None
+    }
+    let mut done = BTreeSet::new();
+    graph
+        .keys()
+        .find_map(|node| visit(node, graph, &mut Vec::new(), &mut done))
+}
+
+#[test]
+fn the_checker_of_this_test_sees_imports_and_cycles() {
+    let imports = crate_imports(
+        "use crate::base::Goal;\n// crate::driver in a comment\nlet x = crate::engines::f(); $crate::m",
+    );
+    assert_eq!(
+        imports.into_iter().collect::<Vec<_>>(),
+        vec!["base".to_string(), "engines".to_string()]
+    );
+    let mut graph = BTreeMap::new();
+    graph.insert("a".to_string(), BTreeSet::from(["b".to_string()]));
+    graph.insert("b".to_string(), BTreeSet::from(["a".to_string()]));
+    assert_eq!(
+        find_cycle(&graph),
+        Some(vec!["a".to_string(), "b".to_string()])
+    );
+}
