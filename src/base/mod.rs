@@ -57,11 +57,34 @@ impl Status {
     }
 }
 
-/// When a run must stop: a deadline, or an outside request such as Ctrl-C.
-#[derive(Clone, Debug, Default)]
+/// Where a long run reports how it is going. The library never prints: the command line
+/// implements this and shows it on stderr; a run without one is silent.
+pub trait ProgressSink: Send + Sync {
+    /// A line about a search under way: the best so far, the bound, the time.
+    fn note(&self, line: &str);
+    /// `done` of `total` units of work (counting subproblems) are finished.
+    fn advance(&self, done: u64, total: u64);
+    /// The units of work are all done (a progress bar can clear itself).
+    fn finish(&self);
+}
+
+/// When a run must stop (a deadline, or an outside request such as Ctrl-C), and where it
+/// reports its progress.
+#[derive(Clone, Default)]
 pub struct Control {
     stop: Arc<AtomicBool>,
     deadline: Option<Instant>,
+    progress: Option<Arc<dyn ProgressSink>>,
+}
+
+impl std::fmt::Debug for Control {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Control")
+            .field("stop", &self.stop)
+            .field("deadline", &self.deadline)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
 }
 
 impl Control {
@@ -75,6 +98,36 @@ impl Control {
         Control {
             stop,
             deadline: limit.map(|l| Instant::now() + l),
+            progress: None,
+        }
+    }
+
+    /// The same limits, reporting progress to `sink`.
+    pub fn with_progress(self, sink: Arc<dyn ProgressSink>) -> Control {
+        Control {
+            progress: Some(sink),
+            ..self
+        }
+    }
+
+    /// Reports a line about a search under way (nothing without a progress sink).
+    pub fn note(&self, line: &str) {
+        if let Some(sink) = &self.progress {
+            sink.note(line);
+        }
+    }
+
+    /// Reports `done` of `total` units of work (nothing without a progress sink).
+    pub fn advance(&self, done: u64, total: u64) {
+        if let Some(sink) = &self.progress {
+            sink.advance(done, total);
+        }
+    }
+
+    /// Reports that the units of work are all done.
+    pub fn finish_progress(&self) {
+        if let Some(sink) = &self.progress {
+            sink.finish();
         }
     }
 

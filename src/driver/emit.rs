@@ -6,7 +6,7 @@ use crate::encode::{lp::LinearProgram, lp_file};
 use crate::puzzle::Puzzle;
 
 /// The formats `emit` writes.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Format {
     /// DIMACS CNF, with `c var N name` lines.
     Dimacs,

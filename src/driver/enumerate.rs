@@ -18,8 +18,6 @@ use crate::puzzle::dissection::{Dissection, DissectionPuzzle};
 use crate::puzzle::queens::{Queens, QueensSolution};
 use crate::puzzle::{Puzzle, Solution};
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// What to enumerate and how.
@@ -34,8 +32,6 @@ pub struct EnumerateOptions {
     /// Count the solutions with at least this value instead of the optimal ones. It must
     /// not be below the optimum (the counters rely on no solution exceeding it).
     pub at_least: Option<usize>,
-    /// Show progress on stderr (a bar on a terminal, a line now and then otherwise).
-    pub progress: bool,
 }
 
 /// The answer of a count.
@@ -165,8 +161,7 @@ fn native(
     control: &Control,
     on_solution: &mut dyn FnMut(&Solution),
 ) -> Result<CountOutcome, SolveError> {
-    let bar = Progress::new(options.progress);
-    let progress = |done: u64, total: u64| bar.update(done, total);
+    let progress = |done: u64, total: u64| control.advance(done, total);
     let n = board.width;
     let empty_square = board.width == board.height && board.free.iter().all(|&f| f);
     if empty_square
@@ -181,7 +176,7 @@ fn native(
             &progress,
             control.stop_flag(),
         );
-        bar.finish();
+        control.finish_progress();
         return Ok(match counted {
             Some(result) => {
                 let classes: BTreeMap<usize, u64> = [1, 2, 4, 8]
@@ -220,7 +215,7 @@ fn native(
         progress: &progress,
     };
     let found = count_placements(&board.board(), &request, control);
-    bar.finish();
+    control.finish_progress();
     for solution in found.solutions {
         let solution = Solution::Queens(solution);
         verified(&Puzzle::Queens(board.clone()), &solution, value, "native")?;
@@ -628,69 +623,6 @@ impl Symmetries {
     }
 }
 
-/// Progress on stderr: an indicatif bar on a terminal; elsewhere a plain line every 30 s
-/// once a count has run for 10 s, so logs of long batch runs show it is alive.
-struct Progress {
-    bar: Option<indicatif::ProgressBar>,
-    plain: Option<Mutex<(Instant, Instant)>>,
-}
-
-impl Progress {
-    fn new(enabled: bool) -> Progress {
-        if !enabled {
-            return Progress {
-                bar: None,
-                plain: None,
-            };
-        }
-        if std::io::stderr().is_terminal() {
-            let bar = indicatif::ProgressBar::new(0);
-            bar.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "counting {bar:30} {pos}/{len} subproblems, {elapsed} elapsed, about {eta} left",
-                )
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-            );
-            Progress {
-                bar: Some(bar),
-                plain: None,
-            }
-        } else {
-            let now = Instant::now();
-            Progress {
-                bar: None,
-                plain: Some(Mutex::new((now, now))),
-            }
-        }
-    }
-
-    fn update(&self, done: u64, total: u64) {
-        if let Some(bar) = &self.bar {
-            bar.set_length(total);
-            bar.set_position(done);
-        }
-        if let Some(plain) = &self.plain {
-            let mut times = plain.lock().unwrap_or_else(|e| e.into_inner());
-            let (start, last) = *times;
-            let now = Instant::now();
-            if now - start >= Duration::from_secs(10) && now - last >= Duration::from_secs(30) {
-                times.1 = now;
-                let spent = (now - start).as_secs_f64();
-                let left = spent * (total - done) as f64 / done.max(1) as f64;
-                eprintln!(
-                    "progress: {done}/{total} subproblems in {spent:.0} s, about {left:.0} s left"
-                );
-            }
-        }
-    }
-
-    fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-    }
-}
-
 /// An identifier of a puzzle instance for checking that shards belong together: a hash of
 /// its description (so the same model file gives the same identifier on every machine).
 pub fn model_digest(puzzle: &Puzzle) -> String {
@@ -715,44 +647,6 @@ fn digest_text(text: &str) -> String {
     let mut hex = crate::base::digest::sha256_hex(text.as_bytes());
     hex.truncate(16);
     hex
-}
-
-/// A count as a JSON object, for `solve --count --json` and for `merge`.
-pub fn count_json(
-    path: &std::path::Path,
-    puzzle: &Puzzle,
-    options: &EnumerateOptions,
-    outcome: &CountOutcome,
-) -> serde_json::Value {
-    serde_json::json!({
-        "model": path.display().to_string(),
-        "model_digest": model_digest(puzzle),
-        "kind": puzzle.kind(),
-        "goal": count_goal(options),
-        "backend": outcome.backend.name(),
-        "value": outcome.value,
-        "shard": outcome.shard.map(|s| serde_json::json!({"index": s.index, "count": s.count})),
-        "count": outcome.count,
-        "unique_count": outcome.unique_count,
-        "symmetries": outcome.symmetries,
-        "classes": outcome.classes.iter().map(|(size, n)| serde_json::json!({"size": size, "classes": n})).collect::<Vec<_>>(),
-        "complete": outcome.complete,
-        "evidence": outcome.evidence,
-        "seconds": outcome.elapsed.as_secs_f64(),
-    })
-}
-
-/// The goal of a count, as recorded in its JSON.
-fn count_goal(options: &EnumerateOptions) -> String {
-    let what = match options.at_least {
-        Some(k) => format!("count at least {k}"),
-        None => "count optimal".to_string(),
-    };
-    if options.unique {
-        format!("{what}, unique")
-    } else {
-        what
-    }
 }
 
 /// The sum of shard counts, checked to cover one model and goal, every shard exactly once.

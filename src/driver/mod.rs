@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The backends that answer goals.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Backend {
     /// CNF and the embedded varisat SAT solver.
     Sat,
@@ -76,6 +76,16 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// The answer in a few words: "optimal 20", "unsatisfiable".
+    pub fn answer(&self) -> String {
+        match (self.status, self.value) {
+            (Status::Unsatisfiable | Status::Unknown, _) | (_, None) => {
+                self.status.name().to_string()
+            }
+            (status, Some(value)) => format!("{} {value}", status.name()),
+        }
+    }
+
     /// Who answered, for reports: the backend's name, or `backend:solver` for an external
     /// solver (`sat:cadical`, `milp:cbc`).
     pub fn label(&self) -> String {
@@ -338,16 +348,6 @@ fn finish(
     })
 }
 
-/// Describes an outcome's answer in a few words: "optimal 20", "unsatisfiable".
-fn answer(outcome: &Outcome) -> String {
-    match (outcome.status, outcome.value) {
-        (Status::Unsatisfiable | Status::Unknown, _) | (_, None) => {
-            outcome.status.name().to_string()
-        }
-        (status, Some(value)) => format!("{} {value}", status.name()),
-    }
-}
-
 /// Where two backends' answers contradict each other, in words; `None` when they agree.
 /// Unproven answers only contradict a proven optimum they exceed.
 pub fn disagreement(outcomes: &[Outcome]) -> Option<String> {
@@ -359,9 +359,9 @@ pub fn disagreement(outcomes: &[Outcome]) -> Option<String> {
             return Some(format!(
                 "{} says {}, {} says {}",
                 a.label(),
-                answer(a),
+                a.answer(),
                 b.label(),
-                answer(b)
+                b.answer()
             ));
         }
     }
@@ -379,55 +379,4 @@ pub fn disagreement(outcomes: &[Outcome]) -> Option<String> {
         }
     }
     None
-}
-
-/// One line for stderr: the answer, how it was established, and the time.
-pub fn summary(goal: Goal, outcome: &Outcome) -> String {
-    let question = match goal {
-        Goal::Maximise => String::new(),
-        Goal::AtLeast(k) => format!(" (at least {k}?)"),
-    };
-    format!(
-        "{}{question} by {} in {:.3} s: {}",
-        answer(outcome),
-        outcome.label(),
-        outcome.elapsed.as_secs_f64(),
-        outcome.evidence
-    )
-}
-
-/// An outcome as a JSON object (without the solution), for `compare --json`.
-pub fn outcome_row_json(outcome: &Outcome) -> serde_json::Value {
-    serde_json::json!({
-        "backend": outcome.label(),
-        "status": outcome.status,
-        "proven": outcome.status.is_proven(),
-        "value": outcome.value,
-        "bound": outcome.bound,
-        "evidence": outcome.evidence,
-        "seconds": outcome.elapsed.as_secs_f64(),
-        "size": outcome.size,
-    })
-}
-
-/// An outcome as a JSON object with the model, goal and solution, for `solve --json`.
-pub fn outcome_json(
-    path: &std::path::Path,
-    puzzle: &Puzzle,
-    goal: Goal,
-    outcome: &Outcome,
-) -> serde_json::Value {
-    let mut value = outcome_row_json(outcome);
-    let goal = match goal {
-        Goal::Maximise => serde_json::json!({"maximise": true}),
-        Goal::AtLeast(k) => serde_json::json!({"at_least": k}),
-    };
-    value["model"] = serde_json::json!(path.display().to_string());
-    value["kind"] = serde_json::json!(puzzle.kind());
-    value["goal"] = goal;
-    value["solution"] = match &outcome.solution {
-        Some(solution) if outcome.status != Status::Unsatisfiable => puzzle.solution_json(solution),
-        _ => serde_json::Value::Null,
-    };
-    value
 }

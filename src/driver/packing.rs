@@ -126,7 +126,7 @@ fn pack(
     let report = |progress: &Progress| {
         let elapsed = started.elapsed();
         if elapsed >= QUIET {
-            eprintln!(
+            control.note(&format!(
                 "packing: best {}, bound {}, {} nodes, {:.1} s",
                 progress
                     .best
@@ -134,7 +134,7 @@ fn pack(
                 progress.bound,
                 progress.nodes,
                 elapsed.as_secs_f64()
-            );
+            ));
         }
     };
     let mut total_nodes = 0u64;
@@ -223,10 +223,10 @@ fn pack(
         },
         |best, elapsed| {
             if elapsed >= QUIET {
-                eprintln!(
+                control.note(&format!(
                     "packing: best {best}, bound {area_bound} (area), {:.1} s (neighbourhood search)",
                     elapsed.as_secs_f64()
-                );
+                ));
             }
         },
     );
@@ -270,11 +270,11 @@ fn pack(
                 let (elapsed, row) = (started.elapsed(), c / instance.width);
                 if elapsed >= QUIET && last_row != Some(row) {
                     last_row = Some(row);
-                    eprintln!(
+                    control.note(&format!(
                     "packing: pieces starting at ({}, {row}) or later: at most {optimum} (Russian-doll bound), {:.1} s",
                     c % instance.width,
                     elapsed.as_secs_f64()
-                );
+                ));
                 }
             },
         )

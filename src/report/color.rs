@@ -4,31 +4,6 @@
 use crate::puzzle::Puzzle;
 use anstyle::{Ansi256Color, AnsiColor, Color, Style};
 
-/// When to colour terminal output (the global `--color` flag).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum ColorChoice {
-    /// Colour when stdout is a terminal and `NO_COLOR` is not set.
-    #[default]
-    Auto,
-    /// Always colour, even into a pipe or file.
-    Always,
-    /// Never colour.
-    Never,
-}
-
-impl ColorChoice {
-    /// Whether to colour, given whether the output is a terminal and the value of the
-    /// `NO_COLOR` environment variable (see <https://no-color.org>: any non-empty value
-    /// turns colour off in `auto`).
-    pub fn enabled(self, is_terminal: bool, no_color: Option<&str>) -> bool {
-        match self {
-            ColorChoice::Always => true,
-            ColorChoice::Never => false,
-            ColorChoice::Auto => is_terminal && no_color.is_none_or(str::is_empty),
-        }
-    }
-}
-
 /// The colour of region `k` as (red, green, blue): hues a golden angle apart, so
 /// neighbouring labels (which are usually numbered consecutively) look clearly different,
 /// with alternating lightness for more separation once the hues come round again.
@@ -147,16 +122,6 @@ pub fn strip(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn auto_follows_the_terminal_and_no_color() {
-        assert!(ColorChoice::Auto.enabled(true, None));
-        assert!(ColorChoice::Auto.enabled(true, Some("")));
-        assert!(!ColorChoice::Auto.enabled(true, Some("1")));
-        assert!(!ColorChoice::Auto.enabled(false, None));
-        assert!(ColorChoice::Always.enabled(false, Some("1")));
-        assert!(!ColorChoice::Never.enabled(true, None));
-    }
 
     #[test]
     fn painting_adds_only_escapes() {

@@ -4,8 +4,10 @@
 pub mod catalog;
 pub mod color;
 pub mod explain;
+pub mod json;
 pub mod render;
 pub mod svg;
+pub mod text;
 
 /// The version of every `--json` output's layout, in its `"schema"` key (documented in
 /// `docs/json-schema.md`): the number goes up when a field changes meaning or disappears,

@@ -1,0 +1,249 @@
+//! The command line's flags and subcommands (clap derive), and the choices they offer.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use puzzlec::base::shard::Shard;
+use puzzlec::driver::emit::Format;
+use puzzlec::driver::Backend;
+use std::path::PathBuf;
+
+/// puzzlec: compile grid puzzles into constraint models and settle them with SAT, MILP or
+/// native search, every answer verified.
+#[derive(Parser)]
+#[command(name = "puzzlec", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+    /// Colour the output: auto colours when stdout is a terminal (and NO_COLOR is unset).
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+/// The backends that answer goals.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BackendArg {
+    /// CNF and the embedded varisat SAT solver.
+    Sat,
+    /// An integer program and the embedded MILP solver (good_lp with microlp).
+    Milp,
+    /// The hand-written search of the puzzle's family.
+    Native,
+}
+
+impl From<BackendArg> for Backend {
+    fn from(arg: BackendArg) -> Backend {
+        match arg {
+            BackendArg::Sat => Backend::Sat,
+            BackendArg::Milp => Backend::Milp,
+            BackendArg::Native => Backend::Native,
+        }
+    }
+}
+
+/// The formats `emit` writes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// DIMACS CNF, with `c var N name` lines.
+    Dimacs,
+    /// CPLEX LP, with readable column names.
+    Lp,
+    /// WCNF for MaxSAT solvers (2022 format: `h` hard clauses, objective literals as unit
+    /// soft clauses of weight 1), with `c var N name` lines.
+    Wcnf,
+    /// OPB for pseudo-Boolean solvers (`min:` minus the objective count), with `* var N
+    /// name` lines.
+    Opb,
+}
+
+impl From<FormatArg> for Format {
+    fn from(arg: FormatArg) -> Format {
+        match arg {
+            FormatArg::Dimacs => Format::Dimacs,
+            FormatArg::Lp => Format::Lp,
+            FormatArg::Wcnf => Format::Wcnf,
+            FormatArg::Opb => Format::Opb,
+        }
+    }
+}
+
+/// When to colour terminal output (the global `--color` flag).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when stdout is a terminal and `NO_COLOR` is not set.
+    #[default]
+    Auto,
+    /// Always colour, even into a pipe or file.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+impl ColorChoice {
+    /// Whether to colour, given whether the output is a terminal and the value of the
+    /// `NO_COLOR` environment variable (see <https://no-color.org>: any non-empty value
+    /// turns colour off in `auto`).
+    pub fn enabled(self, is_terminal: bool, no_color: Option<&str>) -> bool {
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => is_terminal && no_color.is_none_or(str::is_empty),
+        }
+    }
+}
+
+/// The subcommands.
+#[derive(Subcommand)]
+pub enum Command {
+    /// Solve a model: the best solution and how its optimality was proved, or, with
+    /// --at-least, a yes (exit 10) or no (exit 20) to "is there a solution with at least K?".
+    Solve {
+        /// The model file (TOML).
+        model: PathBuf,
+        /// Which backend answers [default: sat for queens, native for packing and
+        /// dissection, and native for --all, --count, --unique].
+        #[arg(long, value_enum)]
+        backend: Option<BackendArg>,
+        /// An external solver for the backend. SAT: a command line run on a DIMACS file,
+        /// with `{cnf}` for its path (appended when absent) and `{out}` for a result file
+        /// (MiniSat's form; `minisat` alone means `minisat {cnf} {out}`), e.g. `cadical`.
+        /// MILP: `cbc`, `glpsol` or `highs` (path and extra arguments allowed).
+        #[arg(long, value_name = "CMD")]
+        solver: Option<String>,
+        /// Decide "at least K" instead of maximising.
+        #[arg(long, value_name = "K")]
+        at_least: Option<usize>,
+        /// Stop after this many seconds, keeping the best solution found (not proven).
+        #[arg(long, value_name = "SECS")]
+        time_limit: Option<f64>,
+        /// Print the result as JSON on stdout.
+        #[arg(long)]
+        json: bool,
+        /// Also draw the solution as an SVG picture in FILE.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
+        /// Print every optimal solution (8 boards side by side), then their number.
+        #[arg(long)]
+        all: bool,
+        /// Count the optimal solutions without printing them.
+        #[arg(long)]
+        count: bool,
+        /// Reduce by the board's own symmetries: one solution per class, and the classes.
+        #[arg(long)]
+        unique: bool,
+        /// Count one shard of a deterministic split (native); `merge` adds the parts up.
+        #[arg(long, value_name = "I/N")]
+        shard: Option<Shard>,
+    },
+    /// Add up the `--json` outputs of `solve --count --shard I/N` runs: the total count.
+    Merge {
+        /// The JSON files, one per shard.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print the total as JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write the model for an external solver.
+    Emit {
+        /// The model file (TOML).
+        model: PathBuf,
+        /// The file format.
+        #[arg(long, value_enum)]
+        format: FormatArg,
+        /// Add the decision "objective at least K" (without it: the constraints alone).
+        #[arg(long, value_name = "K")]
+        at_least: Option<usize>,
+        /// Write to FILE instead of stdout.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Run every backend on a model and compare their answers; exit 1 if any two disagree.
+    Compare {
+        /// The model file (TOML).
+        model: PathBuf,
+        /// Compare the decision "at least K" instead of the optimum.
+        #[arg(long, value_name = "K")]
+        at_least: Option<usize>,
+        /// Seconds each backend may take.
+        #[arg(long, value_name = "SECS")]
+        time_limit: Option<f64>,
+        /// Print the comparison as JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Solve a model and write a certificate anyone can check: the witness, the refuted CNF,
+    /// LRAT, DRAT and varisat proofs, and a manifest.
+    Prove {
+        /// The model file (TOML).
+        model: PathBuf,
+        /// The certificate folder (created if missing).
+        #[arg(short, long, value_name = "DIR")]
+        output: PathBuf,
+        /// Record the number of solutions instead, counted natively and by SAT enumeration
+        /// (the two must agree; `check` counts again; not a proof of completeness).
+        #[arg(long)]
+        count: bool,
+        /// Print the manifest, with each file's path, as JSON on stdout.
+        #[arg(long)]
+        json: bool,
+        /// Also draw the certified witness as an SVG picture.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
+    },
+    /// Re-verify a certificate written by `prove`: exit 0 if everything holds, 1 saying
+    /// what failed otherwise.
+    Check {
+        /// The certificate folder.
+        dir: PathBuf,
+        /// Print what was checked as JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the model files of a folder with their descriptions.
+    Models {
+        /// The folder.
+        #[arg(default_value = "models")]
+        dir: PathBuf,
+        /// Print the list as JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show what a model compiles to (variables, constraints, objective, CNF and LP sizes)
+    /// without solving it.
+    Explain {
+        /// The model file (TOML).
+        model: PathBuf,
+        /// Print the sizes as JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print a shell completion script, e.g. `puzzlec completions bash > ~/.local/share/bash-completion/completions/puzzlec`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), e.g. `puzzlec man | man -l -`.
+    Man {
+        /// Write to FILE instead of stdout.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Write puzzlec.1 and one page per subcommand (puzzlec-solve.1, ...) into DIR.
+        #[arg(long, value_name = "DIR", conflicts_with = "output")]
+        dir: Option<PathBuf>,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auto_follows_the_terminal_and_no_color() {
+        assert!(ColorChoice::Auto.enabled(true, None));
+        assert!(ColorChoice::Auto.enabled(true, Some("")));
+        assert!(!ColorChoice::Auto.enabled(true, Some("1")));
+        assert!(!ColorChoice::Auto.enabled(false, None));
+        assert!(ColorChoice::Always.enabled(false, Some("1")));
+        assert!(!ColorChoice::Never.enabled(true, None));
+    }
+}

@@ -1,0 +1,37 @@
+//! `puzzlec check DIR`: re-verifies a certificate written by `prove`.
+
+use crate::output::{exit, print_json, print_stdout, Failure};
+use puzzlec::cert::certificate::{self, CheckError};
+use puzzlec::report::json::CheckReport;
+use std::path::Path;
+
+/// Checks the certificate in `dir`: exit 0 if everything holds, 1 saying what failed.
+pub fn run(dir: &Path, json: bool) -> Result<u8, Failure> {
+    let start = std::time::Instant::now();
+    match certificate::check(dir) {
+        Ok(checked) if json => {
+            print_json(CheckReport {
+                directory: dir.display().to_string(),
+                valid: true,
+                steps: &checked.steps,
+                conclusion: &checked.conclusion,
+                seconds: start.elapsed().as_secs_f64(),
+            });
+            Ok(exit::OK)
+        }
+        Ok(checked) => {
+            let mut text = String::new();
+            for step in &checked.steps {
+                text.push_str(&format!("ok: {step}\n"));
+            }
+            text.push_str(&format!("{}\n", checked.conclusion));
+            print_stdout(&text);
+            eprintln!("checked in {:.3} s", start.elapsed().as_secs_f64());
+            Ok(exit::OK)
+        }
+        Err(CheckError::NotACertificate(message)) => Err(Failure::Usage(message)),
+        Err(CheckError::Failed(message)) => Err(Failure::Internal(format!(
+            "certificate check failed: {message}"
+        ))),
+    }
+}

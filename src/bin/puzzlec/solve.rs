@@ -1,0 +1,95 @@
+//! `puzzlec solve MODEL`: one answer, verified, with how it was established.
+
+use crate::args::BackendArg;
+use crate::output::{check_goal, check_writable, exit_code, goal, print_json, print_stdout};
+use crate::output::{write_file, Failure};
+use puzzlec::base::{Control, Goal, Status};
+use puzzlec::driver::external::ExternalSolver;
+use puzzlec::driver::{self, Backend, Outcome};
+use puzzlec::puzzle::{load_model_file, Puzzle};
+use puzzlec::report::json::SolveReport;
+use puzzlec::report::{color, render, svg, text};
+use std::path::Path;
+
+/// What `solve` was asked, apart from counting.
+pub struct SolveArgs<'a> {
+    /// The model file.
+    pub model: &'a Path,
+    /// The backend named, if any.
+    pub backend: Option<BackendArg>,
+    /// `--solver`.
+    pub solver: Option<String>,
+    /// `--at-least`.
+    pub at_least: Option<usize>,
+    /// `--json`.
+    pub json: bool,
+    /// `--svg`.
+    pub svg: Option<&'a Path>,
+    /// Whether to colour the text.
+    pub paint: bool,
+}
+
+/// Solves one model once and prints the answer.
+pub fn run(puzzle: &Puzzle, args: SolveArgs, control: &Control) -> Result<u8, Failure> {
+    // An external solver is a SAT command unless --backend says MILP.
+    let backend = match (args.backend, &args.solver) {
+        (Some(backend), _) => backend.into(),
+        (None, Some(_)) => Backend::Sat,
+        (None, None) => Backend::preferred_for(puzzle),
+    };
+    let goal = goal(args.at_least);
+    check_goal(puzzle, goal)?;
+    let outcome = match &args.solver {
+        Some(spec) => {
+            let solver = ExternalSolver::parse(backend, spec).map_err(Failure::Usage)?;
+            driver::solve_external(puzzle, &solver, goal, control)?
+        }
+        None => driver::solve(puzzle, backend, goal, control)?,
+    };
+    report(&args, puzzle, goal, &outcome);
+    if let Some(path) = args.svg {
+        write_svg(path, puzzle, &outcome)?;
+    }
+    Ok(exit_code(goal, outcome.status))
+}
+
+/// Loads the model and checks that `--svg`'s folder exists, before any long run.
+pub fn load(model: &Path, svg: Option<&Path>) -> Result<Puzzle, Failure> {
+    let puzzle = load_model_file(model)?;
+    if let Some(svg) = svg {
+        check_writable(svg)?;
+    }
+    Ok(puzzle)
+}
+
+fn report(args: &SolveArgs, puzzle: &Puzzle, goal: Goal, outcome: &Outcome) {
+    if args.json {
+        print_json(SolveReport::of(args.model, puzzle, goal, outcome));
+    } else {
+        match (&outcome.solution, outcome.status) {
+            (Some(solution), status) if status != Status::Unsatisfiable => {
+                let text = puzzle.render(solution);
+                print_stdout(&match args.paint {
+                    true => color::paint(&text, color::Scheme::of(puzzle)),
+                    false => text,
+                });
+            }
+            _ => print_stdout(&format!("{}\n", outcome.status.name())),
+        }
+    }
+    eprintln!("{}", text::summary(goal, outcome));
+}
+
+/// Draws the outcome's solution into `path`; with no solution there is nothing to draw.
+fn write_svg(path: &Path, puzzle: &Puzzle, outcome: &Outcome) -> Result<(), Failure> {
+    match &outcome.solution {
+        Some(solution) if outcome.status != Status::Unsatisfiable => {
+            let picture = render::picture(puzzle, solution);
+            write_file(path, svg::svg(&picture))
+        }
+        _ => {
+            eprintln!("no solution to draw: {} not written", path.display());
+            Ok(())
+        }
+    }
+}
