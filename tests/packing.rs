@@ -247,7 +247,7 @@ fn sat_and_native_agree_on_tiling_counts_of_random_regions() {
     for seed in 100..260 {
         let packing = random_packing(seed, PackingKind::Tile);
         let native = count_native(&packing, &Control::unlimited()).unwrap();
-        let sat = count_sat(&packing, &Control::unlimited());
+        let sat = count_sat(&packing, &Control::unlimited()).unwrap();
         assert!(native.complete && sat.complete);
         assert_eq!(
             (native.raw, native.up_to_symmetry),

@@ -9,11 +9,10 @@
 use crate::base::shard::Shard;
 use crate::base::{Control, Goal, Status};
 use crate::driver::{Backend, SolveError};
-use crate::encode::amo::AmoEncoding;
 use crate::engines::nqueens_count;
 use crate::engines::obstacle_queens::{count_placements, CountRequest};
-use crate::model::Lit;
-use crate::oracle::varisat::{Answer, SatSession};
+use crate::model::Var;
+use crate::oracle::varisat;
 use crate::puzzle::dissection::{Dissection, DissectionPuzzle};
 use crate::puzzle::queens::{Queens, QueensSolution};
 use crate::puzzle::{Puzzle, Solution};
@@ -255,35 +254,20 @@ fn sat(
 ) -> Result<CountOutcome, SolveError> {
     let puzzle = &Puzzle::Queens(board.clone());
     let model = puzzle.compile();
-    let mut session = SatSession::new(&model, AmoEncoding::Auto);
-    let assumptions: Vec<Lit> = match session.encoding().at_least(value) {
-        Ok(lit) => lit.into_iter().collect(),
-        Err(_) => {
-            return Ok(CountOutcome {
-                complete: true,
-                unique_count: options.unique.then_some(0),
-                evidence: format!(
-                    "at least {value} is impossible by counting the at-most-one groups"
-                ),
-                ..empty_outcome()
-            })
-        }
-    };
     let mut outcome = CountOutcome {
         complete: true,
         ..empty_outcome()
     };
-    loop {
-        if control.should_stop() {
-            outcome.complete = false;
-            break;
+    let mut wrong = None;
+    // Solutions are blocked on the model's own variables (the cells), never on the
+    // encoding's auxiliary variables: each solution is found exactly once.
+    let cells: Vec<Var> = (0..model.num_vars()).map(Var::from_index).collect();
+    let found = varisat::enumerate(&model, &cells, Some(value), control, &mut |assignment| {
+        let solution = puzzle.decode(assignment);
+        if let Err(error) = verified(puzzle, &solution, value, "sat") {
+            wrong = Some(error);
+            return false;
         }
-        let assignment = match session.solve_under(&model, &assumptions) {
-            Answer::Sat(assignment) => assignment,
-            Answer::Unsat => break,
-        };
-        let solution = puzzle.decode(&assignment);
-        verified(puzzle, &solution, value, "sat")?;
         outcome.count += 1;
         let keep = match (options.unique, &solution) {
             (false, _) => true,
@@ -299,26 +283,30 @@ fn sat(
         if keep && options.list {
             on_solution(&solution);
         }
-        // Block this solution, projected on the model's own variables (the cells), never on
-        // the encoding's auxiliary variables: each solution is found exactly once.
-        let blocking: Vec<Lit> = (0..model.num_vars())
-            .map(|i| {
-                let var = crate::model::Var::from_index(i);
-                if assignment.value(var) {
-                    var.negative()
-                } else {
-                    var.positive()
-                }
-            })
-            .collect();
-        session.add_clause(&blocking);
+        true
+    })
+    .map_err(|message| SolveError::Backend {
+        backend: "sat",
+        message,
+    })?;
+    if let Some(error) = wrong {
+        return Err(error);
     }
+    let Some(found) = found else {
+        return Ok(CountOutcome {
+            complete: true,
+            unique_count: options.unique.then_some(0),
+            evidence: format!("at least {value} is impossible by counting the at-most-one groups"),
+            ..empty_outcome()
+        });
+    };
+    outcome.complete = found.complete;
     outcome.unique_count = options.unique.then(|| outcome.classes.values().sum());
     outcome.evidence = if outcome.complete {
         format!(
             "varisat enumeration with \"at least {value}\" assumed and one blocking clause per solution over the {} cell variables, until unsatisfiable ({} calls)",
             model.num_vars(),
-            session.calls
+            found.calls
         )
     } else {
         format!("{}; enumeration not finished", control.reason())
@@ -398,7 +386,7 @@ fn tilings(
             "native exact cover (symmetric count: one piece placed once per orbit)",
         ),
         Backend::Sat => (
-            count_sat(packing, control),
+            count_sat(packing, control).map_err(|e| fail(&e))?,
             "varisat enumeration with one blocking clause per tiling, orbits named by their least image",
         ),
         Backend::Milp => return Err(fail("enumeration is not implemented for milp; use --backend native or sat")),
@@ -835,12 +823,18 @@ pub fn enumerate_dissections(
         }
         Backend::Sat => {
             let model = shape.compile();
-            let found = crate::oracle::projected::enumerate(
+            let found = varisat::enumerate(
                 &model,
                 &shape.solution_vars(),
+                None,
                 control,
                 &mut |assignment| checked(&shape.decode(assignment)),
-            );
+            )
+            .map_err(|message| SolveError::Backend {
+                backend: "sat",
+                message,
+            })?
+            .unwrap_or_default();
             DissectionCount {
                 count: found.count,
                 complete: found.complete,

@@ -4,11 +4,10 @@
 //! SAT, raw and up to the region's symmetries.
 
 use crate::base::{Control, Goal, RawOutcome, Size, Status};
-use crate::encode::amo::AmoEncoding;
 use crate::engines::packing::{maximise, suffix_optima, PackingGoal, PackingOptions, Progress};
 use crate::engines::packing_lns::{self, LnsOptions};
-use crate::model::{Assignment, Lit, Var};
-use crate::oracle::varisat::{Answer, SatSession};
+use crate::model::{Assignment, Var};
+use crate::oracle::varisat;
 use crate::puzzle::packing::{Packing, PackingKind, PackingSolution};
 use std::collections::HashSet;
 use std::ops::ControlFlow;
@@ -452,43 +451,23 @@ pub fn list_native(
 /// Counts tilings with varisat, independently of the native search: the model without
 /// symmetry breaking, one blocking clause per tiling found; each tiling's orbit is named by
 /// its smallest image under the region's symmetries, and the distinct names are counted.
-pub fn count_sat(packing: &Packing, control: &Control) -> Counts {
+pub fn count_sat(packing: &Packing, control: &Control) -> Result<Counts, String> {
     let model = packing.compile_with(false);
-    let mut session = SatSession::new(&model, AmoEncoding::Auto);
     let group = symmetries(packing);
     let mut orbits: HashSet<Vec<(usize, Vec<usize>)>> = HashSet::new();
-    let mut raw = 0;
-    let n = packing.instance.placements.len();
-    loop {
-        if control.should_stop() {
-            break;
-        }
-        match session.solve_under(&model, &[]) {
-            Answer::Unsat => {
-                return Counts {
-                    raw,
-                    up_to_symmetry: orbits.len() as u64,
-                    complete: true,
-                }
-            }
-            Answer::Sat(assignment) => {
-                raw += 1;
-                let solution = packing.decode(&assignment);
-                orbits.insert(canonical(packing, &group, &solution));
-                let block: Vec<Lit> = (0..n)
-                    .map(Var::from_index)
-                    .filter(|&v| assignment.value(v))
-                    .map(Var::negative)
-                    .collect();
-                session.add_clause(&block);
-            }
-        }
-    }
-    Counts {
-        raw,
+    let placements: Vec<Var> = (0..packing.instance.placements.len())
+        .map(Var::from_index)
+        .collect();
+    let found = varisat::enumerate(&model, &placements, None, control, &mut |assignment| {
+        orbits.insert(canonical(packing, &group, &packing.decode(assignment)));
+        true
+    })?
+    .unwrap_or_default();
+    Ok(Counts {
+        raw: found.count,
         up_to_symmetry: orbits.len() as u64,
-        complete: false,
-    }
+        complete: found.complete,
+    })
 }
 
 /// The symmetries of the rectangle (4, or 8 for a square) that map the instance onto

@@ -5,10 +5,12 @@
 //! before it is decoded. HiGHS can also be linked in (`--features highs`); `highs` means
 //! that when it is built, and the `highs` program otherwise.
 
-use crate::base::{Control, Goal, Incumbent, RawOutcome, Size, Status};
+use super::loops::answer_goal_milp;
+use super::{MilpAnswer, MilpOracle};
+use crate::base::{Control, Goal, Incumbent, RawOutcome};
 use crate::encode::lp::{Comparison, LinearProgram};
 use crate::encode::lp_file::{lp_names, read_lp, write_lp};
-use crate::model::{Assignment, Lit, Model};
+use crate::model::{Assignment, Model};
 use crate::oracle::external::ScratchDir;
 use crate::oracle::external::{describe_status, find_on_path, run, split_command, tail, Finished};
 use std::collections::HashMap;
@@ -113,17 +115,6 @@ impl MilpSolver {
         }
         argv
     }
-}
-
-/// What a MILP solver found for one program.
-#[derive(Clone, Debug, PartialEq)]
-pub enum MilpAnswer {
-    /// A solution, and whether the solver proved it optimal.
-    Solution(Vec<bool>, bool),
-    /// No solution exists.
-    Infeasible,
-    /// The deadline came first; the solver was stopped.
-    Stopped,
 }
 
 /// Column values by LP name into one value per column of `program`, checked: every value
@@ -390,8 +381,52 @@ impl MilpSolver {
     }
 }
 
-/// Answers `goal` for `model` with `solver`: one LP file (with an `at_least` row for a
-/// decision), re-solved with each round of lazy-constraint cuts as extra rows.
+/// A MILP program as a [`MilpOracle`]: each call writes one LP file and runs it.
+pub struct ExternalMilp<'a> {
+    solver: &'a MilpSolver,
+    comments: Vec<String>,
+}
+
+impl MilpOracle for ExternalMilp<'_> {
+    fn name(&self) -> String {
+        self.solver.name()
+    }
+
+    fn solve(
+        &mut self,
+        program: &LinearProgram,
+        control: &Control,
+        integral_bound: Option<usize>,
+    ) -> Result<MilpAnswer, String> {
+        self.solver
+            .run_once(program, &self.comments, control, integral_bound)
+    }
+
+    fn infeasible(&self, question: &str, cuts: usize) -> String {
+        format!(
+            "{} reported {question} infeasible ({cuts} cuts)",
+            self.name()
+        )
+    }
+
+    fn optimal(&self, _: usize, cuts: usize, _: f64) -> String {
+        format!(
+            "{} reported its solution optimal ({cuts} cuts)",
+            self.name()
+        )
+    }
+
+    fn unproven(&self, _: &Control) -> String {
+        format!(
+            "{} stopped before proving its solution optimal",
+            self.name()
+        )
+    }
+}
+
+/// Answers `goal` for `model` with `solver` (see [`answer_goal_milp`]): one LP file (with
+/// an `at_least` row for a decision), re-solved with each round of lazy-constraint cuts as
+/// extra rows.
 pub fn solve(
     model: &Model,
     goal: Goal,
@@ -399,99 +434,11 @@ pub fn solve(
     control: &Control,
     incumbent: &Incumbent<Assignment>,
 ) -> Result<RawOutcome<Assignment>, String> {
-    let name = solver.name();
-    let at_least = match goal {
-        Goal::AtLeast(k) => Some(k),
-        Goal::Maximise => None,
+    let mut oracle = ExternalMilp {
+        solver,
+        comments: vec![format!("puzzlec: {} model variables", model.num_vars())],
     };
-    let integral_bound = match goal {
-        Goal::Maximise => model.objective.as_ref().map(|o| o.trivial_bound()),
-        Goal::AtLeast(_) => None,
-    };
-    let mut program = LinearProgram::from_model(model, at_least);
-    let mut cuts = 0;
-    loop {
-        let size = Size {
-            variables: program.columns.len(),
-            constraints: program.rows.len(),
-            unit: "rows",
-        };
-        let comments = vec![format!("puzzlec: {} model variables", model.num_vars())];
-        let (values, proven) =
-            match solver.run_once(&program, &comments, control, integral_bound)? {
-                MilpAnswer::Solution(values, proven) => (values, proven),
-                MilpAnswer::Infeasible => {
-                    let question = match goal {
-                        Goal::AtLeast(k) => format!("\"at least {k}\""),
-                        Goal::Maximise => "the constraints".into(),
-                    };
-                    return Ok(RawOutcome {
-                        status: Status::Unsatisfiable,
-                        witness: None,
-                        bound: at_least.map(|k| k - 1),
-                        evidence: format!("{name} reported {question} infeasible ({cuts} cuts)"),
-                        size,
-                    });
-                }
-                MilpAnswer::Stopped => {
-                    return Ok(RawOutcome {
-                        status: Status::Unknown,
-                        witness: None,
-                        bound: None,
-                        evidence: format!(
-                            "{}; {name} was stopped before it answered",
-                            control.reason()
-                        ),
-                        size,
-                    })
-                }
-            };
-        let assignment = Assignment::new(values);
-        let new_cuts: Vec<Vec<Lit>> = model
-            .lazy
-            .iter()
-            .flat_map(|l| l.cuts(&assignment))
-            .collect();
-        if !new_cuts.is_empty() {
-            cuts += new_cuts.len();
-            for cut in &new_cuts {
-                program.add_clause(cut);
-            }
-            continue;
-        }
-        let value = model.objective.as_ref().map_or(0, |o| o.value(&assignment));
-        incumbent.offer(&assignment, value);
-        let (status, bound, evidence) = match (goal, proven) {
-            // Nothing to optimise: any feasible solution answers the question, as for microlp.
-            (Goal::Maximise, _) if model.objective.is_none() => (
-                Status::Satisfiable,
-                None,
-                format!("{name} found a solution; the model has no objective ({cuts} cuts)"),
-            ),
-            (Goal::AtLeast(k), _) => (
-                Status::Satisfiable,
-                None,
-                format!("{name} found a solution with {value} >= {k}"),
-            ),
-            (Goal::Maximise, true) => (
-                Status::Optimal,
-                Some(value),
-                format!("{name} reported its solution optimal ({cuts} cuts)"),
-            ),
-            (Goal::Maximise, false) => (
-                Status::Feasible,
-                None,
-                format!("{name} stopped before proving its solution optimal"),
-            ),
-        };
-        return Ok(RawOutcome {
-            status,
-            witness: Some(assignment),
-            bound,
-            evidence,
-            size,
-        });
-    }
+    answer_goal_milp(&mut oracle, model, goal, control, incumbent)
 }
 
 #[cfg(test)]

@@ -10,7 +10,9 @@
 //! `minisat {cnf} {out}`. With `{out}` the answer is read from that file, otherwise from
 //! stdout.
 
-use crate::base::{Control, Goal, Incumbent, RawOutcome, Size, Status};
+use super::loops::answer_goal;
+use super::{SatAnswer, SatOracle};
+use crate::base::{Control, Goal, Incumbent, RawOutcome, Size};
 use crate::encode::amo::AmoEncoding;
 use crate::encode::cnf::encode;
 use crate::encode::dimacs::write_dimacs;
@@ -63,17 +65,6 @@ impl SatCommand {
 
 fn program_name(program: &str) -> &str {
     program.rsplit('/').next().unwrap_or(program)
-}
-
-/// What a solver said about one formula, its model checked against the clauses.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SatAnswer {
-    /// Satisfiable, with one value per CNF variable.
-    Sat(Vec<bool>),
-    /// Unsatisfiable.
-    Unsat,
-    /// The solver gave up (`s UNKNOWN`, `INDET`).
-    Unknown,
 }
 
 /// Reads a SAT-competition answer (`s` and `v` lines) or, with `result_file`, MiniSat's
@@ -248,9 +239,94 @@ pub fn run_once(
         })
 }
 
+/// An external SAT program as a [`SatOracle`]: each call writes the formula, with the
+/// assumptions as unit clauses, to a self-contained DIMACS file and runs the program on it.
+pub struct ExternalSat<'a> {
+    command: &'a SatCommand,
+    cnf: Cnf,
+    names: &'a [String],
+    comments: Vec<String>,
+    runs: usize,
+}
+
+impl<'a> ExternalSat<'a> {
+    /// `command` on `cnf`, whose variables `names` names in the written files; `comments`
+    /// head every file.
+    pub fn new(
+        command: &'a SatCommand,
+        cnf: Cnf,
+        names: &'a [String],
+        comments: Vec<String>,
+    ) -> Self {
+        ExternalSat {
+            command,
+            cnf,
+            names,
+            comments,
+            runs: 0,
+        }
+    }
+}
+
+impl SatOracle for ExternalSat<'_> {
+    fn name(&self) -> String {
+        self.command.name()
+    }
+
+    fn add_clause(&mut self, clause: &[Lit]) {
+        self.cnf.clauses.push(clause.to_vec());
+    }
+
+    fn solve(
+        &mut self,
+        assumptions: &[Lit],
+        control: &Control,
+    ) -> Result<Option<SatAnswer>, String> {
+        self.runs += 1;
+        if control.should_stop() {
+            return Ok(None);
+        }
+        let mut cnf = self.cnf.clone();
+        cnf.clauses.extend(assumptions.iter().map(|&l| vec![l]));
+        run_once(self.command, &cnf, self.names, &self.comments, control)
+    }
+
+    fn calls(&self) -> usize {
+        self.runs
+    }
+
+    fn calls_word(&self) -> &'static str {
+        "runs"
+    }
+
+    fn size(&self) -> Size {
+        Size {
+            variables: self.cnf.num_vars,
+            constraints: self.cnf.clauses.len(),
+            unit: "clauses",
+        }
+    }
+
+    fn refuted(&self, k: usize, counted: &str, cuts: usize) -> String {
+        format!(
+            "{} reported \"at least {k}\" unsatisfiable ({counted}; {} runs, {cuts} cuts; no proof checked)",
+            self.name(),
+            self.runs
+        )
+    }
+
+    fn stopped(&self, k: usize, control: &Control) -> String {
+        format!(
+            "{}; {} was killed while deciding \"at least {k}\"; the best solution found is not proven optimal",
+            control.reason(),
+            self.name()
+        )
+    }
+}
+
 /// Answers `goal` for `model` with the external SAT solver `command`: the same "at least
-/// k" questions as the embedded backend, each as a self-contained DIMACS file (k = the best
-/// value found + 1 until refuted). Lazy constraints add their cuts as clauses and re-run.
+/// k" questions as the embedded backend (see [`answer_goal`]), each as a self-contained
+/// DIMACS file. Lazy constraints add their cuts as clauses and re-run.
 pub fn solve(
     model: &Model,
     goal: Goal,
@@ -258,131 +334,13 @@ pub fn solve(
     control: &Control,
     incumbent: &Incumbent<Assignment>,
 ) -> Result<RawOutcome<Assignment>, String> {
-    let name = command.name();
-    let mut encoding = encode(model, AmoEncoding::Auto);
-    let objective = model.objective.as_ref();
-    let structural_bound = objective.map(|o| o.trivial_bound());
-    let mut best: Option<(Assignment, usize)> = None;
-    let mut k = match goal {
-        Goal::AtLeast(k) => k,
-        Goal::Maximise => 0,
-    };
-    let (mut runs, mut cuts) = (0, 0);
-    loop {
-        let size = Size {
-            variables: encoding.cnf.num_vars,
-            constraints: encoding.cnf.clauses.len(),
-            unit: "clauses",
-        };
-        if let Err(impossible) = encoding.at_least(k) {
-            let evidence = format!(
-                "at least {k} is impossible: the objective has only {} at-most-one groups",
-                impossible.inputs
-            );
-            return Ok(super::varisat::refuted(goal, best, k, evidence, size));
-        }
-        let cnf = encoding.cnf_with_at_least(Some(k));
-        let comments = vec![
-            format!("puzzlec: decision \"objective at least {k}\""),
-            format!("objective counted by {}", encoding.objective_encoding),
-        ];
-        runs += 1;
-        let answer = if control.should_stop() {
-            None
-        } else {
-            run_once(command, &cnf, model.names(), &comments, control)?
-        };
-        let answer = match answer {
-            Some(SatAnswer::Unknown) => Err(format!("{name} answered UNKNOWN for at least {k}")),
-            Some(answer) => Ok(answer),
-            None => Err(format!(
-                "{}; {name} was killed while deciding \"at least {k}\"",
-                control.reason()
-            )),
-        };
-        let answer = match answer {
-            Ok(answer) => answer,
-            Err(why) => {
-                let status = if best.is_some() {
-                    Status::Feasible
-                } else {
-                    Status::Unknown
-                };
-                return Ok(RawOutcome {
-                    status,
-                    witness: best.map(|(a, _)| a),
-                    bound: None,
-                    evidence: format!("{why}; the best solution found is not proven optimal"),
-                    size,
-                });
-            }
-        };
-        match answer {
-            SatAnswer::Sat(values) => {
-                let assignment = Assignment::new(values[..encoding.model_vars].to_vec());
-                let new_cuts: Vec<Vec<Lit>> = model
-                    .lazy
-                    .iter()
-                    .flat_map(|l| l.cuts(&assignment))
-                    .collect();
-                if !new_cuts.is_empty() {
-                    cuts += new_cuts.len();
-                    encoding.cnf.clauses.extend(new_cuts);
-                    continue;
-                }
-                let value = objective.map_or(0, |o| o.value(&assignment));
-                incumbent.offer(&assignment, value);
-                if let Goal::AtLeast(target) = goal {
-                    return Ok(RawOutcome {
-                        status: Status::Satisfiable,
-                        witness: Some(assignment),
-                        bound: None,
-                        evidence: format!(
-                            "{name} found a solution with {value} >= {target} ({runs} runs)"
-                        ),
-                        size,
-                    });
-                }
-                best = Some((assignment, value));
-                if objective.is_none() {
-                    // Nothing to optimise: any solution answers the question, as for varisat.
-                    return Ok(RawOutcome {
-                        status: Status::Satisfiable,
-                        bound: None,
-                        witness: best.map(|(a, _)| a),
-                        evidence: format!(
-                            "{name} found a solution; the model has no objective ({runs} runs, {cuts} cuts)"
-                        ),
-                        size,
-                    });
-                }
-                if Some(value) == structural_bound {
-                    let evidence = match structural_bound {
-                        Some(b) => format!(
-                            "{name} found {value}, which equals the structural bound ({b} at-most-one groups)"
-                        ),
-                        None => format!("{name} found a solution; the model has no objective"),
-                    };
-                    return Ok(RawOutcome {
-                        status: Status::Optimal,
-                        bound: objective.map(|_| value),
-                        witness: best.map(|(a, _)| a),
-                        evidence,
-                        size,
-                    });
-                }
-                k = value + 1;
-            }
-            SatAnswer::Unknown => unreachable!("an UNKNOWN answer ends the run above"),
-            SatAnswer::Unsat => {
-                let evidence = format!(
-                    "{name} reported \"at least {k}\" unsatisfiable ({}; {runs} runs, {cuts} cuts; no proof checked)",
-                    encoding.objective_encoding
-                );
-                return Ok(super::varisat::refuted(goal, best, k, evidence, size));
-            }
-        }
-    }
+    let encoding = encode(model, AmoEncoding::Auto);
+    let comments = vec![
+        "puzzlec: the model, then the question as unit clauses".to_string(),
+        format!("objective counted by {}", encoding.objective_encoding),
+    ];
+    let mut oracle = ExternalSat::new(command, encoding.cnf.clone(), model.names(), comments);
+    answer_goal(&mut oracle, &encoding, model, goal, control, incumbent)
 }
 
 #[cfg(test)]

@@ -2,14 +2,15 @@
 //! Rust) by default and HiGHS with the `highs` feature; lazy-constraint cuts are added as
 //! rows and the program re-solved until none is violated.
 
-use crate::base::{Control, Goal, Incumbent, RawOutcome, Size, Status};
+use super::loops::answer_goal_milp;
+use super::{MilpAnswer, MilpOracle};
+use crate::base::{Control, Goal, Incumbent, RawOutcome};
 use crate::encode::lp::{Comparison, LinearProgram};
-use crate::model::{Assignment, Lit, Model};
+use crate::model::{Assignment, Model};
 use good_lp::{
     microlp, variable, Expression, ProblemVariables, ResolutionError, Solution, SolutionStatus,
     SolverModel, WithMipGap, WithTimeLimit,
 };
-use std::time::Instant;
 
 /// Solves with microlp, stopping at `control`'s deadline. Returns the column values and
 /// whether optimality was proven, or `None` when infeasible.
@@ -80,94 +81,49 @@ where
     }
 }
 
+/// microlp through good_lp as a [`MilpOracle`].
+pub struct Microlp;
+
+impl MilpOracle for Microlp {
+    fn name(&self) -> String {
+        "microlp".into()
+    }
+
+    fn solve(
+        &mut self,
+        program: &LinearProgram,
+        control: &Control,
+        integral_bound: Option<usize>,
+    ) -> Result<MilpAnswer, String> {
+        Ok(match solve_microlp(program, control, integral_bound)? {
+            None => MilpAnswer::Infeasible,
+            Some((values, proven)) => MilpAnswer::Solution(values, proven),
+        })
+    }
+
+    fn infeasible(&self, question: &str, cuts: usize) -> String {
+        format!("microlp proved {question} infeasible ({cuts} cuts)")
+    }
+
+    fn optimal(&self, value: usize, cuts: usize, seconds: f64) -> String {
+        format!(
+            "microlp branch and bound bounded the objective below {} ({cuts} cuts, {seconds:.3} s)",
+            value + 1
+        )
+    }
+
+    fn unproven(&self, control: &Control) -> String {
+        format!("{}; microlp's best is not proven optimal", control.reason())
+    }
+}
+
 /// Answers `goal` for `model` with good_lp and microlp, adding lazy-constraint cuts and
-/// re-solving until the solution satisfies them.
+/// re-solving until the solution satisfies them (see [`answer_goal_milp`]).
 pub fn solve(
     model: &Model,
     goal: Goal,
     control: &Control,
     incumbent: &Incumbent<Assignment>,
 ) -> Result<RawOutcome<Assignment>, String> {
-    let at_least = match goal {
-        Goal::AtLeast(k) => Some(k),
-        Goal::Maximise => None,
-    };
-    let mut program = LinearProgram::from_model(model, at_least);
-    let start = Instant::now();
-    let mut cuts = 0;
-    loop {
-        let size = Size {
-            variables: program.columns.len(),
-            constraints: program.rows.len(),
-            unit: "rows",
-        };
-        // The objective counts true literals: whole numbers, at most the structural bound.
-        let integral_bound = match goal {
-            Goal::Maximise => model.objective.as_ref().map(|o| o.trivial_bound()),
-            Goal::AtLeast(_) => None,
-        };
-        let Some((values, proven)) = solve_microlp(&program, control, integral_bound)? else {
-            let evidence = match goal {
-                Goal::AtLeast(k) => {
-                    format!("microlp proved \"at least {k}\" infeasible ({cuts} cuts)")
-                }
-                Goal::Maximise => {
-                    format!("microlp proved the constraints infeasible ({cuts} cuts)")
-                }
-            };
-            return Ok(RawOutcome {
-                status: Status::Unsatisfiable,
-                witness: None,
-                bound: at_least.map(|k| k - 1),
-                evidence,
-                size,
-            });
-        };
-        let assignment = Assignment::new(values);
-        let new_cuts: Vec<Vec<Lit>> = model
-            .lazy
-            .iter()
-            .flat_map(|l| l.cuts(&assignment))
-            .collect();
-        if !new_cuts.is_empty() {
-            for cut in &new_cuts {
-                program.add_clause(cut);
-            }
-            cuts += new_cuts.len();
-            continue;
-        }
-        let value = model.objective.as_ref().map_or(0, |o| o.value(&assignment));
-        incumbent.offer(&assignment, value);
-        let seconds = start.elapsed().as_secs_f64();
-        let (status, bound, evidence) = match (goal, proven) {
-            // Nothing to optimise: any feasible solution answers the question.
-            (Goal::Maximise, _) if model.objective.is_none() => (
-                Status::Satisfiable,
-                None,
-                format!("microlp found a solution; the model has no objective ({cuts} cuts)"),
-            ),
-            (Goal::AtLeast(k), _) => (
-                Status::Satisfiable,
-                None,
-                format!("microlp found a solution with {value} >= {k}"),
-            ),
-            (Goal::Maximise, true) => (
-                Status::Optimal,
-                Some(value),
-                format!("microlp branch and bound bounded the objective below {} ({cuts} cuts, {seconds:.3} s)", value + 1),
-            ),
-            (Goal::Maximise, false) => (
-                Status::Feasible,
-                None,
-                format!("{}; microlp's best is not proven optimal", control.reason()),
-            ),
-        };
-        return Ok(RawOutcome {
-            status,
-            witness: Some(assignment),
-            bound,
-            evidence,
-            size,
-        });
-    }
+    answer_goal_milp(&mut Microlp, model, goal, control, incumbent)
 }

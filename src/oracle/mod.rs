@@ -1,12 +1,92 @@
-//! Oracles: the solvers that answer questions about an encoded model. varisat (in-process,
-//! incremental), microlp and HiGHS through good_lp, and external programs (SAT solvers on
-//! DIMACS files, MILP solvers on LP files), each checked before its answer is used.
+//! Oracles: the solvers that answer questions about an encoded model, behind two small
+//! traits. [`SatOracle`]: varisat in-process and incremental ([`varisat`]), or an external
+//! program on DIMACS files ([`external_sat`]). [`MilpOracle`]: microlp or HiGHS through
+//! good_lp ([`microlp`]), or an external program on LP files ([`external_milp`]). Every
+//! external answer is checked before it is used.
+//!
+//! The algorithms over oracles are written once, in [`loops`]: answering a goal by raising
+//! "at least k" until refuted, adding lazy-constraint cuts until none is violated, and
+//! enumerating the distinct assignments of chosen variables with blocking clauses.
 
 pub mod external;
 pub mod external_milp;
 pub mod external_sat;
 #[cfg(feature = "highs")]
 pub mod highs;
+pub mod loops;
 pub mod microlp;
-pub mod projected;
 pub mod varisat;
+
+use crate::base::{Control, Size};
+use crate::encode::lp::LinearProgram;
+use crate::model::Lit;
+
+/// What a SAT oracle said about its formula under assumptions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SatAnswer {
+    /// Satisfiable, with one value per CNF variable.
+    Sat(Vec<bool>),
+    /// Unsatisfiable.
+    Unsat,
+    /// The solver gave up (`s UNKNOWN`, `INDET`).
+    Unknown,
+}
+
+/// A SAT solver holding a growing formula: the model's CNF, then cuts and blocking clauses.
+pub trait SatOracle {
+    /// The solver's name in evidence: `varisat`, `cadical`.
+    fn name(&self) -> String;
+    /// Adds a clause for every later call.
+    fn add_clause(&mut self, clause: &[Lit]);
+    /// Decides the formula under `assumptions`; `None` when `control` stopped it first.
+    fn solve(
+        &mut self,
+        assumptions: &[Lit],
+        control: &Control,
+    ) -> Result<Option<SatAnswer>, String>;
+    /// Solver calls made so far.
+    fn calls(&self) -> usize;
+    /// The formula's size now.
+    fn size(&self) -> Size;
+    /// What a call is called in evidence: "calls" for an in-process solver, "runs" for a
+    /// program started once per question.
+    fn calls_word(&self) -> &'static str {
+        "calls"
+    }
+    /// Evidence that "at least k" was refuted, the objective counted as `counted`.
+    fn refuted(&self, k: usize, counted: &str, cuts: usize) -> String;
+    /// Evidence that `control` stopped the run while deciding "at least k".
+    fn stopped(&self, k: usize, control: &Control) -> String;
+}
+
+/// What a MILP oracle found for one program.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MilpAnswer {
+    /// A solution, and whether the solver proved it optimal.
+    Solution(Vec<bool>, bool),
+    /// No solution exists.
+    Infeasible,
+    /// The deadline came first; the solver was stopped.
+    Stopped,
+}
+
+/// A MILP solver: one 0-1 program in, an optimal, feasible or no solution out.
+pub trait MilpOracle {
+    /// The solver's name in evidence: `microlp`, `cbc`.
+    fn name(&self) -> String;
+    /// Solves `program`, stopping as `control` says. With `integral_bound = Some(u)` the
+    /// caller promises a whole-valued objective of at most `u` (see
+    /// [`microlp::solve_using`]).
+    fn solve(
+        &mut self,
+        program: &LinearProgram,
+        control: &Control,
+        integral_bound: Option<usize>,
+    ) -> Result<MilpAnswer, String>;
+    /// Evidence that `question` ("\"at least 21\"", "the constraints") is infeasible.
+    fn infeasible(&self, question: &str, cuts: usize) -> String;
+    /// Evidence that a solution of `value` is optimal.
+    fn optimal(&self, value: usize, cuts: usize, seconds: f64) -> String;
+    /// Evidence for a solution not proven optimal when the run stopped.
+    fn unproven(&self, control: &Control) -> String;
+}

@@ -1,0 +1,363 @@
+//! The algorithms over oracles, each written once for every solver behind [`SatOracle`] or
+//! [`MilpOracle`]:
+//!
+//! - [`solve_with_cuts`]: solve, and while the model's lazy constraints find the answer
+//!   wrong, add their cuts and solve again;
+//! - [`answer_goal`]: "at least k" raised past each solution found until refuted, which
+//!   proves the last solution optimal;
+//! - [`enumerate_projected`]: every distinct assignment of chosen variables once, each
+//!   excluded by a blocking clause after it is found;
+//! - [`answer_goal_milp`]: one 0-1 program re-solved with cuts until none is violated.
+
+use super::{MilpAnswer, MilpOracle, SatAnswer, SatOracle};
+use crate::base::{Control, Goal, Incumbent, RawOutcome, Size, Status};
+use crate::encode::cnf::CnfEncoding;
+use crate::encode::lp::LinearProgram;
+use crate::model::{Assignment, Lit, Model, Var};
+use std::time::Instant;
+
+/// What [`solve_with_cuts`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CutAnswer {
+    /// A model of the formula that every lazy constraint accepts (model variables only).
+    Sat(Assignment),
+    /// No model under the assumptions.
+    Unsat,
+    /// The solver gave up.
+    Unknown,
+}
+
+/// The lazy-constraint cuts `assignment` violates.
+fn cuts_of(model: &Model, assignment: &Assignment) -> Vec<Vec<Lit>> {
+    model.lazy.iter().flat_map(|l| l.cuts(assignment)).collect()
+}
+
+/// Solves under `assumptions`, adding the cuts of `model`'s lazy constraints (counted in
+/// `cuts`) until an answer satisfies them all; `None` when `control` stopped a call.
+pub fn solve_with_cuts<O: SatOracle + ?Sized>(
+    oracle: &mut O,
+    model: &Model,
+    assumptions: &[Lit],
+    control: &Control,
+    cuts: &mut usize,
+) -> Result<Option<CutAnswer>, String> {
+    loop {
+        let values = match oracle.solve(assumptions, control)? {
+            None => return Ok(None),
+            Some(SatAnswer::Unsat) => return Ok(Some(CutAnswer::Unsat)),
+            Some(SatAnswer::Unknown) => return Ok(Some(CutAnswer::Unknown)),
+            Some(SatAnswer::Sat(values)) => values,
+        };
+        let assignment = Assignment::new(values[..model.num_vars()].to_vec());
+        let new_cuts = cuts_of(model, &assignment);
+        if new_cuts.is_empty() {
+            return Ok(Some(CutAnswer::Sat(assignment)));
+        }
+        for cut in &new_cuts {
+            *cuts += 1;
+            oracle.add_clause(cut);
+        }
+    }
+}
+
+/// The outcome once "at least k" is refuted: optimal with the best so far (which has
+/// k - 1), or a "no" to the decision question.
+fn refuted(
+    goal: Goal,
+    best: Option<(Assignment, usize)>,
+    k: usize,
+    evidence: String,
+    size: Size,
+) -> RawOutcome<Assignment> {
+    match (goal, best) {
+        (Goal::Maximise, Some((assignment, _))) => RawOutcome {
+            status: Status::Optimal,
+            witness: Some(assignment),
+            bound: Some(k - 1),
+            evidence,
+            size,
+        },
+        _ => RawOutcome {
+            status: Status::Unsatisfiable,
+            witness: None,
+            bound: k.checked_sub(1),
+            evidence,
+            size,
+        },
+    }
+}
+
+/// The best so far when a run ends without an answer: feasible with it, unknown without.
+fn unfinished(
+    best: Option<(Assignment, usize)>,
+    evidence: String,
+    size: Size,
+) -> RawOutcome<Assignment> {
+    RawOutcome {
+        status: if best.is_some() {
+            Status::Feasible
+        } else {
+            Status::Unknown
+        },
+        witness: best.map(|(a, _)| a),
+        bound: None,
+        evidence,
+        size,
+    }
+}
+
+/// Answers `goal` for `model`, whose CNF `encoding` the oracle holds. For
+/// [`Goal::Maximise`] it finds a solution, then asks for one more than that solution's
+/// value until refuted: optimal means a witness with k and "at least k + 1" refuted (or k
+/// equal to the structural bound). Every solution found is offered to `incumbent`.
+pub fn answer_goal<O: SatOracle + ?Sized>(
+    oracle: &mut O,
+    encoding: &CnfEncoding,
+    model: &Model,
+    goal: Goal,
+    control: &Control,
+    incumbent: &Incumbent<Assignment>,
+) -> Result<RawOutcome<Assignment>, String> {
+    let name = oracle.name();
+    let objective = model.objective.as_ref();
+    let structural_bound = objective.map(|o| o.trivial_bound());
+    let mut best: Option<(Assignment, usize)> = None;
+    // The bound to ask for next.
+    let mut k = match goal {
+        Goal::AtLeast(k) => k,
+        Goal::Maximise => 0,
+    };
+    let counted = encoding.objective_encoding.to_string();
+    let mut cuts = 0;
+    loop {
+        if control.should_stop() {
+            return Ok(unfinished(best, oracle.stopped(k, control), oracle.size()));
+        }
+        let assumptions: Vec<Lit> = match encoding.at_least(k) {
+            Ok(lit) => lit.into_iter().collect(),
+            Err(impossible) => {
+                // More than the counter's inputs: refuted by counting alone.
+                let evidence = format!(
+                    "at least {k} is impossible: the objective has only {} at-most-one groups",
+                    impossible.inputs
+                );
+                return Ok(refuted(goal, best, k, evidence, oracle.size()));
+            }
+        };
+        let answer = solve_with_cuts(oracle, model, &assumptions, control, &mut cuts)?;
+        let (calls, word) = (oracle.calls(), oracle.calls_word());
+        match answer {
+            None => return Ok(unfinished(best, oracle.stopped(k, control), oracle.size())),
+            Some(CutAnswer::Unknown) => {
+                let evidence = format!(
+                    "{name} answered UNKNOWN for at least {k}; the best solution found is not proven optimal"
+                );
+                return Ok(unfinished(best, evidence, oracle.size()));
+            }
+            Some(CutAnswer::Unsat) => {
+                let evidence = oracle.refuted(k, &counted, cuts);
+                return Ok(refuted(goal, best, k, evidence, oracle.size()));
+            }
+            Some(CutAnswer::Sat(assignment)) => {
+                let value = objective.map_or(0, |o| o.value(&assignment));
+                incumbent.offer(&assignment, value);
+                if let Goal::AtLeast(target) = goal {
+                    return Ok(RawOutcome {
+                        status: Status::Satisfiable,
+                        witness: Some(assignment),
+                        bound: None,
+                        evidence: format!(
+                            "{name} found a solution with {value} >= {target} ({calls} {word})"
+                        ),
+                        size: oracle.size(),
+                    });
+                }
+                if objective.is_none() {
+                    // Nothing to optimise: any solution answers the question.
+                    return Ok(RawOutcome {
+                        status: Status::Satisfiable,
+                        witness: Some(assignment),
+                        bound: None,
+                        evidence: format!(
+                            "{name} found a solution; the model has no objective ({calls} {word}, {cuts} cuts)"
+                        ),
+                        size: oracle.size(),
+                    });
+                }
+                if let Some(b) = structural_bound.filter(|&b| b == value) {
+                    return Ok(RawOutcome {
+                        status: Status::Optimal,
+                        witness: Some(assignment),
+                        bound: Some(value),
+                        evidence: format!(
+                            "{name} found {value}, which equals the structural bound ({b} at-most-one groups)"
+                        ),
+                        size: oracle.size(),
+                    });
+                }
+                best = Some((assignment, value));
+                k = value + 1;
+            }
+        }
+    }
+}
+
+/// What [`enumerate_projected`] found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Enumeration {
+    /// Distinct projected assignments reported.
+    pub count: u64,
+    /// Whether the last call proved no further one exists (so `count` is exact); false
+    /// when the callback or `control` stopped it.
+    pub complete: bool,
+    /// Solver calls made (lazy-constraint re-solves included).
+    pub calls: usize,
+    /// Lazy-constraint cuts added.
+    pub cuts: usize,
+}
+
+/// Calls `on_solution` with one model of `model` (lazy constraints included) under
+/// `assumptions` for each distinct assignment of `project`, until it returns false,
+/// `control` stops the run, or the oracle proves no other exists. Two models that agree on
+/// `project` count once.
+pub fn enumerate_projected<O: SatOracle + ?Sized>(
+    oracle: &mut O,
+    model: &Model,
+    project: &[Var],
+    assumptions: &[Lit],
+    control: &Control,
+    on_solution: &mut dyn FnMut(&Assignment) -> bool,
+) -> Result<Enumeration, String> {
+    let mut result = Enumeration::default();
+    let mut cuts = 0;
+    loop {
+        if control.should_stop() {
+            break;
+        }
+        let answer = solve_with_cuts(oracle, model, assumptions, control, &mut cuts)?;
+        result.calls = oracle.calls();
+        result.cuts = cuts;
+        match answer {
+            None | Some(CutAnswer::Unknown) => break,
+            Some(CutAnswer::Unsat) => {
+                result.complete = true;
+                break;
+            }
+            Some(CutAnswer::Sat(assignment)) => {
+                result.count += 1;
+                // Exclude exactly this projection: some projected variable must differ.
+                let block: Vec<Lit> = project
+                    .iter()
+                    .map(|&v| {
+                        if assignment.value(v) {
+                            v.negative()
+                        } else {
+                            v.positive()
+                        }
+                    })
+                    .collect();
+                oracle.add_clause(&block);
+                if !on_solution(&assignment) {
+                    break;
+                }
+            }
+        }
+    }
+    Ok(result)
+}
+
+/// Answers `goal` for `model` with a MILP oracle: one 0-1 program (with an `at_least` row
+/// for a decision), re-solved with each round of lazy-constraint cuts as extra rows.
+pub fn answer_goal_milp<O: MilpOracle + ?Sized>(
+    oracle: &mut O,
+    model: &Model,
+    goal: Goal,
+    control: &Control,
+    incumbent: &Incumbent<Assignment>,
+) -> Result<RawOutcome<Assignment>, String> {
+    let name = oracle.name();
+    let at_least = match goal {
+        Goal::AtLeast(k) => Some(k),
+        Goal::Maximise => None,
+    };
+    // The objective counts true literals: whole numbers, at most the structural bound.
+    let integral_bound = match goal {
+        Goal::Maximise => model.objective.as_ref().map(|o| o.trivial_bound()),
+        Goal::AtLeast(_) => None,
+    };
+    let mut program = LinearProgram::from_model(model, at_least);
+    let start = Instant::now();
+    let mut cuts = 0;
+    loop {
+        let size = Size {
+            variables: program.columns.len(),
+            constraints: program.rows.len(),
+            unit: "rows",
+        };
+        let (values, proven) = match oracle.solve(&program, control, integral_bound)? {
+            MilpAnswer::Solution(values, proven) => (values, proven),
+            MilpAnswer::Infeasible => {
+                let question = match goal {
+                    Goal::AtLeast(k) => format!("\"at least {k}\""),
+                    Goal::Maximise => "the constraints".into(),
+                };
+                return Ok(RawOutcome {
+                    status: Status::Unsatisfiable,
+                    witness: None,
+                    bound: at_least.map(|k| k - 1),
+                    evidence: oracle.infeasible(&question, cuts),
+                    size,
+                });
+            }
+            MilpAnswer::Stopped => {
+                return Ok(RawOutcome {
+                    status: Status::Unknown,
+                    witness: None,
+                    bound: None,
+                    evidence: format!(
+                        "{}; {name} was stopped before it answered",
+                        control.reason()
+                    ),
+                    size,
+                })
+            }
+        };
+        let assignment = Assignment::new(values);
+        let new_cuts = cuts_of(model, &assignment);
+        if !new_cuts.is_empty() {
+            cuts += new_cuts.len();
+            for cut in &new_cuts {
+                program.add_clause(cut);
+            }
+            continue;
+        }
+        let value = model.objective.as_ref().map_or(0, |o| o.value(&assignment));
+        incumbent.offer(&assignment, value);
+        let (status, bound, evidence) = match (goal, proven) {
+            // Nothing to optimise: any feasible solution answers the question.
+            (Goal::Maximise, _) if model.objective.is_none() => (
+                Status::Satisfiable,
+                None,
+                format!("{name} found a solution; the model has no objective ({cuts} cuts)"),
+            ),
+            (Goal::AtLeast(k), _) => (
+                Status::Satisfiable,
+                None,
+                format!("{name} found a solution with {value} >= {k}"),
+            ),
+            (Goal::Maximise, true) => (
+                Status::Optimal,
+                Some(value),
+                oracle.optimal(value, cuts, start.elapsed().as_secs_f64()),
+            ),
+            (Goal::Maximise, false) => (Status::Feasible, None, oracle.unproven(control)),
+        };
+        return Ok(RawOutcome {
+            status,
+            witness: Some(assignment),
+            bound,
+            evidence,
+            size,
+        });
+    }
+}
