@@ -11,6 +11,7 @@ use crate::base::{Control, Goal, Status};
 use crate::driver::{Backend, SolveError};
 use crate::engines::nqueens_count;
 use crate::engines::obstacle_queens::{count_placements, CountRequest};
+use crate::geometry::isometry::RectSymmetry;
 use crate::model::Var;
 use crate::oracle::varisat;
 use crate::puzzle::dissection::{Dissection, DissectionPuzzle};
@@ -505,76 +506,23 @@ fn verified(
     Ok(())
 }
 
-/// One of the 8 symmetries of the square, as a map of (x, y) on a `width` x `height` board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Symmetry {
-    Identity,
-    Rotate90,
-    Rotate180,
-    Rotate270,
-    MirrorLeftRight,
-    MirrorTopBottom,
-    Transpose,
-    AntiTranspose,
-}
-
-impl Symmetry {
-    const ALL: [Symmetry; 8] = [
-        Symmetry::Identity,
-        Symmetry::Rotate90,
-        Symmetry::Rotate180,
-        Symmetry::Rotate270,
-        Symmetry::MirrorLeftRight,
-        Symmetry::MirrorTopBottom,
-        Symmetry::Transpose,
-        Symmetry::AntiTranspose,
-    ];
-
-    /// Whether it swaps rows and columns (possible only on a square board).
-    fn swaps_axes(self) -> bool {
-        matches!(
-            self,
-            Symmetry::Rotate90
-                | Symmetry::Rotate270
-                | Symmetry::Transpose
-                | Symmetry::AntiTranspose
-        )
-    }
-
-    /// The image of (x, y) on a `w` x `h` board (`w == h` when it swaps the axes).
-    fn map(self, (x, y): (usize, usize), w: usize, h: usize) -> (usize, usize) {
-        match self {
-            Symmetry::Identity => (x, y),
-            Symmetry::Rotate90 => (w - 1 - y, x),
-            Symmetry::Rotate180 => (w - 1 - x, h - 1 - y),
-            Symmetry::Rotate270 => (y, h - 1 - x),
-            Symmetry::MirrorLeftRight => (w - 1 - x, y),
-            Symmetry::MirrorTopBottom => (x, h - 1 - y),
-            Symmetry::Transpose => (y, x),
-            Symmetry::AntiTranspose => (w - 1 - y, h - 1 - x),
-        }
-    }
-}
-
 /// The symmetries that map a board, obstacles included, onto itself: they map solutions to
 /// solutions, because the rules only ask about lines of free cells.
-struct Symmetries(Vec<Symmetry>);
+struct Symmetries(Vec<RectSymmetry>);
 
 impl Symmetries {
     fn of(board: &Queens) -> Symmetries {
         let (w, h) = (board.width, board.height);
-        let keeps_board = |s: Symmetry| {
-            (!s.swaps_axes() || w == h)
-                && (0..h).all(|y| {
-                    (0..w).all(|x| {
-                        let (mx, my) = s.map((x, y), w, h);
-                        board.free[y * w + x] == board.free[my * w + mx]
-                    })
+        let keeps_board = |s: RectSymmetry| {
+            (0..h).all(|y| {
+                (0..w).all(|x| {
+                    let (mx, my) = s.map((x, y), w, h);
+                    board.free[y * w + x] == board.free[my * w + mx]
                 })
+            })
         };
         Symmetries(
-            Symmetry::ALL
-                .into_iter()
+            RectSymmetry::of_rectangle(w, h)
                 .filter(|&s| keeps_board(s))
                 .collect(),
         )

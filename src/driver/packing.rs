@@ -6,6 +6,8 @@
 use crate::base::{Control, Goal, RawOutcome, Size, Status};
 use crate::engines::packing::{maximise, suffix_optima, PackingGoal, PackingOptions, Progress};
 use crate::engines::packing_lns::{self, LnsOptions};
+use crate::geometry::isometry::RectSymmetry;
+use crate::geometry::placements::{placement_action, placement_index};
 use crate::model::{Assignment, Var};
 use crate::oracle::varisat;
 use crate::puzzle::packing::{Packing, PackingKind, PackingSolution};
@@ -474,42 +476,11 @@ pub fn count_sat(packing: &Packing, control: &Control) -> Result<Counts, String>
 /// itself, as maps of row-major cells.
 pub fn symmetries(packing: &Packing) -> Vec<Vec<usize>> {
     let (w, h) = (packing.width, packing.height);
-    type CellMap = Box<dyn Fn(usize, usize) -> (usize, usize)>;
-    let mut maps: Vec<CellMap> = vec![
-        Box::new(|x, y| (x, y)),
-        Box::new(move |x, y| (w - 1 - x, y)),
-        Box::new(move |x, y| (x, h - 1 - y)),
-        Box::new(move |x, y| (w - 1 - x, h - 1 - y)),
-    ];
-    if w == h {
-        maps.push(Box::new(|x, y| (y, x)));
-        maps.push(Box::new(move |x, y| (w - 1 - y, w - 1 - x)));
-        maps.push(Box::new(move |x, y| (w - 1 - y, x)));
-        maps.push(Box::new(move |x, y| (y, w - 1 - x)));
-    }
-    let placements: HashSet<(usize, Vec<usize>)> = packing
-        .instance
-        .placements
-        .iter()
-        .map(|p| (p.piece, p.cells.clone()))
-        .collect();
-    maps.iter()
-        .map(|m| {
-            (0..w * h)
-                .map(|c| {
-                    let (x, y) = m(c % w, c / w);
-                    y * w + x
-                })
-                .collect::<Vec<usize>>()
-        })
-        .filter(|map| {
-            (0..w * h).all(|c| packing.blocked[c] == packing.blocked[map[c]])
-                && placements.iter().all(|(piece, cells)| {
-                    let mut image: Vec<usize> = cells.iter().map(|&c| map[c]).collect();
-                    image.sort_unstable();
-                    placements.contains(&(*piece, image))
-                })
-        })
+    let instance = &packing.instance;
+    let index = placement_index(instance);
+    RectSymmetry::of_rectangle(w, h)
+        .filter(|&symmetry| placement_action(instance, &index, symmetry).is_some())
+        .map(|symmetry| symmetry.cell_map(w, h))
         .collect()
 }
 

@@ -98,3 +98,112 @@ pub fn orient(orientation: usize, (x, y): Cell) -> Cell {
     let [[a, b], [c, d]] = ORIENTATIONS[orientation];
     (a * x + b * y, c * x + d * y)
 }
+
+/// A symmetry of a `w` x `h` rectangle of cells, `(x, y)` with `x < w`, `y < h`: the eight
+/// of the square. Those that swap the axes map only a square onto itself. This is the one
+/// implementation of the rectangle's symmetries; boards, tilings and packings all use it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RectSymmetry {
+    /// Every cell stays.
+    Identity,
+    /// A quarter turn.
+    Rotate90,
+    /// A half turn.
+    Rotate180,
+    /// Three quarter turns.
+    Rotate270,
+    /// Columns flipped.
+    MirrorLeftRight,
+    /// Rows flipped.
+    MirrorTopBottom,
+    /// Mirrored in the main diagonal.
+    Transpose,
+    /// Mirrored in the other diagonal.
+    AntiTranspose,
+}
+
+impl RectSymmetry {
+    /// All eight, the identity first.
+    pub const ALL: [RectSymmetry; 8] = [
+        RectSymmetry::Identity,
+        RectSymmetry::Rotate90,
+        RectSymmetry::Rotate180,
+        RectSymmetry::Rotate270,
+        RectSymmetry::MirrorLeftRight,
+        RectSymmetry::MirrorTopBottom,
+        RectSymmetry::Transpose,
+        RectSymmetry::AntiTranspose,
+    ];
+
+    /// Whether it swaps rows and columns (possible only on a square).
+    pub fn swaps_axes(self) -> bool {
+        matches!(
+            self,
+            RectSymmetry::Rotate90
+                | RectSymmetry::Rotate270
+                | RectSymmetry::Transpose
+                | RectSymmetry::AntiTranspose
+        )
+    }
+
+    /// Whether it maps a `w` x `h` rectangle onto itself.
+    pub fn fits(self, w: usize, h: usize) -> bool {
+        !self.swaps_axes() || w == h
+    }
+
+    /// The symmetries that map a `w` x `h` rectangle onto itself (4, or 8 for a square),
+    /// the identity first.
+    pub fn of_rectangle(w: usize, h: usize) -> impl Iterator<Item = RectSymmetry> {
+        RectSymmetry::ALL.into_iter().filter(move |s| s.fits(w, h))
+    }
+
+    /// The image of (x, y) on a `w` x `h` rectangle (`w == h` when it swaps the axes).
+    pub fn map(self, (x, y): (usize, usize), w: usize, h: usize) -> (usize, usize) {
+        match self {
+            RectSymmetry::Identity => (x, y),
+            RectSymmetry::Rotate90 => (w - 1 - y, x),
+            RectSymmetry::Rotate180 => (w - 1 - x, h - 1 - y),
+            RectSymmetry::Rotate270 => (y, h - 1 - x),
+            RectSymmetry::MirrorLeftRight => (w - 1 - x, y),
+            RectSymmetry::MirrorTopBottom => (x, h - 1 - y),
+            RectSymmetry::Transpose => (y, x),
+            RectSymmetry::AntiTranspose => (w - 1 - y, h - 1 - x),
+        }
+    }
+
+    /// The image of row-major cell `c` of a `w` x `h` rectangle.
+    pub fn map_cell(self, c: usize, w: usize, h: usize) -> usize {
+        let (x, y) = self.map((c % w, c / w), w, h);
+        y * w + x
+    }
+
+    /// The image of every row-major cell of a `w` x `h` rectangle.
+    pub fn cell_map(self, w: usize, h: usize) -> Vec<usize> {
+        (0..w * h).map(|c| self.map_cell(c, w, h)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rectangle_symmetries_are_permutations_forming_a_group() {
+        for (w, h) in [(3, 3), (4, 2), (1, 5)] {
+            let group: Vec<Vec<usize>> = RectSymmetry::of_rectangle(w, h)
+                .map(|s| s.cell_map(w, h))
+                .collect();
+            assert_eq!(group.len(), if w == h { 8 } else { 4 });
+            assert_eq!(group[0], (0..w * h).collect::<Vec<_>>());
+            for a in &group {
+                let mut sorted = a.clone();
+                sorted.sort_unstable();
+                assert_eq!(sorted, (0..w * h).collect::<Vec<_>>(), "a permutation");
+                for b in &group {
+                    let composed: Vec<usize> = (0..w * h).map(|c| a[b[c]]).collect();
+                    assert!(group.contains(&composed), "closed under composition");
+                }
+            }
+        }
+    }
+}

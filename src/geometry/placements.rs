@@ -1,6 +1,7 @@
 //! Pieces on a rectangle: placements of polyominoes, piece limits, the packing instance as
 //! plain data with its checks, and the symmetries of the rectangle acting on placements.
 
+use super::isometry::{orient, RectSymmetry};
 use std::collections::HashMap;
 
 /// One way to put one piece on the board.
@@ -297,19 +298,18 @@ pub fn orientations(shape: &[(i32, i32)], rotate: bool, reflect: bool) -> Vec<Ve
         cells.dedup();
         cells
     };
+    // The shape, its quarter turns, then its mirror image (x -> -x) and the mirror's
+    // quarter turns: orientation indices of `ORIENTATIONS` in that order.
+    const ORDER: [usize; 8] = [0, 1, 2, 3, 4, 7, 6, 5];
     let mut out: Vec<Vec<(i32, i32)>> = Vec::new();
-    let mirrors: &[bool] = if reflect { &[false, true] } else { &[false] };
-    for &mirror in mirrors {
-        let mut cells: Vec<(i32, i32)> = shape
-            .iter()
-            .map(|&(x, y)| if mirror { (-x, y) } else { (x, y) })
-            .collect();
-        for _ in 0..if rotate { 4 } else { 1 } {
-            let n = normalise(cells.clone());
-            if !out.contains(&n) {
-                out.push(n);
-            }
-            cells = cells.iter().map(|&(x, y)| (-y, x)).collect();
+    for &orientation in &ORDER {
+        let (reflection, turn) = (orientation >= 4, !matches!(orientation, 0 | 4));
+        if (reflection && !reflect) || (turn && !rotate) {
+            continue;
+        }
+        let n = normalise(shape.iter().map(|&c| orient(orientation, c)).collect());
+        if !out.contains(&n) {
+            out.push(n);
         }
     }
     out
@@ -355,26 +355,18 @@ pub fn placements(
     out
 }
 
-/// A map of the rectangle's cells, `(x, y, width, height) -> (x, y)`.
-pub type CellMap = fn(usize, usize, usize, usize) -> (usize, usize);
-
-/// The left-right mirror (columns flipped).
-pub const FLIP_COLUMNS: CellMap = |x, y, w, _| (w - 1 - x, y);
-/// The top-bottom mirror (rows flipped).
-pub const FLIP_ROWS: CellMap = |x, y, _, h| (x, h - 1 - y);
-
-/// The action of `map` on the placements, if it maps the instance onto itself: blocked cells
-/// onto blocked cells and every placement onto a placement of the same piece.
+/// The action of `symmetry` on the placements, if it maps the instance onto itself:
+/// blocked cells onto blocked cells and every placement onto a placement of the same piece.
 pub fn placement_action(
     instance: &PackingInstance,
     index: &HashMap<&Placement, usize>,
-    map: CellMap,
+    symmetry: RectSymmetry,
 ) -> Option<Vec<usize>> {
     let (w, h) = (instance.width, instance.height);
-    let cell = |c: usize| {
-        let (x, y) = map(c % w, c / w, w, h);
-        y * w + x
-    };
+    if !symmetry.fits(w, h) {
+        return None;
+    }
+    let cell = |c: usize| symmetry.map_cell(c, w, h);
     if (0..w * h).any(|c| instance.blocked[c] != instance.blocked[cell(c)]) {
         return None;
     }
@@ -393,6 +385,7 @@ pub fn placement_action(
         .collect()
 }
 
+/// Each placement's index, by value.
 pub fn placement_index(instance: &PackingInstance) -> HashMap<&Placement, usize> {
     instance
         .placements
@@ -405,24 +398,9 @@ pub fn placement_index(instance: &PackingInstance) -> HashMap<&Placement, usize>
 /// The symmetries of the rectangle that preserve the instance, each as a map from placement
 /// index to placement index; the identity comes first.
 pub fn symmetry_group(instance: &PackingInstance) -> Vec<Vec<usize>> {
-    let (w, h) = (instance.width, instance.height);
-    let mut maps: Vec<CellMap> = vec![
-        |x, y, _, _| (x, y),
-        FLIP_COLUMNS,
-        FLIP_ROWS,
-        |x, y, w, h| (w - 1 - x, h - 1 - y),
-    ];
-    if w == h {
-        maps.extend([
-            (|x, y, _, _| (y, x)) as CellMap,
-            |x, y, w, _| (w - 1 - y, w - 1 - x),
-            |x, y, w, _| (w - 1 - y, x),
-            |x, y, w, _| (y, w - 1 - x),
-        ]);
-    }
     let index = placement_index(instance);
-    maps.into_iter()
-        .filter_map(|map| placement_action(instance, &index, map))
+    RectSymmetry::of_rectangle(instance.width, instance.height)
+        .filter_map(|symmetry| placement_action(instance, &index, symmetry))
         .collect()
 }
 
@@ -448,25 +426,28 @@ pub struct MirrorHalves {
 pub fn mirror_halves(instance: &PackingInstance) -> Vec<MirrorHalves> {
     let w = instance.width;
     let index = placement_index(instance);
-    [(FLIP_COLUMNS, false), (FLIP_ROWS, true)]
-        .into_iter()
-        .filter(|&(map, _)| placement_action(instance, &index, map).is_some())
-        .map(|(_, rows_flipped)| {
-            let (line_cells, coordinate): (usize, fn(usize, usize) -> usize) = if rows_flipped {
-                (instance.height, |c, w| c / w)
-            } else {
-                (w, |c, w| c % w)
-            };
-            let side = instance
-                .placements
-                .iter()
-                .map(|p| {
-                    // Twice the centre against the middle line, in whole numbers.
-                    let twice: usize = p.cells.iter().map(|&c| 2 * coordinate(c, w)).sum();
-                    twice.cmp(&(p.cells.len() * (line_cells - 1)))
-                })
-                .collect();
-            MirrorHalves { rows_flipped, side }
-        })
-        .collect()
+    [
+        (RectSymmetry::MirrorLeftRight, false),
+        (RectSymmetry::MirrorTopBottom, true),
+    ]
+    .into_iter()
+    .filter(|&(symmetry, _)| placement_action(instance, &index, symmetry).is_some())
+    .map(|(_, rows_flipped)| {
+        let (line_cells, coordinate): (usize, fn(usize, usize) -> usize) = if rows_flipped {
+            (instance.height, |c, w| c / w)
+        } else {
+            (w, |c, w| c % w)
+        };
+        let side = instance
+            .placements
+            .iter()
+            .map(|p| {
+                // Twice the centre against the middle line, in whole numbers.
+                let twice: usize = p.cells.iter().map(|&c| 2 * coordinate(c, w)).sum();
+                twice.cmp(&(p.cells.len() * (line_cells - 1)))
+            })
+            .collect();
+        MirrorHalves { rows_flipped, side }
+    })
+    .collect()
 }
