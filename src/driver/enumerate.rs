@@ -560,22 +560,10 @@ impl Symmetries {
 }
 
 /// An identifier of a puzzle instance for checking that shards belong together: a hash of
-/// its description (so the same model file gives the same identifier on every machine).
+/// its canonical text ([`Puzzle::canonical_text`]), so the same instance gives the same
+/// identifier on every machine, whatever its model file's description or layout.
 pub fn model_digest(puzzle: &Puzzle) -> String {
-    let Puzzle::Queens(board) = puzzle else {
-        return digest_text(&format!("{puzzle:?}"));
-    };
-    let text = format!(
-        "queens {}x{} {}",
-        board.width,
-        board.height,
-        board
-            .free
-            .iter()
-            .map(|&f| if f { '-' } else { '*' })
-            .collect::<String>()
-    );
-    digest_text(&text)
+    digest_text(&puzzle.canonical_text())
 }
 
 /// The first 16 hex digits of the SHA-256 of `text`.

@@ -69,6 +69,69 @@ impl Puzzle {
         }
     }
 
+    /// The instance as canonical text: what defines it and nothing else (no description,
+    /// no file layout), so equal instances give equal text on every machine and in every
+    /// version. Shards are checked to belong together by its digest.
+    pub fn canonical_text(&self) -> String {
+        let grid = |width: usize, cells: &[bool], on: char, off: char| {
+            cells
+                .chunks(width.max(1))
+                .map(|row| row.iter().map(|&c| if c { on } else { off }).collect())
+                .collect::<Vec<String>>()
+                .join("/")
+        };
+        match self {
+            Puzzle::Queens(q) => format!(
+                "queens {}x{} {}",
+                q.width,
+                q.height,
+                q.free
+                    .iter()
+                    .map(|&f| if f { '-' } else { '*' })
+                    .collect::<String>()
+            ),
+            Puzzle::Dissection(d) => format!(
+                "dissection {}x{} parts {} reflect {} {}",
+                d.width,
+                d.height,
+                d.parts,
+                d.reflect,
+                grid(d.width, &d.inside, '#', '.')
+            ),
+            Puzzle::Packing(p) => {
+                let pieces: Vec<String> = p
+                    .pieces
+                    .iter()
+                    .map(|piece| {
+                        format!(
+                            "{} min {} max {} rotate {} reflect {} cells {:?}",
+                            piece.name,
+                            piece.limit.min,
+                            piece
+                                .limit
+                                .max
+                                .map_or("none".to_string(), |m| m.to_string()),
+                            piece.rotate,
+                            piece.reflect,
+                            piece.cells
+                        )
+                    })
+                    .collect();
+                format!(
+                    "packing {}x{} {} {} pieces: {}",
+                    p.width,
+                    p.height,
+                    match p.kind {
+                        packing::PackingKind::Maximise => "maximise",
+                        packing::PackingKind::Tile => "tile",
+                    },
+                    grid(p.width, &p.blocked, '#', '.'),
+                    pieces.join("; ")
+                )
+            }
+        }
+    }
+
     /// Compiles the puzzle to the backend-neutral model.
     pub fn compile(&self) -> Model {
         match self {
