@@ -1,5 +1,6 @@
 //! Benchmarks of the native dissection search on fixed shapes.
 
+use puzzlec::geometry::shapes::picture_cells as shape;
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
 
@@ -54,18 +55,6 @@ const GLUED_60: &str = "
 ...#.....###.....
 ..###.....##.....
 ";
-
-fn shape(picture: &str) -> Vec<Cell> {
-    let mut cells = Vec::new();
-    for (y, row) in picture.lines().filter(|r| !r.is_empty()).enumerate() {
-        for (x, ch) in row.chars().enumerate() {
-            if ch == '#' {
-                cells.push((x as i32, y as i32));
-            }
-        }
-    }
-    cells
-}
 
 fn rectangle(width: i32, height: i32) -> Vec<Cell> {
     (0..height)

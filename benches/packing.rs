@@ -4,20 +4,9 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use puzzlec::engines::packing::{count_tilings, maximise, PackingGoal, PackingOptions};
 use puzzlec::engines::packing_lns::{search, LnsOptions};
 use puzzlec::geometry::placements::{orientations, PackingInstance, PieceLimit};
+use puzzlec::geometry::shapes::picture_cells as shape;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-
-fn shape(picture: &str) -> Vec<(i32, i32)> {
-    let mut cells = Vec::new();
-    for (y, line) in picture.split('/').enumerate() {
-        for (x, ch) in line.chars().enumerate() {
-            if ch == '#' {
-                cells.push((x as i32, y as i32));
-            }
-        }
-    }
-    cells
-}
 
 fn boxed(width: usize, height: usize, shapes: &[&str], limit: PieceLimit) -> PackingInstance {
     let pieces: Vec<_> = shapes

@@ -3,19 +3,8 @@
 
 use puzzlec::engines::packing_lns::{search, LnsOptions};
 use puzzlec::geometry::placements::{orientations, PackingInstance, PieceLimit};
+use puzzlec::geometry::shapes::picture_cells as shape;
 use std::time::{Duration, Instant};
-
-fn shape(picture: &str) -> Vec<(i32, i32)> {
-    let mut cells = Vec::new();
-    for (y, line) in picture.split('/').enumerate() {
-        for (x, ch) in line.chars().enumerate() {
-            if ch == '#' {
-                cells.push((x as i32, y as i32));
-            }
-        }
-    }
-    cells
-}
 
 fn main() {
     let args: Vec<u64> = std::env::args()

@@ -3,20 +3,9 @@
 
 use puzzlec::engines::packing::count_tilings;
 use puzzlec::geometry::placements::{orientations, PackingInstance, PieceLimit};
+use puzzlec::geometry::shapes::picture_cells as shape;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
-
-fn shape(picture: &str) -> Vec<(i32, i32)> {
-    let mut cells = Vec::new();
-    for (y, line) in picture.split('/').enumerate() {
-        for (x, ch) in line.chars().enumerate() {
-            if ch == '#' {
-                cells.push((x as i32, y as i32));
-            }
-        }
-    }
-    cells
-}
 
 fn main() {
     let pentominoes = [

@@ -17,6 +17,8 @@
 //!
 //! The command line (`src/bin/puzzlec`) sits on top and is the only part that prints.
 
+#![warn(missing_docs)]
+
 pub mod base;
 pub mod cert;
 pub mod driver;

@@ -8,6 +8,7 @@ use puzzlec::base::{Control, Goal, Status};
 use puzzlec::driver::packing::{assignment_of, count_native, count_sat};
 use puzzlec::driver::{solve, Backend};
 use puzzlec::geometry::placements::{orientations, PieceLimit};
+use puzzlec::geometry::shapes::picture_cells as shape;
 use puzzlec::puzzle::packing::{Packing, PackingKind, PackingSolution, PieceSpec};
 use puzzlec::puzzle::{load_model_file, Puzzle, Solution};
 use rand::{Rng, SeedableRng};
@@ -30,18 +31,6 @@ fn solve_natively(puzzle: &Puzzle) -> puzzlec::driver::Outcome {
         &Control::unlimited(),
     )
     .unwrap()
-}
-
-fn shape(picture: &str) -> Vec<(i32, i32)> {
-    let mut cells = Vec::new();
-    for (y, line) in picture.split('/').enumerate() {
-        for (x, ch) in line.chars().enumerate() {
-            if ch == '#' {
-                cells.push((x as i32, y as i32));
-            }
-        }
-    }
-    cells
 }
 
 #[test]

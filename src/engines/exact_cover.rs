@@ -109,16 +109,6 @@ impl ExactCover {
         self.options.len() - 1
     }
 
-    /// Number of items.
-    pub fn item_count(&self) -> usize {
-        self.kinds.len()
-    }
-
-    /// Number of options.
-    pub fn option_count(&self) -> usize {
-        self.options.len()
-    }
-
     /// Counts all solutions (stopping early if `stop` is raised).
     pub fn count(&self, stop: &AtomicBool) -> SearchSummary {
         self.solve(stop, |_| ControlFlow::Continue(()))

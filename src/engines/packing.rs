@@ -1400,68 +1400,17 @@ fn longest_run(cells: &[usize], key: impl Fn(usize) -> (usize, usize)) -> usize 
 mod tests {
     use super::*;
     use crate::geometry::placements::{orientations, PieceShapes};
+    use crate::geometry::shapes::{
+        cross_box, pentomino_box, picture_cells as shape, shapes, CROSSES, PENTOMINOES,
+    };
+    fn pentominoes() -> Vec<Vec<(i32, i32)>> {
+        shapes(&PENTOMINOES)
+    }
+    fn crosses() -> Vec<Vec<(i32, i32)>> {
+        shapes(&CROSSES)
+    }
     use rand::{Rng, SeedableRng};
     use std::collections::BTreeSet;
-
-    /// Parses a picture (`#` filled) into `(x, y)` cells.
-    fn shape(picture: &str) -> Vec<(i32, i32)> {
-        let mut cells = Vec::new();
-        for (y, line) in picture.split('/').enumerate() {
-            for (x, ch) in line.chars().enumerate() {
-                if ch == '#' {
-                    cells.push((x as i32, y as i32));
-                }
-            }
-        }
-        cells
-    }
-
-    fn pentominoes() -> Vec<Vec<(i32, i32)>> {
-        [
-            ".##/##./.#.", // F
-            "#####",       // I
-            "####/#...",   // L
-            "###./..##",   // N
-            "##/##/#.",    // P
-            "###/.#./.#.", // T
-            "#.#/###",     // U
-            "#../#../###", // V
-            "#../##./.##", // W
-            ".#./###/.#.", // X
-            "####/.#..",   // Y
-            "##./.#./.##", // Z
-        ]
-        .iter()
-        .map(|p| shape(p))
-        .collect()
-    }
-
-    fn crosses() -> Vec<Vec<(i32, i32)>> {
-        [
-            "..#../..#../#####/..#../..#..",
-            "..#../#####/..#../..#../..#..",
-            "#####/..#../..#../..#../..#..",
-        ]
-        .iter()
-        .map(|p| shape(p))
-        .collect()
-    }
-
-    fn pentomino_box(width: usize, height: usize) -> PackingInstance {
-        let pieces: Vec<_> = pentominoes()
-            .iter()
-            .map(|s| (orientations(s, true, true), PieceLimit::exactly(1)))
-            .collect();
-        PackingInstance::from_shapes(width, height, vec![false; width * height], &pieces)
-    }
-
-    fn cross_box(width: usize, height: usize) -> PackingInstance {
-        let pieces: Vec<_> = crosses()
-            .iter()
-            .map(|s| (orientations(s, true, true), PieceLimit::unlimited()))
-            .collect();
-        PackingInstance::from_shapes(width, height, vec![false; width * height], &pieces)
-    }
 
     #[test]
     fn orientation_counts() {

@@ -366,18 +366,7 @@ impl WindowSolver {
 mod tests {
     use super::*;
     use crate::geometry::placements::{orientations, PieceLimit};
-
-    fn shape(picture: &str) -> Vec<(i32, i32)> {
-        let mut cells = Vec::new();
-        for (y, line) in picture.split('/').enumerate() {
-            for (x, ch) in line.chars().enumerate() {
-                if ch == '#' {
-                    cells.push((x as i32, y as i32));
-                }
-            }
-        }
-        cells
-    }
+    use crate::geometry::shapes::picture_cells as shape;
 
     #[test]
     fn dominoes_fill_a_small_box() {

@@ -6,3 +6,4 @@ pub mod board;
 pub mod isometry;
 pub mod partition;
 pub mod placements;
+pub mod shapes;

@@ -128,18 +128,6 @@ impl Queens {
         self.board().segments()
     }
 
-    /// Number of free cells.
-    pub fn free_count(&self) -> usize {
-        self.free.iter().filter(|&&f| f).count()
-    }
-
-    /// The index into [`DIRECTIONS`] of the direction with the fewest segments: the
-    /// smallest partition of the cells into at-most-one groups, and so the best bound.
-    pub fn fewest_segments_direction(&self) -> usize {
-        let segments = self.segments();
-        (0..4).min_by_key(|&d| segments[d].len()).unwrap_or(0)
-    }
-
     /// Compiles to the model: one boolean `q[x,y]` per free cell, one at-most-one per
     /// segment of two or more cells, maximise the number of queens; the objective's
     /// at-most-one groups are the segments of the direction with the fewest.
