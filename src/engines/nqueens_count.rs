@@ -703,40 +703,6 @@ mod tests {
         assert_eq!(count_empty_board(MAX_N, None, &|_, _| {}, &stop), None);
     }
 
-    #[test]
-    fn shard_parse_accepts_index_over_count() {
-        assert_eq!(Shard::parse("3/8"), Ok(Shard { index: 3, count: 8 }));
-        assert_eq!(Shard::parse("1/1"), Ok(Shard { index: 1, count: 1 }));
-        assert_eq!("8/8".parse::<Shard>(), Ok(Shard { index: 8, count: 8 }));
-        assert_eq!(Shard { index: 3, count: 8 }.to_string(), "3/8");
-    }
-
-    #[test]
-    fn shard_parse_explains_what_is_wrong() {
-        assert_eq!(
-            Shard::parse("0/8").unwrap_err(),
-            "invalid shard \"0/8\": shards are numbered from 1, so the index must be 1..=8"
-        );
-        assert_eq!(
-            Shard::parse("9/8").unwrap_err(),
-            "invalid shard \"9/8\": index 9 is larger than the shard count 8 (expected 1..=8)"
-        );
-        assert_eq!(
-            Shard::parse("x/y").unwrap_err(),
-            "invalid shard \"x/y\": expected INDEX/COUNT with whole numbers, like 3/8"
-        );
-        assert_eq!(
-            Shard::parse("3/0").unwrap_err(),
-            "invalid shard \"3/0\": the shard count must be at least 1"
-        );
-        assert!(Shard::parse("3")
-            .unwrap_err()
-            .contains("expected INDEX/COUNT"));
-        assert!(Shard::parse("-1/8")
-            .unwrap_err()
-            .contains("expected INDEX/COUNT"));
-    }
-
     /// Slow in a debug build: run with `cargo test --release -- --ignored`.
     #[test]
     #[ignore]
