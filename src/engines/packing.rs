@@ -2,7 +2,7 @@
 //!
 //! The input is plain data ([`PackingInstance`]): a rectangle of cells, some blocked, a list of
 //! [`Placement`]s (a piece index and the cells it would cover) and per-piece count limits.
-//! [`orientations`] and [`placements`] build placement lists from polyomino shapes.
+//! [`orientations`](crate::geometry::placements::orientations) and [`placements`](crate::geometry::placements::placements) build placement lists from polyomino shapes.
 //!
 //! - [`count_tilings`] / [`enumerate_tilings`]: every free cell covered exactly once, solved as
 //!   exact cover ([`super::exact_cover`]); [`count_tilings`] can also count up to the symmetries

@@ -1,6 +1,6 @@
 //! Pictures of solutions: every family describes its solution as a [`LabelledGrid`] (cells
 //! outside the board, blocked, empty or carrying a label, plus markers such as queens), and
-//! the drawing code ([`svg`], [`color`]) works from that alone.
+//! the drawing code ([`svg`](super::svg), [`color`](super::color)) works from that alone.
 //!
 //! A new family plugs in with one small function that builds its grid; families whose text
 //! rendering already writes one letter per piece or part can use
