@@ -196,6 +196,26 @@ pub struct Size {
     pub unit: &'static str,
 }
 
+impl Size {
+    /// A formula of `variables` variables and `clauses` clauses.
+    pub fn clauses(variables: usize, clauses: usize) -> Size {
+        Size {
+            variables,
+            constraints: clauses,
+            unit: "clauses",
+        }
+    }
+
+    /// A search that visited `nodes` nodes.
+    pub fn nodes(nodes: u64) -> Size {
+        Size {
+            variables: 0,
+            constraints: nodes as usize,
+            unit: "nodes",
+        }
+    }
+}
+
 /// A backend's raw answer, before decoding: the witness is a model assignment (SAT, MILP)
 /// or a solution (native).
 #[derive(Clone, Debug)]
@@ -213,6 +233,55 @@ pub struct RawOutcome<W> {
 }
 
 impl<W> RawOutcome<W> {
+    /// The best value, proved: `witness` has `value` and nothing has more.
+    pub fn optimal(witness: W, value: usize, evidence: String, size: Size) -> Self {
+        RawOutcome {
+            status: Status::Optimal,
+            witness: Some(witness),
+            bound: Some(value),
+            evidence,
+            size,
+        }
+    }
+
+    /// A yes to the question, with `witness` (or, without an objective, any solution).
+    pub fn satisfiable(witness: W, evidence: String, size: Size) -> Self {
+        RawOutcome {
+            status: Status::Satisfiable,
+            witness: Some(witness),
+            bound: None,
+            evidence,
+            size,
+        }
+    }
+
+    /// No solution meets the question; `bound` is the proven upper bound, when known.
+    pub fn unsatisfiable(bound: Option<usize>, evidence: String, size: Size) -> Self {
+        RawOutcome {
+            status: Status::Unsatisfiable,
+            witness: None,
+            bound,
+            evidence,
+            size,
+        }
+    }
+
+    /// A run stopped before it proved anything: feasible with the best solution so far,
+    /// unknown without one; `bound` is a proven upper bound, when known.
+    pub fn stopped(best: Option<W>, bound: Option<usize>, evidence: String, size: Size) -> Self {
+        RawOutcome {
+            status: if best.is_some() {
+                Status::Feasible
+            } else {
+                Status::Unknown
+            },
+            witness: best,
+            bound,
+            evidence,
+            size,
+        }
+    }
+
     /// Wraps the witness into another solution type.
     pub fn map_solution<T>(self, wrap: impl FnOnce(W) -> T) -> RawOutcome<T> {
         RawOutcome {

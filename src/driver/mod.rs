@@ -148,27 +148,14 @@ pub fn solve(
     let start = Instant::now();
     if let Some(reason) = puzzle.trivially_impossible() {
         // Counting alone settles it; every backend gives the same reason.
-        let raw = RawOutcome {
-            status: Status::Unsatisfiable,
-            witness: None,
-            bound: None,
-            evidence: reason,
-            size: Size::default(),
-        };
+        let raw = RawOutcome::unsatisfiable(None, reason, Size::default());
         return finish(puzzle, backend, goal, raw, start.elapsed());
     }
     let raw = match backend {
         Backend::Sat | Backend::Milp => {
             let incumbent = Arc::new(Incumbent::<Assignment>::new());
             let raw = run_stoppable(puzzle, backend, goal, control, incumbent.clone())?;
-            let witness = raw.witness.map(|a| puzzle.decode(&a));
-            RawOutcome {
-                status: raw.status,
-                witness,
-                bound: raw.bound,
-                evidence: raw.evidence,
-                size: raw.size,
-            }
+            raw.map_solution(|a| puzzle.decode(&a))
         }
         Backend::Native => {
             crate::driver::native::solve(puzzle, goal, control).map_err(|message| {
@@ -211,13 +198,7 @@ pub fn solve_external(
         }
     }
     .map_err(failed)?;
-    let raw = RawOutcome {
-        status: raw.status,
-        witness: raw.witness.map(|a| puzzle.decode(&a)),
-        bound: raw.bound,
-        evidence: raw.evidence,
-        size: raw.size,
-    };
+    let raw = raw.map_solution(|a| puzzle.decode(&a));
     let mut outcome =
         finish(puzzle, backend, goal, raw, start.elapsed()).map_err(|e| failed(e.to_string()))?;
     outcome.solver = Some(solver.name());
@@ -280,17 +261,12 @@ fn run_stoppable(
                     "{}; the best solution found is not proven optimal",
                     control.reason()
                 );
-                return Ok(RawOutcome {
-                    status: if best.is_some() {
-                        Status::Feasible
-                    } else {
-                        Status::Unknown
-                    },
-                    witness: best.map(|(a, _)| a),
-                    bound: None,
+                return Ok(RawOutcome::stopped(
+                    best.map(|(a, _)| a),
+                    None,
                     evidence,
-                    size: Size::default(),
-                });
+                    Size::default(),
+                ));
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {}
         }

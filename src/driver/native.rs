@@ -83,10 +83,6 @@ pub fn solve_dissection(puzzle: &DissectionPuzzle, control: &Control) -> RawOutc
         witness: found,
         bound: None,
         evidence,
-        size: Size {
-            variables: 0,
-            constraints: search.nodes as usize,
-            unit: "nodes",
-        },
+        size: Size::nodes(search.nodes),
     }
 }

@@ -25,14 +25,6 @@ const BOUNDS: &str = "area and Russian-doll bounds, mirror symmetry broken";
 /// Progress lines start after this long, so that quick runs stay quiet.
 const QUIET: Duration = Duration::from_secs(1);
 
-fn nodes(n: u64) -> Size {
-    Size {
-        variables: 0,
-        constraints: n as usize,
-        unit: "nodes",
-    }
-}
-
 /// Answers `goal` for `packing` natively.
 pub fn solve(
     packing: &Packing,
@@ -61,35 +53,32 @@ fn tile(
         })
     })
     .map_err(|e| e.to_string())?;
-    let size = nodes(summary.nodes);
+    let size = Size::nodes(summary.nodes);
     Ok(match found {
-        Some(t) => RawOutcome {
-            status: Status::Satisfiable,
-            witness: Some(packing.solution_of(&t)),
-            bound: None,
-            evidence: format!(
+        Some(t) => RawOutcome::satisfiable(
+            packing.solution_of(&t),
+            format!(
                 "native exact cover found a tiling ({} nodes)",
                 summary.nodes
             ),
             size,
-        },
-        None if summary.end == crate::engines::exact_cover::SearchEnd::Exhausted => RawOutcome {
-            status: Status::Unsatisfiable,
-            witness: None,
-            bound: None,
-            evidence: format!(
-                "native exact cover exhausted the search: no tiling ({} nodes)",
-                summary.nodes
-            ),
+        ),
+        None if summary.end == crate::engines::exact_cover::SearchEnd::Exhausted => {
+            RawOutcome::unsatisfiable(
+                None,
+                format!(
+                    "native exact cover exhausted the search: no tiling ({} nodes)",
+                    summary.nodes
+                ),
+                size,
+            )
+        }
+        None => RawOutcome::stopped(
+            None,
+            None,
+            format!("{}; exact cover had not finished", control.reason()),
             size,
-        },
-        None => RawOutcome {
-            status: Status::Unknown,
-            witness: None,
-            bound: None,
-            evidence: format!("{}; exact cover had not finished", control.reason()),
-            size,
-        },
+        ),
     })
 }
 
@@ -154,48 +143,34 @@ fn pack(
         let outcome = maximise(instance, &options, report).map_err(|e| e.to_string())?;
         let found = outcome.best.as_ref().map(|b| packing.solution_of(b));
         let len = outcome.best_len();
-        let size = nodes(outcome.stats.nodes);
+        let size = Size::nodes(outcome.stats.nodes);
         let bb = "native branch and bound";
         return Ok(match (goal, outcome.proved, found) {
-            (Goal::AtLeast(k), _, Some(s)) if len >= k => RawOutcome {
-                status: Status::Satisfiable,
-                witness: Some(s),
-                bound: None,
-                evidence: format!("{bb} found {len} >= {k}"),
+            (Goal::AtLeast(k), _, Some(s)) if len >= k => {
+                RawOutcome::satisfiable(s, format!("{bb} found {len} >= {k}"), size)
+            }
+            (Goal::AtLeast(k), true, _) => RawOutcome::unsatisfiable(
+                Some(outcome.bound),
+                format!("{bb} exhausted the search: no packing with {k}"),
                 size,
-            },
-            (Goal::AtLeast(k), true, _) => RawOutcome {
-                status: Status::Unsatisfiable,
-                witness: None,
-                bound: Some(outcome.bound),
-                evidence: format!("{bb} exhausted the search: no packing with {k}"),
+            ),
+            (Goal::Maximise, true, Some(s)) => RawOutcome::optimal(
+                s,
+                len,
+                format!("{bb} exhausted the search ({BOUNDS})"),
                 size,
-            },
-            (Goal::Maximise, true, Some(s)) => RawOutcome {
-                status: Status::Optimal,
-                witness: Some(s),
-                bound: Some(len),
-                evidence: format!("{bb} exhausted the search ({BOUNDS})"),
+            ),
+            (Goal::Maximise, true, None) => RawOutcome::unsatisfiable(
+                None,
+                format!("{bb}: no packing meets the piece counts"),
                 size,
-            },
-            (Goal::Maximise, true, None) => RawOutcome {
-                status: Status::Unsatisfiable,
-                witness: None,
-                bound: None,
-                evidence: format!("{bb}: no packing meets the piece counts"),
+            ),
+            (_, false, found) => RawOutcome::stopped(
+                found,
+                Some(outcome.bound),
+                format!("{}; {bb} had not finished", control.reason()),
                 size,
-            },
-            (_, false, found) => RawOutcome {
-                status: if found.is_some() {
-                    Status::Feasible
-                } else {
-                    Status::Unknown
-                },
-                witness: found,
-                bound: Some(outcome.bound),
-                evidence: format!("{}; {bb} had not finished", control.reason()),
-                size,
-            },
+            ),
         });
     }
     // Phase 1: a strong incumbent from the neighbourhood search.
@@ -240,13 +215,11 @@ fn pack(
     );
     if let Goal::AtLeast(k) = goal {
         if best.len() >= k {
-            return Ok(RawOutcome {
-                status: Status::Satisfiable,
-                witness: Some(packing.solution_of(&best)),
-                bound: None,
-                evidence: format!("native {lns_note}, >= {k}"),
-                size: nodes(total_nodes),
-            });
+            return Ok(RawOutcome::satisfiable(
+                packing.solution_of(&best),
+                format!("native {lns_note}, >= {k}"),
+                Size::nodes(total_nodes),
+            ));
         }
     }
     // Phase 2: branch and bound on "at least k", raising k after each success. The suffix
@@ -299,23 +272,20 @@ fn pack(
         if k > area_bound {
             // Refuted by the area bound alone.
             return Ok(match goal {
-                Goal::Maximise => RawOutcome {
-                    status: Status::Optimal,
-                    witness: Some(packing.solution_of(&best)),
-                    bound: Some(best.len()),
-                    evidence: format!(
+                Goal::Maximise => RawOutcome::optimal(
+                    packing.solution_of(&best),
+                    best.len(),
+                    format!(
                         "native {lns_note}; that equals the area bound ({} free cells)",
                         instance.free_cells()
                     ),
-                    size: nodes(total_nodes),
-                },
-                Goal::AtLeast(k) => RawOutcome {
-                    status: Status::Unsatisfiable,
-                    witness: None,
-                    bound: Some(area_bound),
-                    evidence: format!("at least {k} exceeds the area bound {area_bound}"),
-                    size: nodes(total_nodes),
-                },
+                    Size::nodes(total_nodes),
+                ),
+                Goal::AtLeast(k) => RawOutcome::unsatisfiable(
+                    Some(area_bound),
+                    format!("at least {k} exceeds the area bound {area_bound}"),
+                    Size::nodes(total_nodes),
+                ),
             });
         }
         let options = PackingOptions {
@@ -331,13 +301,11 @@ fn pack(
         if len >= k {
             best = outcome.best.expect("a packing of length >= k");
             if let Goal::AtLeast(k) = goal {
-                return Ok(RawOutcome {
-                    status: Status::Satisfiable,
-                    witness: Some(packing.solution_of(&best)),
-                    bound: None,
-                    evidence: format!("native branch and bound found {len} >= {k}"),
-                    size: nodes(total_nodes),
-                });
+                return Ok(RawOutcome::satisfiable(
+                    packing.solution_of(&best),
+                    format!("native branch and bound found {len} >= {k}"),
+                    Size::nodes(total_nodes),
+                ));
             }
             k = len + 1;
             continue;
@@ -346,20 +314,15 @@ fn pack(
             let evidence =
                 format!("native {lns_note}; branch and bound ({BOUNDS}) refuted \"at least {k}\"");
             return Ok(match goal {
-                Goal::Maximise => RawOutcome {
-                    status: Status::Optimal,
-                    witness: Some(packing.solution_of(&best)),
-                    bound: Some(k - 1),
+                Goal::Maximise => RawOutcome::optimal(
+                    packing.solution_of(&best),
+                    k - 1,
                     evidence,
-                    size: nodes(total_nodes),
-                },
-                Goal::AtLeast(_) => RawOutcome {
-                    status: Status::Unsatisfiable,
-                    witness: None,
-                    bound: Some(k - 1),
-                    evidence,
-                    size: nodes(total_nodes),
-                },
+                    Size::nodes(total_nodes),
+                ),
+                Goal::AtLeast(_) => {
+                    RawOutcome::unsatisfiable(Some(k - 1), evidence, Size::nodes(total_nodes))
+                }
             });
         }
         let evidence = format!(
@@ -396,7 +359,7 @@ fn unfinished(
         witness: Some(packing.solution_of(best)),
         bound: Some(bound),
         evidence,
-        size: nodes(total_nodes),
+        size: Size::nodes(total_nodes),
     }
 }
 

@@ -308,22 +308,26 @@ fn solve_rows(board: &Board, goal: Goal, control: &Control) -> RawOutcome<Queens
             evidence: format!("native search found {found} >= {k} queens ({nodes} nodes)"),
             size,
         },
-        Goal::AtLeast(k) => RawOutcome {
-            status: Status::Unsatisfiable,
-            witness: None,
-            bound: Some(k - 1),
-            evidence: format!(
+        Goal::AtLeast(k) => RawOutcome::unsatisfiable(
+            Some(k - 1),
+            format!(
                 "native search exhausted every placement that could reach {k} ({nodes} nodes, pruned by open row and column segments)"
             ),
             size,
-        },
+        ),
         Goal::Maximise => {
             let evidence = if found == structural {
                 format!("native search found {found}, which equals the structural bound (fewest segments in one direction: {structural})")
             } else {
                 format!("native search exhausted every placement that could beat {found} ({nodes} nodes, pruned by open row and column segments)")
             };
-            RawOutcome { status: Status::Optimal, witness, bound: Some(found), evidence, size }
+            RawOutcome {
+                status: Status::Optimal,
+                witness,
+                bound: Some(found),
+                evidence,
+                size,
+            }
         }
     }
 }
