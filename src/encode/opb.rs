@@ -4,6 +4,7 @@
 //! variables `x1..xN`. Negated literals are written as `1 - x` with the constant moved to
 //! the right-hand side, so readers need not support `~x`.
 
+use super::ReadError;
 use crate::model::{Constraint, Lit, Model};
 use std::fmt::Write as _;
 
@@ -146,11 +147,14 @@ pub fn write_opb(opb: &Opb, names: &[String], comments: &[String]) -> String {
 
 /// Reads a linear OPB file with `xN` variables (as [`write_opb`] writes); the header must
 /// match what follows. Errors name the line.
-pub fn read_opb(text: &str) -> Result<Opb, String> {
+pub fn read_opb(text: &str) -> Result<Opb, ReadError> {
     let mut opb = Opb::default();
     let mut declared: Option<(usize, usize)> = None;
     for (index, line) in text.lines().enumerate() {
-        let error = |m: String| format!("line {}: {m}", index + 1);
+        let error = |message: String| ReadError::Line {
+            line: index + 1,
+            message,
+        };
         let line = line.trim();
         if let Some(comment) = line.strip_prefix('*') {
             if index == 0 {
@@ -215,14 +219,15 @@ pub fn read_opb(text: &str) -> Result<Opb, String> {
             opb.constraints.push(PbConstraint { terms, equal, rhs });
         }
     }
-    let (vars, constraints) =
-        declared.ok_or("the first line is not a `* #variable= N #constraint= M` header")?;
+    let (vars, constraints) = declared.ok_or(ReadError::File(
+        "the first line is not a `* #variable= N #constraint= M` header".into(),
+    ))?;
     if constraints != opb.constraints.len() || vars < opb.num_vars {
-        return Err(format!(
+        return Err(ReadError::File(format!(
             "the header declares {vars} variables and {constraints} constraints, the file has {} and {}",
             opb.num_vars,
             opb.constraints.len()
-        ));
+        )));
     }
     opb.num_vars = vars;
     Ok(opb)

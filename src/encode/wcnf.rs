@@ -6,6 +6,7 @@
 use super::amo::AmoEncoding;
 use super::cnf::encode_constraint;
 use super::Cnf;
+use super::ReadError;
 use crate::model::{Constraint, Lit, Model};
 use std::fmt::Write as _;
 
@@ -92,14 +93,17 @@ pub fn write_wcnf(wcnf: &Wcnf, names: &[String], comments: &[String]) -> String 
 
 /// Reads a WCNF file in the 2022 format (`h` hard clauses, weighted soft clauses, `c`
 /// comments); `num_vars` is the largest variable mentioned. Errors name the line.
-pub fn read_wcnf(text: &str) -> Result<Wcnf, String> {
+pub fn read_wcnf(text: &str) -> Result<Wcnf, ReadError> {
     let mut wcnf = Wcnf::default();
     for (index, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('c') {
             continue;
         }
-        let error = |m: String| format!("line {}: {m}", index + 1);
+        let error = |message: String| ReadError::Line {
+            line: index + 1,
+            message,
+        };
         let mut words = line.split_whitespace();
         let head = words.next().unwrap_or("");
         let weight = if head == "h" {
