@@ -276,12 +276,18 @@ mod tests {
     #[test]
     fn reader_errors_name_the_line() {
         assert_eq!(
-            read_opb("* #variable= 1 #constraint= 1\n+1 x1 >= 1\n").unwrap_err(),
+            read_opb("* #variable= 1 #constraint= 1\n+1 x1 >= 1\n")
+                .unwrap_err()
+                .to_string(),
             "line 2: a constraint must end with `;`"
         );
-        assert!(read_opb("+1 x1 >= 1 ;\n").unwrap_err().contains("header"));
+        assert!(read_opb("+1 x1 >= 1 ;\n")
+            .unwrap_err()
+            .to_string()
+            .contains("header"));
         assert!(read_opb("* #variable= 1 #constraint= 2\n+1 x1 >= 1 ;\n")
             .unwrap_err()
+            .to_string()
             .contains("declares"));
     }
 }

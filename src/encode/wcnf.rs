@@ -165,7 +165,11 @@ mod tests {
         assert_eq!(read_wcnf(&text).unwrap(), wcnf);
         assert!(read_wcnf("p wcnf 1 1 10\n")
             .unwrap_err()
+            .to_string()
             .starts_with("line 1:"));
-        assert!(read_wcnf("h 1 2\n").unwrap_err().contains("end with 0"));
+        assert!(read_wcnf("h 1 2\n")
+            .unwrap_err()
+            .to_string()
+            .contains("end with 0"));
     }
 }
