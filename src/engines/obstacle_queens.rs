@@ -235,10 +235,68 @@ fn masks(board: &Board) -> (Vec<u64>, Vec<Vec<u64>>) {
     (free, row_segments)
 }
 
+/// A placement of `n` non-attacking queens on the empty `n` x `n` board (`n` >= 4), one
+/// per row, by the classic explicit construction: the even columns, then the odd ones,
+/// with the two residues mod 6 where that fails mended (n = 2 mod 6: the first odd
+/// columns reordered 3, 1, then 7, 9, ..., and 5 last; n = 3 mod 6: column 2 moved after
+/// the other evens, 1 and 3 after the other odds). Columns are numbered from 1 in the
+/// construction; the queens are (column - 1, row).
+pub fn constructive_placement(n: usize) -> Option<Vec<(usize, usize)>> {
+    if n < 4 {
+        return None;
+    }
+    let mut evens: Vec<usize> = (2..=n).step_by(2).collect();
+    let mut odds: Vec<usize> = (1..=n).step_by(2).collect();
+    match n % 6 {
+        2 => {
+            odds.swap(0, 1);
+            let five = odds.remove(2);
+            odds.push(five);
+        }
+        3 => {
+            let two = evens.remove(0);
+            evens.push(two);
+            let (one, three) = (odds.remove(0), odds.remove(0));
+            odds.extend([one, three]);
+        }
+        _ => {}
+    }
+    Some(
+        evens
+            .into_iter()
+            .chain(odds)
+            .enumerate()
+            .map(|(row, column)| (column - 1, row))
+            .collect(),
+    )
+}
+
+/// The constructive answer on an empty square board of side 4 or more: one queen per row
+/// bounds the optimum by the side, and [`constructive_placement`] reaches it.
+fn empty_square(board: &Board, goal: Goal) -> Option<RawOutcome<QueensSolution>> {
+    let n = board.width;
+    if board.height != n || !board.free.iter().all(|&f| f) {
+        return None;
+    }
+    let queens = QueensSolution::new(constructive_placement(n)?);
+    let size = Size::nodes(0);
+    let how = format!(
+        "one queen per row bounds an empty {n} x {n} board by {n}, and the explicit construction (even columns, then odd, mended for n mod 6 = 2 or 3) places {n}"
+    );
+    Some(match goal {
+        Goal::Maximise => RawOutcome::optimal(queens, n, how, size),
+        Goal::AtLeast(k) if k <= n => RawOutcome::satisfiable(queens, how, size),
+        Goal::AtLeast(_) => RawOutcome::unsatisfiable(Some(n), how, size),
+    })
+}
+
 /// Answers `goal` for `board` by depth-first search. The search runs along the lines of
 /// whichever of rows and columns has fewer segments (transposing the board, which keeps
 /// the rules): then every skipped line counts against the bound at once.
 pub fn solve(board: &Board, goal: Goal, control: &Control) -> RawOutcome<QueensSolution> {
+    if let Some(outcome) = empty_square(board, goal) {
+        return outcome;
+    }
     let [rows, columns, ..] = board.segments();
     if columns.len() < rows.len() {
         let mut outcome = solve_rows(&board.transpose(), goal, control);
@@ -671,4 +729,34 @@ pub fn count_placements(
     total.nodes += nodes;
     total.complete = total.subproblems.0 == planned;
     total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_constructive_placement_is_a_solution_for_every_side_from_4_to_64() {
+        for n in 4..=64 {
+            let queens = constructive_placement(n).unwrap();
+            assert_eq!(queens.len(), n);
+            let distinct = |key: &dyn Fn(&(usize, usize)) -> i64| {
+                let mut keys: Vec<i64> = queens.iter().map(key).collect();
+                keys.sort_unstable();
+                keys.dedup();
+                keys.len() == n
+            };
+            assert!(distinct(&|&(x, _)| x as i64), "n = {n}: columns");
+            assert!(distinct(&|&(_, y)| y as i64), "n = {n}: rows");
+            assert!(
+                distinct(&|&(x, y)| x as i64 - y as i64),
+                "n = {n}: diagonals"
+            );
+            assert!(
+                distinct(&|&(x, y)| (x + y) as i64),
+                "n = {n}: anti-diagonals"
+            );
+        }
+        assert_eq!(constructive_placement(3), None);
+    }
 }
