@@ -190,7 +190,7 @@ fn native(
                     classes: if options.unique { classes } else { BTreeMap::new() },
                     complete: true,
                     evidence: format!(
-                        "native bitboard count of N-queens by symmetry class (canonical orientation, weighted by class size), {} subproblems",
+                        "native count of N-queens by start constellations (border queens canonical under the 8 symmetries, completions weighted by orbit size), {} constellations",
                         result.subproblems
                     ),
                     ..empty_outcome()
