@@ -491,3 +491,42 @@ fn prove_draws_the_certified_witness() {
     let picture = fs::read_to_string(&svg).unwrap();
     assert_eq!(picture.matches("class=\"queen").count(), 20);
 }
+
+#[test]
+fn a_packing_at_its_structural_bound_gets_proofs_that_end_with_the_empty_clause() {
+    // Four 2 x 2 squares fill a 4 x 4 board: "at least 5" is an empty clause in the CNF.
+    let tmp = tempfile::tempdir().unwrap();
+    let model = tmp.path().join("squares.toml");
+    fs::write(
+        &model,
+        "kind = \"packing\"\nwidth = 4\nheight = 4\ngoal = \"maximise\"\n\n[[piece]]\n\
+         name = \"O\"\nshape = \"\"\"\n##\n##\n\"\"\"\n",
+    )
+    .unwrap();
+    let dir = prove(tmp.path(), &model);
+    let (_, clauses) = cnf_of(&dir);
+    assert_eq!(
+        clauses.last(),
+        Some(&Vec::new()),
+        "the last clause is empty"
+    );
+    assert_eq!(fs::read_to_string(dir.join("proof.drat")).unwrap(), "0\n");
+    assert_eq!(
+        fs::read_to_string(dir.join("proof.lrat")).unwrap(),
+        format!("{} 0 {} 0\n", clauses.len() + 1, clauses.len())
+    );
+    let run = check(&dir);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains(
+        "ok: proof.drat: refutes cnf.dimacs (puzzlec's DRAT checker: 1 lemmas, 0 in the core)\n"
+    ));
+    // Without its `0`, the DRAT proof derives no empty clause, trivial or not.
+    fs::write(dir.join("proof.drat"), "").unwrap();
+    rehash(&dir, "proof.drat");
+    assert_fails(
+        &dir,
+        "proof.drat does not refute cnf.dimacs (puzzlec's DRAT checker): the proof derives no \
+         empty clause: unit propagation refutes the formula itself, but no explicit empty \
+         clause (a line `0`) follows",
+    );
+}
