@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_fails, check, edit, models, prove, puzzlec, Run};
+use common::{assert_fails, check, edit, edit_unhashed, models, prove, puzzlec, rehash, Run};
 use puzzlec::base::digest::sha256_hex;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -43,29 +43,40 @@ fn the_contest_board_is_certified_optimal_at_20() {
     let run = check(&dir);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let lines: Vec<&str> = run.stdout.lines().collect();
-    assert_eq!(lines.len(), 6, "{}", run.stdout);
+    assert_eq!(lines.len(), 8, "{}", run.stdout);
     assert_eq!(
         lines[0],
-        "ok: model.toml: SHA-256 matches the manifest (queens puzzle, 178 model variables)"
+        "ok: files: SHA-256 matches the manifest for each of 5 (cnf.dimacs, proof.drat, \
+         proof.lrat, proof.varisat, witness.txt), and the folder holds no other file"
     );
     assert_eq!(
         lines[1],
-        "ok: witness.txt: a solution of value 20, verified by the queens rules"
+        "ok: model.toml: SHA-256 matches the manifest (queens puzzle, 178 model variables)"
     );
     assert_eq!(
         lines[2],
+        "ok: witness.txt: a solution of value 20, verified by the queens rules"
+    );
+    assert_eq!(
+        lines[3],
         "ok: cnf.dimacs: identical to the CNF rebuilt from model.toml (objective at least 21; 300 variables, 2886 clauses)"
     );
     assert!(
-        lines[3].starts_with("ok: proof.lrat: refutes cnf.dimacs (puzzlec's LRAT checker: "),
+        lines[4].starts_with("ok: proof.lrat: refutes cnf.dimacs (puzzlec's LRAT checker: "),
         "{}",
-        lines[3]
+        lines[4]
+    );
+    assert!(
+        lines[5].starts_with("ok: proof.drat: refutes cnf.dimacs (puzzlec's DRAT checker: ")
+            && lines[5].ends_with(" in the core)"),
+        "{}",
+        lines[5]
     );
     assert_eq!(
-        lines[4],
+        lines[6],
         "ok: proof.varisat: refutes cnf.dimacs (varisat's checker)"
     );
-    assert_eq!(lines[5], "certified: 20 is the optimum of model.toml");
+    assert_eq!(lines[7], "certified: 20 is the optimum of model.toml");
 }
 
 #[test]
@@ -84,6 +95,14 @@ fn eight_queens_reaches_the_structural_bound_and_refutes_9_outright() {
     let dir = prove(tmp.path(), &models().join("queens-8.toml"));
     let cnf = fs::read_to_string(dir.join("cnf.dimacs")).unwrap();
     assert!(cnf.ends_with("\n0\n"), "the last clause is empty");
+    // Even so, both proofs end by deriving the empty clause, as drat-trim and lrat-check
+    // require: DRAT with `0`, LRAT with one step whose hint is the CNF's empty clause.
+    let (_, clauses) = cnf_of(&dir);
+    assert_eq!(fs::read_to_string(dir.join("proof.drat")).unwrap(), "0\n");
+    assert_eq!(
+        fs::read_to_string(dir.join("proof.lrat")).unwrap(),
+        format!("{} 0 {} 0\n", clauses.len() + 1, clauses.len())
+    );
     let run = check(&dir);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run
@@ -139,6 +158,7 @@ fn tampering_truncated_varisat_proof() {
     let path = dir.join("proof.varisat");
     let bytes = fs::read(&path).unwrap();
     fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
+    rehash(&dir, "proof.varisat");
     let run = check(&dir);
     assert_eq!(run.code, 1);
     assert!(
@@ -248,13 +268,129 @@ fn tampering_model_file_and_its_hash_is_caught_by_the_witness() {
 fn a_missing_file_is_named() {
     let (_tmp, dir) = contest_certificate();
     fs::remove_file(dir.join("proof.lrat")).unwrap();
-    let run = check(&dir);
-    assert_eq!(run.code, 1);
+    assert_fails(
+        &dir,
+        "proof.lrat: listed in the manifest but missing from the folder",
+    );
+    let (_tmp, dir) = contest_certificate();
+    fs::remove_file(dir.join("model.toml")).unwrap();
+    assert_fails(
+        &dir,
+        "model.toml: listed in the manifest but missing from the folder",
+    );
+}
+
+#[test]
+fn an_extra_file_is_named() {
+    let (_tmp, dir) = contest_certificate();
+    fs::write(dir.join("notes.txt"), "by the way\n").unwrap();
+    assert_fails(
+        &dir,
+        "notes.txt: not listed in the manifest (a certificate folder holds only the files its \
+         manifest lists)",
+    );
+}
+
+#[test]
+fn tampering_a_digit_of_the_drat_proof_is_caught_by_its_hash() {
+    let (_tmp, dir) = contest_certificate();
+    let original = sha256_hex(&fs::read(dir.join("proof.drat")).unwrap());
+    let proof = fs::read_to_string(dir.join("proof.drat")).unwrap();
+    let first = proof.lines().next().unwrap().to_string();
+    // Flip the sign of the first literal of the first line.
+    let flipped = match first.strip_prefix('-') {
+        Some(rest) => rest.to_string(),
+        None => format!("-{first}"),
+    };
+    edit_unhashed(&dir, "proof.drat", &first, &flipped);
+    let edited = sha256_hex(&fs::read(dir.join("proof.drat")).unwrap());
+    assert_fails(
+        &dir,
+        &format!(
+            "proof.drat: SHA-256 {edited} differs from the manifest's {original} (the file was \
+             changed)"
+        ),
+    );
+}
+
+#[test]
+fn every_listed_file_is_hashed() {
+    let (_tmp, dir) = contest_certificate();
+    let manifest: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    let files = manifest["files"].as_object().unwrap();
+    let mut names: Vec<&str> = files
+        .values()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "cnf.dimacs",
+            "proof.drat",
+            "proof.lrat",
+            "proof.varisat",
+            "witness.txt"
+        ]
+    );
+    for file in files.values() {
+        let name = file["name"].as_str().unwrap();
+        assert_eq!(
+            file["sha256"],
+            sha256_hex(&fs::read(dir.join(name)).unwrap())
+        );
+    }
+}
+
+/// The CNF and a proof of the certificate in `dir`, read as the checkers read them.
+fn cnf_of(dir: &Path) -> (usize, Vec<Vec<i32>>) {
+    puzzlec::cert::lrat::parse_dimacs(&fs::read_to_string(dir.join("cnf.dimacs")).unwrap()).unwrap()
+}
+
+#[test]
+fn a_drat_proof_without_its_empty_clause_is_rejected() {
+    let (_tmp, dir) = contest_certificate();
+    let proof = fs::read_to_string(dir.join("proof.drat")).unwrap();
+    let truncated = proof.strip_suffix("0\n").unwrap();
+    fs::write(dir.join("proof.drat"), truncated).unwrap();
+    rehash(&dir, "proof.drat");
+    let (num_vars, clauses) = cnf_of(&dir);
+    let error = puzzlec::cert::drat::check_drat(
+        num_vars,
+        &clauses,
+        truncated.as_bytes(),
+        puzzlec::cert::drat::ProofEncoding::Text,
+    )
+    .unwrap_err()
+    .to_string();
     assert!(
-        run.stderr
-            .starts_with("error: certificate check failed: proof.lrat: cannot read: "),
-        "{}",
-        run.stderr
+        error.starts_with("the proof derives no empty clause: "),
+        "{error}"
+    );
+    assert_fails(
+        &dir,
+        &format!("proof.drat does not refute cnf.dimacs (puzzlec's DRAT checker): {error}"),
+    );
+}
+
+#[test]
+fn an_lrat_proof_without_its_empty_clause_is_rejected() {
+    let (_tmp, dir) = contest_certificate();
+    let proof = fs::read_to_string(dir.join("proof.lrat")).unwrap();
+    let last = proof.lines().last().unwrap();
+    let fields: Vec<&str> = last.split(' ').collect();
+    assert_eq!(
+        fields[1], "0",
+        "the last step adds the empty clause: {last}"
+    );
+    let truncated = &proof[..proof.len() - last.len() - 1];
+    fs::write(dir.join("proof.lrat"), truncated).unwrap();
+    rehash(&dir, "proof.lrat");
+    assert_fails(
+        &dir,
+        "proof.lrat does not refute cnf.dimacs (puzzlec's LRAT checker): proof never derives \
+         the empty clause",
     );
 }
 
@@ -354,4 +490,43 @@ fn prove_draws_the_certified_witness() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     let picture = fs::read_to_string(&svg).unwrap();
     assert_eq!(picture.matches("class=\"queen").count(), 20);
+}
+
+#[test]
+fn a_packing_at_its_structural_bound_gets_proofs_that_end_with_the_empty_clause() {
+    // Four 2 x 2 squares fill a 4 x 4 board: "at least 5" is an empty clause in the CNF.
+    let tmp = tempfile::tempdir().unwrap();
+    let model = tmp.path().join("squares.toml");
+    fs::write(
+        &model,
+        "kind = \"packing\"\nwidth = 4\nheight = 4\ngoal = \"maximise\"\n\n[[piece]]\n\
+         name = \"O\"\nshape = \"\"\"\n##\n##\n\"\"\"\n",
+    )
+    .unwrap();
+    let dir = prove(tmp.path(), &model);
+    let (_, clauses) = cnf_of(&dir);
+    assert_eq!(
+        clauses.last(),
+        Some(&Vec::new()),
+        "the last clause is empty"
+    );
+    assert_eq!(fs::read_to_string(dir.join("proof.drat")).unwrap(), "0\n");
+    assert_eq!(
+        fs::read_to_string(dir.join("proof.lrat")).unwrap(),
+        format!("{} 0 {} 0\n", clauses.len() + 1, clauses.len())
+    );
+    let run = check(&dir);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains(
+        "ok: proof.drat: refutes cnf.dimacs (puzzlec's DRAT checker: 1 lemmas, 0 in the core)\n"
+    ));
+    // Without its `0`, the DRAT proof derives no empty clause, trivial or not.
+    fs::write(dir.join("proof.drat"), "").unwrap();
+    rehash(&dir, "proof.drat");
+    assert_fails(
+        &dir,
+        "proof.drat does not refute cnf.dimacs (puzzlec's DRAT checker): the proof derives no \
+         empty clause: unit propagation refutes the formula itself, but no explicit empty \
+         clause (a line `0`) follows",
+    );
 }

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{assert_fails, check, edit, models, prove, puzzlec};
+use common::{assert_fails, check, edit, edit_unhashed, models, prove, puzzlec, rehash};
 use puzzlec::base::digest::sha256_hex;
 use puzzlec::cert::certificate::{refuted_dimacs, Claim};
 use puzzlec::cert::lrat::parse_dimacs;
@@ -83,7 +83,12 @@ fn a_dissection_that_does_not_exist_is_certified_with_its_cuts() {
     let clauses = value["encoding"]["clauses"].as_u64().unwrap();
     let variables = value["encoding"]["variables"].as_u64().unwrap();
     assert_eq!(
-        lines[..3],
+        lines[0],
+        "ok: files: SHA-256 matches the manifest for each of 5 (cnf.dimacs, cuts.txt, \
+         proof.drat, proof.lrat, proof.varisat), and the folder holds no other file"
+    );
+    assert_eq!(
+        lines[1..4],
         [
             "ok: model.toml: SHA-256 matches the manifest (dissection puzzle, 60 model variables)"
                 .to_string(),
@@ -97,13 +102,14 @@ fn a_dissection_that_does_not_exist_is_certified_with_its_cuts() {
             ),
         ]
     );
-    assert!(lines[3].starts_with("ok: proof.lrat: refutes cnf.dimacs (puzzlec's LRAT checker: "));
+    assert!(lines[4].starts_with("ok: proof.lrat: refutes cnf.dimacs (puzzlec's LRAT checker: "));
+    assert!(lines[5].starts_with("ok: proof.drat: refutes cnf.dimacs (puzzlec's DRAT checker: "));
     assert_eq!(
-        lines[4],
+        lines[6],
         "ok: proof.varisat: refutes cnf.dimacs (varisat's checker)"
     );
-    assert_eq!(lines[5], "certified: model.toml has no solution");
-    assert_eq!(lines.len(), 6);
+    assert_eq!(lines[7], "certified: model.toml has no solution");
+    assert_eq!(lines.len(), 8);
 }
 
 #[test]
@@ -235,6 +241,7 @@ fn tampering_every_cut_dropped_from_both_files_leaves_proofs_that_refute_nothing
     let new_header = format!("p cnf {} {}", fields[2], clauses - count);
     kept[header] = &new_header;
     fs::write(dir.join("cnf.dimacs"), kept.join("\n") + "\n").unwrap();
+    rehash(&dir, "cnf.dimacs");
     let run = check(&dir);
     assert_eq!(run.code, 1, "{}", run.stdout);
     assert!(
@@ -253,13 +260,13 @@ fn tampering_the_cut_file_without_its_hash() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = prove_text(tmp.path(), SIX_CELLS);
     let original = sha256_hex(&fs::read(dir.join("cuts.txt")).unwrap());
-    edit(&dir, "cuts.txt", "\ncut 1 part ", "\ncut 1  part ");
+    edit_unhashed(&dir, "cuts.txt", "\ncut 1 part ", "\ncut 1  part ");
     let edited = sha256_hex(&fs::read(dir.join("cuts.txt")).unwrap());
     assert_fails(
         &dir,
         &format!(
-            "cuts.txt: SHA-256 {edited} differs from the manifest's {original} (the cut file \
-             was changed)"
+            "cuts.txt: SHA-256 {edited} differs from the manifest's {original} (the file was \
+             changed)"
         ),
     );
 }

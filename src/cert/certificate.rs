@@ -12,14 +12,17 @@
 //!   connected parts do): each cut with the reason it holds in every solution (format and
 //!   argument in [`super::cuts`]); its SHA-256 is in the manifest;
 //! * `proof.lrat`, `proof.drat`, `proof.varisat`: refutations of `cnf.dimacs` in LRAT (checked
-//!   by our own [`super::lrat`]), textual DRAT (for drat-trim and friends) and varisat's native
-//!   format (checked by varisat's checker);
-//! * `manifest.json`: what is claimed and how it was established (see [`Manifest`]).
+//!   by our own [`super::lrat`]), textual DRAT (checked by our own [`super::drat`], and readable
+//!   by drat-trim and friends) and varisat's native format (checked by varisat's checker). Each
+//!   ends by deriving the empty clause, trivial refutations included;
+//! * `manifest.json`: what is claimed and how it was established, and the SHA-256 of every other
+//!   file of the folder (see [`Manifest`]).
 //!
-//! [`check`] trusts none of the files: it hashes the model, verifies the witness with the
-//! puzzle's own rules, verifies every cut's reason and clause from the rules
-//! ([`super::cuts::verify`]), rebuilds the CNF from the model and the verified cuts and
-//! compares it byte for byte, and checks both proofs against that CNF. What it does trust is
+//! [`check`] trusts none of the files: it holds the folder to its manifest (no file missing,
+//! none extra, every SHA-256 as recorded), verifies the witness with the puzzle's own rules,
+//! verifies every cut's reason and clause from the rules ([`super::cuts::verify`]), rebuilds
+//! the CNF from the model and the verified cuts and compares it byte for byte, and checks all
+//! three proofs against that CNF. What it does trust is
 //! the model compiler and the CNF encoder (`src/puzzle`, `src/sat/encode.rs`), whose
 //! cardinality encodings are tested exhaustively on small sizes.
 //!
@@ -32,6 +35,7 @@
 use crate::base::digest::sha256_hex;
 use crate::base::error::InputError;
 use crate::base::{Control, Goal, Incumbent, Status};
+use crate::cert::drat::{check_drat, ProofEncoding};
 use crate::cert::lrat::{check_lrat, parse_dimacs};
 use crate::cert::refute::{check_with_varisat, refute, Refutation, SolverProofFormat};
 use crate::encode::amo::AmoEncoding;
@@ -54,15 +58,27 @@ pub const WITNESS_FILE: &str = "witness.txt";
 pub const CNF_FILE: &str = "cnf.dimacs";
 /// The LRAT refutation of [`CNF_FILE`].
 pub const LRAT_FILE: &str = "proof.lrat";
-/// The textual DRAT refutation of [`CNF_FILE`] (not checked by [`check`]).
+/// The textual DRAT refutation of [`CNF_FILE`].
 pub const DRAT_FILE: &str = "proof.drat";
 /// The varisat-native refutation of [`CNF_FILE`].
 pub const VARISAT_FILE: &str = "proof.varisat";
 /// The cuts of lazy constraints that [`CNF_FILE`] ends with, and their reasons.
 pub const CUTS_FILE: &str = "cuts.txt";
 
-/// The `format` written into every manifest; [`check`] refuses others.
-pub const FORMAT: &str = "puzzlec-certificate/1";
+/// The `format` written into every manifest; [`check`] refuses others. Version 2: every file
+/// is hashed, the folder holds no others, and every proof ends with the empty clause.
+pub const FORMAT: &str = "puzzlec-certificate/2";
+
+/// The files `prove` may write besides the model and the manifest; stale ones are removed
+/// before a new certificate is written into a folder, as [`check`] refuses unlisted files.
+const WRITTEN_FILES: [&str; 6] = [
+    WITNESS_FILE,
+    CNF_FILE,
+    CUTS_FILE,
+    LRAT_FILE,
+    DRAT_FILE,
+    VARISAT_FILE,
+];
 
 /// The at-most-one encoding certificates use (the CNF must be rebuilt exactly).
 const AMO: AmoEncoding = AmoEncoding::Auto;
@@ -150,8 +166,8 @@ pub struct FileEntry {
     pub name: String,
     /// Its size in bytes, for people (the check does not rely on it).
     pub bytes: u64,
-    /// SHA-256 of its bytes, in lower-case hex, for the files `check` compares by hash
-    /// ([`CUTS_FILE`]); the others are checked by their content alone.
+    /// SHA-256 of its bytes, in lower-case hex; `check` compares it before reading the file.
+    /// Always written; optional only so that an entry without it gets a clear message.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sha256: Option<String>,
 }
@@ -182,7 +198,8 @@ pub struct Manifest {
     pub how: String,
     /// How the CNF was built.
     pub encoding: EncodingEntry,
-    /// The files, by role: "witness", "cnf", "cuts", "lrat", "drat", "varisat".
+    /// The files besides the model and the manifest, by role: "witness", "cnf", "cuts",
+    /// "lrat", "drat", "varisat". The folder holds these and no others.
     pub files: std::collections::BTreeMap<String, FileEntry>,
     /// How long `prove` took.
     pub times: Times,
@@ -306,7 +323,7 @@ pub fn prove_with(model_path: &Path, dir: &Path, count: bool) -> Result<Manifest
         let solve_start = Instant::now();
         let (claim, how) = count_twice(&puzzle).map_err(ProveError::Internal)?;
         let solve_seconds = solve_start.elapsed().as_secs_f64();
-        std::fs::create_dir_all(dir).map_err(|e| write_error(dir, &e))?;
+        fresh_folder(dir)?;
         std::fs::write(dir.join(MODEL_FILE), &model_bytes)
             .map_err(|e| write_error(&dir.join(MODEL_FILE), &e))?;
         let record = Record {
@@ -322,7 +339,7 @@ pub fn prove_with(model_path: &Path, dir: &Path, count: bool) -> Result<Manifest
     let model = puzzle.compile();
     if let Some(reason) = puzzle.trivially_impossible() {
         // Nothing to search or refute: the reason is the certificate, recomputed by `check`.
-        std::fs::create_dir_all(dir).map_err(|e| write_error(dir, &e))?;
+        fresh_folder(dir)?;
         std::fs::write(dir.join(MODEL_FILE), &model_bytes)
             .map_err(|e| write_error(&dir.join(MODEL_FILE), &e))?;
         let record = Record {
@@ -383,10 +400,10 @@ pub fn prove_with(model_path: &Path, dir: &Path, count: bool) -> Result<Manifest
         }
     };
 
-    std::fs::create_dir_all(dir).map_err(|e| write_error(dir, &e))?;
+    fresh_folder(dir)?;
     let mut files = std::collections::BTreeMap::new();
-    // `hashed`: the manifest records the file's SHA-256 and `check` compares it.
-    let mut put = |role: &str, name: &str, bytes: &[u8], hashed: bool| -> Result<(), ProveError> {
+    // The manifest records every file's SHA-256, and `check` compares it.
+    let mut put = |role: &str, name: &str, bytes: &[u8]| -> Result<(), ProveError> {
         let path = dir.join(name);
         std::fs::write(&path, bytes).map_err(|e| write_error(&path, &e))?;
         files.insert(
@@ -394,7 +411,7 @@ pub fn prove_with(model_path: &Path, dir: &Path, count: bool) -> Result<Manifest
             FileEntry {
                 name: name.to_string(),
                 bytes: bytes.len() as u64,
-                sha256: hashed.then(|| sha256_hex(bytes)),
+                sha256: Some(sha256_hex(bytes)),
             },
         );
         Ok(())
@@ -411,7 +428,6 @@ pub fn prove_with(model_path: &Path, dir: &Path, count: bool) -> Result<Manifest
             "witness",
             WITNESS_FILE,
             witness_text(&puzzle, witness).as_bytes(),
-            false,
         )?;
     }
 
@@ -425,7 +441,7 @@ pub fn prove_with(model_path: &Path, dir: &Path, count: bool) -> Result<Manifest
             let cuts = super::cuts::collect(&model, num_vars, &clauses)
                 .map_err(|e| ProveError::Internal(format!("the cut loop: {e}")))?;
             let text = super::cuts::write(&model, &cuts, MODEL_FILE, CNF_FILE);
-            put("cuts", CUTS_FILE, text.as_bytes(), true)?;
+            put("cuts", CUTS_FILE, text.as_bytes())?;
             let names: Vec<&str> = model.lazy.iter().map(|l| l.name()).collect();
             how = format!(
                 "{how}; the CNF ends with {} cuts of {} recorded with their reasons in \
@@ -442,7 +458,7 @@ pub fn prove_with(model_path: &Path, dir: &Path, count: bool) -> Result<Manifest
     let encoding = match refuted_dimacs(&model, &claim, &cuts) {
         None => unrefuted_encoding(&model),
         Some((text, entry)) => {
-            put("cnf", CNF_FILE, text.as_bytes(), false)?;
+            put("cnf", CNF_FILE, text.as_bytes())?;
             let (num_vars, clauses) = parse_dimacs(&text)
                 .map_err(|e| ProveError::Internal(format!("our own DIMACS: {e}")))?;
             let (mut native, mut lrat, mut drat) = (Vec::new(), Vec::new(), Vec::new());
@@ -470,9 +486,17 @@ pub fn prove_with(model_path: &Path, dir: &Path, count: bool) -> Result<Manifest
             )
             .map_err(|e| ProveError::Internal(e.to_string()))?;
             refute_seconds = refute_start.elapsed().as_secs_f64();
-            put("lrat", LRAT_FILE, &lrat, false)?;
-            put("drat", DRAT_FILE, &drat, false)?;
-            put("varisat", VARISAT_FILE, &native, false)?;
+            // varisat writes no empty clause when loading the formula already refutes it
+            // (an empty clause in the CNF); a DRAT proof must still end with one.
+            if !drat
+                .split(|&b| b == b'\n')
+                .any(|line| line.trim_ascii() == b"0")
+            {
+                drat.extend_from_slice(b"0\n");
+            }
+            put("lrat", LRAT_FILE, &lrat)?;
+            put("drat", DRAT_FILE, &drat)?;
+            put("varisat", VARISAT_FILE, &native)?;
             entry
         }
     };
@@ -592,6 +616,22 @@ fn refuse_lazy(model: &Model, path: &Path) -> Result<(), ProveError> {
     })
 }
 
+/// Creates `dir` if needed and removes the certificate files a former `prove` may have left
+/// there, so that the folder holds only what the new manifest lists.
+fn fresh_folder(dir: &Path) -> Result<(), ProveError> {
+    std::fs::create_dir_all(dir).map_err(|e| write_error(dir, &e))?;
+    for name in WRITTEN_FILES {
+        let path = dir.join(name);
+        match std::fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(write_error(&path, &e))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 fn write_error(path: &Path, error: &std::io::Error) -> ProveError {
     ProveError::Write {
         path: path.to_path_buf(),
@@ -692,6 +732,9 @@ pub fn check(dir: &Path) -> Result<Checked, CheckError> {
         )));
     }
     let mut steps = Vec::new();
+    if let Some(step) = check_files(dir, &manifest)? {
+        steps.push(step);
+    }
     let read = |name: &str| -> Result<Vec<u8>, CheckError> {
         std::fs::read(dir.join(name)).map_err(|e| failed(format!("{name}: cannot read: {e}")))
     };
@@ -806,19 +849,9 @@ pub fn check(dir: &Path) -> Result<Checked, CheckError> {
     // 3. Every recorded cut holds in every solution, by the puzzle's rules.
     let refutes = manifest.claim.refuted_bound().is_some();
     let cuts = match manifest.files.get("cuts") {
-        Some(entry) if refutes => {
+        // Its SHA-256 was compared by `check_files`.
+        Some(_) if refutes => {
             let bytes = read(CUTS_FILE)?;
-            let Some(expected) = &entry.sha256 else {
-                return Err(failed(format!(
-                    "{MANIFEST_FILE}: the entry of {CUTS_FILE} has no sha256"
-                )));
-            };
-            let hash = sha256_hex(&bytes);
-            if hash != *expected {
-                return Err(failed(format!(
-                    "{CUTS_FILE}: SHA-256 {hash} differs from the manifest's {expected} (the cut file was changed)"
-                )));
-            }
             let cut_text = String::from_utf8(bytes)
                 .map_err(|_| failed(format!("{CUTS_FILE}: not UTF-8 text")))?;
             let parsed = super::cuts::parse(&cut_text, model.num_vars())
@@ -866,7 +899,7 @@ pub fn check(dir: &Path) -> Result<Checked, CheckError> {
         let (num_vars, clauses) =
             parse_dimacs(&found).map_err(|e| failed(format!("{CNF_FILE}: {e}")))?;
 
-        // 5. Two independent checkers accept refutations of it.
+        // 5. Three independent checkers accept refutations of it.
         let lrat = text(LRAT_FILE)?;
         let stats = check_lrat(num_vars, &clauses, &lrat).map_err(|e| {
             failed(format!(
@@ -876,6 +909,16 @@ pub fn check(dir: &Path) -> Result<Checked, CheckError> {
         steps.push(format!(
             "{LRAT_FILE}: refutes {CNF_FILE} (puzzlec's LRAT checker: {} additions, {} hints)",
             stats.additions, stats.hints
+        ));
+        let drat = read(DRAT_FILE)?;
+        let summary = check_drat(num_vars, &clauses, &drat, ProofEncoding::Text).map_err(|e| {
+            failed(format!(
+                "{DRAT_FILE} does not refute {CNF_FILE} (puzzlec's DRAT checker): {e}"
+            ))
+        })?;
+        steps.push(format!(
+            "{DRAT_FILE}: refutes {CNF_FILE} (puzzlec's DRAT checker: {} lemmas, {} in the core)",
+            summary.lemmas, summary.core_lemmas
         ));
         let native = read(VARISAT_FILE)?;
         check_with_varisat(num_vars, &clauses, &native[..]).map_err(|e| {
@@ -897,6 +940,81 @@ pub fn check(dir: &Path) -> Result<Checked, CheckError> {
         }
     };
     Ok(Checked { steps, conclusion })
+}
+
+/// Holds the folder `dir` to its manifest: every file the manifest lists is there, each one in
+/// [`Manifest::files`] with the SHA-256 recorded, and there is no other file. The model's own
+/// hash is compared by [`check`] next. Returns the step line, if any file is listed.
+fn check_files(dir: &Path, manifest: &Manifest) -> Result<Option<String>, CheckError> {
+    let failed = CheckError::Failed;
+    // Names come from the manifest: only plain names inside the folder are acceptable.
+    let plain =
+        |name: &str| !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\']);
+    let mut listed = std::collections::BTreeSet::from([MANIFEST_FILE]);
+    for name in
+        std::iter::once(&manifest.model.file).chain(manifest.files.values().map(|e| &e.name))
+    {
+        if !plain(name) {
+            return Err(failed(format!(
+                "{MANIFEST_FILE}: {name:?} is not the name of a file in the folder"
+            )));
+        }
+        if !listed.insert(name) {
+            return Err(failed(format!("{MANIFEST_FILE}: {name} is listed twice")));
+        }
+    }
+    let missing = |name: &str| {
+        failed(format!(
+            "{name}: listed in the manifest but missing from the folder"
+        ))
+    };
+    if !dir.join(&manifest.model.file).is_file() {
+        return Err(missing(&manifest.model.file));
+    }
+    for entry in manifest.files.values() {
+        let name = &entry.name;
+        let bytes = match std::fs::read(dir.join(name)) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(missing(name)),
+            Err(e) => return Err(failed(format!("{name}: cannot read: {e}"))),
+        };
+        let Some(expected) = &entry.sha256 else {
+            return Err(failed(format!(
+                "{MANIFEST_FILE}: the entry of {name} has no sha256"
+            )));
+        };
+        let hash = sha256_hex(&bytes);
+        if hash != *expected {
+            return Err(failed(format!(
+                "{name}: SHA-256 {hash} differs from the manifest's {expected} (the file was changed)"
+            )));
+        }
+    }
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| failed(format!("{}: cannot list: {e}", dir.display())))?;
+    let mut extra: Vec<String> = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| failed(format!("{}: cannot list: {e}", dir.display())))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !listed.contains(name.as_str()) {
+            extra.push(name);
+        }
+    }
+    extra.sort();
+    if let Some(name) = extra.first() {
+        return Err(failed(format!(
+            "{name}: not listed in the manifest (a certificate folder holds only the files its manifest lists)"
+        )));
+    }
+    if manifest.files.is_empty() {
+        return Ok(None);
+    }
+    let names: Vec<&str> = manifest.files.values().map(|e| e.name.as_str()).collect();
+    Ok(Some(format!(
+        "files: SHA-256 matches the manifest for each of {} ({}), and the folder holds no other file",
+        names.len(),
+        names.join(", ")
+    )))
 }
 
 /// Where two texts first differ, by line, in words; `None` when they are identical.

@@ -14,7 +14,8 @@
 //!
 //! Added IDs must grow strictly (beyond the formula's IDs too), so a hint can never refer to
 //! a clause that is added later. The check succeeds at the first line that adds the empty
-//! clause, or at once if the formula itself contains the empty clause.
+//! clause. A formula that itself contains the empty clause still needs that line (`ID 0 k 0`,
+//! with `k` the empty clause's ID), as lrat-check does: a proof must end in a refutation.
 //!
 //! RAT steps (a negative hint) are rejected with [`LratError::RatUnsupported`]: the only
 //! producer in this project, varisat-lrat 0.2.2, writes every addition as a RUP step (its
@@ -139,7 +140,7 @@ pub struct LratStats {
     pub deletions: usize,
     /// Hints followed during the RUP checks.
     pub hints: usize,
-    /// Proof line that added the empty clause; 0 if the formula already contained it.
+    /// Proof line that added the empty clause.
     pub empty_clause_line: usize,
 }
 
@@ -238,9 +239,6 @@ pub fn check_lrat(num_vars: usize, cnf: &[Vec<i32>], proof: &str) -> Result<Lrat
                     literal,
                     num_vars,
                 })?;
-        if literals.is_empty() {
-            return Ok(stats);
-        }
         checker.clauses.insert(id, literals);
     }
     checker.largest_id = cnf.len() as u64;
@@ -534,9 +532,13 @@ mod tests {
     }
 
     #[test]
-    fn a_formula_with_the_empty_clause_needs_no_proof() {
-        let stats = check_lrat(1, &[vec![1], vec![]], "").unwrap();
-        assert_eq!(stats.empty_clause_line, 0);
+    fn a_formula_with_the_empty_clause_still_needs_the_empty_clause_step() {
+        let stats = check_lrat(1, &[vec![1], vec![]], "3 0 2 0\n").unwrap();
+        assert_eq!(stats.empty_clause_line, 1);
+        assert_eq!(
+            check_lrat(1, &[vec![1], vec![]], "").unwrap_err(),
+            LratError::NoEmptyClause
+        );
     }
 
     #[test]

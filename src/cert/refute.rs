@@ -13,8 +13,9 @@
 //! One case is written by us instead: when the formula holds the empty clause or two opposed
 //! unit clauses, varisat stops reading clauses at that point, so varisat-lrat gives later
 //! clauses no IDs and numbers its empty clause into the formula's own ID range (a clash our
-//! checker rightly rejects). There [`refute`] writes the LRAT proof itself: nothing for an
-//! empty clause, else one line resolving the two units.
+//! checker rightly rejects). There [`refute`] writes the LRAT proof itself: one line deriving
+//! the empty clause from the formula's empty clause, or from the two opposed units, so that
+//! every LRAT proof ends with the empty clause as lrat-check requires.
 //!
 //! varisat-checker 0.2.2 only checks varisat's native format, not DRAT; so
 //! [`check_with_varisat`], the second independent check, takes a native proof.
@@ -125,8 +126,9 @@ pub fn refute(
         .flush()
         .map_err(|error| RefuteError::LratWrite(error.to_string()))?;
     drop(write_lrat);
-    if let Some([first, second]) = load_conflict.flatten() {
-        writeln!(lrat, "{} 0 {first} {second} 0", cnf.len() + 1)
+    if let Some(hints) = load_conflict {
+        let hints: Vec<String> = hints.iter().map(usize::to_string).collect();
+        writeln!(lrat, "{} 0 {} 0", cnf.len() + 1, hints.join(" "))
             .and_then(|()| lrat.flush())
             .map_err(|error| RefuteError::LratWrite(error.to_string()))?;
     }
@@ -225,10 +227,10 @@ pub fn check_with_varisat(
     }
 }
 
-/// Finds where varisat stops loading `cnf` as unsatisfiable: `Some(None)` at an empty clause,
-/// `Some(Some([a, b]))` at unit clause `b` opposing the earlier unit clause `a` (1-based IDs,
-/// repeated literals ignored, tautologies skipped, as varisat does).
-fn load_conflict(cnf: &[Vec<i32>]) -> Option<Option<[usize; 2]>> {
+/// Finds where varisat stops loading `cnf` as unsatisfiable, as the LRAT hints that refute it:
+/// `[k]` at an empty clause `k`, `[a, b]` at unit clause `b` opposing the earlier unit clause
+/// `a` (1-based IDs, repeated literals ignored, tautologies skipped, as varisat does).
+fn load_conflict(cnf: &[Vec<i32>]) -> Option<Vec<usize>> {
     let mut units = std::collections::HashMap::new();
     for (index, clause) in cnf.iter().enumerate() {
         let mut literals = clause.clone();
@@ -238,10 +240,10 @@ fn load_conflict(cnf: &[Vec<i32>]) -> Option<Option<[usize; 2]>> {
             continue;
         }
         match literals[..] {
-            [] => return Some(None),
+            [] => return Some(vec![index + 1]),
             [literal] => {
                 if let Some(&opposed) = units.get(&-literal) {
-                    return Some(Some([opposed, index + 1]));
+                    return Some(vec![opposed, index + 1]);
                 }
                 units.entry(literal).or_insert(index + 1);
             }
@@ -325,11 +327,11 @@ mod tests {
     }
 
     #[test]
-    fn an_empty_formula_clause_needs_no_lrat_steps() {
+    fn an_empty_formula_clause_gets_one_lrat_step_deriving_the_empty_clause() {
         let cnf = vec![vec![1, 2], vec![], vec![-1]];
         let (outcome, native, lrat) = run(2, &cnf);
         assert_eq!(outcome, Refutation::Unsatisfiable);
-        assert_eq!(lrat, "");
+        assert_eq!(lrat, "4 0 2 0\n");
         check_lrat(2, &cnf, &lrat).unwrap();
         check_with_varisat(2, &cnf, &native[..]).unwrap();
     }
@@ -339,9 +341,9 @@ mod tests {
         assert_eq!(load_conflict(&[vec![1, -1], vec![2]]), None);
         assert_eq!(
             load_conflict(&[vec![2], vec![1, 2], vec![-2]]),
-            Some(Some([1, 3]))
+            Some(vec![1, 3])
         );
-        assert_eq!(load_conflict(&[vec![1], vec![], vec![-1]]), Some(None));
+        assert_eq!(load_conflict(&[vec![1], vec![], vec![-1]]), Some(vec![2]));
     }
 
     #[test]

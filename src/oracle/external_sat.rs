@@ -5,13 +5,19 @@
 //! clause before it is decoded, so a solver printing nonsense is caught here, and the driver
 //! then verifies the decoded solution against the puzzle's rules.
 //!
-//! The command line names its files with placeholders: `{cnf}` for the DIMACS input and
-//! `{out}` for a result file. Without `{cnf}` the input goes last; `minisat` alone means
-//! `minisat {cnf} {out}`. With `{out}` the answer is read from that file, otherwise from
-//! stdout.
+//! The command line names its files with placeholders: `{cnf}` for the DIMACS input,
+//! `{out}` for a result file and `{proof}` for a DRAT proof. Without `{cnf}` the input goes
+//! last; `minisat` alone means `minisat {cnf} {out}`. With `{out}` the answer is read from
+//! that file, otherwise from stdout.
+//!
+//! An UNSATISFIABLE answer is checked too, when the command writes a DRAT proof (it names
+//! `{proof}`; `cadical` is given `--no-binary {proof}`) and the caller handed over a checker
+//! ([`SatCommand::with_drat_checker`], puzzlec's own `cert::drat`, which sits above the
+//! oracles): the proof must refute the exact CNF written for that run, question included.
+//! Without a proof the evidence says "refutation not checked".
 
 use super::loops::answer_goal;
-use super::{SatAnswer, SatOracle};
+use super::{DratChecker, SatAnswer, SatOracle};
 use crate::base::{Control, Goal, Incumbent, RawOutcome, Size};
 use crate::encode::amo::AmoEncoding;
 use crate::encode::cnf::encode;
@@ -23,10 +29,46 @@ use crate::oracle::external::{describe_status, run, split_command, tail, Finishe
 /// SAT solvers `compare` looks for on PATH, by program name.
 pub const KNOWN: [&str; 4] = ["cadical", "kissat", "cryptominisat5", "minisat"];
 
-/// A SAT solver command line, with `{cnf}` and possibly `{out}` placeholders.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A SAT solver command line, with `{cnf}` and possibly `{out}` and `{proof}` placeholders.
+#[derive(Clone, Debug)]
 pub struct SatCommand {
     argv: Vec<String>,
+    /// Checks the DRAT proof of an UNSATISFIABLE answer, when the command writes one.
+    checker: Option<DratChecker>,
+}
+
+/// Two commands are equal when they run the same command line and both check proofs or
+/// neither does (function addresses say nothing reliable about which checker it is).
+impl PartialEq for SatCommand {
+    fn eq(&self, other: &Self) -> bool {
+        self.argv == other.argv && self.checker.is_some() == other.checker.is_some()
+    }
+}
+
+impl Eq for SatCommand {}
+
+/// What became of the refutation behind an UNSATISFIABLE answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RefutationCheck {
+    /// No proof was asked for: the command names no `{proof}`, or no checker was given.
+    NotChecked,
+    /// The solver's DRAT proof refutes the CNF it was given; the proof has `lemmas` lemmas.
+    Checked {
+        /// Lemma additions in the proof, the empty clause included.
+        lemmas: usize,
+    },
+}
+
+impl RefutationCheck {
+    /// The words evidence uses: "refutation checked (DRAT, 120 lemmas)".
+    pub fn describe(&self) -> String {
+        match self {
+            RefutationCheck::NotChecked => "refutation not checked".to_string(),
+            RefutationCheck::Checked { lemmas } => {
+                format!("refutation checked (DRAT, {lemmas} lemmas)")
+            }
+        }
+    }
 }
 
 impl SatCommand {
@@ -41,7 +83,27 @@ impl SatCommand {
                 argv.push("{out}".into());
             }
         }
-        Ok(SatCommand { argv })
+        Ok(SatCommand {
+            argv,
+            checker: None,
+        })
+    }
+
+    /// The same command, with the DRAT proof of every UNSATISFIABLE answer checked by
+    /// `checker`. A command without `{proof}` writes proofs only if it is `cadical`, which is
+    /// then given `--no-binary {proof}` (text DRAT); other commands stay unchecked.
+    pub fn with_drat_checker(mut self, checker: DratChecker) -> SatCommand {
+        if !self.writes_proof() && program_name(&self.argv[0]) == "cadical" {
+            self.argv.push("--no-binary".into());
+            self.argv.push("{proof}".into());
+        }
+        self.checker = Some(checker);
+        self
+    }
+
+    /// Whether the command line names a proof file.
+    fn writes_proof(&self) -> bool {
+        self.argv.iter().any(|w| w.contains("{proof}"))
     }
 
     /// The program's file name, for reports: `cadical`.
@@ -55,10 +117,14 @@ impl SatCommand {
     }
 
     /// The command with the placeholders filled in.
-    pub fn argv(&self, cnf: &str, out: &str) -> Vec<String> {
+    pub fn argv(&self, cnf: &str, out: &str, proof: &str) -> Vec<String> {
         self.argv
             .iter()
-            .map(|w| w.replace("{cnf}", cnf).replace("{out}", out))
+            .map(|w| {
+                w.replace("{cnf}", cnf)
+                    .replace("{out}", out)
+                    .replace("{proof}", proof)
+            })
             .collect()
     }
 }
@@ -182,23 +248,27 @@ pub fn read_answer(
     Ok(answer)
 }
 
-/// Runs `command` once on `cnf`, writing it with `names` and `comments`.
+/// Runs `command` once on `cnf`, writing it with `names` and `comments`; an UNSATISFIABLE
+/// answer comes with what became of its proof (see [`SatCommand::with_drat_checker`]), and a
+/// proof that fails the check is an error.
 pub fn run_once(
     command: &SatCommand,
     cnf: &Cnf,
     names: &[String],
     comments: &[String],
     control: &Control,
-) -> Result<Option<SatAnswer>, String> {
+) -> Result<Option<(SatAnswer, RefutationCheck)>, String> {
     let name = command.name();
     let scratch = ScratchDir::new()?;
     let cnf_path = scratch.file("model.cnf");
     let out_path = scratch.file("result.txt");
+    let proof_path = scratch.file("proof.drat");
     std::fs::write(&cnf_path, write_dimacs(cnf, names, comments))
         .map_err(|e| format!("cannot write {}: {e}", cnf_path.display()))?;
     let argv = command.argv(
         &cnf_path.display().to_string(),
         &out_path.display().to_string(),
+        &proof_path.display().to_string(),
     );
     let (status, stdout, stderr) = match run(&argv, &scratch, control)? {
         Finished::Stopped { .. } => return Ok(None),
@@ -229,14 +299,36 @@ pub fn run_once(
     } else {
         stdout
     };
-    read_answer(&text, command.uses_result_file(), code, cnf)
-        .map(Some)
-        .map_err(|e| {
-            format!(
-                "{name} printed an answer puzzlec cannot accept: {e} (output: {})",
-                tail(&text)
-            )
-        })
+    let answer = read_answer(&text, command.uses_result_file(), code, cnf).map_err(|e| {
+        format!(
+            "{name} printed an answer puzzlec cannot accept: {e} (output: {})",
+            tail(&text)
+        )
+    })?;
+    let check = match (&answer, command.checker) {
+        (SatAnswer::Unsat, Some(checker)) if command.writes_proof() => {
+            let proof = std::fs::read(&proof_path).map_err(|e| {
+                format!(
+                    "{name} answered UNSATISFIABLE but wrote no proof to {} ({e})",
+                    proof_path.display()
+                )
+            })?;
+            // The exact clauses written to the DIMACS file, question included.
+            let clauses: Vec<Vec<i32>> = cnf
+                .clauses
+                .iter()
+                .map(|clause| clause.iter().map(|l| l.dimacs() as i32).collect())
+                .collect();
+            let lemmas = checker(cnf.num_vars, &clauses, &proof).map_err(|e| {
+                format!(
+                    "{name} answered UNSATISFIABLE, but its DRAT proof fails puzzlec's check: {e}"
+                )
+            })?;
+            RefutationCheck::Checked { lemmas }
+        }
+        _ => RefutationCheck::NotChecked,
+    };
+    Ok(Some((answer, check)))
 }
 
 /// An external SAT program as a [`SatOracle`]: each call writes the formula, with the
@@ -247,6 +339,8 @@ pub struct ExternalSat<'a> {
     names: &'a [String],
     comments: Vec<String>,
     runs: usize,
+    /// What became of the proof of the last UNSATISFIABLE answer.
+    last_refutation: RefutationCheck,
 }
 
 impl<'a> ExternalSat<'a> {
@@ -264,6 +358,7 @@ impl<'a> ExternalSat<'a> {
             names,
             comments,
             runs: 0,
+            last_refutation: RefutationCheck::NotChecked,
         }
     }
 }
@@ -288,7 +383,11 @@ impl SatOracle for ExternalSat<'_> {
         }
         let mut cnf = self.cnf.clone();
         cnf.clauses.extend(assumptions.iter().map(|&l| vec![l]));
-        run_once(self.command, &cnf, self.names, &self.comments, control)
+        let answer = run_once(self.command, &cnf, self.names, &self.comments, control)?;
+        Ok(answer.map(|(answer, check)| {
+            self.last_refutation = check;
+            answer
+        }))
     }
 
     fn calls(&self) -> usize {
@@ -309,9 +408,10 @@ impl SatOracle for ExternalSat<'_> {
 
     fn refuted(&self, k: usize, counted: &str, cuts: usize) -> String {
         format!(
-            "{} reported \"at least {k}\" unsatisfiable ({counted}; {} runs, {cuts} cuts; no proof checked)",
+            "{} reported \"at least {k}\" unsatisfiable ({counted}; {} runs, {cuts} cuts; {})",
             self.name(),
-            self.runs
+            self.runs,
+            self.last_refutation.describe()
         )
     }
 
@@ -360,16 +460,32 @@ mod tests {
     #[test]
     fn placeholders_and_defaults() {
         let c = SatCommand::parse("cadical -q").unwrap();
-        assert_eq!(c.argv("in.cnf", "o"), vec!["cadical", "-q", "in.cnf"]);
+        assert_eq!(c.argv("in.cnf", "o", "p"), vec!["cadical", "-q", "in.cnf"]);
+        let checked = c.clone().with_drat_checker(|_, _, _| Ok(1));
+        assert_eq!(
+            checked.argv("in.cnf", "o", "p"),
+            vec!["cadical", "-q", "in.cnf", "--no-binary", "p"]
+        );
         assert!(!c.uses_result_file());
         let m = SatCommand::parse("/usr/bin/minisat -verb=0").unwrap();
         assert_eq!(
-            m.argv("i", "o"),
+            m.argv("i", "o", "p"),
             vec!["/usr/bin/minisat", "-verb=0", "i", "o"]
         );
         assert_eq!(m.name(), "minisat");
         let t = SatCommand::parse("solver --in={cnf} --model {out}").unwrap();
-        assert_eq!(t.argv("i", "o"), vec!["solver", "--in=i", "--model", "o"]);
+        assert_eq!(
+            t.argv("i", "o", "p"),
+            vec!["solver", "--in=i", "--model", "o"]
+        );
+        // A command naming `{proof}` keeps its own way of asking for it.
+        let p = SatCommand::parse("kissat {cnf} {proof} --no-binary")
+            .unwrap()
+            .with_drat_checker(|_, _, _| Ok(1));
+        assert_eq!(
+            p.argv("i", "o", "p"),
+            vec!["kissat", "i", "p", "--no-binary"]
+        );
         assert!(t.uses_result_file());
     }
 

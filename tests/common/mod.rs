@@ -81,12 +81,45 @@ pub fn check(dir: &Path) -> Run {
     puzzlec(dir, &["check", dir.to_str().unwrap()])
 }
 
-/// Replaces the first occurrence of `from` in `dir/name` with `to`, asserting there is one.
+/// Replaces the first occurrence of `from` in `dir/name` with `to`, asserting there is one,
+/// and records the file's new SHA-256 in the manifest (when the manifest lists it under
+/// `files`), as a tamperer who knows the format would: the content checks must catch it.
 pub fn edit(dir: &Path, name: &str, from: &str, to: &str) {
+    edit_unhashed(dir, name, from, to);
+    rehash(dir, name);
+}
+
+/// [`edit`] without touching the manifest: the hash check must catch it.
+pub fn edit_unhashed(dir: &Path, name: &str, from: &str, to: &str) {
     let path = dir.join(name);
     let text = fs::read_to_string(&path).unwrap();
     assert!(text.contains(from), "{name} has no {from:?}");
     fs::write(&path, text.replacen(from, to, 1)).unwrap();
+}
+
+/// Records the current SHA-256 of `dir/name` in the manifest's `files` entry for it, if any.
+pub fn rehash(dir: &Path, name: &str) {
+    let manifest_path = dir.join("manifest.json");
+    let mut manifest: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&manifest_path).unwrap()).unwrap();
+    let Some(files) = manifest["files"].as_object_mut() else {
+        return;
+    };
+    let mut changed = false;
+    for entry in files.values_mut() {
+        if entry["name"] == name {
+            let bytes = fs::read(dir.join(name)).unwrap();
+            entry["sha256"] = serde_json::Value::String(puzzlec::base::digest::sha256_hex(&bytes));
+            changed = true;
+        }
+    }
+    if changed {
+        fs::write(
+            &manifest_path,
+            serde_json::to_string_pretty(&manifest).unwrap(),
+        )
+        .unwrap();
+    }
 }
 
 /// Asserts `check` fails with exit 1 and exactly `message` on stderr.
