@@ -3,6 +3,7 @@
 //! The crate is layered; each layer imports only the ones below it (a test, `tests/layering.rs`,
 //! keeps it so):
 //!
+//! - [`checkers`]: the LRAT and DRAT proof checkers, importing nothing of the crate.
 //! - [`base`]: the shared vocabulary (goal, status, stop control, raw outcomes, errors).
 //! - [`geometry`]: cells, the symmetries of the square grid, polyomino placements.
 //! - [`model`]: the backend-neutral constraint IR.
@@ -21,6 +22,7 @@
 
 pub mod base;
 pub mod cert;
+pub mod checkers;
 pub mod driver;
 pub mod encode;
 pub mod engines;

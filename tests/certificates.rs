@@ -4,8 +4,8 @@
 use std::time::Instant;
 
 use proptest::prelude::*;
-use puzzlec::cert::lrat::{check_lrat, LratError};
 use puzzlec::cert::refute::{check_with_varisat, refute, Refutation, SolverProofFormat};
+use puzzlec::checkers::lrat::{check_lrat, LratError};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -345,7 +345,8 @@ fn every_listed_file_is_hashed() {
 
 /// The CNF and a proof of the certificate in `dir`, read as the checkers read them.
 fn cnf_of(dir: &Path) -> (usize, Vec<Vec<i32>>) {
-    puzzlec::cert::lrat::parse_dimacs(&fs::read_to_string(dir.join("cnf.dimacs")).unwrap()).unwrap()
+    puzzlec::checkers::lrat::parse_dimacs(&fs::read_to_string(dir.join("cnf.dimacs")).unwrap())
+        .unwrap()
 }
 
 #[test]
@@ -356,11 +357,11 @@ fn a_drat_proof_without_its_empty_clause_is_rejected() {
     fs::write(dir.join("proof.drat"), truncated).unwrap();
     rehash(&dir, "proof.drat");
     let (num_vars, clauses) = cnf_of(&dir);
-    let error = puzzlec::cert::drat::check_drat(
+    let error = puzzlec::checkers::drat::check_drat(
         num_vars,
         &clauses,
         truncated.as_bytes(),
-        puzzlec::cert::drat::ProofEncoding::Text,
+        puzzlec::checkers::drat::ProofEncoding::Text,
     )
     .unwrap_err()
     .to_string();

@@ -10,7 +10,7 @@ mod common;
 use common::{assert_fails, check, edit, edit_unhashed, models, prove, puzzlec, rehash};
 use puzzlec::base::digest::sha256_hex;
 use puzzlec::cert::certificate::{refuted_dimacs, Claim};
-use puzzlec::cert::lrat::parse_dimacs;
+use puzzlec::checkers::lrat::parse_dimacs;
 use puzzlec::puzzle::load_model_file;
 use serde_json::Value;
 use std::fs;

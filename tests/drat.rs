@@ -1,4 +1,4 @@
-//! puzzlec's own DRAT checker (`puzzlec::cert::drat`) against proofs written by varisat and
+//! puzzlec's own DRAT checker (`puzzlec::checkers::drat`) against proofs written by varisat and
 //! CaDiCaL (text and binary), tampered proofs, and random proofs whose acceptance must imply
 //! unsatisfiability (checked by brute force and by a naive forward checker).
 //!
@@ -237,7 +237,7 @@ mod cadical_proofs {
     //! Proofs written by CaDiCaL (text and binary DRAT) are accepted; tampered ones are rejected.
 
     use super::helpers::*;
-    use puzzlec::cert::drat::{check_drat, DratError, ProofEncoding};
+    use puzzlec::checkers::drat::{check_drat, DratError, ProofEncoding};
 
     fn formulas() -> Vec<(String, Cnf)> {
         let mut out: Vec<(String, Cnf)> = (4..=7)
@@ -344,7 +344,7 @@ mod varisat_proofs {
     //! Proofs written by varisat (text and binary DRAT) are accepted; tampered ones are rejected.
 
     use super::helpers::*;
-    use puzzlec::cert::drat::{check_drat, DratError, ProofEncoding};
+    use puzzlec::checkers::drat::{check_drat, DratError, ProofEncoding};
     use varisat::ProofFormat;
 
     /// Unsat random 3-SAT instances with 50..=150 variables (seeded).
@@ -598,7 +598,7 @@ mod soundness {
 
     use super::helpers::*;
     use proptest::prelude::*;
-    use puzzlec::cert::drat::{check_drat, ProofEncoding};
+    use puzzlec::checkers::drat::{check_drat, ProofEncoding};
     use rand::seq::SliceRandom;
     use rand::Rng;
     use rand_chacha::rand_core::SeedableRng;

@@ -8,36 +8,37 @@ use std::path::{Path, PathBuf};
 /// Each top-level module and the modules it may import. The order is the layering, lowest
 /// first: see the crate docs in `src/lib.rs` and the README's architecture section.
 const LAYERS: &[(&str, &[&str])] = &[
+    ("checkers", &[]),
     ("base", &[]),
     ("geometry", &["base"]),
     ("model", &["base"]),
     ("engines", &["geometry", "base"]),
     ("encode", &["model", "base"]),
-    ("oracle", &["encode", "model", "base"]),
+    ("oracle", &["checkers", "encode", "model", "base"]),
     ("puzzle", &["model", "geometry", "base"]),
     (
         "driver",
         &[
-            "puzzle", "oracle", "engines", "encode", "model", "geometry", "base",
+            "puzzle", "oracle", "engines", "checkers", "encode", "model", "geometry", "base",
         ],
     ),
     (
         "cert",
         &[
-            "driver", "puzzle", "oracle", "encode", "model", "geometry", "base",
+            "driver", "puzzle", "oracle", "checkers", "encode", "model", "geometry", "base",
         ],
     ),
     (
         "report",
         &[
-            "cert", "driver", "puzzle", "encode", "model", "geometry", "base",
+            "cert", "driver", "puzzle", "checkers", "encode", "model", "geometry", "base",
         ],
     ),
 ];
 
 /// Files that must import nothing of the crate: the proof checkers, so that a certificate's
 /// verdict depends on no solver, encoder or driver code.
-const SELF_CONTAINED: &[&str] = &["src/cert/lrat.rs", "src/cert/drat.rs"];
+const SELF_CONTAINED: &[&str] = &["src/checkers/lrat.rs", "src/checkers/drat.rs"];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {

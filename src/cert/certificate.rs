@@ -12,7 +12,7 @@
 //!   connected parts do): each cut with the reason it holds in every solution (format and
 //!   argument in [`super::cuts`]); its SHA-256 is in the manifest;
 //! * `proof.lrat`, `proof.drat`, `proof.varisat`: refutations of `cnf.dimacs` in LRAT (checked
-//!   by our own [`super::lrat`]), textual DRAT (checked by our own [`super::drat`], and readable
+//!   by our own [`crate::checkers::lrat`]), textual DRAT (checked by our own [`crate::checkers::drat`], and readable
 //!   by drat-trim and friends) and varisat's native format (checked by varisat's checker). Each
 //!   ends by deriving the empty clause, trivial refutations included;
 //! * `manifest.json`: what is claimed and how it was established, and the SHA-256 of every other
@@ -35,9 +35,9 @@
 use crate::base::digest::sha256_hex;
 use crate::base::error::InputError;
 use crate::base::{Control, Goal, Incumbent, Status};
-use crate::cert::drat::{check_drat, ProofEncoding};
-use crate::cert::lrat::{check_lrat, parse_dimacs};
 use crate::cert::refute::{check_with_varisat, refute, Refutation, SolverProofFormat};
+use crate::checkers::drat::{check_drat, ProofEncoding};
+use crate::checkers::lrat::{check_lrat, parse_dimacs};
 use crate::encode::amo::AmoEncoding;
 use crate::encode::{cnf as encode, dimacs};
 use crate::model::{Assignment, Lit, Model};

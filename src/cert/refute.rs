@@ -19,7 +19,7 @@
 //!
 //! varisat-checker 0.2.2 only checks varisat's native format, not DRAT; so
 //! [`check_with_varisat`], the second independent check, takes a native proof.
-//! Our own LRAT checker is [`super::lrat::check_lrat`].
+//! Our own LRAT checker is [`crate::checkers::lrat::check_lrat`].
 
 use std::io::{Read, Write};
 
@@ -299,7 +299,7 @@ impl ProofProcessor for EmptyClauseWatch {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cert::lrat::check_lrat;
+    use crate::checkers::lrat::check_lrat;
 
     /// Runs [`refute`] with a native proof and returns the outcome and both proofs.
     fn run(num_vars: usize, cnf: &[Vec<i32>]) -> (Refutation, Vec<u8>, String) {

@@ -6,7 +6,6 @@ use super::Backend;
 use crate::oracle::external::on_path;
 use crate::oracle::external_milp::MilpSolver;
 use crate::oracle::external_sat::SatCommand;
-use crate::oracle::DratChecker;
 
 /// An external solver chosen with `--solver`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,16 +24,6 @@ impl ExternalSolver {
             Backend::Sat => SatCommand::parse(spec).map(ExternalSolver::Sat),
             Backend::Milp => MilpSolver::parse(spec).map(ExternalSolver::Milp),
             Backend::Native => Err("--solver needs --backend sat or --backend milp".into()),
-        }
-    }
-
-    /// The same solver, with the DRAT proof of each UNSATISFIABLE answer of a SAT solver
-    /// checked by `checker` before it is believed (see [`SatCommand::with_drat_checker`]);
-    /// a MILP solver is unchanged.
-    pub fn with_drat_checker(self, checker: DratChecker) -> ExternalSolver {
-        match self {
-            ExternalSolver::Sat(command) => ExternalSolver::Sat(command.with_drat_checker(checker)),
-            milp => milp,
         }
     }
 

