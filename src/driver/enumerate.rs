@@ -286,9 +286,9 @@ fn sat(
         }
         true
     })
-    .map_err(|message| SolveError::Backend {
+    .map_err(|error| SolveError::Backend {
         backend: "sat",
-        message,
+        message: error.to_string(),
     })?;
     if let Some(error) = wrong {
         return Err(error);
@@ -387,7 +387,7 @@ fn tilings(
             "native exact cover (symmetric count: one piece placed once per orbit)",
         ),
         Backend::Sat => (
-            count_sat(packing, control).map_err(|e| fail(&e))?,
+            count_sat(packing, control).map_err(|e| fail(&e.to_string()))?,
             "varisat enumeration with one blocking clause per tiling, orbits named by their least image",
         ),
         Backend::Milp => return Err(fail("enumeration is not implemented for milp; use --backend native or sat")),
@@ -766,9 +766,9 @@ pub fn enumerate_dissections(
                 control,
                 &mut |assignment| checked(&shape.decode(assignment)),
             )
-            .map_err(|message| SolveError::Backend {
+            .map_err(|error| SolveError::Backend {
                 backend: "sat",
-                message,
+                message: error.to_string(),
             })?
             .unwrap_or_default();
             DissectionCount {

@@ -197,7 +197,7 @@ pub fn solve_external(
             crate::oracle::external_milp::solve(&model, goal, program, control, &incumbent)
         }
     }
-    .map_err(failed)?;
+    .map_err(|e| failed(e.to_string()))?;
     let raw = raw.map_solution(|a| puzzle.decode(&a));
     let mut outcome =
         finish(puzzle, backend, goal, raw, start.elapsed()).map_err(|e| failed(e.to_string()))?;
@@ -244,9 +244,9 @@ fn run_stoppable(
     loop {
         match receiver.recv_timeout(Duration::from_millis(20)) {
             Ok(result) => {
-                return result.map_err(|message| SolveError::Backend {
+                return result.map_err(|error| SolveError::Backend {
                     backend: backend.name(),
-                    message,
+                    message: error.to_string(),
                 })
             }
             Err(mpsc::RecvTimeoutError::Disconnected) => {

@@ -4,6 +4,7 @@
 //! The programs themselves are driven by [`super::external_sat`] (DIMACS files) and
 //! [`super::external_milp`] (LP files).
 
+use super::OracleError;
 use crate::base::Control;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -41,7 +42,7 @@ pub struct ScratchDir {
 
 impl ScratchDir {
     /// A fresh, empty folder.
-    pub fn new() -> Result<ScratchDir, String> {
+    pub fn new() -> Result<ScratchDir, OracleError> {
         static NEXT: AtomicUsize = AtomicUsize::new(0);
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -51,7 +52,8 @@ impl ScratchDir {
             std::process::id(),
             NEXT.fetch_add(1, Ordering::Relaxed)
         ));
-        std::fs::create_dir(&path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+        std::fs::create_dir(&path)
+            .map_err(|e| OracleError::Io(format!("cannot create {}: {e}", path.display())))?;
         Ok(ScratchDir { path })
     }
 
@@ -90,12 +92,19 @@ pub enum Finished {
 
 /// Runs `argv` with stdout and stderr sent to files in `scratch` (pipes could fill up and
 /// stall a chatty solver), polling `control` and killing the child when it says stop.
-pub fn run(argv: &[String], scratch: &ScratchDir, control: &Control) -> Result<Finished, String> {
-    let (program, args) = argv.split_first().ok_or("empty solver command")?;
+pub fn run(
+    argv: &[String],
+    scratch: &ScratchDir,
+    control: &Control,
+) -> Result<Finished, OracleError> {
+    let (program, args) = argv
+        .split_first()
+        .ok_or(OracleError::Io("empty solver command".into()))?;
     let stdout_path = scratch.file("stdout.txt");
     let stderr_path = scratch.file("stderr.txt");
     let create = |path: &Path| {
-        std::fs::File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))
+        std::fs::File::create(path)
+            .map_err(|e| OracleError::Io(format!("cannot create {}: {e}", path.display())))
     };
     let start = Instant::now();
     // A group of its own, so a solver started through a wrapper script dies with its
@@ -107,7 +116,7 @@ pub fn run(argv: &[String], scratch: &ScratchDir, control: &Control) -> Result<F
         .stdout(create(&stdout_path)?)
         .stderr(create(&stderr_path)?)
         .spawn()
-        .map_err(|e| format!("cannot run {program}: {e}"))?;
+        .map_err(|e| OracleError::Io(format!("cannot run {program}: {e}")))?;
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break status,
@@ -125,7 +134,7 @@ pub fn run(argv: &[String], scratch: &ScratchDir, control: &Control) -> Result<F
                 kill_group(child.id());
                 let _ = child.kill();
                 let _ = child.wait();
-                return Err(format!("cannot wait for {program}: {e}"));
+                return Err(OracleError::Io(format!("cannot wait for {program}: {e}")));
             }
         }
     };

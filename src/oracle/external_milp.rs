@@ -6,7 +6,7 @@
 //! that when it is built, and the `highs` program otherwise.
 
 use super::loops::answer_goal_milp;
-use super::{MilpAnswer, MilpOracle};
+use super::{MilpAnswer, MilpOracle, OracleError};
 use crate::base::{Control, Goal, Incumbent, RawOutcome};
 use crate::encode::lp::{Comparison, LinearProgram};
 use crate::encode::lp_file::{lp_names, read_lp, write_lp};
@@ -290,7 +290,7 @@ impl MilpSolver {
         comments: &[String],
         control: &Control,
         integral_bound: Option<usize>,
-    ) -> Result<MilpAnswer, String> {
+    ) -> Result<MilpAnswer, OracleError> {
         if self.kind == MilpKind::HighsEmbedded {
             return self.run_embedded(program, control, integral_bound);
         }
@@ -300,7 +300,7 @@ impl MilpSolver {
         let out_path = scratch.file("solution.txt");
         let text = write_lp(program, comments);
         std::fs::write(&lp_path, &text)
-            .map_err(|e| format!("cannot write {}: {e}", lp_path.display()))?;
+            .map_err(|e| OracleError::Io(format!("cannot write {}: {e}", lp_path.display())))?;
         if control.should_stop() {
             return Ok(MilpAnswer::Stopped);
         }
@@ -318,33 +318,35 @@ impl MilpSolver {
             } => (status, stderr, stdout),
         };
         if !status.success() {
-            return Err(format!(
+            return Err(OracleError::Failed(format!(
                 "{name} failed: {} (stderr: {}; stdout: {})",
                 describe_status(&status),
                 tail(&stderr),
                 tail(&stdout)
-            ));
+            )));
         }
         let solution = std::fs::read_to_string(&out_path).map_err(|e| {
-            format!(
+            OracleError::Io(format!(
                 "{name} wrote no solution file ({e}; stdout: {})",
                 tail(&stdout)
-            )
+            ))
         })?;
         let parsed = match self.kind {
             MilpKind::Cbc => read_cbc_solution(&solution),
             MilpKind::Glpsol => {
                 // Our own file read back gives GLPK's column order: first appearance.
-                let order = read_lp(&text).map_err(|e| format!("LP file: {e}"))?.columns;
+                let order = read_lp(&text)
+                    .map_err(|e| OracleError::Io(format!("LP file: {e}")))?
+                    .columns;
                 read_glpk_solution(&solution, &order)
             }
             _ => read_highs_solution(&solution),
         };
         let garbage = |e: String| {
-            format!(
+            OracleError::Rejected(format!(
                 "{name} wrote a solution puzzlec cannot accept: {e} (solution file: {})",
                 tail(&solution)
-            )
+            ))
         };
         match parsed.map_err(garbage)? {
             (None, _) => Ok(MilpAnswer::Infeasible),
@@ -361,9 +363,11 @@ impl MilpSolver {
         program: &LinearProgram,
         control: &Control,
         integral_bound: Option<usize>,
-    ) -> Result<MilpAnswer, String> {
+    ) -> Result<MilpAnswer, OracleError> {
         Ok(
-            match super::highs::solve_highs(program, control, integral_bound)? {
+            match super::highs::solve_highs(program, control, integral_bound)
+                .map_err(OracleError::Embedded)?
+            {
                 None => MilpAnswer::Infeasible,
                 Some((values, proven)) => MilpAnswer::Solution(values, proven),
             },
@@ -376,8 +380,8 @@ impl MilpSolver {
         _program: &LinearProgram,
         _control: &Control,
         _integral_bound: Option<usize>,
-    ) -> Result<MilpAnswer, String> {
-        Err(HIGHS_HELP.into())
+    ) -> Result<MilpAnswer, OracleError> {
+        Err(OracleError::Embedded(HIGHS_HELP.into()))
     }
 }
 
@@ -397,7 +401,7 @@ impl MilpOracle for ExternalMilp<'_> {
         program: &LinearProgram,
         control: &Control,
         integral_bound: Option<usize>,
-    ) -> Result<MilpAnswer, String> {
+    ) -> Result<MilpAnswer, OracleError> {
         self.solver
             .run_once(program, &self.comments, control, integral_bound)
     }
@@ -433,7 +437,7 @@ pub fn solve(
     solver: &MilpSolver,
     control: &Control,
     incumbent: &Incumbent<Assignment>,
-) -> Result<RawOutcome<Assignment>, String> {
+) -> Result<RawOutcome<Assignment>, OracleError> {
     let mut oracle = ExternalMilp {
         solver,
         comments: vec![format!("puzzlec: {} model variables", model.num_vars())],

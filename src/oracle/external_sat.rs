@@ -16,7 +16,7 @@
 //! that run, question included. Without a proof the evidence says "refutation not checked".
 
 use super::loops::answer_goal;
-use super::{SatAnswer, SatOracle};
+use super::{OracleError, SatAnswer, SatOracle};
 use crate::base::{Control, Goal, Incumbent, RawOutcome, Size};
 use crate::checkers::drat::check_refutation;
 use crate::encode::amo::AmoEncoding;
@@ -236,14 +236,14 @@ pub fn run_once(
     names: &[String],
     comments: &[String],
     control: &Control,
-) -> Result<Option<(SatAnswer, RefutationCheck)>, String> {
+) -> Result<Option<(SatAnswer, RefutationCheck)>, OracleError> {
     let name = command.name();
     let scratch = ScratchDir::new()?;
     let cnf_path = scratch.file("model.cnf");
     let out_path = scratch.file("result.txt");
     let proof_path = scratch.file("proof.drat");
     std::fs::write(&cnf_path, write_dimacs(cnf, names, comments))
-        .map_err(|e| format!("cannot write {}: {e}", cnf_path.display()))?;
+        .map_err(|e| OracleError::Io(format!("cannot write {}: {e}", cnf_path.display())))?;
     let argv = command.argv(
         &cnf_path.display().to_string(),
         &out_path.display().to_string(),
@@ -261,36 +261,36 @@ pub fn run_once(
     let code = status.code();
     // 10 and 20 are the SAT convention; 0 is what some solvers use for any answer.
     if !matches!(code, Some(0 | 10 | 20)) {
-        return Err(format!(
+        return Err(OracleError::Failed(format!(
             "{name} failed: {} (stderr: {})",
             describe_status(&status),
             tail(&stderr)
-        ));
+        )));
     }
     let text = if command.uses_result_file() {
         std::fs::read_to_string(&out_path).map_err(|e| {
-            format!(
+            OracleError::Io(format!(
                 "{name} wrote no result file {} ({e}; stderr: {})",
                 out_path.display(),
                 tail(&stderr)
-            )
+            ))
         })?
     } else {
         stdout
     };
     let answer = read_answer(&text, command.uses_result_file(), code, cnf).map_err(|e| {
-        format!(
+        OracleError::Rejected(format!(
             "{name} printed an answer puzzlec cannot accept: {e} (output: {})",
             tail(&text)
-        )
+        ))
     })?;
     let check = match &answer {
         SatAnswer::Unsat if command.writes_proof() => {
             let proof = std::fs::read(&proof_path).map_err(|e| {
-                format!(
+                OracleError::Rejected(format!(
                     "{name} answered UNSATISFIABLE but wrote no proof to {} ({e})",
                     proof_path.display()
-                )
+                ))
             })?;
             // The exact clauses written to the DIMACS file, question included.
             let clauses: Vec<Vec<i32>> = cnf
@@ -299,9 +299,9 @@ pub fn run_once(
                 .map(|clause| clause.iter().map(|l| l.dimacs() as i32).collect())
                 .collect();
             let lemmas = check_refutation(cnf.num_vars, &clauses, &proof).map_err(|e| {
-                format!(
+                OracleError::Rejected(format!(
                     "{name} answered UNSATISFIABLE, but its DRAT proof fails puzzlec's check: {e}"
-                )
+                ))
             })?;
             RefutationCheck::Checked { lemmas }
         }
@@ -355,7 +355,7 @@ impl SatOracle for ExternalSat<'_> {
         &mut self,
         assumptions: &[Lit],
         control: &Control,
-    ) -> Result<Option<SatAnswer>, String> {
+    ) -> Result<Option<SatAnswer>, OracleError> {
         self.runs += 1;
         if control.should_stop() {
             return Ok(None);
@@ -412,7 +412,7 @@ pub fn solve(
     command: &SatCommand,
     control: &Control,
     incumbent: &Incumbent<Assignment>,
-) -> Result<RawOutcome<Assignment>, String> {
+) -> Result<RawOutcome<Assignment>, OracleError> {
     let encoding = encode(model, AmoEncoding::Auto);
     let comments = vec![
         "puzzlec: the model, then the question as unit clauses".to_string(),

@@ -9,7 +9,7 @@
 //!   excluded by a blocking clause after it is found;
 //! - [`answer_goal_milp`]: one 0-1 program re-solved with cuts until none is violated.
 
-use super::{MilpAnswer, MilpOracle, SatAnswer, SatOracle};
+use super::{MilpAnswer, MilpOracle, OracleError, SatAnswer, SatOracle};
 use crate::base::{Control, Goal, Incumbent, RawOutcome, Size, Status};
 use crate::encode::cnf::CnfEncoding;
 use crate::encode::lp::LinearProgram;
@@ -40,7 +40,7 @@ pub fn solve_with_cuts<O: SatOracle + ?Sized>(
     assumptions: &[Lit],
     control: &Control,
     cuts: &mut usize,
-) -> Result<Option<CutAnswer>, String> {
+) -> Result<Option<CutAnswer>, OracleError> {
     loop {
         let values = match oracle.solve(assumptions, control)? {
             None => return Ok(None),
@@ -117,7 +117,7 @@ pub fn answer_goal<O: SatOracle + ?Sized>(
     goal: Goal,
     control: &Control,
     incumbent: &Incumbent<Assignment>,
-) -> Result<RawOutcome<Assignment>, String> {
+) -> Result<RawOutcome<Assignment>, OracleError> {
     let name = oracle.name();
     let objective = model.objective.as_ref();
     let structural_bound = objective.map(|o| o.trivial_bound());
@@ -227,7 +227,7 @@ pub fn enumerate_projected<O: SatOracle + ?Sized>(
     assumptions: &[Lit],
     control: &Control,
     on_solution: &mut dyn FnMut(&Assignment) -> bool,
-) -> Result<Enumeration, String> {
+) -> Result<Enumeration, OracleError> {
     let mut result = Enumeration::default();
     let mut cuts = 0;
     loop {
@@ -274,7 +274,7 @@ pub fn answer_goal_milp<O: MilpOracle + ?Sized>(
     goal: Goal,
     control: &Control,
     incumbent: &Incumbent<Assignment>,
-) -> Result<RawOutcome<Assignment>, String> {
+) -> Result<RawOutcome<Assignment>, OracleError> {
     let name = oracle.name();
     let at_least = match goal {
         Goal::AtLeast(k) => Some(k),

@@ -3,7 +3,7 @@
 //! rows and the program re-solved until none is violated.
 
 use super::loops::answer_goal_milp;
-use super::{MilpAnswer, MilpOracle};
+use super::{MilpAnswer, MilpOracle, OracleError};
 use crate::base::{Control, Goal, Incumbent, RawOutcome};
 use crate::encode::lp::{Comparison, LinearProgram};
 use crate::model::{Assignment, Model};
@@ -94,11 +94,13 @@ impl MilpOracle for Microlp {
         program: &LinearProgram,
         control: &Control,
         integral_bound: Option<usize>,
-    ) -> Result<MilpAnswer, String> {
-        Ok(match solve_microlp(program, control, integral_bound)? {
-            None => MilpAnswer::Infeasible,
-            Some((values, proven)) => MilpAnswer::Solution(values, proven),
-        })
+    ) -> Result<MilpAnswer, OracleError> {
+        Ok(
+            match solve_microlp(program, control, integral_bound).map_err(OracleError::Embedded)? {
+                None => MilpAnswer::Infeasible,
+                Some((values, proven)) => MilpAnswer::Solution(values, proven),
+            },
+        )
     }
 
     fn infeasible(&self, question: &str, cuts: usize) -> String {
@@ -124,6 +126,6 @@ pub fn solve(
     goal: Goal,
     control: &Control,
     incumbent: &Incumbent<Assignment>,
-) -> Result<RawOutcome<Assignment>, String> {
+) -> Result<RawOutcome<Assignment>, OracleError> {
     answer_goal_milp(&mut Microlp, model, goal, control, incumbent)
 }

@@ -21,6 +21,25 @@ use crate::base::{Control, Size};
 use crate::encode::lp::LinearProgram;
 use crate::model::Lit;
 
+/// Why an oracle gave no answer. The message says what happened, quoting the program's
+/// output where there is one; the variant says what kind of failure it was.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OracleError {
+    /// A file could not be written or read, or the program could not be started.
+    #[error("{0}")]
+    Io(String),
+    /// The program ended abnormally: a crash, a signal, an exit code that is no answer.
+    #[error("{0}")]
+    Failed(String),
+    /// The program answered, but the answer broke the formula or the rows, was garbled, or
+    /// its refutation failed puzzlec's check.
+    #[error("{0}")]
+    Rejected(String),
+    /// An embedded solver (varisat, microlp, HiGHS) reported an error.
+    #[error("{0}")]
+    Embedded(String),
+}
+
 /// What a SAT oracle said about its formula under assumptions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SatAnswer {
@@ -43,7 +62,7 @@ pub trait SatOracle {
         &mut self,
         assumptions: &[Lit],
         control: &Control,
-    ) -> Result<Option<SatAnswer>, String>;
+    ) -> Result<Option<SatAnswer>, OracleError>;
     /// Solver calls made so far.
     fn calls(&self) -> usize;
     /// The formula's size now.
@@ -82,7 +101,7 @@ pub trait MilpOracle {
         program: &LinearProgram,
         control: &Control,
         integral_bound: Option<usize>,
-    ) -> Result<MilpAnswer, String>;
+    ) -> Result<MilpAnswer, OracleError>;
     /// Evidence that `question` ("\"at least 21\"", "the constraints") is infeasible.
     fn infeasible(&self, question: &str, cuts: usize) -> String;
     /// Evidence that a solution of `value` is optimal.

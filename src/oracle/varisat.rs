@@ -2,7 +2,7 @@
 //! the question, so learnt clauses carry over from one bound to the next.
 
 use super::loops::{answer_goal, enumerate_projected, Enumeration};
-use super::{SatAnswer, SatOracle};
+use super::{OracleError, SatAnswer, SatOracle};
 use crate::base::{Control, Goal, Incumbent, RawOutcome, Size};
 use crate::encode::amo::AmoEncoding;
 use crate::encode::cnf::{encode, CnfEncoding};
@@ -49,7 +49,11 @@ impl SatOracle for Varisat<'_> {
     }
 
     /// varisat does not poll `control`: the driver runs it on a thread it can abandon.
-    fn solve(&mut self, assumptions: &[Lit], _: &Control) -> Result<Option<SatAnswer>, String> {
+    fn solve(
+        &mut self,
+        assumptions: &[Lit],
+        _: &Control,
+    ) -> Result<Option<SatAnswer>, OracleError> {
         let assumptions: Vec<varisat::Lit> = assumptions.iter().map(|&l| to_varisat(l)).collect();
         self.solver.assume(&assumptions);
         self.calls += 1;
@@ -57,11 +61,14 @@ impl SatOracle for Varisat<'_> {
         let sat = self
             .solver
             .solve()
-            .map_err(|e| format!("varisat failed: {e}"))?;
+            .map_err(|e| OracleError::Embedded(format!("varisat failed: {e}")))?;
         if !sat {
             return Ok(Some(SatAnswer::Unsat));
         }
-        let model = self.solver.model().ok_or("varisat gave no model")?;
+        let model = self
+            .solver
+            .model()
+            .ok_or(OracleError::Embedded("varisat gave no model".into()))?;
         let mut values = vec![false; self.cnf.num_vars];
         for lit in model {
             if lit.index() < values.len() {
@@ -115,7 +122,7 @@ pub fn solve(
             status: crate::base::Status::Unknown,
             witness: None,
             bound: None,
-            evidence: message,
+            evidence: message.to_string(),
             size: oracle.size(),
         }
     })
@@ -130,7 +137,7 @@ pub fn enumerate(
     at_least: Option<usize>,
     control: &Control,
     on_solution: &mut dyn FnMut(&Assignment) -> bool,
-) -> Result<Option<Enumeration>, String> {
+) -> Result<Option<Enumeration>, OracleError> {
     let (encoding, mut oracle) = load(model);
     let assumptions: Vec<Lit> = match at_least.map(|k| encoding.at_least(k)) {
         None => Vec::new(),
