@@ -3,21 +3,18 @@
 //! "at least best + 1" (the proof, when it ends). Also tiling counts, natively and with
 //! SAT, raw and up to the region's symmetries.
 
-use crate::base::{Control, Goal, RawOutcome, Size, Status};
-use crate::engines::packing::{maximise, suffix_optima, PackingGoal, PackingOptions, Progress};
-use crate::engines::packing_lns::{self, LnsOptions};
+use crate::base::{Control, Goal, RawOutcome, Size};
+use crate::engines::packing::{maximise, PackingGoal, PackingOptions, Progress};
+use crate::engines::russian_doll::{self, DollOptions};
 use crate::geometry::isometry::RectSymmetry;
 use crate::geometry::placements::{placement_action, placement_index};
 use crate::model::{Assignment, Var};
-use crate::oracle::varisat;
+use crate::oracle::{varisat, OracleError};
 use crate::puzzle::packing::{Packing, PackingKind, PackingSolution};
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-
-/// Longest time the neighbourhood search runs before branch and bound takes over.
-const LNS_BUDGET: Duration = Duration::from_secs(3);
 
 /// The bounds the branch and bound uses, for evidence lines.
 const BOUNDS: &str = "area and Russian-doll bounds, mirror symmetry broken";
@@ -127,7 +124,6 @@ fn pack(
             ));
         }
     };
-    let mut total_nodes = 0u64;
     // Piece minimums rule out the neighbourhood search (it may drop pieces): plain branch
     // and bound then answers the goal directly.
     if instance.pieces.iter().any(|l| l.min > 0) {
@@ -173,194 +169,72 @@ fn pack(
             ),
         });
     }
-    // Phase 1: a strong incumbent from the neighbourhood search.
-    let area_bound = instance.free_cells()
-        / instance
-            .placements
-            .iter()
-            .map(|p| p.cells.len())
-            .min()
-            .unwrap_or(1)
-            .max(1);
-    let target = match goal {
-        Goal::AtLeast(k) => k,
-        Goal::Maximise => area_bound,
-    };
-    let lns_deadline = Instant::now() + LNS_BUDGET;
-    let lns = packing_lns::search(
-        instance,
-        &[],
-        &LnsOptions {
-            target: Some(target),
-            stop: Some(stop),
-            deadline: Some(deadline.map_or(lns_deadline, |d| d.min(lns_deadline))),
-            stall_windows: Some(20_000),
-            ..LnsOptions::default()
-        },
-        |best, elapsed| {
-            if elapsed >= QUIET {
-                control.note(&format!(
-                    "packing: best {best}, bound {area_bound} (area), {:.1} s (neighbourhood search)",
-                    elapsed.as_secs_f64()
-                ));
-            }
-        },
-    );
-    total_nodes += lns.nodes;
-    let mut best = lns.best;
-    let lns_note = format!(
-        "neighbourhood search found {} in {} windows",
-        best.len(),
-        lns.windows
-    );
-    if let Goal::AtLeast(k) = goal {
-        if best.len() >= k {
-            return Ok(RawOutcome::satisfiable(
-                packing.solution_of(&best),
-                format!("native {lns_note}, >= {k}"),
-                Size::nodes(total_nodes),
-            ));
-        }
-    }
-    // Phase 2: branch and bound on "at least k", raising k after each success. The suffix
-    // optima serve every run, so they are found once, first, unless the area bound already
-    // settles the first k (then the loop below answers before any run).
-    let mut k = match goal {
-        Goal::AtLeast(k) => k,
-        Goal::Maximise => best.len() + 1,
-    };
-    let mut last_row = None;
-    let (suffixes, suffix_stats) = if k > area_bound {
-        (Some(Vec::new()), Default::default())
-    } else {
-        suffix_optima(
-            instance,
-            &PackingOptions {
-                stop: Some(stop),
-                deadline,
-                ..PackingOptions::default()
-            },
-            |c, optimum| {
-                let (elapsed, row) = (started.elapsed(), c / instance.width);
-                if elapsed >= QUIET && last_row != Some(row) {
-                    last_row = Some(row);
-                    control.note(&format!(
-                    "packing: pieces starting at ({}, {row}) or later: at most {optimum} (Russian-doll bound), {:.1} s",
-                    c % instance.width,
-                    elapsed.as_secs_f64()
-                ));
-                }
-            },
-        )
-    };
-    total_nodes += suffix_stats.nodes;
-    let Some(suffixes) = suffixes else {
-        let evidence = format!(
-            "{}; native {lns_note}; the suffix optima for the branch and bound had not been found",
-            control.reason()
-        );
-        return Ok(unfinished(
-            packing,
-            goal,
-            &best,
-            area_bound,
-            evidence,
-            total_nodes,
-        ));
-    };
-    loop {
-        if k > area_bound {
-            // Refuted by the area bound alone.
-            return Ok(match goal {
-                Goal::Maximise => RawOutcome::optimal(
-                    packing.solution_of(&best),
-                    best.len(),
-                    format!(
-                        "native {lns_note}; that equals the area bound ({} free cells)",
-                        instance.free_cells()
-                    ),
-                    Size::nodes(total_nodes),
-                ),
-                Goal::AtLeast(k) => RawOutcome::unsatisfiable(
-                    Some(area_bound),
-                    format!("at least {k} exceeds the area bound {area_bound}"),
-                    Size::nodes(total_nodes),
-                ),
-            });
-        }
-        let options = PackingOptions {
-            goal: PackingGoal::AtLeast(k),
-            suffixes: Some(&suffixes),
-            stop: Some(stop),
-            deadline,
-            ..PackingOptions::default()
-        };
-        let outcome = maximise(instance, &options, report).map_err(|e| e.to_string())?;
-        total_nodes += outcome.stats.nodes;
-        let len = outcome.best_len();
-        if len >= k {
-            best = outcome.best.expect("a packing of length >= k");
-            if let Goal::AtLeast(k) = goal {
-                return Ok(RawOutcome::satisfiable(
-                    packing.solution_of(&best),
-                    format!("native branch and bound found {len} >= {k}"),
-                    Size::nodes(total_nodes),
-                ));
-            }
-            k = len + 1;
-            continue;
-        }
-        if outcome.proved {
-            let evidence =
-                format!("native {lns_note}; branch and bound ({BOUNDS}) refuted \"at least {k}\"");
-            return Ok(match goal {
-                Goal::Maximise => RawOutcome::optimal(
-                    packing.solution_of(&best),
-                    k - 1,
-                    evidence,
-                    Size::nodes(total_nodes),
-                ),
-                Goal::AtLeast(_) => {
-                    RawOutcome::unsatisfiable(Some(k - 1), evidence, Size::nodes(total_nodes))
-                }
-            });
-        }
-        let evidence = format!(
-            "{}; native {lns_note}; branch and bound on \"at least {k}\" had not finished",
-            control.reason()
-        );
-        return Ok(unfinished(
-            packing,
-            goal,
-            &best,
-            outcome.bound,
-            evidence,
-            total_nodes,
-        ));
-    }
+    russian_doll(packing, goal, control)
 }
 
-/// The outcome of a search stopped before it finished: the best packing so far (from the
-/// neighbourhood search or the branch and bound) and the bound proved.
-fn unfinished(
+/// Answers `goal` for a packing without piece minimums by the Russian-doll search: the
+/// suffix table from the last scan cell back (each entry the most pieces that start there
+/// or later), whose first entry is the optimum; "at least k" is answered from it.
+fn russian_doll(
     packing: &Packing,
     goal: Goal,
-    best: &[usize],
-    bound: usize,
-    evidence: String,
-    total_nodes: u64,
-) -> RawOutcome<PackingSolution> {
-    RawOutcome {
-        status: if best.is_empty() && matches!(goal, Goal::AtLeast(_)) {
-            Status::Unknown
-        } else {
-            Status::Feasible
-        },
-        witness: Some(packing.solution_of(best)),
-        bound: Some(bound),
-        evidence,
-        size: Size::nodes(total_nodes),
+    control: &Control,
+) -> Result<RawOutcome<PackingSolution>, String> {
+    let instance = &packing.instance;
+    let started = Instant::now();
+    let order = russian_doll::scan_order(instance.width, instance.height);
+    let row = instance.width.min(instance.height);
+    let options = DollOptions {
+        stop: Some(control.stop_flag()),
+        deadline: control.remaining().map(|r| Instant::now() + r),
+        ..DollOptions::default()
+    };
+    let outcome = russian_doll::solve(instance, &options, |position, entry| {
+        let elapsed = started.elapsed();
+        if elapsed >= QUIET && position % row == 0 {
+            let cell = order[position];
+            control.note(&format!(
+                "packing: pieces starting at ({}, {}) or later in scan order: at most {entry} (Russian-doll table), {:.1} s",
+                cell % instance.width,
+                cell / instance.width,
+                elapsed.as_secs_f64()
+            ));
+        }
+    })
+    .map_err(|e| e.to_string())?;
+    let size = Size::nodes(outcome.stats.nodes);
+    let found = outcome.best.len();
+    let best = packing.solution_of(&outcome.best);
+    if !outcome.proved {
+        let witness = (found > 0).then_some(best);
+        let evidence = format!(
+            "{}; the native Russian-doll search had not finished (at most {} pieces)",
+            control.reason(),
+            outcome.bound
+        );
+        return Ok(RawOutcome::stopped(
+            witness,
+            Some(outcome.bound),
+            evidence,
+            size,
+        ));
     }
+    let how = |k: usize| {
+        format!(
+            "native Russian-doll search refuted \"at least {k}\": the suffix table of {} scan cells, from the last back, with a memo of exhausted states ({} nodes)",
+            order.len(),
+            outcome.stats.nodes
+        )
+    };
+    Ok(match goal {
+        Goal::Maximise => RawOutcome::optimal(best, found, how(found + 1), size),
+        Goal::AtLeast(k) if found >= k => RawOutcome::satisfiable(
+            best,
+            format!("native Russian-doll search found {found} >= {k} (the optimum)"),
+            size,
+        ),
+        Goal::AtLeast(k) => RawOutcome::unsatisfiable(Some(found), how(k), size),
+    })
 }
 
 /// Tiling counts of a tile model: raw, and up to the region's symmetries.
@@ -416,7 +290,7 @@ pub fn list_native(
 /// Counts tilings with varisat, independently of the native search: the model without
 /// symmetry breaking, one blocking clause per tiling found; each tiling's orbit is named by
 /// its smallest image under the region's symmetries, and the distinct names are counted.
-pub fn count_sat(packing: &Packing, control: &Control) -> Result<Counts, String> {
+pub fn count_sat(packing: &Packing, control: &Control) -> Result<Counts, OracleError> {
     let model = packing.compile_with(false);
     let group = symmetries(packing);
     let mut orbits: HashSet<Vec<(usize, Vec<usize>)>> = HashSet::new();

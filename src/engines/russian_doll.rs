@@ -1,0 +1,1255 @@
+//! Maximum packing by a lean Russian-doll search over a sliding bitboard window.
+//!
+//! Cells are numbered in *scan order*: row-major along the short side of the box (a box wider
+//! than tall is transposed first, so rows are short; [`DollOutcome::order`] maps back).
+//! A placement's *first cell* is its smallest scan position. With `P_c` the placements whose
+//! first cell is `c` or later, the suffix table `S[c]` is the most pieces of a packing drawn
+//! from `P_c`. Then `S[cells] = 0` and `S[c]` is `S[c + 1]` or `S[c + 1] + 1`, because the
+//! placements starting at `c` all cover `c`, so a packing uses at most one of them. The table
+//! is filled from the last cell back; entry `c` asks "does `P_c` hold `S[c + 1] + 1` pieces?",
+//! which a depth-first search decides: place a piece starting at `c`, then at each scan cell
+//! `q` try every placement starting at `q` that fits, then leave `q` empty, and cut whenever
+//! `placed + S[q] < target` (every piece still to come starts at `q` or later). `S[0]` is the
+//! optimum; the table is the skeleton of a certificate (each step is one refutation or one
+//! packing).
+//!
+//! The search state at scan cell `q` is only `q` and which of the next `reach - 1` cells are
+//! covered (`reach`: the most cells from a placement's first cell to its last): cells before
+//! `q` can no longer be covered, cells further on are not covered yet. So the occupancy is
+//! kept as a window ([`Window`]: `u64`, `u128` or [`Wide`] words, the smallest that fits),
+//! bit 0 being `q`, shifted by one per cell; the board's size only matters through `reach`.
+//!
+//! Extras (each switchable in [`DollOptions`], for cross-checks; measured on crosses, one
+//! thread, user seconds on the shared 2-core machine):
+//! - **memo** of exhausted states (on): `(q, window, mirror balances)` searched in full
+//!   without reaching `target` with `placed` pieces proves that at most `target - placed - 1`
+//!   more pieces fit from that state. With no binding piece maximum the future from a state
+//!   depends on nothing else, and not on which entry `c` is being decided either (every
+//!   entry's search uses the same placements from `q` on), so entries are reused across the
+//!   whole table. Kept in a fixed-size lossy table shared lock-free by the threads
+//!   ([`DollOptions::memo_log2`]). 14 x 14: 7.3 M nodes, 1.0 s, against 681 M nodes, 9.0 s
+//!   without (`cross_doll.c`: 6.1 s in the same run); 13 x 19: 2.7 M nodes, 0.4 s, against
+//!   176 M, 1.7 s (`cross_doll.c`: 2.9 s). Every exhausted node is stored (storing only
+//!   subtrees of 16 nodes or more took 45% more nodes and 35% more time on 15 x 15).
+//! - **skip unfit cells** (with the memo): the scan passes over cells where no placement
+//!   fits, so the bound is taken at the next useful cell and no node is spent on them.
+//! - **mirror symmetry** (off): "no more pieces centred in the second half than in the
+//!   first", for each mirror mapping the instance onto itself, used only for the entries `c`
+//!   whose `P_c` the mirror maps onto itself (see [`DollOptions::symmetry`] for why that
+//!   keeps the table exact). It only applies to row-start entries, which are few, and it
+//!   splits memo states by balance: 13 x 19 and 14 x 14 took 15% more nodes with it.
+//! - **threads** (on): an entry whose search outgrows [`DollOptions::split_nodes`] is split
+//!   into independent subtrees, run with rayon, all stopped as soon as one finds a packing.
+//!
+//! # References
+//! - P. R. J. Östergård, "A fast algorithm for the maximum clique problem", Discrete Applied
+//!   Mathematics 120 (2002): the Russian-doll scheme (solve the suffixes from the last vertex
+//!   back, each bounding the next), here with cells in place of vertices.
+//! - Transposition tables of game-tree search (A. L. Zobrist, "A new hashing method with
+//!   application for game playing", 1970), with two-slot buckets (one kept for the larger
+//!   subtree, one always replaced): the memo of exhausted states.
+//! - Sequence locks (as in the Linux kernel's seqlock): the memo's lock-free sharing.
+
+use std::fmt;
+use std::sync::atomic::{fence, AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
+use crate::geometry::placements::PackingInstance;
+
+// ---------------------------------------------------------------------------------------------
+// Windows
+
+/// A window of cells relative to the scan cell (bit 0 is the scan cell), as a bitset.
+///
+/// Implemented for `u64`, `u128` and [`Wide`]; the engine is generic over it and picks the
+/// smallest that holds a placement's reach.
+pub trait Window: Copy + Send + Sync + 'static {
+    /// Bits held.
+    const BITS: usize;
+    /// No bit set.
+    fn empty() -> Self;
+    /// `self` with `bit` set.
+    fn with(self, bit: usize) -> Self;
+    /// Whether `self` and `other` share a bit.
+    fn overlaps(self, other: Self) -> bool;
+    /// Bits in either.
+    fn union(self, other: Self) -> Self;
+    /// Shifted towards bit 0 by `n` (bits below `n` are dropped; `n` may reach `BITS`).
+    fn shr(self, n: u32) -> Self;
+    /// Number of set bits from bit 0 up to the first clear one.
+    fn trailing_ones(self) -> u32;
+    /// The window as 128 bits, or `None` if it has a bit beyond them (memo keys).
+    fn key(self) -> Option<(u64, u64)>;
+}
+
+impl Window for u64 {
+    const BITS: usize = 64;
+    #[inline(always)]
+    fn empty() -> Self {
+        0
+    }
+    #[inline(always)]
+    fn with(self, bit: usize) -> Self {
+        self | 1 << bit
+    }
+    #[inline(always)]
+    fn overlaps(self, other: Self) -> bool {
+        self & other != 0
+    }
+    #[inline(always)]
+    fn union(self, other: Self) -> Self {
+        self | other
+    }
+    #[inline(always)]
+    fn shr(self, n: u32) -> Self {
+        self.checked_shr(n).unwrap_or(0)
+    }
+    #[inline(always)]
+    fn trailing_ones(self) -> u32 {
+        u64::trailing_ones(self)
+    }
+    #[inline(always)]
+    fn key(self) -> Option<(u64, u64)> {
+        Some((self, 0))
+    }
+}
+
+impl Window for u128 {
+    const BITS: usize = 128;
+    #[inline(always)]
+    fn empty() -> Self {
+        0
+    }
+    #[inline(always)]
+    fn with(self, bit: usize) -> Self {
+        self | 1 << bit
+    }
+    #[inline(always)]
+    fn overlaps(self, other: Self) -> bool {
+        self & other != 0
+    }
+    #[inline(always)]
+    fn union(self, other: Self) -> Self {
+        self | other
+    }
+    #[inline(always)]
+    fn shr(self, n: u32) -> Self {
+        self.checked_shr(n).unwrap_or(0)
+    }
+    #[inline(always)]
+    fn trailing_ones(self) -> u32 {
+        u128::trailing_ones(self)
+    }
+    #[inline(always)]
+    fn key(self) -> Option<(u64, u64)> {
+        Some((self as u64, (self >> 64) as u64))
+    }
+}
+
+/// A window of `K` 64-bit words, word 0 lowest, for placements reaching past 128 cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Wide<const K: usize>(pub [u64; K]);
+
+impl<const K: usize> Window for Wide<K> {
+    const BITS: usize = 64 * K;
+    #[inline(always)]
+    fn empty() -> Self {
+        Wide([0; K])
+    }
+    #[inline(always)]
+    fn with(mut self, bit: usize) -> Self {
+        self.0[bit / 64] |= 1 << (bit % 64);
+        self
+    }
+    #[inline(always)]
+    fn overlaps(self, other: Self) -> bool {
+        self.0.iter().zip(&other.0).any(|(a, b)| a & b != 0)
+    }
+    #[inline(always)]
+    fn union(mut self, other: Self) -> Self {
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            *a |= b;
+        }
+        self
+    }
+    #[inline(always)]
+    fn shr(self, n: u32) -> Self {
+        let (words, bits) = ((n / 64) as usize, n % 64);
+        let mut out = [0u64; K];
+        for (i, o) in out.iter_mut().enumerate() {
+            let lo = self.0.get(i + words).copied().unwrap_or(0);
+            let hi = self.0.get(i + words + 1).copied().unwrap_or(0);
+            *o = if bits == 0 {
+                lo
+            } else {
+                lo >> bits | hi << (64 - bits)
+            };
+        }
+        Wide(out)
+    }
+    #[inline(always)]
+    fn trailing_ones(self) -> u32 {
+        let mut n = 0;
+        for w in self.0 {
+            let t = w.trailing_ones();
+            n += t;
+            if t < 64 {
+                break;
+            }
+        }
+        n
+    }
+    fn key(self) -> Option<(u64, u64)> {
+        if self.0.iter().skip(2).any(|&w| w != 0) {
+            return None;
+        }
+        Some((
+            self.0.first().copied().unwrap_or(0),
+            self.0.get(1).copied().unwrap_or(0),
+        ))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Public interface
+
+/// Options of [`solve`]. The default is the fastest measured configuration.
+#[derive(Clone, Copy, Debug)]
+pub struct DollOptions<'a> {
+    /// Remember exhausted search states (see the module doc). Used only when no piece has a
+    /// binding maximum and the window fits in 128 bits.
+    pub memo: bool,
+    /// The memo holds `2^memo_log2` entries of 32 bytes; 0 picks by the scan rows' width
+    /// `w` (the short side): `2^(18 + 2 (w - 13))`, kept within `2^16..=2^22` (128 MiB).
+    /// Its pages are touched as it fills, which costs time on small searches: measured on
+    /// crosses (one thread), 13 x 19 takes 0.36 s with 2^18 and 0.42 s with 2^22, while
+    /// 15 x 15 takes 7.5 s with 2^20, 7.0 s with 2^22 and 7.3 s with 2^24.
+    pub memo_log2: u32,
+    /// Mirror symmetry breaking: keep only packings with no more pieces centred in the second
+    /// half than in the first, for each mirror of the box that maps the instance onto itself.
+    ///
+    /// Applied to entry `c` only if the mirror maps `P_c` onto itself (for the left-right
+    /// mirror in scan order: `c` at a row start; for the top-bottom one: `c = 0`). Then any
+    /// packing of `P_c` has a mirror image in `P_c` with as many pieces that meets the rule
+    /// (with both mirrors: fix the top-bottom rule first, the left-right mirror then keeps
+    /// every piece's rows), so the entry is still the exact optimum of `P_c`, and every later
+    /// use of `S[c]` as a bound stays sound. Entries of other cells are searched without it.
+    /// Memo entries made under the rules carry the rules and the balances in their key (a
+    /// balance ahead by `S[q]` or more counts as `S[q]`: the rule then holds whatever
+    /// follows), so they only serve searches under the same rules. Off by default: measured
+    /// (one thread), 14 x 14 took 8.7 M nodes with it against 7.3 M without, 15 x 15 68 M
+    /// against 56 M.
+    pub symmetry: bool,
+    /// Worker threads (0: as many as the machine has).
+    pub threads: usize,
+    /// Nodes an entry's search may take on the calling thread before it is split into
+    /// subtrees shared out over the threads (with more than one thread).
+    pub split_nodes: u64,
+    /// Raised by another thread to stop; the best packing so far is kept, unproven.
+    pub stop: Option<&'a AtomicBool>,
+    /// Stop at this instant; the best packing so far is kept, unproven.
+    pub deadline: Option<Instant>,
+}
+
+impl Default for DollOptions<'_> {
+    fn default() -> Self {
+        DollOptions {
+            memo: true,
+            memo_log2: 0,
+            symmetry: false,
+            threads: 0,
+            split_nodes: 1 << 18,
+            stop: None,
+            deadline: None,
+        }
+    }
+}
+
+/// Counters of a [`solve`] run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DollStats {
+    /// Search nodes visited, over all entries and threads.
+    pub nodes: u64,
+    /// Nodes cut by a memo entry.
+    pub memo_hits: u64,
+    /// Memo entries written.
+    pub memo_stores: u64,
+    /// Entries whose search was split over the threads.
+    pub parallel_steps: u64,
+}
+
+/// Result of [`solve`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DollOutcome {
+    /// Placement indices (into the instance's `placements`) of the best packing found.
+    pub best: Vec<usize>,
+    /// `true` if the search finished: `best` is optimal and `table` complete.
+    pub proved: bool,
+    /// Upper bound on the number of pieces (`best.len()` when proved).
+    pub bound: usize,
+    /// The scan order: entry `k` is the row-major cell index of scan position `k`.
+    pub order: Vec<usize>,
+    /// The suffix table, one entry per scan position and a last 0: entry `k` is the most
+    /// pieces of a packing whose pieces all have their first cell (smallest scan position)
+    /// at position `k` or later. `None` for entries not decided when the search stopped.
+    pub table: Vec<Option<usize>>,
+    /// Search counters.
+    pub stats: DollStats,
+}
+
+/// Why [`solve`] refused an instance.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DollError {
+    /// The instance is malformed (sizes, cells out of range, on blocked cells, repeated).
+    Invalid(String),
+    /// A piece has a minimum count above 0, which this engine does not support.
+    Minimum {
+        /// The piece.
+        piece: usize,
+        /// Its minimum.
+        min: usize,
+    },
+    /// Some placement reaches over more scan cells than the widest window holds.
+    TooLarge {
+        /// Cells from a placement's first cell to its last, at most.
+        reach: usize,
+    },
+}
+
+impl fmt::Display for DollError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DollError::Invalid(why) => write!(f, "invalid instance: {why}"),
+            DollError::Minimum { piece, min } => {
+                write!(
+                    f,
+                    "piece {piece} has minimum {min}; only minimum 0 is supported"
+                )
+            }
+            DollError::TooLarge { reach } => {
+                write!(
+                    f,
+                    "placements reach over {reach} cells, more than supported"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for DollError {}
+
+/// The scan order of an instance: row-major if it is at least as tall as wide, else
+/// column-major (the transposed box's rows). Entry `k` is the cell at scan position `k`.
+pub fn scan_order(width: usize, height: usize) -> Vec<usize> {
+    if width <= height {
+        (0..width * height).collect()
+    } else {
+        (0..width * height)
+            .map(|k| (k % height) * width + k / height)
+            .collect()
+    }
+}
+
+/// Finds a largest packing and proves it optimal by the Russian doll (see the module doc).
+///
+/// `progress(k, s)` is called as each table entry is decided, last scan position first.
+pub fn solve(
+    instance: &PackingInstance,
+    options: &DollOptions<'_>,
+    progress: impl FnMut(usize, usize),
+) -> Result<DollOutcome, DollError> {
+    validate(instance)?;
+    let prep = Prepared::new(instance, options.symmetry);
+    macro_rules! wide {
+        ($($k:literal)*) => {
+            match prep.reach.div_ceil(64) {
+                0 | 1 => Ok(run::<u64>(&prep, options, progress)),
+                2 => Ok(run::<u128>(&prep, options, progress)),
+                $($k => Ok(run::<Wide<$k>>(&prep, options, progress)),)*
+                _ => Err(DollError::TooLarge { reach: prep.reach }),
+            }
+        };
+    }
+    wide!(3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+}
+
+fn validate(instance: &PackingInstance) -> Result<(), DollError> {
+    let cells = instance.width * instance.height;
+    let invalid = |why: String| Err(DollError::Invalid(why));
+    if instance.blocked.len() != cells {
+        return invalid(format!("blocked has {} cells", instance.blocked.len()));
+    }
+    if let Some((piece, l)) = instance.pieces.iter().enumerate().find(|(_, l)| l.min > 0) {
+        return Err(DollError::Minimum { piece, min: l.min });
+    }
+    for (i, p) in instance.placements.iter().enumerate() {
+        if p.piece >= instance.pieces.len() {
+            return invalid(format!("placement {i} names piece {}", p.piece));
+        }
+        if p.cells.is_empty() {
+            return invalid(format!("placement {i} covers no cell"));
+        }
+        for (k, &c) in p.cells.iter().enumerate() {
+            if c >= cells || instance.blocked[c] || p.cells[..k].contains(&c) {
+                return invalid(format!("placement {i} has a bad cell {c}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Preparation (window-independent)
+
+/// The instance in scan order, placements sorted by first cell.
+struct Prepared {
+    /// Scan positions per row (the box's short side).
+    row: usize,
+    /// Scan positions.
+    cells: usize,
+    order: Vec<usize>,
+    /// Per kept placement (sorted by first position): cells relative to the first.
+    relative: Vec<Vec<usize>>,
+    /// Per kept placement: index in the instance, and piece.
+    index: Vec<usize>,
+    piece: Vec<usize>,
+    /// Offsets into the kept placements: those starting at position `k` are
+    /// `starts[k]..starts[k + 1]`.
+    starts: Vec<u32>,
+    reach: usize,
+    /// Per piece, its maximum when it can bind (`u32::MAX` otherwise).
+    limit: Vec<u32>,
+    limited: bool,
+    /// Per mirror (left-right, top-bottom in scan geometry): per kept placement +1 if
+    /// centred in the first half, -1 in the second, 0 on the line (empty: mirror unused).
+    weight: [Vec<i8>; 2],
+    /// Per mirror: the largest first position of a first-half placement.
+    last_first_half: [usize; 2],
+    /// Per entry `c`: bit `m` set if mirror `m` maps `P_c` onto itself (and is in use).
+    mode: Vec<u8>,
+}
+
+impl Prepared {
+    fn new(instance: &PackingInstance, symmetry: bool) -> Self {
+        let (w, h) = (instance.width, instance.height);
+        let cells = w * h;
+        let order = scan_order(w, h);
+        let mut position = vec![0; cells];
+        for (k, &c) in order.iter().enumerate() {
+            position[c] = k;
+        }
+        // Scan geometry: rows of `sw` positions.
+        let (sw, sh) = (w.min(h), w.max(h));
+        let smallest = |piece: usize| {
+            instance
+                .placements
+                .iter()
+                .filter(|p| p.piece == piece)
+                .map(|p| p.cells.len())
+                .min()
+                .unwrap_or(1)
+        };
+        let limit: Vec<u32> = instance
+            .pieces
+            .iter()
+            .enumerate()
+            .map(|(piece, l)| match l.max {
+                // A maximum no packing can exceed does not bind.
+                Some(m) if m < cells / smallest(piece) => m as u32,
+                _ => u32::MAX,
+            })
+            .collect();
+        let mut kept: Vec<(usize, Vec<usize>)> = instance
+            .placements
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| limit[p.piece] != 0)
+            .map(|(i, p)| {
+                let mut pos: Vec<usize> = p.cells.iter().map(|&c| position[c]).collect();
+                pos.sort_unstable();
+                (i, pos)
+            })
+            .collect();
+        kept.sort_by_key(|(i, pos)| (pos[0], *i));
+        let mut starts = vec![0u32; cells + 1];
+        for (_, pos) in &kept {
+            starts[pos[0] + 1] += 1;
+        }
+        for k in 0..cells {
+            starts[k + 1] += starts[k];
+        }
+        let reach = kept
+            .iter()
+            .map(|(_, pos)| pos[pos.len() - 1] - pos[0] + 1)
+            .max()
+            .unwrap_or(1);
+        let blocked: Vec<bool> = order.iter().map(|&c| instance.blocked[c]).collect();
+        let mut weight = [Vec::new(), Vec::new()];
+        let mut last_first_half = [0; 2];
+        let mut mode = vec![0u8; cells + 1];
+        if symmetry {
+            let index: FxHashMap<(usize, &[usize]), usize> = kept
+                .iter()
+                .enumerate()
+                .map(|(k, (i, pos))| ((instance.placements[*i].piece, pos.as_slice()), k))
+                .collect();
+            type Map = fn(usize, usize, usize, usize) -> (usize, usize);
+            let maps: [Map; 2] = [|x, y, w, _| (w - 1 - x, y), |x, y, _, h| (x, h - 1 - y)];
+            for (m, map) in maps.into_iter().enumerate() {
+                let image = |k: usize| {
+                    let (x, y) = map(k % sw, k / sw, sw, sh);
+                    y * sw + x
+                };
+                if (0..cells).any(|k| blocked[k] != blocked[image(k)]) {
+                    continue;
+                }
+                let action: Option<Vec<usize>> = kept
+                    .iter()
+                    .map(|(i, pos)| {
+                        let mut moved: Vec<usize> = pos.iter().map(|&k| image(k)).collect();
+                        moved.sort_unstable();
+                        index
+                            .get(&(instance.placements[*i].piece, moved.as_slice()))
+                            .copied()
+                    })
+                    .collect();
+                let Some(action) = action else { continue };
+                // P_c is mapped onto itself unless some placement starting at or after c has
+                // its image starting before c: mark those c with a difference array.
+                let mut broken = vec![0i32; cells + 2];
+                for (k, (_, pos)) in kept.iter().enumerate() {
+                    let (from, to) = (kept[action[k]].1[0], pos[0]);
+                    if from < to {
+                        broken[from + 1] += 1;
+                        broken[to + 1] -= 1;
+                    }
+                }
+                let mut run = 0;
+                for (c, md) in mode.iter_mut().enumerate().take(cells) {
+                    run += broken[c];
+                    if run == 0 {
+                        *md |= 1 << m;
+                    }
+                }
+                let (line, coordinate): (usize, fn(usize, usize) -> usize) = if m == 0 {
+                    (sw, |k, sw| k % sw)
+                } else {
+                    (sh, |k, sw| k / sw)
+                };
+                weight[m] = kept
+                    .iter()
+                    .map(|(_, pos)| {
+                        let twice: usize = pos.iter().map(|&k| 2 * coordinate(k, sw)).sum();
+                        match twice.cmp(&(pos.len() * (line - 1))) {
+                            std::cmp::Ordering::Less => 1,
+                            std::cmp::Ordering::Equal => 0,
+                            std::cmp::Ordering::Greater => -1,
+                        }
+                    })
+                    .collect();
+                last_first_half[m] = kept
+                    .iter()
+                    .zip(&weight[m])
+                    .filter(|(_, &s)| s > 0)
+                    .map(|((_, pos), _)| pos[0])
+                    .max()
+                    .unwrap_or(0);
+            }
+        }
+        Prepared {
+            row: sw,
+            cells,
+            order,
+            relative: kept
+                .iter()
+                .map(|(_, pos)| pos.iter().map(|&k| k - pos[0]).collect())
+                .collect(),
+            index: kept.iter().map(|(i, _)| *i).collect(),
+            piece: kept
+                .iter()
+                .map(|(i, _)| instance.placements[*i].piece)
+                .collect(),
+            starts,
+            reach,
+            limited: limit.iter().any(|&l| l != u32::MAX),
+            limit,
+            weight,
+            last_first_half,
+            mode,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memo
+
+/// One memo slot, four words: a sequence lock (odd while written), the window's two words,
+/// and the key's tag (scan cell, mode, balances) above 18 bits, then 6 bits of subtree size
+/// class (log2 of its nodes), then 12 bits of bound.
+#[derive(Clone, Copy)]
+struct Slot<'m>(&'m [AtomicU64; 4]);
+
+impl Slot<'_> {
+    /// The entry `(lo, hi, meta)`, unless it is being written (never a torn one).
+    #[inline(always)]
+    fn read(self) -> Option<(u64, u64, u64)> {
+        let [seq_word, lo, hi, meta] = self.0;
+        let seq = seq_word.load(Ordering::Acquire);
+        if seq & 1 == 1 {
+            return None;
+        }
+        let entry = (
+            lo.load(Ordering::Relaxed),
+            hi.load(Ordering::Relaxed),
+            meta.load(Ordering::Relaxed),
+        );
+        fence(Ordering::Acquire);
+        (seq_word.load(Ordering::Relaxed) == seq).then_some(entry)
+    }
+
+    /// Writes an entry, unless another thread is writing this slot (then it is dropped).
+    #[inline(always)]
+    fn write(self, entry: (u64, u64, u64)) {
+        let [seq_word, lo, hi, meta] = self.0;
+        let seq = seq_word.load(Ordering::Relaxed);
+        if seq & 1 == 1
+            || seq_word
+                .compare_exchange(seq, seq + 1, Ordering::Acquire, Ordering::Relaxed)
+                .is_err()
+        {
+            return;
+        }
+        fence(Ordering::Release);
+        lo.store(entry.0, Ordering::Relaxed);
+        hi.store(entry.1, Ordering::Relaxed);
+        meta.store(entry.2, Ordering::Relaxed);
+        seq_word.store(seq + 2, Ordering::Release);
+    }
+}
+
+/// A fixed-size lossy table of exhausted states, shared by the threads without locks: a
+/// reader takes an entry only if its slot's sequence number is even and unchanged around the
+/// read, so a torn entry is never used; a writer that finds the slot busy drops its entry.
+/// Every entry is a valid bound whenever it was written, so losing or replacing one only
+/// costs time.
+///
+/// Buckets of two slots fill one 64-byte cache line: the first slot keeps the entry of the
+/// larger subtree, the second takes the rest (as chess programs' transposition tables do).
+struct Memo {
+    /// Zeroed words (mapped lazily, so a table larger than a small search needs costs
+    /// little), of which buckets start at `offset`, 64-byte aligned.
+    words: Box<[AtomicU64]>,
+    offset: usize,
+    mask: usize,
+}
+
+/// A memo key: the window's 128 bits and a 46-bit tag (scan cell, mode, balances).
+#[derive(Clone, Copy)]
+struct Key {
+    lo: u64,
+    hi: u64,
+    tag: u64,
+}
+
+impl Key {
+    #[inline(always)]
+    fn bucket(&self, mask: usize) -> usize {
+        let h = (self.lo ^ self.hi.rotate_left(29) ^ self.tag.wrapping_mul(0xff51_afd7_ed55_8ccd))
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (h >> 24) as usize & mask
+    }
+
+    #[inline(always)]
+    fn matches(&self, (lo, hi, meta): (u64, u64, u64)) -> bool {
+        // Tag 0 never occurs (it holds the scan cell + 1), so an empty slot never matches.
+        lo == self.lo && hi == self.hi && meta >> 18 == self.tag
+    }
+}
+
+const BOUND_BITS: u64 = 0xfff;
+
+impl Memo {
+    /// A table of `2^log2` entries (two per 64-byte bucket).
+    fn new(log2: u32) -> Self {
+        let buckets = 1usize << log2.saturating_sub(1);
+        let words: Box<[AtomicU64]> = (0..8 * buckets + 7).map(|_| AtomicU64::new(0)).collect();
+        let offset = words.as_ptr().align_offset(64);
+        Memo {
+            words,
+            offset,
+            mask: buckets - 1,
+        }
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: &Key) -> [Slot<'_>; 2] {
+        let at = self.offset + 8 * key.bucket(self.mask);
+        let slot = |k: usize| Slot(self.words[at + k..at + k + 4].try_into().expect("4 words"));
+        [slot(0), slot(4)]
+    }
+
+    /// The bound stored for `key`, if any.
+    #[inline(always)]
+    fn get(&self, key: &Key) -> Option<u32> {
+        self.bucket(key).into_iter().find_map(|slot| {
+            slot.read()
+                .filter(|&e| key.matches(e))
+                .map(|(_, _, meta)| (meta & BOUND_BITS) as u32)
+        })
+    }
+
+    /// Records that at most `bound` more pieces fit from `key`'s state, found by a search of
+    /// `nodes` nodes.
+    #[inline]
+    fn put(&self, key: &Key, bound: u32, nodes: u64) {
+        if u64::from(bound) > BOUND_BITS {
+            return;
+        }
+        let class = u64::from(63 - nodes.max(1).leading_zeros());
+        let meta = |bound: u64, class: u64| key.tag << 18 | class << 12 | bound;
+        let bucket = self.bucket(key);
+        let mut deep_class = 0;
+        for (k, slot) in bucket.into_iter().enumerate() {
+            if let Some(entry) = slot.read() {
+                let (old_bound, old_class) = (entry.2 & BOUND_BITS, entry.2 >> 12 & 63);
+                if key.matches(entry) {
+                    let m = meta(old_bound.min(u64::from(bound)), old_class.max(class));
+                    slot.write((key.lo, key.hi, m));
+                    return;
+                }
+                if k == 0 {
+                    deep_class = old_class;
+                }
+            }
+        }
+        let k = usize::from(class < deep_class);
+        bucket[k].write((key.lo, key.hi, meta(u64::from(bound), class)));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The engine
+
+/// The prepared instance with placement masks as windows.
+struct Engine<'p, W> {
+    /// Also pass over cells where no placement fits. Measured: with the memo it saves
+    /// lookups (14 x 14 crosses: 4x fewer nodes, 20% less time); without, testing every
+    /// placement of every cell passed costs more than the nodes it saves (40% more time).
+    skip_unfit: bool,
+    prep: &'p Prepared,
+    masks: Vec<W>,
+    /// Per scan position: some placement starts there.
+    has_start: Vec<bool>,
+    piece: Vec<u32>,
+}
+
+impl<W: Window> Engine<'_, W> {
+    /// Moves the scan on to the first cell at or after `q` where some placement starts and,
+    /// with [`Engine::skip_unfit`], fits (`None`: past the last cell). The cells passed over
+    /// stay empty whatever follows, so this only saves nodes (and takes the suffix bound at
+    /// the later cell).
+    #[inline(always)]
+    fn normalize(&self, mut q: usize, mut window: W) -> Option<(usize, W)> {
+        loop {
+            let covered = window.trailing_ones();
+            q += covered as usize;
+            window = window.shr(covered);
+            if q >= self.prep.cells {
+                return None;
+            }
+            if self.skip_unfit {
+                let (from, to) = (
+                    self.prep.starts[q] as usize,
+                    self.prep.starts[q + 1] as usize,
+                );
+                if self.masks[from..to].iter().any(|&m| !window.overlaps(m)) {
+                    return Some((q, window));
+                }
+            } else if self.has_start[q] {
+                return Some((q, window));
+            }
+            q += 1;
+            window = window.shr(1);
+        }
+    }
+}
+
+/// The memo key of a state (`None` if it does not fit a key).
+#[inline(always)]
+fn key_of<W: Window>(q: usize, window: W, mode: u8, balances: [i32; 2]) -> Option<Key> {
+    let (lo, hi) = window.key()?;
+    // The tag has 46 bits: scan cell + 1 (20), mode (2), balances (2 x 12).
+    let fits = q + 1 < 1 << 20 && balances.iter().all(|b| b.abs() < 2048);
+    fits.then(|| Key {
+        lo,
+        hi,
+        tag: (q as u64 + 1)
+            | u64::from(mode) << 20
+            | ((balances[0] + 2048) as u64) << 22
+            | ((balances[1] + 2048) as u64) << 34,
+    })
+}
+
+/// How a search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flow {
+    /// A packing reaching the target was found (the searcher's stack holds it).
+    Found,
+    /// The subtree holds no such packing.
+    Exhausted,
+    /// Stopped (by the caller, the deadline, another thread's success or the budget).
+    Aborted,
+}
+
+/// What one table entry's search shares among its threads.
+struct Ctx<'e, 'p, W> {
+    engine: &'e Engine<'p, W>,
+    table: &'e [u32],
+    target: u32,
+    /// Mirrors in use for this entry (bit per mirror).
+    mode: u8,
+    memo: Option<&'e Memo>,
+    found: AtomicBool,
+    stop: Option<&'e AtomicBool>,
+    deadline: Option<Instant>,
+}
+
+/// A search node to resume: scan cell, window, pieces placed and the packing so far.
+#[derive(Clone)]
+struct State<W> {
+    q: usize,
+    window: W,
+    placed: u32,
+    stack: Vec<u32>,
+    used: Vec<u32>,
+    balance: [i32; 2],
+}
+
+/// Result of entering a node: its (advanced) scan cell, window and memo key, or an end.
+enum Enter<W> {
+    Found,
+    Cut,
+    Node(usize, W, Option<Key>),
+}
+
+/// One thread's depth-first search.
+struct Searcher<'c, 'e, 'p, W> {
+    ctx: &'c Ctx<'e, 'p, W>,
+    stack: Vec<u32>,
+    used: Vec<u32>,
+    balance: [i32; 2],
+    nodes: u64,
+    budget: u64,
+    memo_hits: u64,
+    memo_stores: u64,
+}
+
+impl<'c, 'e, 'p, W: Window> Searcher<'c, 'e, 'p, W> {
+    fn new(ctx: &'c Ctx<'e, 'p, W>, budget: u64) -> Self {
+        Searcher {
+            ctx,
+            stack: Vec::new(),
+            used: vec![0; ctx.engine.prep.limit.len()],
+            balance: [0; 2],
+            nodes: 0,
+            budget,
+            memo_hits: 0,
+            memo_stores: 0,
+        }
+    }
+
+    fn load(&mut self, state: &State<W>) {
+        self.stack.clone_from(&state.stack);
+        self.used.clone_from(&state.used);
+        self.balance = state.balance;
+    }
+
+    fn state(&self, q: usize, window: W, placed: u32) -> State<W> {
+        State {
+            q,
+            window,
+            placed,
+            stack: self.stack.clone(),
+            used: self.used.clone(),
+            balance: self.balance,
+        }
+    }
+
+    fn should_stop(&self) -> bool {
+        let ctx = self.ctx;
+        self.nodes >= self.budget
+            || ctx.found.load(Ordering::Relaxed)
+            || ctx.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+            || ctx.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Whether placement `i` may be added under the piece maximums; if so it is added.
+    #[inline(always)]
+    fn push(&mut self, i: usize) -> bool {
+        let e = self.ctx.engine;
+        if e.prep.limited {
+            let piece = e.piece[i] as usize;
+            if self.used[piece] >= e.prep.limit[piece] {
+                return false;
+            }
+            self.used[piece] += 1;
+        }
+        if self.ctx.mode != 0 {
+            for m in 0..2 {
+                if self.ctx.mode >> m & 1 == 1 {
+                    self.balance[m] += i32::from(e.prep.weight[m][i]);
+                }
+            }
+        }
+        self.stack.push(i as u32);
+        true
+    }
+
+    #[inline(always)]
+    fn pop(&mut self, i: usize) {
+        let e = self.ctx.engine;
+        self.stack.pop();
+        if self.ctx.mode != 0 {
+            for m in 0..2 {
+                if self.ctx.mode >> m & 1 == 1 {
+                    self.balance[m] -= i32::from(e.prep.weight[m][i]);
+                }
+            }
+        }
+        if e.prep.limited {
+            self.used[e.piece[i] as usize] -= 1;
+        }
+    }
+
+    /// Whether the mirror rules in use hold for the pieces placed.
+    #[inline(always)]
+    fn balanced(&self) -> bool {
+        let mode = self.ctx.mode;
+        (0..2).all(|m| mode >> m & 1 == 0 || self.balance[m] >= 0)
+    }
+
+    /// Enters a node: skips covered cells and cells where nothing starts, then applies the
+    /// bounds (suffix table, mirror rules, memo).
+    #[inline(always)]
+    fn enter(&mut self, q: usize, window: W, placed: u32) -> Enter<W> {
+        let ctx = self.ctx;
+        let e = ctx.engine;
+        if placed >= ctx.target && self.balanced() {
+            return Enter::Found;
+        }
+        let Some((q, window)) = e.normalize(q, window) else {
+            return Enter::Cut;
+        };
+        let suffix = ctx.table[q];
+        if placed + suffix < ctx.target {
+            return Enter::Cut;
+        }
+        let mut balances = [0i32; 2];
+        if ctx.mode != 0 {
+            for (m, balance) in balances.iter_mut().enumerate() {
+                if ctx.mode >> m & 1 == 0 {
+                    continue;
+                }
+                let b = self.balance[m];
+                // Behind: only first-half pieces still to come can catch up.
+                if b < 0 && (q > e.prep.last_first_half[m] || b + (suffix as i32) < 0) {
+                    return Enter::Cut;
+                }
+                // Ahead by more than can still be placed: the rule holds whatever follows,
+                // so all such balances are one state.
+                *balance = b.min(suffix as i32);
+            }
+        }
+        let key = match ctx.memo {
+            Some(memo) => {
+                let key = key_of(q, window, ctx.mode, balances);
+                if let Some(key) = &key {
+                    if memo.get(key).is_some_and(|more| placed + more < ctx.target) {
+                        self.memo_hits += 1;
+                        return Enter::Cut;
+                    }
+                }
+                key
+            }
+            _ => None,
+        };
+        Enter::Node(q, window, key)
+    }
+
+    /// Depth-first search from a node; on [`Flow::Found`] the stack holds the packing.
+    fn search(&mut self, q: usize, window: W, placed: u32) -> Flow {
+        self.nodes += 1;
+        if (self.nodes & 0xfff == 0 || self.nodes == self.budget) && self.should_stop() {
+            return Flow::Aborted;
+        }
+        let (q, window, key) = match self.enter(q, window, placed) {
+            Enter::Found => return Flow::Found,
+            Enter::Cut => return Flow::Exhausted,
+            Enter::Node(q, window, key) => (q, window, key),
+        };
+        let e = self.ctx.engine;
+        let before = self.nodes;
+        for i in e.prep.starts[q] as usize..e.prep.starts[q + 1] as usize {
+            let mask = e.masks[i];
+            if window.overlaps(mask) || !self.push(i) {
+                continue;
+            }
+            match self.search(q + 1, window.union(mask).shr(1), placed + 1) {
+                Flow::Exhausted => self.pop(i),
+                flow => return flow,
+            }
+        }
+        let flow = self.search(q + 1, window.shr(1), placed);
+        if flow == Flow::Exhausted {
+            if let (Some(memo), Some(key)) = (self.ctx.memo, key) {
+                // Exhausted with `placed` pieces: fewer than target - placed more fit here.
+                if let Some(more) = self.ctx.target.checked_sub(placed + 1) {
+                    memo.put(&key, more, self.nodes - before);
+                    self.memo_stores += 1;
+                }
+            }
+        }
+        flow
+    }
+
+    /// The children of a node (for splitting over threads), or the packing if it is one.
+    fn expand(&mut self, state: &State<W>) -> Result<Vec<State<W>>, Vec<u32>> {
+        self.load(state);
+        let (q, window) = match self.enter(state.q, state.window, state.placed) {
+            Enter::Found => return Err(self.stack.clone()),
+            Enter::Cut => return Ok(Vec::new()),
+            Enter::Node(q, window, _) => (q, window),
+        };
+        let e = self.ctx.engine;
+        let mut children = Vec::new();
+        for i in e.prep.starts[q] as usize..e.prep.starts[q + 1] as usize {
+            let mask = e.masks[i];
+            if window.overlaps(mask) || !self.push(i) {
+                continue;
+            }
+            children.push(self.state(q + 1, window.union(mask).shr(1), state.placed + 1));
+            self.pop(i);
+        }
+        children.push(self.state(q + 1, window.shr(1), state.placed));
+        Ok(children)
+    }
+}
+
+/// What one entry's search concluded.
+enum StepEnd {
+    Found(Vec<u32>),
+    Exhausted,
+    Aborted,
+}
+
+#[derive(Default)]
+struct Totals {
+    stats: DollStats,
+}
+
+impl Totals {
+    fn add<W: Window>(&mut self, s: &Searcher<'_, '_, '_, W>) {
+        self.stats.nodes += s.nodes;
+        self.stats.memo_hits += s.memo_hits;
+        self.stats.memo_stores += s.memo_stores;
+    }
+}
+
+/// Decides entry `c`: is there a packing of `target` pieces drawn from `P_c`?
+fn step<W: Window>(
+    ctx: &Ctx<'_, '_, W>,
+    c: usize,
+    threads: usize,
+    pool: Option<&rayon::ThreadPool>,
+    split_nodes: u64,
+    totals: &Mutex<Totals>,
+) -> StepEnd {
+    let e = ctx.engine;
+    let budget = if pool.is_some() {
+        split_nodes
+    } else {
+        u64::MAX
+    };
+    let mut searcher = Searcher::new(ctx, budget);
+    let mut roots = Vec::new();
+    for i in e.prep.starts[c] as usize..e.prep.starts[c + 1] as usize {
+        if searcher.push(i) {
+            roots.push(searcher.state(c + 1, e.masks[i].shr(1), 1));
+            searcher.pop(i);
+        }
+    }
+    // Small entries are searched on this thread; a large one is split below.
+    let mut flow = Flow::Exhausted;
+    for root in &roots {
+        searcher.load(root);
+        flow = searcher.search(root.q, root.window, root.placed);
+        if flow != Flow::Exhausted {
+            break;
+        }
+    }
+    let over_budget = searcher.nodes >= searcher.budget;
+    totals.lock().expect("no panics").add(&searcher);
+    match flow {
+        Flow::Found => return StepEnd::Found(searcher.stack),
+        Flow::Exhausted => return StepEnd::Exhausted,
+        Flow::Aborted if !over_budget => return StepEnd::Aborted,
+        Flow::Aborted => {}
+    }
+    let Some(pool) = pool else {
+        return StepEnd::Aborted;
+    };
+    // Split: expand level by level until there are plenty of subtrees to share out. Entries
+    // learnt in the budgeted run stay in the memo, so its work is mostly not repeated.
+    let mut splitter = Searcher::new(ctx, u64::MAX);
+    let mut frontier = roots;
+    for _ in 0..64 {
+        if frontier.len() >= 64 * threads || frontier.is_empty() {
+            break;
+        }
+        let mut next = Vec::new();
+        for state in &frontier {
+            match splitter.expand(state) {
+                Ok(children) => next.extend(children),
+                Err(packing) => return StepEnd::Found(packing),
+            }
+        }
+        frontier = next;
+    }
+    let found: Mutex<Option<Vec<u32>>> = Mutex::new(None);
+    let aborted = AtomicBool::new(false);
+    pool.install(|| {
+        frontier.par_iter().for_each_init(
+            || Searcher::new(ctx, u64::MAX),
+            |searcher, state| {
+                if ctx.found.load(Ordering::Relaxed) || aborted.load(Ordering::Relaxed) {
+                    return;
+                }
+                searcher.load(state);
+                let (nodes, hits, stores) =
+                    (searcher.nodes, searcher.memo_hits, searcher.memo_stores);
+                let flow = searcher.search(state.q, state.window, state.placed);
+                match flow {
+                    Flow::Found => {
+                        let mut slot = found.lock().expect("no panics");
+                        if slot.is_none() {
+                            *slot = Some(searcher.stack.clone());
+                        }
+                        ctx.found.store(true, Ordering::Relaxed);
+                    }
+                    Flow::Aborted => aborted.store(true, Ordering::Relaxed),
+                    Flow::Exhausted => {}
+                }
+                let mut t = totals.lock().expect("no panics");
+                t.stats.nodes += searcher.nodes - nodes;
+                t.stats.memo_hits += searcher.memo_hits - hits;
+                t.stats.memo_stores += searcher.memo_stores - stores;
+            },
+        );
+    });
+    totals.lock().expect("no panics").stats.parallel_steps += 1;
+    match found.into_inner().expect("no panics") {
+        Some(packing) => StepEnd::Found(packing),
+        None if aborted.load(Ordering::Relaxed) => StepEnd::Aborted,
+        None => StepEnd::Exhausted,
+    }
+}
+
+fn run<W: Window>(
+    prep: &Prepared,
+    options: &DollOptions<'_>,
+    mut progress: impl FnMut(usize, usize),
+) -> DollOutcome {
+    let memo = (options.memo && !prep.limited && prep.reach <= 129).then(|| {
+        let log2 = match options.memo_log2 {
+            0 => (18 + 2 * prep.row as i64 - 26).clamp(16, 22) as u32,
+            log2 => log2.clamp(4, 32),
+        };
+        Memo::new(log2)
+    });
+    let engine = Engine {
+        skip_unfit: memo.is_some(),
+        prep,
+        masks: prep
+            .relative
+            .iter()
+            .map(|rel| rel.iter().fold(W::empty(), |m, &k| m.with(k)))
+            .collect(),
+        has_start: (0..prep.cells)
+            .map(|k| prep.starts[k] < prep.starts[k + 1])
+            .collect(),
+        piece: prep.piece.iter().map(|&p| p as u32).collect(),
+    };
+    let threads = if options.threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        options.threads
+    };
+    let pool = (threads > 1)
+        .then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .ok()
+        })
+        .flatten();
+    let capacity: u64 = if prep.limited {
+        prep.limit.iter().map(|&l| u64::from(l)).sum()
+    } else {
+        u64::MAX
+    };
+    let n = prep.cells;
+    let mut table = vec![0u32; n + 1];
+    let mut known_from = n;
+    let mut best: Vec<u32> = Vec::new();
+    let totals = Mutex::new(Totals::default());
+    for c in (0..n).rev() {
+        table[c] = table[c + 1];
+        let target = table[c + 1] + 1;
+        if engine.has_start[c] && u64::from(target) <= capacity {
+            let ctx = Ctx {
+                engine: &engine,
+                table: &table,
+                target,
+                mode: prep.mode[c],
+                memo: memo.as_ref(),
+                found: AtomicBool::new(false),
+                stop: options.stop,
+                deadline: options.deadline,
+            };
+            match step(
+                &ctx,
+                c,
+                threads,
+                pool.as_ref(),
+                options.split_nodes,
+                &totals,
+            ) {
+                StepEnd::Found(packing) => {
+                    best = packing;
+                    table[c] = target;
+                }
+                StepEnd::Exhausted => {}
+                StepEnd::Aborted => break,
+            }
+        }
+        known_from = c;
+        progress(c, table[c] as usize);
+    }
+    // Undecided entries each add at most one to the last decided one.
+    let open = (0..known_from).filter(|&k| engine.has_start[k]).count();
+    let bound = (table[known_from] as u64 + open as u64).min(capacity) as usize;
+    DollOutcome {
+        best: best.iter().map(|&i| prep.index[i as usize]).collect(),
+        proved: known_from == 0,
+        bound,
+        order: prep.order.clone(),
+        table: (0..=n)
+            .map(|k| (k >= known_from).then_some(table[k] as usize))
+            .collect(),
+        stats: totals.into_inner().expect("no panics").stats,
+    }
+}

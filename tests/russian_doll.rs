@@ -1,0 +1,422 @@
+//! Cross-checks of the Russian-doll engine: cross boxes against the independent C program
+//! (../shared/refs/cross_doll.c), random small instances against a plain dynamic programme,
+//! in every configuration of the switches.
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use puzzlec::engines::russian_doll::{
+    scan_order, solve, DollError, DollOptions, DollOutcome, Wide, Window,
+};
+use puzzlec::geometry::placements::{orientations, PackingInstance, PieceLimit, PieceShapes};
+use puzzlec::geometry::shapes::cross_box;
+
+/// Optima of crosses in a W x H box, W <= H, from 5 x 5 to 13 x 13, as printed by
+/// `cross_doll W H` (../shared/refs/cross_doll.c, run once to make this table; it also
+/// printed the same optima for 6 x 5, 9 x 7, 13 x 8, 12 x 11 and 11 x 5, the boxes turned).
+const CROSS_DOLL: &[(usize, usize, usize)] = &[
+    (5, 5, 1),
+    (5, 6, 1),
+    (5, 7, 1),
+    (5, 8, 2),
+    (5, 9, 2),
+    (5, 10, 2),
+    (5, 11, 3),
+    (5, 12, 3),
+    (5, 13, 3),
+    (6, 6, 2),
+    (6, 7, 2),
+    (6, 8, 2),
+    (6, 9, 3),
+    (6, 10, 3),
+    (6, 11, 4),
+    (6, 12, 4),
+    (6, 13, 5),
+    (7, 7, 2),
+    (7, 8, 3),
+    (7, 9, 4),
+    (7, 10, 4),
+    (7, 11, 5),
+    (7, 12, 6),
+    (7, 13, 6),
+    (8, 8, 4),
+    (8, 9, 4),
+    (8, 10, 4),
+    (8, 11, 5),
+    (8, 12, 6),
+    (8, 13, 6),
+    (9, 9, 5),
+    (9, 10, 6),
+    (9, 11, 6),
+    (9, 12, 7),
+    (9, 13, 8),
+    (10, 10, 6),
+    (10, 11, 7),
+    (10, 12, 8),
+    (10, 13, 8),
+    (11, 11, 8),
+    (11, 12, 9),
+    (11, 13, 10),
+    (12, 12, 10),
+    (12, 13, 11),
+    (13, 13, 13),
+];
+
+/// Every configuration of the switches: memo, symmetry, one or two threads (with two,
+/// entries are split over the threads after a handful of nodes, so the split is exercised).
+fn configurations() -> Vec<DollOptions<'static>> {
+    let mut all = Vec::new();
+    for memo in [false, true] {
+        for symmetry in [false, true] {
+            for threads in [1, 2] {
+                all.push(DollOptions {
+                    memo,
+                    memo_log2: 12,
+                    symmetry,
+                    threads,
+                    split_nodes: if threads > 1 { 8 } else { 1 << 18 },
+                    ..DollOptions::default()
+                });
+            }
+        }
+    }
+    all
+}
+
+/// Checks what holds for any finished outcome: a valid packing of the optimum's size and a
+/// table whose steps are 0 or 1, ending in 0, starting at the optimum.
+fn check_outcome(instance: &PackingInstance, outcome: &DollOutcome) -> usize {
+    assert!(outcome.proved);
+    let n = instance
+        .check_packing(&outcome.best)
+        .expect("a valid packing");
+    assert_eq!(outcome.bound, n);
+    let table: Vec<usize> = outcome.table.iter().map(|s| s.expect("decided")).collect();
+    assert_eq!(table.len(), instance.width * instance.height + 1);
+    assert_eq!(table[0], n);
+    assert_eq!(*table.last().unwrap(), 0);
+    assert!(table.windows(2).all(|p| p[0] == p[1] || p[0] == p[1] + 1));
+    assert_eq!(outcome.order, scan_order(instance.width, instance.height));
+    n
+}
+
+#[test]
+fn cross_boxes_match_cross_doll() {
+    let options = DollOptions::default();
+    for &(w, h, optimum) in CROSS_DOLL {
+        for (w, h) in [(w, h), (h, w)] {
+            let instance = cross_box(w, h);
+            let outcome = solve(&instance, &options, |_, _| {}).unwrap();
+            assert_eq!(check_outcome(&instance, &outcome), optimum, "{w} x {h}");
+        }
+    }
+}
+
+#[test]
+fn cross_boxes_match_in_every_configuration() {
+    for options in configurations() {
+        for &(w, h, optimum) in CROSS_DOLL.iter().filter(|b| b.0 * b.1 <= 110) {
+            for (w, h) in [(w, h), (h, w)] {
+                let instance = cross_box(w, h);
+                let outcome = solve(&instance, &options, |_, _| {}).unwrap();
+                assert_eq!(check_outcome(&instance, &outcome), optimum, "{w} x {h}");
+            }
+        }
+    }
+}
+
+#[test]
+fn cross_box_13_by_13_tables_agree_across_configurations() {
+    let instance = cross_box(13, 13);
+    let tables: Vec<Vec<Option<usize>>> = configurations()
+        .iter()
+        .map(|options| solve(&instance, options, |_, _| {}).unwrap().table)
+        .collect();
+    assert!(tables.iter().all(|t| *t == tables[0]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Random instances
+
+/// A small xorshift generator, so the tests need no dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+}
+
+/// A random polyomino of 1 to 5 cells, grown cell by cell.
+fn random_polyomino(rng: &mut Rng) -> Vec<(i32, i32)> {
+    let size = 1 + rng.below(5);
+    let mut cells = vec![(0, 0)];
+    while cells.len() < size {
+        let (x, y) = cells[rng.below(cells.len())];
+        let next = [(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)][rng.below(4)];
+        if !cells.contains(&next) {
+            cells.push(next);
+        }
+    }
+    cells
+}
+
+/// A box up to 5 x 6 (either way round) with random blocked cells and one to three random
+/// pieces with random maximums.
+fn random_instance(rng: &mut Rng) -> PackingInstance {
+    let (mut w, mut h) = (2 + rng.below(4), 2 + rng.below(5));
+    if rng.chance(50) {
+        std::mem::swap(&mut w, &mut h);
+    }
+    let blocked = (0..w * h).map(|_| rng.chance(15)).collect();
+    let pieces: Vec<PieceShapes> = (0..1 + rng.below(3))
+        .map(|_| {
+            let shape = random_polyomino(rng);
+            let limit = match rng.below(3) {
+                0 => PieceLimit::unlimited(),
+                _ => PieceLimit::at_most(rng.below(4)),
+            };
+            let (rotate, reflect) = (rng.chance(70), rng.chance(50));
+            (orientations(&shape, rotate, reflect), limit)
+        })
+        .collect();
+    PackingInstance::from_shapes(w, h, blocked, &pieces)
+}
+
+/// The exact suffix table by a plain dynamic programme over scan positions: the most pieces
+/// from position `k` on, given the covered positions (as bits) and the pieces used.
+fn suffix_table(instance: &PackingInstance) -> Vec<usize> {
+    let cells = instance.width * instance.height;
+    let order = scan_order(instance.width, instance.height);
+    let mut position = vec![0; cells];
+    for (k, &c) in order.iter().enumerate() {
+        position[c] = k;
+    }
+    let mut starting: Vec<Vec<(u64, usize)>> = vec![Vec::new(); cells];
+    for p in &instance.placements {
+        let mask = p.cells.iter().fold(0u64, |m, &c| m | 1 << position[c]);
+        starting[mask.trailing_zeros() as usize].push((mask, p.piece));
+    }
+    let limits: Vec<usize> = instance
+        .pieces
+        .iter()
+        .map(|l| l.max.unwrap_or(usize::MAX))
+        .collect();
+    type Memo = HashMap<(usize, u64, Vec<usize>), usize>;
+    fn best(
+        k: usize,
+        covered: u64,
+        used: &mut Vec<usize>,
+        starting: &[Vec<(u64, usize)>],
+        limits: &[usize],
+        memo: &mut Memo,
+    ) -> usize {
+        if k == starting.len() {
+            return 0;
+        }
+        let key = (k, covered >> k, used.clone());
+        if let Some(&v) = memo.get(&key) {
+            return v;
+        }
+        let mut v = best(k + 1, covered, used, starting, limits, memo);
+        for &(mask, piece) in &starting[k] {
+            if mask & covered == 0 && used[piece] < limits[piece] {
+                used[piece] += 1;
+                v = v.max(1 + best(k + 1, covered | mask, used, starting, limits, memo));
+                used[piece] -= 1;
+            }
+        }
+        memo.insert(key, v);
+        v
+    }
+    let mut memo = Memo::new();
+    let mut used = vec![0; instance.pieces.len()];
+    (0..=cells)
+        .map(|k| best(k, 0, &mut used, &starting, &limits, &mut memo))
+        .collect()
+}
+
+#[test]
+fn random_instances_match_dynamic_programme_in_every_configuration() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let configurations = configurations();
+    for round in 0..400 {
+        let instance = random_instance(&mut rng);
+        let expected = suffix_table(&instance);
+        for options in &configurations {
+            let mut reported = Vec::new();
+            let outcome = solve(&instance, options, |k, s| reported.push((k, s))).unwrap();
+            let n = check_outcome(&instance, &outcome);
+            let table: Vec<usize> = outcome.table.iter().map(|s| s.unwrap()).collect();
+            assert_eq!(table, expected, "round {round}, {options:?}\n{instance:?}");
+            assert_eq!(n, expected[0]);
+            // One report per entry, last first, agreeing with the table.
+            assert_eq!(reported.len(), table.len() - 1);
+            assert!(reported
+                .iter()
+                .rev()
+                .enumerate()
+                .all(|(k, &(c, s))| c == k && table[c] == s));
+        }
+    }
+}
+
+#[test]
+fn symmetric_random_instances_match_dynamic_programme() {
+    // Open boxes and pieces in every orientation: both mirrors apply.
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let configurations = configurations();
+    for round in 0..200 {
+        let (w, h) = (2 + rng.below(5), 2 + rng.below(5));
+        let pieces: Vec<PieceShapes> = (0..1 + rng.below(2))
+            .map(|_| {
+                let shape = random_polyomino(&mut rng);
+                (orientations(&shape, true, true), PieceLimit::unlimited())
+            })
+            .collect();
+        let instance = PackingInstance::from_shapes(w, h, vec![false; w * h], &pieces);
+        let expected = suffix_table(&instance);
+        for options in &configurations {
+            let outcome = solve(&instance, options, |_, _| {}).unwrap();
+            check_outcome(&instance, &outcome);
+            let table: Vec<usize> = outcome.table.iter().map(|s| s.unwrap()).collect();
+            assert_eq!(table, expected, "round {round}, {options:?}");
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Edges
+
+#[test]
+fn piece_minimums_are_refused() {
+    let mut instance = cross_box(6, 6);
+    instance.pieces[1] = PieceLimit::exactly(1);
+    assert_eq!(
+        solve(&instance, &DollOptions::default(), |_, _| {}),
+        Err(DollError::Minimum { piece: 1, min: 1 })
+    );
+}
+
+#[test]
+fn malformed_instances_are_refused() {
+    let mut instance = cross_box(6, 6);
+    instance.blocked[0] = true;
+    instance.placements[0].cells[0] = 0;
+    let result = solve(&instance, &DollOptions::default(), |_, _| {});
+    assert!(matches!(result, Err(DollError::Invalid(_))));
+}
+
+#[test]
+fn stop_and_deadline_end_unproven_with_a_sound_bound() {
+    let instance = cross_box(15, 15);
+    let stop = AtomicBool::new(true);
+    for options in [
+        DollOptions {
+            stop: Some(&stop),
+            ..DollOptions::default()
+        },
+        DollOptions {
+            deadline: Some(Instant::now()),
+            ..DollOptions::default()
+        },
+    ] {
+        let outcome = solve(&instance, &options, |_, _| {}).unwrap();
+        assert!(!outcome.proved);
+        let n = instance.check_packing(&outcome.best).unwrap();
+        // The optimum of 15 x 15 is 17.
+        assert!(n <= 17 && outcome.bound >= 17);
+        let decided: Vec<usize> = outcome.table.iter().flatten().copied().collect();
+        assert!(decided.windows(2).all(|p| p[0] == p[1] || p[0] == p[1] + 1));
+    }
+}
+
+#[test]
+fn wide_windows_work() {
+    // Vertical I-tetrominoes in a box 45 wide: a placement reaches over 3 x 45 + 1 = 136 scan
+    // cells, so the window takes three words. Only columns 0, 1 and 44 are free, 9, 8 and 4
+    // rows: 2 + 2 + 1 pieces.
+    let (w, h) = (45, 46);
+    let blocked = (0..w * h)
+        .map(|c| {
+            let (x, y) = (c % w, c / w);
+            !((x == 0 && y < 9) || (x == 1 && y < 8) || (x == 44 && (40..44).contains(&y)))
+        })
+        .collect();
+    let pieces = [(
+        vec![vec![(0, 0), (0, 1), (0, 2), (0, 3)]],
+        PieceLimit::unlimited(),
+    )];
+    let instance = PackingInstance::from_shapes(w, h, blocked, &pieces);
+    for options in configurations() {
+        let outcome = solve(&instance, &options, |_, _| {}).unwrap();
+        assert_eq!(check_outcome(&instance, &outcome), 5);
+        assert_eq!(
+            outcome.table,
+            suffix_table_sparse(&instance, &outcome.order)
+        );
+    }
+}
+
+/// The suffix table of an instance whose placements never meet (each column apart): per
+/// scan position, the pieces from there on, one column at a time.
+fn suffix_table_sparse(instance: &PackingInstance, order: &[usize]) -> Vec<Option<usize>> {
+    let mut position = vec![0; order.len()];
+    for (k, &c) in order.iter().enumerate() {
+        position[c] = k;
+    }
+    let w = instance.width;
+    (0..=order.len())
+        .map(|k| {
+            let mut total = 0;
+            for x in 0..w {
+                // Free cells of column x in runs, counted from scan position k on.
+                let mut run = 0;
+                for y in 0..instance.height {
+                    let c = y * w + x;
+                    if !instance.blocked[c] && position[c] >= k {
+                        run += 1;
+                    } else {
+                        total += run / 4;
+                        run = 0;
+                    }
+                }
+                total += run / 4;
+            }
+            Some(total)
+        })
+        .collect()
+}
+
+#[test]
+fn wide_window_operations_match_u128() {
+    let mut rng = Rng(77);
+    for _ in 0..2000 {
+        let (a, b) = (
+            u128::from(rng.next()) | u128::from(rng.next()) << 64,
+            u128::from(rng.next()) | u128::from(rng.next()) << 64,
+        );
+        let (a, b) = (a & a >> rng.below(8), b & b >> rng.below(8));
+        let wide = |x: u128| Wide::<3>([x as u64, (x >> 64) as u64, 0]);
+        let n = rng.below(140) as u32;
+        assert_eq!(wide(a).shr(n), wide(a.checked_shr(n).unwrap_or(0)));
+        assert_eq!(wide(a).union(wide(b)), wide(a | b));
+        assert_eq!(wide(a).overlaps(wide(b)), a & b != 0);
+        assert_eq!(wide(a).trailing_ones(), a.trailing_ones());
+        assert_eq!(wide(a).key(), Some((a as u64, (a >> 64) as u64)));
+        let bit = rng.below(128);
+        assert_eq!(wide(a).with(bit), wide(a | 1 << bit));
+    }
+    assert_eq!(Wide::<3>([0, 0, 1]).key(), None);
+    assert_eq!(Wide::<3>([u64::MAX; 3]).trailing_ones(), 192);
+}
