@@ -119,7 +119,12 @@ pub enum SolveError {
         /// The solution's value.
         actual: usize,
     },
-    /// The backend failed or cannot handle this puzzle.
+    /// The question cannot be asked this way: a flag or backend that does not apply to this
+    /// puzzle (`--count` on a maximisation, `--unique` on a dissection). Bad input, not a
+    /// failure: the command line exits 2.
+    #[error("{0}")]
+    Usage(String),
+    /// The backend failed.
     #[error("{backend} backend: {message}")]
     Backend {
         /// The backend.
