@@ -267,6 +267,11 @@ fn run_stoppable(
         })?;
     loop {
         match receiver.recv_timeout(Duration::from_millis(20)) {
+            // A solver that gives up at the deadline (microlp: "time limit reached before
+            // finding a feasible solution") has not failed: the run is stopped.
+            Ok(Err(_)) if control.should_stop() => {
+                return Ok(stopped(puzzle, control, &incumbent));
+            }
             Ok(result) => {
                 return result.map_err(|message| SolveError::Backend {
                     backend: backend.name(),
@@ -280,25 +285,37 @@ fn run_stoppable(
                 })
             }
             Err(mpsc::RecvTimeoutError::Timeout) if control.should_stop() => {
-                let best = incumbent.best();
-                let evidence = format!(
-                    "{}; the best solution found is not proven optimal",
-                    control.reason()
-                );
-                return Ok(RawOutcome {
-                    status: if best.is_some() {
-                        Status::Feasible
-                    } else {
-                        Status::Unknown
-                    },
-                    witness: best.map(|(a, _)| a),
-                    bound: None,
-                    evidence,
-                    size: Size::default(),
-                });
+                return Ok(stopped(puzzle, control, &incumbent));
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {}
         }
+    }
+}
+
+/// The answer of a model backend stopped by `control`: its best assignment, not proven.
+fn stopped(
+    puzzle: &Puzzle,
+    control: &Control,
+    incumbent: &Incumbent<Assignment>,
+) -> RawOutcome<Assignment> {
+    let best = incumbent.best();
+    // Only a family with an objective has an optimum the best solution could miss.
+    let evidence = match (&best, puzzle.has_objective()) {
+        (Some(_), true) => "the best solution found is not proven optimal",
+        (None, true) => "no solution found",
+        (None, false) => "no solution found before the search stopped",
+        (Some(_), false) => "the search stopped",
+    };
+    RawOutcome {
+        status: if best.is_some() {
+            Status::Feasible
+        } else {
+            Status::Unknown
+        },
+        witness: best.map(|(a, _)| a),
+        bound: None,
+        evidence: format!("{}; {evidence}", control.reason()),
+        size: Size::default(),
     }
 }
 
