@@ -174,14 +174,17 @@ pub enum Command {
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
     },
-    /// Run every backend on a model and compare their answers; exit 1 if any two disagree.
+    /// Run every backend on a model and compare their answers; exit 1 if any two proven
+    /// answers disagree, 3 if Ctrl-C stopped the comparison. A failed external solver is a
+    /// row with its error.
     Compare {
         /// The model file (TOML).
         model: PathBuf,
         /// Compare the decision "at least K" instead of the optimum.
         #[arg(long, value_name = "K")]
         at_least: Option<usize>,
-        /// Seconds each backend may take.
+        /// Seconds for the whole comparison: the rows run in turn, each given an equal
+        /// share of the time left (time a row does not use passes to the later ones).
         #[arg(long, value_name = "SECS")]
         time_limit: Option<f64>,
         /// Print the comparison as JSON on stdout.
