@@ -121,7 +121,7 @@ fn wrong_types_are_rejected() {
     let run = solve_text(b"kind = \"queens\"\nsize = \"eight\"\n");
     assert_input_error(
         &run,
-        "model.toml:2: invalid type: string \"eight\", expected i64",
+        "model.toml:2: invalid type: string \"eight\", expected a whole number",
     );
 }
 

@@ -314,7 +314,8 @@ fn shard_on_sat_is_refused() {
             "1/2",
         ],
     );
-    assert_eq!(run.code, 1);
+    // A flag that does not apply is bad input (exit 2), not an internal failure.
+    assert_eq!(run.code, 2);
     assert!(
         run.stderr.contains("--shard splits native counts only"),
         "{}",

@@ -479,12 +479,12 @@ fn a_crashing_solver_is_reported_with_its_signal_and_stderr() {
         "{}",
         run.stderr
     );
+    // A program that is not there is bad input, refused before anything runs.
     let run = solve_with("sat", "/nonexistent/solver", &[]);
-    assert_eq!(run.code, 1);
-    assert!(
-        run.stderr.contains("cannot run /nonexistent/solver"),
-        "{}",
-        run.stderr
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        "error: solver program \"/nonexistent/solver\" not found\n"
     );
 }
 

@@ -116,13 +116,25 @@ fn check_section(section: &str, runs: &[&[&str]]) {
                 std::fs::write(name, part.stdout).unwrap();
             }
         }
+        // `--tampered` (ours, not puzzlec's): check a certificate whose claim was altered.
+        let tampered = args.contains(&"--tampered");
+        let args: Vec<&str> = args.into_iter().filter(|a| *a != "--tampered").collect();
         if args[0] == "check" {
             let proved = puzzlec(&models(), &["prove", "queens-8.toml", "-o", &tmp]);
             assert_eq!(proved.code, 0, "{}", proved.stderr);
+            if tampered {
+                common::edit(
+                    Path::new(&tmp),
+                    "manifest.json",
+                    "\"value\": 8",
+                    "\"value\": 9",
+                );
+            }
         }
         let run = puzzlec(&models(), &args);
+        // 1: a failed check; 3: a run stopped by its time limit. Both still print JSON.
         assert!(
-            [0, 10, 20].contains(&run.code),
+            [0, 1, 3, 10, 20].contains(&run.code),
             "{args:?}: exit {}: {}",
             run.code,
             run.stderr
@@ -157,8 +169,45 @@ fn solve_json_matches_the_documented_schema() {
             &["solve", "queens-8.toml", "--json", "--at-least", "8"],
             &["solve", "queens-8.toml", "--json", "--at-least", "9"],
             &["solve", "halves-asahi-2005.toml", "--json"],
+            // A tiling: no objective, pieces in the solution.
+            &["solve", "pentomino-6x10.toml", "--json"],
+            // A time-out before any solution: no size to report.
+            &[
+                "solve",
+                "cross-13x19.toml",
+                "--json",
+                "--backend",
+                "sat",
+                "--time-limit",
+                "0.3",
+            ],
         ],
     );
+}
+
+#[test]
+fn solve_json_says_what_was_asked_and_no_placeholders() {
+    let json = |args: &[&str]| -> Value {
+        let run = puzzlec(&models(), args);
+        serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}"))
+    };
+    for model in ["pentomino-6x10.toml", "halves-asahi-2005.toml"] {
+        let value = json(&["solve", model, "--json"]);
+        assert_eq!(value["goal"], serde_json::json!({"solve": true}), "{model}");
+        assert_eq!(value["value"], Value::Null, "{model}");
+    }
+    let value = json(&["solve", "cross-13x19.toml", "--json", "--time-limit", "0.3"]);
+    assert_eq!(value["goal"], serde_json::json!({"maximise": true}));
+    let stopped = json(&[
+        "solve",
+        "cross-13x19.toml",
+        "--json",
+        "--backend",
+        "sat",
+        "--time-limit",
+        "0.3",
+    ]);
+    assert_eq!(stopped["size"], Value::Null, "{stopped}");
 }
 
 #[test]
@@ -168,6 +217,8 @@ fn compare_json_matches_the_documented_schema() {
         &[
             &["compare", "queens-8.toml", "--json"],
             &["compare", "halves-asahi-2005.toml", "--json"],
+            // Stopped rows: unknown, no size.
+            &["compare", "cross-13x19.toml", "--time-limit", "2", "--json"],
         ],
     );
 }
@@ -217,7 +268,13 @@ fn prove_json_matches_the_documented_schema() {
 
 #[test]
 fn check_json_matches_the_documented_schema() {
-    check_section("check", &[&["check", "{tmp}", "--json"]]);
+    check_section(
+        "check",
+        &[
+            &["check", "{tmp}", "--json"],
+            &["check", "{tmp}", "--json", "--tampered"],
+        ],
+    );
 }
 
 #[test]

@@ -293,3 +293,23 @@ impl<W> RawOutcome<W> {
         }
     }
 }
+
+/// `n` and a noun, singular for one: "1 call", "2 calls". Only for nouns that take an `s`.
+pub fn plural(n: u64, noun: &str) -> String {
+    match n {
+        1 => format!("1 {noun}"),
+        n => format!("{n} {noun}s"),
+    }
+}
+
+#[cfg(test)]
+mod plural_tests {
+    use super::plural;
+
+    #[test]
+    fn one_is_singular() {
+        assert_eq!(plural(1, "call"), "1 call");
+        assert_eq!(plural(0, "call"), "0 calls");
+        assert_eq!(plural(20, "queen"), "20 queens");
+    }
+}

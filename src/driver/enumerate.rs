@@ -7,7 +7,7 @@
 //! handed out is verified against the puzzle's rules first.
 
 use crate::base::shard::Shard;
-use crate::base::{Control, Goal, Status};
+use crate::base::{plural, Control, Goal, Status};
 use crate::driver::{Backend, SolveError};
 use crate::engines::nqueens_count;
 use crate::engines::obstacle_queens::{count_placements, CountRequest};
@@ -71,13 +71,15 @@ pub fn enumerate(
     on_solution: &mut dyn FnMut(&Solution),
 ) -> Result<CountOutcome, SolveError> {
     let start = Instant::now();
-    let fail = |message: String| SolveError::Backend {
-        backend: backend.name(),
-        message,
-    };
     if options.shard.is_some() && backend != Backend::Native {
-        return Err(fail(
+        return Err(SolveError::Usage(
             "--shard splits native counts only; use --backend native".into(),
+        ));
+    }
+    // Refused before any search starts (queens would otherwise find the optimum first).
+    if backend == Backend::Milp {
+        return Err(SolveError::Usage(
+            "--all, --count and --unique are not available with --backend milp; use --backend native or sat".into(),
         ));
     }
     let board = match puzzle {
@@ -93,7 +95,7 @@ pub fn enumerate(
     let value = match optimum(puzzle, backend, control)? {
         Some(optimum) => match options.at_least {
             Some(k) if k < optimum => {
-                return Err(fail(format!(
+                return Err(SolveError::Usage(format!(
                     "counting solutions with at least {k} is not supported: the optimum is {optimum}, and only counts at or above it are"
                 )))
             }
@@ -118,11 +120,7 @@ pub fn enumerate(
     let mut outcome = match backend {
         Backend::Native => native(board, value, &group, options, control, on_solution)?,
         Backend::Sat => sat(board, value, &group, options, control, on_solution)?,
-        Backend::Milp => {
-            return Err(fail(
-                "enumeration is not implemented for milp; use --backend native or sat".into(),
-            ))
-        }
+        Backend::Milp => unreachable!("refused above"),
     };
     outcome.backend = backend;
     outcome.value = Some(value);
@@ -190,8 +188,8 @@ fn native(
                     classes: if options.unique { classes } else { BTreeMap::new() },
                     complete: true,
                     evidence: format!(
-                        "native count of N-queens by start constellations (border queens canonical under the 8 symmetries, completions weighted by orbit size), {} constellations",
-                        result.subproblems
+                        "native count of N-queens by start constellations (border queens canonical under the 8 symmetries, completions weighted by orbit size), {}",
+                        plural(result.subproblems, "constellation")
                     ),
                     ..empty_outcome()
                 }
@@ -224,8 +222,10 @@ fn native(
     let unique: u64 = found.classes.values().sum();
     let evidence = if found.complete {
         format!(
-            "native counting DFS over every placement of {value} queens (the optimum, proved first), pruned by open row and column segments; {} subproblems, {} nodes",
-            found.subproblems.1, found.nodes
+            "native counting DFS over every placement of {} (the optimum, proved first), pruned by open row and column segments; {}, {}",
+            plural(value as u64, "queen"),
+            plural(found.subproblems.1, "subproblem"),
+            plural(found.nodes, "node")
         )
     } else {
         format!(
@@ -305,9 +305,9 @@ fn sat(
     outcome.unique_count = options.unique.then(|| outcome.classes.values().sum());
     outcome.evidence = if outcome.complete {
         format!(
-            "varisat enumeration with \"at least {value}\" assumed and one blocking clause per solution over the {} cell variables, until unsatisfiable ({} calls)",
+            "varisat enumeration with \"at least {value}\" assumed and one blocking clause per solution over the {} cell variables, until unsatisfiable ({})",
             model.num_vars(),
-            found.calls
+            plural(found.calls as u64, "call")
         )
     } else {
         format!("{}; enumeration not finished", control.reason())
@@ -325,10 +325,8 @@ fn dissections(
     on_solution: &mut dyn FnMut(&Solution),
     start: Instant,
 ) -> Result<CountOutcome, SolveError> {
-    let unsupported = |what: &str| SolveError::Backend {
-        backend: backend.name(),
-        message: format!("{what} is not available for dissections"),
-    };
+    let unsupported =
+        |what: &str| SolveError::Usage(format!("{what} is not available for dissections"));
     if options.unique {
         return Err(unsupported("--unique"));
     }
@@ -371,12 +369,20 @@ fn tilings(
         message: message.to_string(),
     };
     if packing.kind != PackingKind::Tile {
-        return Err(fail(
-            "counting is available for tiling models (goal = \"tile\"); this model maximises",
+        return Err(SolveError::Usage(
+            "counting is available for tiling models (goal = \"tile\"); this model maximises"
+                .into(),
         ));
     }
-    if options.shard.is_some() || options.at_least.is_some() {
-        return Err(fail("--shard and --at-least are not available for tilings"));
+    if options.shard.is_some() {
+        return Err(SolveError::Usage(
+            "--shard is not available for tilings".into(),
+        ));
+    }
+    if options.at_least.is_some() {
+        return Err(SolveError::Usage(
+            "--at-least is not available for tilings".into(),
+        ));
     }
     if options.list {
         return list_tilings(packing, backend, options, control, on_solution, start);
@@ -390,7 +396,7 @@ fn tilings(
             count_sat(packing, control).map_err(|e| fail(&e.to_string()))?,
             "varisat enumeration with one blocking clause per tiling, orbits named by their least image",
         ),
-        Backend::Milp => return Err(fail("enumeration is not implemented for milp; use --backend native or sat")),
+        Backend::Milp => unreachable!("refused in enumerate"),
     };
     let group = symmetries(packing).len();
     let evidence = format!(
@@ -429,12 +435,12 @@ fn list_tilings(
         message,
     };
     if options.unique {
-        return Err(fail(
+        return Err(SolveError::Usage(
             "listing one tiling per symmetry class is not available; use --all, or --count --unique".into(),
         ));
     }
     if backend != Backend::Native {
-        return Err(fail(
+        return Err(SolveError::Usage(
             "tilings are listed by the native backend only; use --backend native".into(),
         ));
     }
@@ -667,8 +673,9 @@ pub fn merge(inputs: &[(String, String)]) -> Result<Merged, String> {
                 }
                 if goal != *first_goal || part.value != total.value {
                     return Err(format!(
-                        "{name}:1: a shard of a different goal ({goal}, value {:?}) than the first file ({first_goal}, value {:?})",
-                        part.value, total.value
+                        "{name}:1: a shard of a different goal ({goal}{}) than the first file ({first_goal}{})",
+                        value_words(part.value),
+                        value_words(total.value)
                     ));
                 }
                 if count != total.shards {
@@ -711,6 +718,11 @@ pub fn merge(inputs: &[(String, String)]) -> Result<Merged, String> {
         ));
     }
     Ok(total)
+}
+
+/// A counted value for merge's errors: ", value 20", or nothing for a count without one.
+fn value_words(value: Option<u64>) -> String {
+    value.map_or(String::new(), |v| format!(", value {v}"))
 }
 
 /// What [`enumerate_dissections`] found.
@@ -775,16 +787,16 @@ pub fn enumerate_dissections(
                 count: found.count,
                 complete: found.complete,
                 evidence: format!(
-                    "varisat with blocking clauses on the part variables ({} calls, {} cuts)",
-                    found.calls, found.cuts
+                    "varisat with blocking clauses on the part variables ({}, {})",
+                    plural(found.calls as u64, "call"),
+                    plural(found.cuts as u64, "cut")
                 ),
             }
         }
         Backend::Milp => {
-            return Err(SolveError::Backend {
-                backend: backend.name(),
-                message: "cannot enumerate dissections (use sat or native)".into(),
-            })
+            return Err(SolveError::Usage(
+                "dissections are enumerated by the sat and native backends only".into(),
+            ))
         }
     };
     match wrong {

@@ -3,8 +3,8 @@
 //! ([`crate::oracle::external_milp`]).
 
 use super::Backend;
-use crate::oracle::external::on_path;
-use crate::oracle::external_milp::MilpSolver;
+use crate::oracle::external::{find_on_path, on_path, split_command};
+use crate::oracle::external_milp::{MilpKind, MilpSolver};
 use crate::oracle::external_sat::SatCommand;
 
 /// An external solver chosen with `--solver`.
@@ -19,11 +19,40 @@ pub enum ExternalSolver {
 impl ExternalSolver {
     /// The solver `spec` names for `backend`: a command line for SAT, `cbc`, `glpsol`,
     /// `highs` or a command line for MILP. The native backend takes no solver.
+    /// A program that cannot be found is refused here, before any model is written.
     pub fn parse(backend: Backend, spec: &str) -> Result<ExternalSolver, String> {
-        match backend {
+        let solver = match backend {
             Backend::Sat => SatCommand::parse(spec).map(ExternalSolver::Sat),
             Backend::Milp => MilpSolver::parse(spec).map(ExternalSolver::Milp),
             Backend::Native => Err("--solver needs --backend sat or --backend milp".into()),
+        }?;
+        let linked_in =
+            matches!(&solver, ExternalSolver::Milp(m) if m.kind == MilpKind::HighsEmbedded);
+        let program = split_command(spec)?.remove(0);
+        if !linked_in && find_on_path(&program).is_none() {
+            return Err(format!(
+                "solver program {program:?} not found{}",
+                if program.contains('/') {
+                    ""
+                } else {
+                    " on PATH"
+                }
+            ));
+        }
+        Ok(solver)
+    }
+
+    /// The backend `--solver spec` serves when `--backend` is not given: MILP for the MILP
+    /// programs puzzlec knows (`cbc`, `glpsol`, `highs`), SAT for any other command.
+    pub fn infer_backend(spec: &str) -> Backend {
+        let program = split_command(spec)
+            .ok()
+            .and_then(|argv| argv.into_iter().next())
+            .unwrap_or_default();
+        let base = program.rsplit('/').next().unwrap_or(&program);
+        match base {
+            "cbc" | "glpsol" | "highs" => Backend::Milp,
+            _ => Backend::Sat,
         }
     }
 

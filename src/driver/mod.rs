@@ -119,7 +119,12 @@ pub enum SolveError {
         /// The solution's value.
         actual: usize,
     },
-    /// The backend failed or cannot handle this puzzle.
+    /// The question cannot be asked this way: a flag or backend that does not apply to this
+    /// puzzle (`--count` on a maximisation, `--unique` on a dissection). Bad input, not a
+    /// failure: the command line exits 2.
+    #[error("{0}")]
+    Usage(String),
+    /// The backend failed.
     #[error("{backend} backend: {message}")]
     Backend {
         /// The backend.
@@ -243,6 +248,11 @@ fn run_stoppable(
         })?;
     loop {
         match receiver.recv_timeout(Duration::from_millis(20)) {
+            // A solver that gives up at the deadline (microlp: "time limit reached before
+            // finding a feasible solution") has not failed: the run is stopped.
+            Ok(Err(_)) if control.should_stop() => {
+                return Ok(stopped(puzzle, control, &incumbent));
+            }
             Ok(result) => {
                 return result.map_err(|error| SolveError::Backend {
                     backend: backend.name(),
@@ -256,21 +266,33 @@ fn run_stoppable(
                 })
             }
             Err(mpsc::RecvTimeoutError::Timeout) if control.should_stop() => {
-                let best = incumbent.best();
-                let evidence = format!(
-                    "{}; the best solution found is not proven optimal",
-                    control.reason()
-                );
-                return Ok(RawOutcome::stopped(
-                    best.map(|(a, _)| a),
-                    None,
-                    evidence,
-                    Size::default(),
-                ));
+                return Ok(stopped(puzzle, control, &incumbent));
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {}
         }
     }
+}
+
+/// The answer of a model backend stopped by `control`: its best assignment, not proven.
+fn stopped(
+    puzzle: &Puzzle,
+    control: &Control,
+    incumbent: &Incumbent<Assignment>,
+) -> RawOutcome<Assignment> {
+    let best = incumbent.best();
+    // Only a family with an objective has an optimum the best solution could miss.
+    let evidence = match (&best, puzzle.has_objective()) {
+        (Some(_), true) => "the best solution found is not proven optimal",
+        (None, true) => "no solution found",
+        (None, false) => "no solution found before the search stopped",
+        (Some(_), false) => "the search stopped",
+    };
+    RawOutcome::stopped(
+        best.map(|(a, _)| a),
+        None,
+        format!("{}; {evidence}", control.reason()),
+        Size::default(),
+    )
 }
 
 fn finish(
@@ -355,4 +377,86 @@ pub fn disagreement(outcomes: &[Outcome]) -> Option<String> {
         }
     }
     None
+}
+
+/// One row of `compare`: an answer, a backend or external solver that failed, or one that
+/// was not run because the comparison was interrupted.
+#[derive(Clone, Debug)]
+pub enum CompareRow {
+    /// The backend answered (proven or not).
+    Answered(Outcome),
+    /// The run failed; `compare` records it and goes on.
+    Failed {
+        /// Who was asked, as [`Outcome::label`] names it.
+        label: String,
+        /// What went wrong.
+        error: String,
+        /// Wall-clock time until the failure.
+        elapsed: Duration,
+    },
+    /// Ctrl-C stopped the comparison before this row's turn.
+    NotRun {
+        /// Who would have been asked.
+        label: String,
+    },
+}
+
+impl CompareRow {
+    /// Who answered, failed or was not run: `sat`, `milp:cbc`...
+    pub fn label(&self) -> String {
+        match self {
+            CompareRow::Answered(outcome) => outcome.label(),
+            CompareRow::Failed { label, .. } | CompareRow::NotRun { label } => label.clone(),
+        }
+    }
+
+    /// The answer, when there is one.
+    pub fn outcome(&self) -> Option<&Outcome> {
+        match self {
+            CompareRow::Answered(outcome) => Some(outcome),
+            _ => None,
+        }
+    }
+}
+
+/// What a comparison established, for its last line and its exit code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Two answers contradict each other (see [`disagreement`]).
+    Disagree(String),
+    /// Every row answered and proved its answer, and the answers agree.
+    AllAgree,
+    /// No contradiction, but not every row proved its answer (stopped, failed or not
+    /// run): only the proven answers can agree; the rest are listed.
+    ProvenAgree {
+        /// How many rows proved their answer.
+        proven: usize,
+        /// The other rows, in words: "milp feasible 18", "milp:cbc error".
+        others: Vec<String>,
+    },
+}
+
+/// The verdict of a comparison: agreement is only claimed about proven answers.
+pub fn verdict(rows: &[CompareRow]) -> Verdict {
+    let outcomes: Vec<Outcome> = rows.iter().filter_map(|r| r.outcome().cloned()).collect();
+    if let Some(message) = disagreement(&outcomes) {
+        return Verdict::Disagree(message);
+    }
+    let others: Vec<String> = rows
+        .iter()
+        .filter_map(|row| match row {
+            CompareRow::Answered(o) if o.status.is_proven() => None,
+            CompareRow::Answered(o) => Some(format!("{} {}", o.label(), o.answer())),
+            CompareRow::Failed { label, .. } => Some(format!("{label} error")),
+            CompareRow::NotRun { label } => Some(format!("{label} not run")),
+        })
+        .collect();
+    if others.is_empty() {
+        Verdict::AllAgree
+    } else {
+        Verdict::ProvenAgree {
+            proven: rows.len() - others.len(),
+            others,
+        }
+    }
 }

@@ -3,7 +3,7 @@
 //! plus the row and column segments still open) that prunes hopeless branches.
 
 use crate::base::shard::Shard;
-use crate::base::{Control, Goal, RawOutcome, Size, Status};
+use crate::base::{plural, Control, Goal, RawOutcome, Size, Status};
 use crate::geometry::board::{Board, QueensSolution};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
@@ -363,7 +363,10 @@ fn solve_rows(board: &Board, goal: Goal, control: &Control) -> RawOutcome<Queens
             status: Status::Satisfiable,
             witness,
             bound: None,
-            evidence: format!("native search found {found} >= {k} queens ({nodes} nodes)"),
+            evidence: format!(
+                "native search found {found} >= {} ({nodes} nodes)",
+                plural(k as u64, "queen")
+            ),
             size,
         },
         Goal::AtLeast(k) => RawOutcome::unsatisfiable(

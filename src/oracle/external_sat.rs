@@ -17,7 +17,7 @@
 
 use super::loops::answer_goal;
 use super::{OracleError, SatAnswer, SatOracle};
-use crate::base::{Control, Goal, Incumbent, RawOutcome, Size};
+use crate::base::{plural, Control, Goal, Incumbent, RawOutcome, Size};
 use crate::checkers::drat::check_refutation;
 use crate::encode::amo::AmoEncoding;
 use crate::encode::cnf::encode;
@@ -374,7 +374,7 @@ impl SatOracle for ExternalSat<'_> {
     }
 
     fn calls_word(&self) -> &'static str {
-        "runs"
+        "run"
     }
 
     fn size(&self) -> Size {
@@ -387,9 +387,10 @@ impl SatOracle for ExternalSat<'_> {
 
     fn refuted(&self, k: usize, counted: &str, cuts: usize) -> String {
         format!(
-            "{} reported \"at least {k}\" unsatisfiable ({counted}; {} runs, {cuts} cuts; {})",
+            "{} reported \"at least {k}\" unsatisfiable ({counted}; {}, {}; {})",
             self.name(),
-            self.runs,
+            plural(self.runs as u64, "run"),
+            plural(cuts as u64, "cut"),
             self.last_refutation.describe()
         )
     }

@@ -10,7 +10,7 @@
 //! - [`answer_goal_milp`]: one 0-1 program re-solved with cuts until none is violated.
 
 use super::{MilpAnswer, MilpOracle, OracleError, SatAnswer, SatOracle};
-use crate::base::{Control, Goal, Incumbent, RawOutcome, Size, Status};
+use crate::base::{plural, Control, Goal, Incumbent, RawOutcome, Size, Status};
 use crate::encode::cnf::CnfEncoding;
 use crate::encode::lp::LinearProgram;
 use crate::model::{Assignment, Lit, Model, Var};
@@ -145,7 +145,8 @@ pub fn answer_goal<O: SatOracle + ?Sized>(
             }
         };
         let answer = solve_with_cuts(oracle, model, &assumptions, control, &mut cuts)?;
-        let (calls, word) = (oracle.calls(), oracle.calls_word());
+        let calls = plural(oracle.calls() as u64, oracle.calls_word());
+        let cut_count = plural(cuts as u64, "cut");
         match answer {
             None => return Ok(unfinished(best, oracle.stopped(k, control), oracle.size())),
             Some(CutAnswer::Unknown) => {
@@ -167,7 +168,7 @@ pub fn answer_goal<O: SatOracle + ?Sized>(
                         witness: Some(assignment),
                         bound: None,
                         evidence: format!(
-                            "{name} found a solution with {value} >= {target} ({calls} {word})"
+                            "{name} found a solution with {value} >= {target} ({calls})"
                         ),
                         size: oracle.size(),
                     });
@@ -179,7 +180,7 @@ pub fn answer_goal<O: SatOracle + ?Sized>(
                         witness: Some(assignment),
                         bound: None,
                         evidence: format!(
-                            "{name} found a solution; the model has no objective ({calls} {word}, {cuts} cuts)"
+                            "{name} found a solution; the model has no objective ({calls}, {cut_count})"
                         ),
                         size: oracle.size(),
                     });

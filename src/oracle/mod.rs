@@ -67,10 +67,10 @@ pub trait SatOracle {
     fn calls(&self) -> usize;
     /// The formula's size now.
     fn size(&self) -> Size;
-    /// What a call is called in evidence: "calls" for an in-process solver, "runs" for a
+    /// What a call is called in evidence: "call" for an in-process solver, "run" for a
     /// program started once per question.
     fn calls_word(&self) -> &'static str {
-        "calls"
+        "call"
     }
     /// Evidence that "at least k" was refuted, the objective counted as `counted`.
     fn refuted(&self, k: usize, counted: &str, cuts: usize) -> String;

@@ -3,7 +3,7 @@
 
 use super::loops::{answer_goal, enumerate_projected, Enumeration};
 use super::{OracleError, SatAnswer, SatOracle};
-use crate::base::{Control, Goal, Incumbent, RawOutcome, Size};
+use crate::base::{plural, Control, Goal, Incumbent, RawOutcome, Size};
 use crate::encode::amo::AmoEncoding;
 use crate::encode::cnf::{encode, CnfEncoding};
 use crate::encode::Cnf;
@@ -92,8 +92,9 @@ impl SatOracle for Varisat<'_> {
 
     fn refuted(&self, k: usize, counted: &str, cuts: usize) -> String {
         format!(
-            "varisat refuted \"at least {k}\" ({counted}; {} calls, {cuts} cuts)",
-            self.calls
+            "varisat refuted \"at least {k}\" ({counted}; {}, {})",
+            plural(self.calls as u64, "call"),
+            plural(cuts as u64, "cut")
         )
     }
 

@@ -74,6 +74,7 @@ impl Source {
             .filter(|l| !l.is_empty())
             .collect::<Vec<_>>()
             .join(": ");
+        let message = plain_types(&message);
         match error.span() {
             Some(span) => self.error_at(span.start, message),
             None => InputError::file(&self.path, message),
@@ -84,6 +85,30 @@ impl Source {
     pub fn parse<T: serde::de::DeserializeOwned>(&self) -> Result<T, InputError> {
         toml::from_str(&self.text).map_err(|e| self.toml_error(&e))
     }
+}
+
+/// serde names Rust types in its messages ("invalid type: string \"8\", expected i64"); a
+/// model's author should read what the file needs instead.
+fn plain_types(message: &str) -> String {
+    const WORDS: [(&str, &str); 12] = [
+        ("expected i64", "expected a whole number"),
+        ("expected i32", "expected a whole number"),
+        ("expected u64", "expected a whole number"),
+        ("expected u32", "expected a whole number"),
+        ("expected usize", "expected a whole number"),
+        ("expected u8", "expected a whole number"),
+        ("expected f64", "expected a number"),
+        ("expected a sequence", "expected a list"),
+        ("expected a map", "expected a table"),
+        ("expected struct ", "expected a table "),
+        ("integer `", "whole number `"),
+        ("sequence,", "list,"),
+    ];
+    WORDS
+        .iter()
+        .fold(message.to_string(), |text, (rust, words)| {
+            text.replace(rust, words)
+        })
 }
 
 /// Only the `kind` key, to choose the family before the strict parse.

@@ -25,9 +25,6 @@ pub struct Queens {
     pub height: usize,
     /// Whether each cell (row-major) is free; `false` is an obstacle.
     pub free: Vec<bool>,
-    /// The character printed for a free cell without a queen: `-` for boards given as a
-    /// grid (the contest format), `.` for empty `size = N` boards (the classic format).
-    pub free_char: char,
     /// The model file's one-line description, if any.
     pub description: Option<String>,
 }
@@ -49,7 +46,6 @@ impl Queens {
             width: n,
             height: n,
             free: vec![true; n * n],
-            free_char: '.',
             description: None,
         }
     }
@@ -65,7 +61,6 @@ impl Queens {
                 .iter()
                 .flat_map(|r| r.chars().map(|c| c != '*'))
                 .collect(),
-            free_char: '-',
             description: None,
         }
     }
@@ -100,7 +95,6 @@ impl Queens {
                         width: grid.width,
                         height: grid.height,
                         free: grid.cells.iter().map(|&c| c == '-').collect(),
-                        free_char: '-',
                         description: None,
                     }
                 }
@@ -213,14 +207,15 @@ impl Queens {
         Ok(())
     }
 
-    /// The board's rows with `Q` for queens, `*` for obstacles and the free character.
+    /// The board's rows with `Q` for queens, `*` for obstacles and `-` for free cells.
     pub fn render_grid(&self, solution: &QueensSolution) -> Vec<String> {
         let mut rows: Vec<Vec<char>> = (0..self.height)
             .map(|y| {
                 (0..self.width)
                     .map(|x| {
+                        // `-` as in the model files, so a printed board reads back as one.
                         if self.free[y * self.width + x] {
-                            self.free_char
+                            '-'
                         } else {
                             '*'
                         }

@@ -6,7 +6,7 @@
 use crate::base::shard::Shard;
 use crate::base::{Goal, Size, Status};
 use crate::driver::enumerate::{model_digest, CountOutcome, EnumerateOptions, Merged};
-use crate::driver::Outcome;
+use crate::driver::{CompareRow, Outcome};
 use crate::puzzle::Puzzle;
 use serde::Serialize;
 use std::path::Path;
@@ -25,7 +25,7 @@ pub struct OutcomeRow<'a> {
     /// `sat`, `milp`, `native`, or `backend:solver` for an external solver.
     pub backend: String,
     /// How the run ended.
-    pub status: Status,
+    pub status: StatusJson,
     /// Whether the status is settled (not cut short by a limit).
     pub proven: bool,
     /// The solution's objective value.
@@ -36,8 +36,19 @@ pub struct OutcomeRow<'a> {
     pub evidence: &'a str,
     /// Wall-clock seconds.
     pub seconds: f64,
-    /// What the backend worked on.
-    pub size: &'a Size,
+    /// What the backend worked on; `None` when no size is known (a run stopped before
+    /// its backend reported one, or an answer settled before any model was built).
+    pub size: Option<&'a Size>,
+}
+
+/// A row's status: a [`Status`], or a word for a row of `compare` with no answer.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum StatusJson {
+    /// How an answered run ended.
+    Answer(Status),
+    /// `error` or `not_run`.
+    Other(&'static str),
 }
 
 impl<'a> OutcomeRow<'a> {
@@ -45,13 +56,14 @@ impl<'a> OutcomeRow<'a> {
     pub fn of(outcome: &'a Outcome) -> OutcomeRow<'a> {
         OutcomeRow {
             backend: outcome.label(),
-            status: outcome.status,
+            status: StatusJson::Answer(outcome.status),
             proven: outcome.status.is_proven(),
             value: outcome.value,
             bound: outcome.bound,
             evidence: &outcome.evidence,
             seconds: outcome.elapsed.as_secs_f64(),
-            size: &outcome.size,
+            // An empty unit is `Size::default()`: no size was reported.
+            size: (!outcome.size.unit.is_empty()).then_some(&outcome.size),
         }
     }
 }
@@ -64,11 +76,17 @@ pub enum GoalJson {
     Maximise(bool),
     /// `{"at_least": K}`
     AtLeast(usize),
+    /// `{"solve": true}`: find one solution of a puzzle without an objective (a
+    /// dissection, a tiling).
+    Solve(bool),
 }
 
-impl From<Goal> for GoalJson {
-    fn from(goal: Goal) -> GoalJson {
+impl GoalJson {
+    /// What `goal` asks of `puzzle`: maximising a puzzle without an objective is finding
+    /// one solution.
+    pub fn of(puzzle: &Puzzle, goal: Goal) -> GoalJson {
         match goal {
+            Goal::Maximise if !puzzle.has_objective() => GoalJson::Solve(true),
             Goal::Maximise => GoalJson::Maximise(true),
             Goal::AtLeast(k) => GoalJson::AtLeast(k),
         }
@@ -98,7 +116,7 @@ impl<'a> SolveReport<'a> {
             row: OutcomeRow::of(outcome),
             model: path.display().to_string(),
             kind: puzzle.kind(),
-            goal: goal.into(),
+            goal: GoalJson::of(puzzle, goal),
             solution: match &outcome.solution {
                 Some(solution) if outcome.status != Status::Unsatisfiable => {
                     puzzle.solution_json(solution)
@@ -114,10 +132,67 @@ impl<'a> SolveReport<'a> {
 pub struct CompareReport<'a> {
     /// The model file.
     pub model: String,
-    /// Whether no two answers contradict each other.
+    /// Whether no two proven answers contradict each other (an unproven answer only
+    /// contradicts a proven optimum it exceeds).
     pub agree: bool,
+    /// Whether every row ran and proved its answer, so `agree` speaks for all of them.
+    pub all_proven: bool,
+    /// Whether every row ran (`false`: Ctrl-C stopped the comparison).
+    pub complete: bool,
     /// One row per backend.
-    pub backends: Vec<OutcomeRow<'a>>,
+    pub backends: Vec<CompareRowJson<'a>>,
+}
+
+/// One row of `compare --json`: an answer, or a failure or a row not run (status `error`
+/// or `not_run`, with nulls for what it did not find).
+#[derive(Serialize)]
+pub struct CompareRowJson<'a> {
+    /// The answer's fields; for a failure or a row not run, `status` is `error` or
+    /// `not_run` and `evidence` says why.
+    #[serde(flatten)]
+    pub row: OutcomeRow<'a>,
+    /// What went wrong, for a failed row; `null` otherwise.
+    pub error: Option<&'a str>,
+}
+
+impl<'a> CompareRowJson<'a> {
+    /// The JSON row of `row`.
+    pub fn of(row: &'a CompareRow) -> CompareRowJson<'a> {
+        let empty =
+            |label: String, status: &'static str, evidence: &'a str, seconds: f64| OutcomeRow {
+                backend: label,
+                status: StatusJson::Other(status),
+                proven: false,
+                value: None,
+                bound: None,
+                evidence,
+                seconds,
+                size: None,
+            };
+        match row {
+            CompareRow::Answered(outcome) => CompareRowJson {
+                row: OutcomeRow::of(outcome),
+                error: None,
+            },
+            CompareRow::Failed {
+                label,
+                error,
+                elapsed,
+            } => CompareRowJson {
+                row: empty(label.clone(), "error", error, elapsed.as_secs_f64()),
+                error: Some(error),
+            },
+            CompareRow::NotRun { label } => CompareRowJson {
+                row: empty(
+                    label.clone(),
+                    "not_run",
+                    "not run: the comparison was interrupted",
+                    0.0,
+                ),
+                error: None,
+            },
+        }
+    }
 }
 
 /// A class size and how many classes have it.
@@ -262,17 +337,20 @@ impl MergeReport {
     }
 }
 
-/// `check --json` of a certificate that holds.
+/// `check --json`: what was checked, or why the certificate fails.
 #[derive(Serialize)]
 pub struct CheckReport<'a> {
     /// The certificate folder.
     pub directory: String,
     /// Whether every check passed.
     pub valid: bool,
-    /// One line per check that passed.
+    /// One line per check that passed (empty when the check failed).
     pub steps: &'a [String],
-    /// The certified claim, in words.
-    pub conclusion: &'a str,
+    /// The certified claim, in words; `None` when the check failed.
+    pub conclusion: Option<&'a str>,
+    /// Why the check failed; absent when it holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<&'a str>,
     /// Wall-clock seconds.
     pub seconds: f64,
 }

@@ -1,10 +1,10 @@
 //! The plain-text reports: the one-line summary of an answer, the comparison table, count
 //! lines and boards side by side.
 
-use crate::base::Goal;
 use crate::base::Status;
+use crate::base::{plural, Goal};
 use crate::driver::enumerate::CountOutcome;
-use crate::driver::Outcome;
+use crate::driver::{CompareRow, Outcome, Verdict};
 
 /// One line for stderr: the answer, how it was established, and the time.
 pub fn summary(goal: Goal, outcome: &Outcome) -> String {
@@ -21,21 +21,53 @@ pub fn summary(goal: Goal, outcome: &Outcome) -> String {
     )
 }
 
-/// The table of `compare`: one row per backend, then whether they agree.
-pub fn comparison_table(outcomes: &[Outcome], agree: bool) -> String {
+/// The table of `compare`: one row per backend (a failure with its message), then what
+/// the answers establish together.
+pub fn comparison_table(rows: &[CompareRow], verdict: &Verdict) -> String {
     let mut table = format!(
         "{:<18} {:<14} {:<8} {:>10} {:>10} {:>12}\n",
         "backend", "result", "proven", "time", "variables", "constraints"
     );
-    for o in outcomes {
+    let mut errors = String::new();
+    for row in rows {
+        let o = match row {
+            CompareRow::Answered(o) => o,
+            CompareRow::Failed {
+                label,
+                error,
+                elapsed,
+            } => {
+                table.push_str(&format!(
+                    "{:<18} {:<14} {:<8} {:>9.3}s {:>10} {:>12}\n",
+                    label,
+                    "error",
+                    "no",
+                    elapsed.as_secs_f64(),
+                    "-",
+                    "-"
+                ));
+                errors.push_str(&format!("{label}: {error}\n"));
+                continue;
+            }
+            CompareRow::NotRun { label } => {
+                table.push_str(&format!(
+                    "{:<18} {:<14} {:<8} {:>10} {:>10} {:>12}\n",
+                    label, "not run", "no", "-", "-", "-"
+                ));
+                continue;
+            }
+        };
         let result = match o.value {
             Some(v) if o.status != Status::Unsatisfiable => format!("{} {v}", o.status.name()),
             _ => o.status.name().to_string(),
         };
-        let size = if o.size.unit.is_empty() {
-            "-".to_string()
+        let (variables, size) = if o.size.unit.is_empty() {
+            ("-".to_string(), "-".to_string())
         } else {
-            format!("{} {}", o.size.constraints, o.size.unit)
+            (
+                o.size.variables.to_string(),
+                format!("{} {}", o.size.constraints, o.size.unit),
+            )
         };
         table.push_str(&format!(
             "{:<18} {:<14} {:<8} {:>9.3}s {:>10} {:>12}\n",
@@ -43,16 +75,31 @@ pub fn comparison_table(outcomes: &[Outcome], agree: bool) -> String {
             result,
             if o.status.is_proven() { "yes" } else { "no" },
             o.elapsed.as_secs_f64(),
-            o.size.variables,
+            variables,
             size
         ));
     }
-    table.push_str(if agree {
-        "all backends agree\n"
-    } else {
-        "BACKENDS DISAGREE\n"
-    });
+    table.push_str(&errors);
+    table.push_str(&verdict_line(verdict));
+    table.push('\n');
     table
+}
+
+/// The last line of `compare`: agreement is claimed only about proven answers.
+pub fn verdict_line(verdict: &Verdict) -> String {
+    match verdict {
+        Verdict::Disagree(message) => format!("BACKENDS DISAGREE: {message}"),
+        Verdict::AllAgree => "all backends agree".to_string(),
+        Verdict::ProvenAgree { proven: 0, others } => {
+            format!("no answer proven; unproven: {}", others.join(", "))
+        }
+        Verdict::ProvenAgree { proven: 1, others } => {
+            format!("one answer proven; unproven: {}", others.join(", "))
+        }
+        Verdict::ProvenAgree { others, .. } => {
+            format!("proven answers agree; unproven: {}", others.join(", "))
+        }
+    }
 }
 
 /// "classes: 11 of size 8, 1 of size 4; 92 solutions".
@@ -65,9 +112,13 @@ pub fn classes_line(outcome: &CountOutcome) -> String {
         .collect();
     if sizes.is_empty() {
         // Families that count orbits without sizing each one (tilings).
-        return format!("{} solutions in all", outcome.count);
+        return format!("{} in all", plural(outcome.count, "solution"));
     }
-    format!("classes: {}; {} solutions", sizes.join(", "), outcome.count)
+    format!(
+        "classes: {}; {}",
+        sizes.join(", "),
+        plural(outcome.count, "solution")
+    )
 }
 
 /// Boards side by side, each row led by a space, then a blank line (the seed's layout).

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 /// puzzlec: compile grid puzzles into constraint models and settle them with SAT, MILP or
 /// native search, every answer verified.
 #[derive(Parser)]
-#[command(name = "puzzlec", version, about)]
+#[command(name = "puzzlec", version, about, after_help = EXIT_STATUS)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -17,6 +17,24 @@ pub struct Cli {
     #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
 }
+
+/// The exit codes (`output::exit`) and where the model-file format is described, for
+/// `--help` and the man page.
+const EXIT_STATUS: &str = "\
+Model files: TOML, one puzzle each (kind = \"queens\", \"packing\" or \"dissection\"); the
+format is described in the README's section \"Model files\", and `puzzlec models` lists the
+shipped ones.
+
+Exit status:
+  0   an optimisation or count finished and proved its answer, a puzzle without an
+      objective was solved or shown impossible, or a file was written
+  1   internal failure: backends disagree, a solution failed verification, a solver
+      failed, or a certificate failed its check
+  2   bad input: the model file, a flag, a flag that does not apply to the model, or an
+      output file
+  3   a time limit or Ctrl-C stopped the run before it proved its answer
+  10  the decision --at-least K has a yes answer (as SAT solvers report)
+  20  the decision --at-least K has a no answer (as SAT solvers report)";
 
 /// The backends that answer goals.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -156,14 +174,17 @@ pub enum Command {
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
     },
-    /// Run every backend on a model and compare their answers; exit 1 if any two disagree.
+    /// Run every backend on a model and compare their answers; exit 1 if any two proven
+    /// answers disagree, 3 if Ctrl-C stopped the comparison. A failed external solver is a
+    /// row with its error.
     Compare {
         /// The model file (TOML).
         model: PathBuf,
         /// Compare the decision "at least K" instead of the optimum.
         #[arg(long, value_name = "K")]
         at_least: Option<usize>,
-        /// Seconds each backend may take.
+        /// Seconds for the whole comparison: the rows run in turn, each given an equal
+        /// share of the time left (time a row does not use passes to the later ones).
         #[arg(long, value_name = "SECS")]
         time_limit: Option<f64>,
         /// Print the comparison as JSON on stdout.

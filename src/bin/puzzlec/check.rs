@@ -14,7 +14,8 @@ pub fn run(dir: &Path, json: bool) -> Result<u8, Failure> {
                 directory: dir.display().to_string(),
                 valid: true,
                 steps: &checked.steps,
-                conclusion: &checked.conclusion,
+                conclusion: Some(&checked.conclusion),
+                error: None,
                 seconds: start.elapsed().as_secs_f64(),
             });
             Ok(exit::OK)
@@ -30,8 +31,21 @@ pub fn run(dir: &Path, json: bool) -> Result<u8, Failure> {
             Ok(exit::OK)
         }
         Err(CheckError::NotACertificate(message)) => Err(Failure::Usage(message)),
-        Err(CheckError::Failed(message)) => Err(Failure::Internal(format!(
-            "certificate check failed: {message}"
-        ))),
+        Err(CheckError::Failed(message)) => {
+            // Scripts reading --json get a document saying why; stderr and exit 1 as always.
+            if json {
+                print_json(CheckReport {
+                    directory: dir.display().to_string(),
+                    valid: false,
+                    steps: &[],
+                    conclusion: None,
+                    error: Some(&message),
+                    seconds: start.elapsed().as_secs_f64(),
+                });
+            }
+            Err(Failure::Internal(format!(
+                "certificate check failed: {message}"
+            )))
+        }
     }
 }

@@ -4,15 +4,32 @@
 use crate::output::{check_goal, exit, goal, limit, print_json, print_stdout, Failure};
 use puzzlec::base::Control;
 use puzzlec::driver::external::ExternalSolver;
-use puzzlec::driver::{self, Backend};
+use puzzlec::driver::{self, Backend, CompareRow, SolveError, Verdict};
 use puzzlec::puzzle::load_model_file;
-use puzzlec::report::json::{CompareReport, OutcomeRow};
+use puzzlec::report::json::{CompareReport, CompareRowJson};
 use puzzlec::report::text;
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Instant;
 
-/// Runs every backend on `model` and prints the comparison; exit 1 on a disagreement.
+/// Who a row asks: an embedded backend or an external solver.
+enum Contender {
+    Embedded(Backend),
+    External(ExternalSolver),
+}
+
+impl Contender {
+    fn label(&self) -> String {
+        match self {
+            Contender::Embedded(backend) => backend.name().to_string(),
+            Contender::External(solver) => format!("{}:{}", solver.backend().name(), solver.name()),
+        }
+    }
+}
+
+/// Runs every backend on `model` and prints the comparison: exit 1 when two proven
+/// answers disagree or a backend returned a wrong solution, 3 when Ctrl-C stopped it.
 pub fn run(
     model: &Path,
     at_least: Option<usize>,
@@ -23,28 +40,77 @@ pub fn run(
     let puzzle = load_model_file(model)?;
     let goal = goal(at_least);
     check_goal(&puzzle, goal)?;
-    let mut outcomes = Vec::new();
-    for backend in Backend::ALL {
-        let control = Control::new(stop.clone(), limit(time_limit)?);
-        outcomes.push(driver::solve(&puzzle, backend, goal, &control)?);
+    let total = limit(time_limit)?;
+    let start = Instant::now();
+    let contenders: Vec<Contender> = Backend::ALL
+        .into_iter()
+        .map(Contender::Embedded)
+        // External solvers found on this machine, as extra rows.
+        .chain(
+            ExternalSolver::available()
+                .into_iter()
+                .map(Contender::External),
+        )
+        .collect();
+    let mut rows = Vec::new();
+    for (i, contender) in contenders.iter().enumerate() {
+        if stop.load(Ordering::SeqCst) {
+            rows.push(CompareRow::NotRun {
+                label: contender.label(),
+            });
+            continue;
+        }
+        // An equal share of the time left, so the whole comparison keeps to the limit.
+        let share =
+            total.map(|t| t.saturating_sub(start.elapsed()) / (contenders.len() - i) as u32);
+        let control = Control::new(stop.clone(), share);
+        let began = Instant::now();
+        let result = match contender {
+            Contender::Embedded(backend) => driver::solve(&puzzle, *backend, goal, &control),
+            Contender::External(solver) => driver::solve_external(&puzzle, solver, goal, &control),
+        };
+        rows.push(match result {
+            Ok(outcome) => CompareRow::Answered(outcome),
+            // A wrong solution is a bug to report loudly, not a row.
+            Err(error @ (SolveError::WrongSolution { .. } | SolveError::WrongValue { .. })) => {
+                return Err(error.into())
+            }
+            // The row names the solver already.
+            Err(SolveError::External { message, .. } | SolveError::Backend { message, .. }) => {
+                CompareRow::Failed {
+                    label: contender.label(),
+                    error: message,
+                    elapsed: began.elapsed(),
+                }
+            }
+            Err(error) => CompareRow::Failed {
+                label: contender.label(),
+                error: error.to_string(),
+                elapsed: began.elapsed(),
+            },
+        });
     }
-    // External solvers found on this machine, as extra rows.
-    for solver in ExternalSolver::available() {
-        let control = Control::new(stop.clone(), limit(time_limit)?);
-        outcomes.push(driver::solve_external(&puzzle, &solver, goal, &control)?);
-    }
-    let disagreement = driver::disagreement(&outcomes);
+    let interrupted = stop.load(Ordering::SeqCst);
+    let verdict = driver::verdict(&rows);
     if json {
         print_json(CompareReport {
             model: model.display().to_string(),
-            agree: disagreement.is_none(),
-            backends: outcomes.iter().map(OutcomeRow::of).collect(),
+            agree: !matches!(verdict, Verdict::Disagree(_)),
+            all_proven: verdict == Verdict::AllAgree,
+            complete: !interrupted,
+            backends: rows.iter().map(CompareRowJson::of).collect(),
         });
     } else {
-        print_stdout(&text::comparison_table(&outcomes, disagreement.is_none()));
+        print_stdout(&text::comparison_table(&rows, &verdict));
     }
-    match disagreement {
-        Some(message) => Err(Failure::Internal(format!("backends disagree: {message}"))),
-        None => Ok(exit::OK),
+    match verdict {
+        Verdict::Disagree(message) => {
+            Err(Failure::Internal(format!("backends disagree: {message}")))
+        }
+        _ if interrupted => {
+            eprintln!("interrupted: the comparison is incomplete");
+            Ok(exit::NOT_PROVEN)
+        }
+        _ => Ok(exit::OK),
     }
 }

@@ -80,10 +80,15 @@ pub fn run(
         }
         print_stdout(&text);
     }
+    let noun = if outcome.count == 1 {
+        "solution"
+    } else {
+        "solutions"
+    };
     let what = match (outcome.value, options.at_least) {
-        (Some(v), Some(_)) => format!("solutions with at least {v}"),
-        (Some(v), None) => format!("optimal solutions (value {v})"),
-        (None, _) => "solutions".to_string(),
+        (Some(v), Some(_)) => format!("{noun} with at least {v}"),
+        (Some(v), None) => format!("optimal {noun} (value {v})"),
+        (None, _) => noun.to_string(),
     };
     let part = match outcome.shard {
         Some(shard) => format!(" in shard {shard} (a partial count)"),

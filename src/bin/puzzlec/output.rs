@@ -43,7 +43,10 @@ impl From<InputError> for Failure {
 
 impl From<SolveError> for Failure {
     fn from(error: SolveError) -> Failure {
-        Failure::Internal(error.to_string())
+        match error {
+            SolveError::Usage(message) => Failure::Usage(message),
+            error => Failure::Internal(error.to_string()),
+        }
     }
 }
 

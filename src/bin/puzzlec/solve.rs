@@ -31,10 +31,10 @@ pub struct SolveArgs<'a> {
 
 /// Solves one model once and prints the answer.
 pub fn run(puzzle: &Puzzle, args: SolveArgs, control: &Control) -> Result<u8, Failure> {
-    // An external solver is a SAT command unless --backend says MILP.
+    // Without --backend, the solver's program says which backend it serves.
     let backend = match (args.backend, &args.solver) {
         (Some(backend), _) => backend.into(),
-        (None, Some(_)) => Backend::Sat,
+        (None, Some(spec)) => ExternalSolver::infer_backend(spec),
         (None, None) => Backend::preferred_for(puzzle),
     };
     let goal = goal(args.at_least);
