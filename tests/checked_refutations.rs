@@ -99,7 +99,7 @@ fn cadical_refutation_of_at_least_21_on_the_contest_board_is_checked() {
     let run = puzzlec(&models(), &args);
     assert_eq!(run.code, 20, "{}", run.stderr);
     let prefix = "cadical reported \"at least 21\" unsatisfiable (totalizer over 22 at-most-one \
-                  group indicators (of 178 objective literals); 1 runs, 0 cuts; refutation \
+                  group indicators (of 178 objective literals); 1 run, 0 cuts; refutation \
                   checked (DRAT, ";
     assert!(run.stderr.contains(prefix), "{}", run.stderr);
     assert!(says_checked(&run.stderr), "{}", run.stderr);
@@ -165,7 +165,7 @@ fn a_solver_without_a_proof_is_marked_unchecked_or_refused() {
     let run = solve(&silent.display().to_string());
     assert_eq!(run.code, 20, "{}", run.stderr);
     assert!(
-        evidence(&run.stdout).ends_with("; 1 runs, 0 cuts; refutation not checked)"),
+        evidence(&run.stdout).ends_with("; 1 run, 0 cuts; refutation not checked)"),
         "{}",
         run.stdout
     );
