@@ -3,7 +3,9 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use puzzlec::engines::packing::{count_tilings, maximise, PackingGoal, PackingOptions};
 use puzzlec::engines::packing_lns::{search, LnsOptions};
+use puzzlec::engines::russian_doll::{self, DollOptions};
 use puzzlec::geometry::placements::{orientations, PackingInstance, PieceLimit};
+use puzzlec::geometry::shapes::cross_box;
 use puzzlec::geometry::shapes::picture_cells as shape;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -84,5 +86,36 @@ fn packing(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, packing);
+/// The Russian-doll engine (what `solve` uses for packings without piece minimums): the
+/// whole suffix table, the optimum proved, with the memo on and off (the switch shows what
+/// the memo buys). The C baseline `../shared/refs/cross_doll.c` has no memo.
+fn russian_doll(c: &mut Criterion) {
+    let mut group = c.benchmark_group("russian_doll");
+    group.sample_size(10);
+    for (width, height, optimum) in [(13, 19, 19), (14, 14, 14)] {
+        let crosses = cross_box(width, height);
+        for memo in [true, false] {
+            if !memo && width == 14 {
+                continue; // 9 s a run without the memo: too slow for a bench loop
+            }
+            let name = format!(
+                "cross_{width}x{height}_optimum_{optimum}{}",
+                if memo { "" } else { "_no_memo" }
+            );
+            group.bench_function(name, |b| {
+                b.iter(|| {
+                    let options = DollOptions {
+                        memo,
+                        ..DollOptions::default()
+                    };
+                    let outcome = russian_doll::solve(&crosses, &options, |_, _| {}).unwrap();
+                    assert!(outcome.proved && outcome.best.len() == optimum);
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, packing, russian_doll);
 criterion_main!(benches);

@@ -189,7 +189,11 @@ fn wording_is_plain_and_singular_where_it_should_be() {
         "{}",
         run.stderr
     );
-    assert!(run.stderr.ends_with(", 1 constellation\n"), "{}", run.stderr);
+    assert!(
+        run.stderr.ends_with(", 1 constellation\n"),
+        "{}",
+        run.stderr
+    );
     assert_usage_like(
         &puzzlec(dir, &["solve", "q8.toml"]),
         "error: q8.toml:2: invalid type: string \"8\", expected a whole number\n",
