@@ -71,6 +71,17 @@ impl Opb {
                 Constraint::ExactlyOne(l) => row(l, 1, true, 1),
                 Constraint::AtLeast(l, k) => row(l, 1, false, *k as i64),
                 Constraint::AtMost(l, k) => row(l, -1, false, -(*k as i64)),
+                Constraint::AtLeastAsMany { first, second } => {
+                    // sum(first) - sum(second) >= 0 as one row.
+                    let (mut terms, plus) = linear(first, 1);
+                    let (minus_terms, minus) = linear(second, -1);
+                    terms.extend(minus_terms);
+                    PbConstraint {
+                        terms,
+                        equal: false,
+                        rhs: -(plus + minus),
+                    }
+                }
             })
             .collect();
         let (objective, offset) = match &model.objective {
