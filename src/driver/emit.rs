@@ -44,6 +44,7 @@ pub fn emit(puzzle: &Puzzle, origin: &str, format: Format, at_least: Option<usiz
                 Some(k) => format!("decision: objective at least {k}"),
                 None => "constraints only (no objective bound)".to_string(),
             });
+            push_lazy_warning(&mut comments, &model);
             let cnf = encoding.cnf_with_at_least(at_least);
             dimacs::write_dimacs(&cnf, model.names(), &comments)
         }
@@ -51,6 +52,7 @@ pub fn emit(puzzle: &Puzzle, origin: &str, format: Format, at_least: Option<usiz
             if let Some(k) = at_least {
                 comments.push(format!("decision: objective at least {k} (row at_least)"));
             }
+            push_lazy_warning(&mut comments, &model);
             lp_file::write_lp(&LinearProgram::from_model(&model, at_least), &comments)
         }
         Format::Wcnf => {
@@ -78,13 +80,16 @@ pub fn emit(puzzle: &Puzzle, origin: &str, format: Format, at_least: Option<usiz
     }
 }
 
-/// Lazy constraints cannot be written into a static file; say so in the file rather than
-/// let a solver's answer look complete.
+/// Lazy constraints are not written into static files yet; say so in every format rather
+/// than let a solver's answer (or "satisfiable") look like one of the puzzle's.
 fn push_lazy_warning(comments: &mut Vec<String>, model: &crate::model::Model) {
     if !model.lazy.is_empty() {
+        let names: Vec<&str> = model.lazy.iter().map(|l| l.name()).collect();
         comments.push(format!(
-            "WARNING: {} lazy constraints are not written; check answers with puzzlec",
-            model.lazy.len()
+            "WARNING: {} lazy constraints are not written ({}): this file is weaker than \
+             the puzzle; check answers with puzzlec",
+            model.lazy.len(),
+            names.join(", ")
         ));
     }
 }
