@@ -24,7 +24,17 @@ pub enum Format {
 /// K?" (a unit clause on the counter's output, or one more row); without, it holds the
 /// constraints alone (and, for LP, the objective). `origin` names the model file.
 pub fn emit(puzzle: &Puzzle, origin: &str, format: Format, at_least: Option<usize>) -> String {
-    let model = puzzle.compile();
+    let mut model = puzzle.compile();
+    // Lazy constraints that can be written out become ordinary constraints, so the file is
+    // exactly the puzzle; the rest stay lazy and the file says so.
+    let mut written = Vec::new();
+    for lazy in std::mem::take(&mut model.lazy) {
+        if lazy.write_out(&mut model) {
+            written.push(lazy.name().to_string());
+        } else {
+            model.lazy.push(lazy);
+        }
+    }
     let mut comments = vec![
         format!("puzzlec {} from {origin}", env!("CARGO_PKG_VERSION")),
         format!(
@@ -33,6 +43,12 @@ pub fn emit(puzzle: &Puzzle, origin: &str, format: Format, at_least: Option<usiz
             model.num_vars()
         ),
     ];
+    if !written.is_empty() {
+        comments.push(format!(
+            "written out in full, with auxiliary variables: {}",
+            written.join(", ")
+        ));
+    }
     match format {
         Format::Dimacs => {
             let encoding = encode::encode(&model, AmoEncoding::Auto);

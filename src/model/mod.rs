@@ -226,6 +226,14 @@ pub trait LazyConstraint: Send + Sync {
     fn justify(&self) -> Option<&dyn JustifyCuts> {
         None
     }
+    /// Writes the whole constraint into `model` as ordinary constraints over fresh
+    /// variables, for files that other solvers read (which cannot call back for cuts), and
+    /// returns true; false when the constraint has no such encoding. Every solution of the
+    /// puzzle must extend to the new variables, and no other assignment may.
+    fn write_out(&self, model: &mut Model) -> bool {
+        let _ = model;
+        false
+    }
 }
 
 /// A cut with the reason it holds in every solution of the puzzle.
