@@ -24,7 +24,17 @@ pub enum Format {
 /// K?" (a unit clause on the counter's output, or one more row); without, it holds the
 /// constraints alone (and, for LP, the objective). `origin` names the model file.
 pub fn emit(puzzle: &Puzzle, origin: &str, format: Format, at_least: Option<usize>) -> String {
-    let model = puzzle.compile();
+    let mut model = puzzle.compile();
+    // Lazy constraints that can be written out become ordinary constraints, so the file is
+    // exactly the puzzle; the rest stay lazy and the file says so.
+    let mut written = Vec::new();
+    for lazy in std::mem::take(&mut model.lazy) {
+        if lazy.write_out(&mut model) {
+            written.push(lazy.name().to_string());
+        } else {
+            model.lazy.push(lazy);
+        }
+    }
     let mut comments = vec![
         format!("puzzlec {} from {origin}", env!("CARGO_PKG_VERSION")),
         format!(
@@ -33,6 +43,12 @@ pub fn emit(puzzle: &Puzzle, origin: &str, format: Format, at_least: Option<usiz
             model.num_vars()
         ),
     ];
+    if !written.is_empty() {
+        comments.push(format!(
+            "written out in full, with auxiliary variables: {}",
+            written.join(", ")
+        ));
+    }
     match format {
         Format::Dimacs => {
             let encoding = encode::encode(&model, AmoEncoding::Auto);
@@ -44,6 +60,7 @@ pub fn emit(puzzle: &Puzzle, origin: &str, format: Format, at_least: Option<usiz
                 Some(k) => format!("decision: objective at least {k}"),
                 None => "constraints only (no objective bound)".to_string(),
             });
+            push_lazy_warning(&mut comments, &model);
             let cnf = encoding.cnf_with_at_least(at_least);
             dimacs::write_dimacs(&cnf, model.names(), &comments)
         }
@@ -51,6 +68,7 @@ pub fn emit(puzzle: &Puzzle, origin: &str, format: Format, at_least: Option<usiz
             if let Some(k) = at_least {
                 comments.push(format!("decision: objective at least {k} (row at_least)"));
             }
+            push_lazy_warning(&mut comments, &model);
             lp_file::write_lp(&LinearProgram::from_model(&model, at_least), &comments)
         }
         Format::Wcnf => {
@@ -78,13 +96,16 @@ pub fn emit(puzzle: &Puzzle, origin: &str, format: Format, at_least: Option<usiz
     }
 }
 
-/// Lazy constraints cannot be written into a static file; say so in the file rather than
-/// let a solver's answer look complete.
+/// Lazy constraints are not written into static files yet; say so in every format rather
+/// than let a solver's answer (or "satisfiable") look like one of the puzzle's.
 fn push_lazy_warning(comments: &mut Vec<String>, model: &crate::model::Model) {
     if !model.lazy.is_empty() {
+        let names: Vec<&str> = model.lazy.iter().map(|l| l.name()).collect();
         comments.push(format!(
-            "WARNING: {} lazy constraints are not written; check answers with puzzlec",
-            model.lazy.len()
+            "WARNING: {} lazy constraints are not written ({}): this file is weaker than \
+             the puzzle; check answers with puzzlec",
+            model.lazy.len(),
+            names.join(", ")
         ));
     }
 }

@@ -2,6 +2,7 @@
 //! them, and the objective gets one totalizer whose outputs say "at least k".
 
 use super::amo::{at_most_one, AmoEncoding};
+use super::compare::at_least_as_many;
 use super::totalizer::{Directions, Totalizer};
 use super::{ClauseSink, Cnf};
 use crate::model::{Constraint, Lit, Model};
@@ -153,6 +154,7 @@ pub fn encode_constraint(sink: &mut impl ClauseSink, constraint: &Constraint, am
                 sink.add_clause(&[!counter.at_least(*k + 1).expect("k + 1 within the cap")]);
             }
         }
+        Constraint::AtLeastAsMany { first, second } => at_least_as_many(sink, first, second),
     }
 }
 

@@ -45,15 +45,27 @@ impl LinearProgram {
     pub fn from_model(model: &Model, at_least: Option<usize>) -> LinearProgram {
         let mut rows = Vec::new();
         for constraint in &model.constraints {
+            let name = format!("c{}", rows.len() + 1);
+            if let Constraint::AtLeastAsMany { first, second } = constraint {
+                // sum(first) - sum(second) >= 0, one row.
+                let mut row = lits_row(name, first, Comparison::AtLeast, 0);
+                let minus = lits_row(String::new(), second, Comparison::AtLeast, 0);
+                row.terms
+                    .extend(minus.terms.iter().map(|&(c, column)| (-c, column)));
+                row.rhs -= minus.rhs;
+                rows.push(row);
+                continue;
+            }
             let (comparison, rhs) = match constraint {
                 Constraint::Clause(_) => (Comparison::AtLeast, 1),
                 Constraint::AtMostOne(_) => (Comparison::AtMost, 1),
                 Constraint::ExactlyOne(_) => (Comparison::Equal, 1),
                 Constraint::AtLeast(_, k) => (Comparison::AtLeast, *k as i64),
                 Constraint::AtMost(_, k) => (Comparison::AtMost, *k as i64),
+                Constraint::AtLeastAsMany { .. } => unreachable!("written above"),
             };
-            let name = format!("c{}", rows.len() + 1);
-            rows.push(lits_row(name, constraint.lits(), comparison, rhs));
+            let lits: Vec<Lit> = constraint.lits().collect();
+            rows.push(lits_row(name, &lits, comparison, rhs));
         }
         let (objective, objective_offset) = match &model.objective {
             Some(objective) => {

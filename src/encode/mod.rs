@@ -4,6 +4,7 @@
 
 pub mod amo;
 pub mod cnf;
+pub mod compare;
 pub mod dimacs;
 pub mod lp;
 pub mod lp_file;
@@ -92,6 +93,23 @@ pub(crate) mod test_support {
         build: impl FnOnce(&mut Cnf, &[Lit]) -> Vec<Lit>,
         expected: impl Fn(usize) -> bool,
     ) {
+        equisatisfiable_for_every_assignment(
+            n,
+            build,
+            |bits| expected(bits.count_ones() as usize),
+            "",
+        );
+    }
+
+    /// As [`equisatisfiable_for_every_input`], for definitions that depend on which inputs
+    /// are true: `expected` gets the assignment as bits (input i is bit i); `what` names the
+    /// case in failure messages.
+    pub fn equisatisfiable_for_every_assignment(
+        n: usize,
+        build: impl FnOnce(&mut Cnf, &[Lit]) -> Vec<Lit>,
+        expected: impl Fn(u32) -> bool,
+        what: &str,
+    ) {
         let mut cnf = Cnf::with_vars(n);
         let inputs: Vec<Lit> = (0..n).map(|i| Var::from_index(i).positive()).collect();
         for unit in build(&mut cnf, &inputs) {
@@ -117,11 +135,11 @@ pub(crate) mod test_support {
                 .collect();
             solver.assume(&assumptions);
             let sat = solver.solve().expect("no interruption in tests");
-            let count = bits.count_ones() as usize;
             assert_eq!(
                 sat,
-                expected(count),
-                "n = {n}, inputs {bits:0n$b} ({count} true)",
+                expected(bits),
+                "n = {n}, inputs {bits:0n$b} ({} true) {what}",
+                bits.count_ones(),
                 n = n
             );
         }

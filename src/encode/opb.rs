@@ -71,6 +71,17 @@ impl Opb {
                 Constraint::ExactlyOne(l) => row(l, 1, true, 1),
                 Constraint::AtLeast(l, k) => row(l, 1, false, *k as i64),
                 Constraint::AtMost(l, k) => row(l, -1, false, -(*k as i64)),
+                Constraint::AtLeastAsMany { first, second } => {
+                    // sum(first) - sum(second) >= 0 as one row.
+                    let (mut terms, plus) = linear(first, 1);
+                    let (minus_terms, minus) = linear(second, -1);
+                    terms.extend(minus_terms);
+                    PbConstraint {
+                        terms,
+                        equal: false,
+                        rhs: -(plus + minus),
+                    }
+                }
             })
             .collect();
         let (objective, offset) = match &model.objective {
@@ -289,5 +300,53 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("declares"));
+    }
+}
+
+#[cfg(test)]
+mod linear_row_tests {
+    use super::*;
+    use crate::encode::lp::{Comparison, LinearProgram};
+    use crate::model::Assignment;
+
+    /// The comparison of two counts as one OPB row and one LP row, against its definition:
+    /// every split of 6 literals (some negated) and every assignment.
+    #[test]
+    fn at_least_as_many_is_one_exact_row() {
+        for split in 0..=6 {
+            let mut model = Model::new();
+            let lits: Vec<Lit> = (0..6)
+                .map(|i| {
+                    let var = model.new_var(format!("x{i}"));
+                    if i % 3 == 1 {
+                        var.negative()
+                    } else {
+                        var.positive()
+                    }
+                })
+                .collect();
+            let constraint = Constraint::AtLeastAsMany {
+                first: lits[..split].to_vec(),
+                second: lits[split..].to_vec(),
+            };
+            model.add(constraint.clone());
+            let (opb, _) = Opb::from_model(&model, None);
+            let lp = LinearProgram::from_model(&model, None);
+            assert_eq!((opb.constraints.len(), lp.rows.len()), (1, 1));
+            let row = &lp.rows[0];
+            assert_eq!(row.comparison, Comparison::AtLeast);
+            for bits in 0..64u32 {
+                let values: Vec<bool> = (0..6).map(|i| bits >> i & 1 == 1).collect();
+                let expected = constraint.holds(&Assignment::new(values.clone()));
+                assert_eq!(opb.evaluate(&values).is_some(), expected, "OPB {bits:06b}");
+                let lhs: f64 = row
+                    .terms
+                    .iter()
+                    .filter(|&&(_, column)| values[column])
+                    .map(|&(c, _)| c)
+                    .sum();
+                assert_eq!(lhs >= row.rhs - 1e-9, expected, "LP {bits:06b}");
+            }
+        }
     }
 }

@@ -132,29 +132,44 @@ pub enum Constraint {
     AtLeast(Vec<Lit>, usize),
     /// At most `k` literals are true.
     AtMost(Vec<Lit>, usize),
+    /// At least as many literals of `first` are true as of `second`: a comparison of two
+    /// counts, which symmetry breaking uses ("no more pieces in one half than in the
+    /// other"). Written as one cardinality constraint over `first` and the negations of
+    /// `second` it is just as exact, but its CNF grows quadratically; this form lets the
+    /// encoders compare two binary sums instead.
+    AtLeastAsMany {
+        /// The side whose count must be at least the other's.
+        first: Vec<Lit>,
+        /// The side whose count must not exceed the other's.
+        second: Vec<Lit>,
+    },
 }
 
 impl Constraint {
-    /// The literals this constraint ranges over.
-    pub fn lits(&self) -> &[Lit] {
-        match self {
+    /// The literals this constraint ranges over (for [`Constraint::AtLeastAsMany`], `first`
+    /// then `second`).
+    pub fn lits(&self) -> impl Iterator<Item = Lit> + '_ {
+        let (lits, more): (&[Lit], &[Lit]) = match self {
             Constraint::Clause(lits)
             | Constraint::AtMostOne(lits)
             | Constraint::ExactlyOne(lits)
             | Constraint::AtLeast(lits, _)
-            | Constraint::AtMost(lits, _) => lits,
-        }
+            | Constraint::AtMost(lits, _) => (lits, &[]),
+            Constraint::AtLeastAsMany { first, second } => (first, second),
+        };
+        lits.iter().chain(more).copied()
     }
 
     /// Whether `assignment` satisfies this constraint.
     pub fn holds(&self, assignment: &Assignment) -> bool {
-        let true_count = self.lits().iter().filter(|l| l.holds(assignment)).count();
+        let count = |lits: &[Lit]| lits.iter().filter(|l| l.holds(assignment)).count();
         match self {
-            Constraint::Clause(_) => true_count >= 1,
-            Constraint::AtMostOne(_) => true_count <= 1,
-            Constraint::ExactlyOne(_) => true_count == 1,
-            Constraint::AtLeast(_, k) => true_count >= *k,
-            Constraint::AtMost(_, k) => true_count <= *k,
+            Constraint::Clause(lits) => count(lits) >= 1,
+            Constraint::AtMostOne(lits) => count(lits) <= 1,
+            Constraint::ExactlyOne(lits) => count(lits) == 1,
+            Constraint::AtLeast(lits, k) => count(lits) >= *k,
+            Constraint::AtMost(lits, k) => count(lits) <= *k,
+            Constraint::AtLeastAsMany { first, second } => count(first) >= count(second),
         }
     }
 
@@ -166,6 +181,7 @@ impl Constraint {
             Constraint::ExactlyOne(_) => "exactly-one",
             Constraint::AtLeast(..) => "at-least-k",
             Constraint::AtMost(..) => "at-most-k",
+            Constraint::AtLeastAsMany { .. } => "at-least-as-many",
         }
     }
 }
@@ -209,6 +225,14 @@ pub trait LazyConstraint: Send + Sync {
     /// as good as the cuts.
     fn justify(&self) -> Option<&dyn JustifyCuts> {
         None
+    }
+    /// Writes the whole constraint into `model` as ordinary constraints over fresh
+    /// variables, for files that other solvers read (which cannot call back for cuts), and
+    /// returns true; false when the constraint has no such encoding. Every solution of the
+    /// puzzle must extend to the new variables, and no other assignment may.
+    fn write_out(&self, model: &mut Model) -> bool {
+        let _ = model;
+        false
     }
 }
 
@@ -313,7 +337,7 @@ impl Model {
     pub fn check_hints(&self) -> Result<(), String> {
         let n = self.num_vars();
         for c in &self.constraints {
-            if let Some(l) = c.lits().iter().find(|l| l.var().index() >= n) {
+            if let Some(l) = c.lits().find(|l| l.var().index() >= n) {
                 return Err(format!("literal {l} names no variable"));
             }
         }
@@ -378,6 +402,14 @@ mod tests {
         assert!(Constraint::AtLeast(vec![l(0), l(1), l(2)], 2).holds(&a));
         assert!(!Constraint::AtMost(vec![l(0), l(1), l(2)], 1).holds(&a));
         assert!(Constraint::Clause(vec![!l(1)]).holds(&a));
+        let compare = |first: Vec<Lit>, second: Vec<Lit>| {
+            Constraint::AtLeastAsMany { first, second }.holds(&a)
+        };
+        assert!(compare(vec![l(0)], vec![l(2)]));
+        assert!(!compare(vec![l(1)], vec![l(2)]));
+        assert!(!compare(vec![l(0), l(1)], vec![!l(1), l(2)]));
+        assert!(compare(vec![l(0), l(2)], vec![!l(1), l(1)]));
+        assert!(!compare(vec![], vec![l(0)]));
     }
 
     #[test]

@@ -740,6 +740,55 @@ impl LazyConstraint for Connectivity {
     fn justify(&self) -> Option<&dyn JustifyCuts> {
         Some(self)
     }
+
+    /// Distance layers per part: each part has exactly one root cell, and
+    /// `within[c][p][t]` ("cell c is in part p at distance at most t from its root, through
+    /// the part") needs c itself at t - 1 or a neighbour at t - 1; every cell of the part
+    /// is within `part_size - 1`. A connected part sets the layers by breadth-first search
+    /// from any root; conversely every cell of a part chains back to its one root through
+    /// cells of the part, so the part is connected.
+    fn write_out(&self, model: &mut Model) -> bool {
+        let k = self.part.first().map_or(0, Vec::len);
+        let layers = self.part_size.max(1);
+        // within[c][p][t]; layer 0 is the root.
+        let mut within: Vec<Vec<Vec<Lit>>> = Vec::with_capacity(self.part.len());
+        for (c, &(x, y)) in self.cells.iter().enumerate() {
+            let mut by_part = Vec::with_capacity(k);
+            for p in 0..k {
+                let lits: Vec<Lit> = (0..layers)
+                    .map(|t| {
+                        let name = if t == 0 {
+                            format!("root[{p}]@({x},{y})")
+                        } else {
+                            format!("within[{p},{t}]@({x},{y})")
+                        };
+                        model.new_var(name).positive()
+                    })
+                    .collect();
+                for &lit in &lits {
+                    model.add(Constraint::Clause(vec![!lit, self.part[c][p]]));
+                }
+                model.add(Constraint::Clause(vec![!self.part[c][p], lits[layers - 1]]));
+                by_part.push(lits);
+            }
+            within.push(by_part);
+        }
+        for p in 0..k {
+            model.add(Constraint::ExactlyOne(
+                within.iter().map(|cell| cell[p][0]).collect(),
+            ));
+        }
+        for (c, by_part) in within.iter().enumerate() {
+            for (p, lits) in by_part.iter().enumerate() {
+                for t in 1..layers {
+                    let mut clause = vec![!lits[t], lits[t - 1]];
+                    clause.extend(self.neighbours[c].iter().map(|&n| within[n][p][t - 1]));
+                    model.add(Constraint::Clause(clause));
+                }
+            }
+        }
+        true
+    }
 }
 
 impl JustifyCuts for Connectivity {

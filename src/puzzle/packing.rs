@@ -12,6 +12,7 @@ use crate::puzzle::grid::{Grid, MAX_SIDE};
 use crate::puzzle::load::Source;
 use crate::puzzle::VerifyError;
 use serde::Deserialize;
+use std::cmp::Ordering;
 use std::collections::BTreeSet;
 use toml::Spanned;
 
@@ -345,7 +346,8 @@ impl Packing {
     /// With `break_symmetry`, for each mirror of the rectangle that maps the instance onto
     /// itself, one constraint keeps at least one packing of every orbit: "no more pieces
     /// centred in the bottom half than in the top half" (rows flipped) and the same for right
-    /// against left (columns flipped); [`mirror_halves`] argues soundness. The native branch
+    /// against left (columns flipped), as one [`Constraint::AtLeastAsMany`] (a comparison of
+    /// two counts, linear in CNF); [`mirror_halves`] argues soundness. The native branch
     /// and bound uses the same rule. Counting all solutions needs `break_symmetry = false`.
     pub fn compile_with(&self, break_symmetry: bool) -> Model {
         let mut model = Model::new();
@@ -389,21 +391,15 @@ impl Packing {
         }
         if break_symmetry {
             for mirror in mirror_halves(&self.instance) {
-                let first: Vec<Lit> = (0..placements.len())
-                    .filter(|&i| mirror.side[i].is_lt())
-                    .map(|i| lits[i])
-                    .collect();
-                let second: Vec<Lit> = (0..placements.len())
-                    .filter(|&i| mirror.side[i].is_gt())
-                    .map(|i| !lits[i])
-                    .collect();
-                // first - (count of second) >= 0, written over literals:
-                // sum(first) + sum(not second) >= |second|.
-                let k = second.len();
-                if k > 0 {
-                    let mut all = first;
-                    all.extend(second);
-                    model.add(Constraint::AtLeast(all, k));
+                let side = |wanted: Ordering| -> Vec<Lit> {
+                    (0..placements.len())
+                        .filter(|&i| mirror.side[i] == wanted)
+                        .map(|i| lits[i])
+                        .collect()
+                };
+                let (first, second) = (side(Ordering::Less), side(Ordering::Greater));
+                if !second.is_empty() {
+                    model.add(Constraint::AtLeastAsMany { first, second });
                 }
             }
         }

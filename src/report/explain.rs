@@ -32,7 +32,8 @@ pub struct Explanation {
 /// How many constraints of one kind the model has.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ConstraintCount {
-    /// The kind: "clause", "at-most-one", "exactly-one", "at-least-k", "at-most-k".
+    /// The kind: "clause", "at-most-one", "exactly-one", "at-least-k", "at-most-k",
+    /// "at-least-as-many".
     pub kind: &'static str,
     /// How many.
     pub count: usize,
