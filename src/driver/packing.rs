@@ -1,7 +1,7 @@
-//! The packing family's native backend: exact cover for tilings, and for maximum packings
-//! a large neighbourhood search for a strong incumbent followed by branch and bound on
-//! "at least best + 1" (the proof, when it ends). Also tiling counts, natively and with
-//! SAT, raw and up to the region's symmetries.
+//! The packing family's native backend: exact cover for tilings; for maximum packings the
+//! Russian-doll search ([`russian_doll`]), or, when pieces have minimums, the branch and
+//! bound of [`crate::engines::packing`]. Also tiling counts, natively and with SAT, raw and
+//! up to the region's symmetries.
 
 use crate::base::{Control, Goal, RawOutcome, Size};
 use crate::engines::packing::{maximise, PackingGoal, PackingOptions, Progress};

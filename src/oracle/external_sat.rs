@@ -378,11 +378,7 @@ impl SatOracle for ExternalSat<'_> {
     }
 
     fn size(&self) -> Size {
-        Size {
-            variables: self.cnf.num_vars,
-            constraints: self.cnf.clauses.len(),
-            unit: "clauses",
-        }
+        Size::clauses(self.cnf.num_vars, self.cnf.clauses.len())
     }
 
     fn refuted(&self, k: usize, counted: &str, cuts: usize) -> String {
