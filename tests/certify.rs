@@ -531,3 +531,29 @@ fn a_packing_at_its_structural_bound_gets_proofs_that_end_with_the_empty_clause(
          clause (a line `0`) follows",
     );
 }
+
+#[test]
+fn prove_stops_at_its_time_limit_without_a_certificate() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("cert");
+    let model = common::models().join("cross-13x19.toml");
+    let start = std::time::Instant::now();
+    let run = common::puzzlec(
+        dir.path(),
+        &[
+            "prove",
+            model.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--time-limit",
+            "0.5",
+        ],
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "stopped (time limit reached): no certificate was written\n"
+    );
+    assert!(!out.join("manifest.json").exists());
+    assert!(start.elapsed().as_secs_f64() < 10.0);
+}

@@ -180,3 +180,148 @@ fn a_solver_without_a_proof_is_marked_unchecked_or_refused() {
         run.stderr
     );
 }
+
+/// `prove --solver cadical MODEL -o DIR`, then `check DIR`: both must succeed; the check's
+/// stdout.
+fn prove_and_check_with_cadical(model: &str, dir: &Path, answer: &str) -> String {
+    let run = puzzlec(
+        &models(),
+        &[
+            "prove",
+            models().join(model).to_str().unwrap(),
+            "-o",
+            dir.to_str().unwrap(),
+            "--solver",
+            "cadical",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.starts_with(answer), "{}", run.stdout);
+    assert!(run.stdout.contains("proof.drat"), "{}", run.stdout);
+    assert!(!run.stdout.contains("proof.lrat"), "{}", run.stdout);
+    let manifest = std::fs::read_to_string(dir.join("manifest.json")).unwrap();
+    assert!(manifest.contains("puzzlec's DRAT checker"), "{manifest}");
+    assert!(manifest.contains("cadical"), "{manifest}");
+    let check = puzzlec(&models(), &["check", dir.to_str().unwrap()]);
+    assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
+    assert!(
+        check
+            .stdout
+            .contains("ok: proof.drat: refutes cnf.dimacs (puzzlec's DRAT checker: "),
+        "{}",
+        check.stdout
+    );
+    check.stdout
+}
+
+#[test]
+fn prove_with_cadical_writes_a_certificate_whose_drat_proof_is_checked() {
+    if !cadical_or_skip() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let board = dir.path().join("board");
+    let checked = prove_and_check_with_cadical("obstacle-queens.toml", &board, "optimal 20:");
+    assert!(
+        checked.contains("certified: 20 is the optimum"),
+        "{checked}"
+    );
+    // With cuts of connected parts, found by the cut loop over cadical.
+    let halves = dir.path().join("halves");
+    let checked = prove_and_check_with_cadical("halves-impossible.toml", &halves, "unsatisfiable:");
+    assert!(checked.contains("ok: cuts.txt"), "{checked}");
+    // A CNF that refutes itself (at least 9 queens on 8 rows): the proof is the empty clause.
+    let eight = dir.path().join("eight");
+    let checked = prove_and_check_with_cadical("queens-8.toml", &eight, "optimal 8:");
+    assert!(checked.contains("certified: 8 is the optimum"), "{checked}");
+
+    // A proof that is edited, with its hash edited to match, is rejected by the checker.
+    let proof_path = board.join("proof.drat");
+    let proof = std::fs::read_to_string(&proof_path).unwrap();
+    let cut = proof.lines().take(3).collect::<Vec<_>>().join("\n") + "\n0\n";
+    std::fs::write(&proof_path, &cut).unwrap();
+    let manifest_path = board.join("manifest.json");
+    let mut manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&manifest_path).unwrap()).unwrap();
+    manifest["files"]["drat"]["sha256"] =
+        serde_json::json!(puzzlec::base::digest::sha256_hex(cut.as_bytes()));
+    std::fs::write(&manifest_path, manifest.to_string()).unwrap();
+    let check = puzzlec(&models(), &["check", board.to_str().unwrap()]);
+    assert_eq!(check.code, 1, "{}", check.stdout);
+    assert!(
+        check
+            .stderr
+            .contains("proof.drat does not refute cnf.dimacs (puzzlec's DRAT checker)"),
+        "{}",
+        check.stderr
+    );
+}
+
+#[test]
+fn prove_refuses_a_solver_that_writes_no_proof_and_catches_a_lying_one() {
+    if !cadical_or_skip() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let model = models().join("obstacle-queens.toml");
+    let out = dir.path().join("cert");
+    let run = puzzlec(
+        &models(),
+        &[
+            "prove",
+            model.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--solver",
+            "cadical -q {cnf}",
+        ],
+    );
+    assert_eq!(
+        run.code, 0,
+        "cadical with {{cnf}} still gets a proof file: {}",
+        run.stderr
+    );
+    let run = puzzlec(
+        &models(),
+        &[
+            "prove",
+            model.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--solver",
+            "cbc",
+        ],
+    );
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        "error: --solver cbc: prove needs a SAT solver that writes DRAT proofs, such as cadical\n"
+    );
+    // Answers UNSATISFIABLE to everything, with an empty proof.
+    let liar = script(
+        dir.path(),
+        "liar",
+        "echo 's UNSATISFIABLE'; : > \"$2\"; exit 20\n",
+    );
+    let run = puzzlec(
+        &models(),
+        &[
+            "prove",
+            model.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--solver",
+            &format!("{} {{cnf}} {{proof}}", liar.display()),
+        ],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("answered UNSATISFIABLE, but its DRAT proof fails puzzlec's check"),
+        "{}",
+        run.stderr
+    );
+    // The answer failed before anything was written: the former certificate still stands.
+    let check = puzzlec(&models(), &["check", out.to_str().unwrap()]);
+    assert_eq!(check.code, 0, "{}", check.stderr);
+}

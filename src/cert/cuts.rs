@@ -34,8 +34,10 @@
 //!
 //! [`JustifyCuts`]: crate::model::JustifyCuts
 
-use crate::cert::refute::{solve_with_cuts, Refutation};
-use crate::model::{Assignment, JustifiedCut, Lit, Model};
+use crate::base::Control;
+use crate::model::{JustifiedCut, Lit, Model};
+use crate::oracle::loops::{solve_separating, CutAnswer};
+use crate::oracle::{OracleError, SatOracle};
 use std::fmt::Write as _;
 
 /// One cut of a certificate: the lazy constraint that made it and the cut with its reason.
@@ -56,59 +58,61 @@ pub struct ParsedCut {
     pub recorded: RecordedCut,
 }
 
-/// Runs the cut loop on `cnf` (DIMACS clauses over `num_vars` variables, the model's
-/// `model.num_vars()` first) until the clauses and the cuts are unsatisfiable; returns the
-/// cuts, in the order they were added. Fails when some lazy constraint cannot justify its
-/// cuts, or when a model needs no cut (then the claim was wrong: a bug).
-pub fn collect(
+/// Why [`collect`] has no cuts.
+#[derive(Debug, thiserror::Error)]
+pub enum CollectError {
+    /// A lazy constraint of the model cannot give reasons for its cuts.
+    #[error("lazy constraint {0:?} gives no reasons for its cuts")]
+    NoReasons(String),
+    /// The formula and the cuts have a model that every lazy constraint accepts: the claim
+    /// was wrong (a bug).
+    #[error(
+        "the CNF and {0} cuts are satisfiable by an assignment that breaks no lazy constraint"
+    )]
+    Satisfiable(usize),
+    /// The solver gave up.
+    #[error("the solver answered UNKNOWN")]
+    Unknown,
+    /// The solver failed.
+    #[error("{0}")]
+    Oracle(#[from] OracleError),
+}
+
+/// Runs the cut loop ([`solve_separating`]) on the formula `oracle` holds (a CNF over the
+/// model's variables first) until the clauses and the cuts are unsatisfiable; returns the
+/// cuts, in the order they were added, or `None` when `control` stopped the loop.
+pub fn collect<O: SatOracle + ?Sized>(
     model: &Model,
-    num_vars: usize,
-    cnf: &[Vec<i32>],
-) -> Result<Vec<RecordedCut>, String> {
+    oracle: &mut O,
+    control: &Control,
+) -> Result<Option<Vec<RecordedCut>>, CollectError> {
     let justifiers = model
         .lazy
         .iter()
         .map(|lazy| {
-            lazy.justify().ok_or_else(|| {
-                format!(
-                    "lazy constraint {:?} gives no reasons for its cuts",
-                    lazy.name()
-                )
-            })
+            lazy.justify()
+                .ok_or_else(|| CollectError::NoReasons(lazy.name().to_string()))
         })
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, CollectError>>()?;
     let mut cuts: Vec<RecordedCut> = Vec::new();
-    let outcome = solve_with_cuts(num_vars, cnf, |values| {
-        let assignment = Assignment::new(
-            values[..model.num_vars()]
-                .iter()
-                .map(|&literal| literal > 0)
-                .collect(),
-        );
+    let answer = solve_separating(oracle, model.num_vars(), &[], control, |assignment| {
         let before = cuts.len();
         for (constraint, justifier) in justifiers.iter().enumerate() {
-            for cut in justifier.justified_cuts(&assignment) {
+            for cut in justifier.justified_cuts(assignment) {
                 cuts.push(RecordedCut { constraint, cut });
             }
         }
         cuts[before..]
             .iter()
-            .map(|recorded| dimacs_clause(&recorded.cut.clause))
+            .map(|recorded| recorded.cut.clause.clone())
             .collect()
-    })
-    .map_err(|e| e.to_string())?;
-    match outcome {
-        Refutation::Unsatisfiable => Ok(cuts),
-        Refutation::Satisfiable { .. } => Err(format!(
-            "the CNF and {} cuts are satisfiable by an assignment that breaks no lazy constraint",
-            cuts.len()
-        )),
+    })?;
+    match answer {
+        None => Ok(None),
+        Some(CutAnswer::Unsat) => Ok(Some(cuts)),
+        Some(CutAnswer::Sat(_)) => Err(CollectError::Satisfiable(cuts.len())),
+        Some(CutAnswer::Unknown) => Err(CollectError::Unknown),
     }
-}
-
-/// A clause as DIMACS numbers.
-pub fn dimacs_clause(clause: &[Lit]) -> Vec<i32> {
-    clause.iter().map(|l| l.dimacs() as i32).collect()
 }
 
 /// The cut file for `cuts` of `model`, with comments naming the constraints; `model_file`
@@ -281,14 +285,11 @@ mod tests {
     #[test]
     fn cuts_round_trip_through_the_file() {
         let model = DissectionPuzzle::from_picture("###\n.##\n.#.\n", 2, true).compile();
-        let cnf: Vec<Vec<i32>> =
-            crate::encode::cnf::encode(&model, crate::encode::amo::AmoEncoding::Auto)
-                .cnf
-                .clauses
-                .iter()
-                .map(|c| dimacs_clause(c))
-                .collect();
-        let cuts = collect(&model, model.num_vars(), &cnf).unwrap();
+        let cnf = crate::encode::cnf::encode(&model, crate::encode::amo::AmoEncoding::Auto).cnf;
+        let mut oracle = crate::oracle::varisat::Varisat::new(&cnf);
+        let cuts = collect(&model, &mut oracle, &Control::unlimited())
+            .unwrap()
+            .unwrap();
         assert!(!cuts.is_empty(), "this shape needs cuts to be refuted");
         let text = write(&model, &cuts, "model.toml", "cnf.dimacs");
         assert!(

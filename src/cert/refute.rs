@@ -78,12 +78,6 @@ pub enum RefuteError {
         /// 1-based clause ID.
         clause: usize,
     },
-    /// A cut does not exclude the model it was made for, so the cut loop would not end.
-    #[error("cut {clause} is satisfied by the model it was made for")]
-    CutNotViolated {
-        /// 1-based clause ID, counting the formula's clauses first.
-        clause: usize,
-    },
     /// varisat's checker rejected the proof.
     #[error("varisat's checker rejected the proof: {0}")]
     Rejected(#[from] CheckerError),
@@ -150,59 +144,6 @@ pub fn refute(
         }
     }
     Ok(Refutation::Satisfiable { model })
-}
-
-/// Solves `cnf` (variables `1..=num_vars`) with lazy cuts and no proof output: whenever
-/// varisat finds a model, `separate` is asked for clauses that model violates; they are
-/// added and the same solver runs again (keeping what it learnt), until the clauses so far
-/// are unsatisfiable or `separate` returns none. The caller keeps the clauses it returned:
-/// [`refute`] on `cnf` plus them writes the proofs afterwards, in one clean run.
-///
-/// Each returned clause must be violated by the model it was asked about (else the loop
-/// would not end); a clause that is not is an error.
-pub fn solve_with_cuts(
-    num_vars: usize,
-    cnf: &[Vec<i32>],
-    mut separate: impl FnMut(&[i32]) -> Vec<Vec<i32>>,
-) -> Result<Refutation, RefuteError> {
-    let mut solver = Solver::new();
-    solver.add_formula(&to_formula(num_vars, cnf)?);
-    let mut added = cnf.len();
-    loop {
-        if !solver.solve()? {
-            return Ok(Refutation::Unsatisfiable);
-        }
-        let mut model: Vec<i32> = (1..=num_vars as i32).map(|var| -var).collect();
-        for literal in solver.model().unwrap_or_default() {
-            model[literal.index()] = literal.to_dimacs() as i32;
-        }
-        let cuts = separate(&model);
-        if cuts.is_empty() {
-            return Ok(Refutation::Satisfiable { model });
-        }
-        let formula = to_formula(num_vars, &cuts).map_err(|error| match error {
-            RefuteError::Literal {
-                clause, literal, ..
-            } => RefuteError::Literal {
-                clause: clause + added,
-                literal,
-                num_vars,
-            },
-            other => other,
-        })?;
-        for (index, cut) in cuts.iter().enumerate() {
-            let satisfied = cut
-                .iter()
-                .any(|&literal| model[literal.unsigned_abs() as usize - 1] == literal);
-            if satisfied {
-                return Err(RefuteError::CutNotViolated {
-                    clause: added + index + 1,
-                });
-            }
-        }
-        solver.add_formula(&formula);
-        added += cuts.len();
-    }
 }
 
 /// Checks a proof in varisat's native format (see [`SolverProofFormat::Varisat`]) with
@@ -354,52 +295,6 @@ mod tests {
             Refutation::Satisfiable {
                 model: vec![-1, 2, -3]
             }
-        );
-    }
-
-    #[test]
-    fn the_cut_loop_adds_cuts_until_refuted_and_the_cuts_are_refuted_again() {
-        // Cut off every model in turn: after four cuts (one per assignment of two
-        // variables) nothing is left.
-        let cnf = vec![vec![1, 2, -1]];
-        let mut added: Vec<Vec<i32>> = Vec::new();
-        let outcome = solve_with_cuts(2, &cnf, |model| {
-            let blocking: Vec<i32> = model.iter().map(|&l| -l).collect();
-            added.push(blocking.clone());
-            vec![blocking]
-        })
-        .unwrap();
-        assert_eq!(outcome, Refutation::Unsatisfiable);
-        assert_eq!(added.len(), 4);
-        let mut all = cnf.clone();
-        all.extend(added);
-        let (outcome, native, lrat) = run(2, &all);
-        assert_eq!(outcome, Refutation::Unsatisfiable);
-        check_lrat(2, &all, &lrat).unwrap();
-        check_with_varisat(2, &all, &native[..]).unwrap();
-    }
-
-    #[test]
-    fn the_cut_loop_stops_at_a_model_without_cuts_and_rejects_useless_cuts() {
-        let outcome = solve_with_cuts(2, &[vec![1], vec![-2]], |_| Vec::new()).unwrap();
-        assert_eq!(outcome, Refutation::Satisfiable { model: vec![1, -2] });
-        // A cut the model satisfies would loop forever.
-        let error = solve_with_cuts(2, &[vec![1], vec![-2]], |_| vec![vec![1, 2]]).unwrap_err();
-        assert!(
-            matches!(error, RefuteError::CutNotViolated { clause: 3 }),
-            "{error}"
-        );
-        let error = solve_with_cuts(2, &[vec![1]], |_| vec![vec![3]]).unwrap_err();
-        assert!(
-            matches!(
-                error,
-                RefuteError::Literal {
-                    clause: 2,
-                    literal: 3,
-                    num_vars: 2
-                }
-            ),
-            "{error}"
         );
     }
 

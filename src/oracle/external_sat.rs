@@ -81,7 +81,7 @@ impl SatCommand {
     }
 
     /// Whether the command line names a proof file.
-    fn writes_proof(&self) -> bool {
+    pub fn writes_proof(&self) -> bool {
         self.argv.iter().any(|w| w.contains("{proof}"))
     }
 
@@ -237,12 +237,36 @@ pub fn run_once(
     comments: &[String],
     control: &Control,
 ) -> Result<Option<(SatAnswer, RefutationCheck)>, OracleError> {
+    let answer = run_dimacs(command, &write_dimacs(cnf, names, comments), cnf, control)?;
+    Ok(answer.map(|answer| (answer.answer, answer.check)))
+}
+
+/// What one run of an external SAT program gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunAnswer {
+    /// The answer, its model checked against every clause.
+    pub answer: SatAnswer,
+    /// What became of the refutation, for an UNSATISFIABLE answer.
+    pub check: RefutationCheck,
+    /// The DRAT proof the program wrote for an UNSATISFIABLE answer, when it was checked.
+    pub proof: Option<Vec<u8>>,
+}
+
+/// Runs `command` once on `dimacs`, the DIMACS text of `cnf`; an UNSATISFIABLE answer comes
+/// with its proof, checked by puzzlec's DRAT checker against `cnf`, when the command writes
+/// one. A proof that fails the check is an error. `None` when `control` stopped the run.
+pub fn run_dimacs(
+    command: &SatCommand,
+    dimacs: &str,
+    cnf: &Cnf,
+    control: &Control,
+) -> Result<Option<RunAnswer>, OracleError> {
     let name = command.name();
     let scratch = ScratchDir::new()?;
     let cnf_path = scratch.file("model.cnf");
     let out_path = scratch.file("result.txt");
     let proof_path = scratch.file("proof.drat");
-    std::fs::write(&cnf_path, write_dimacs(cnf, names, comments))
+    std::fs::write(&cnf_path, dimacs)
         .map_err(|e| OracleError::Io(format!("cannot write {}: {e}", cnf_path.display())))?;
     let argv = command.argv(
         &cnf_path.display().to_string(),
@@ -284,14 +308,20 @@ pub fn run_once(
             tail(&text)
         ))
     })?;
-    let check = match &answer {
+    let (check, proof) = match &answer {
         SatAnswer::Unsat if command.writes_proof() => {
-            let proof = std::fs::read(&proof_path).map_err(|e| {
-                OracleError::Rejected(format!(
-                    "{name} answered UNSATISFIABLE but wrote no proof to {} ({e})",
-                    proof_path.display()
-                ))
-            })?;
+            // A formula with an empty clause refutes itself, and solvers write no proof
+            // of that: its proof is the empty clause alone (still checked below).
+            let proof = if cnf.clauses.iter().any(Vec::is_empty) {
+                b"0\n".to_vec()
+            } else {
+                std::fs::read(&proof_path).map_err(|e| {
+                    OracleError::Rejected(format!(
+                        "{name} answered UNSATISFIABLE but wrote no proof to {} ({e})",
+                        proof_path.display()
+                    ))
+                })?
+            };
             // The exact clauses written to the DIMACS file, question included.
             let clauses: Vec<Vec<i32>> = cnf
                 .clauses
@@ -303,11 +333,15 @@ pub fn run_once(
                     "{name} answered UNSATISFIABLE, but its DRAT proof fails puzzlec's check: {e}"
                 ))
             })?;
-            RefutationCheck::Checked { lemmas }
+            (RefutationCheck::Checked { lemmas }, Some(proof))
         }
-        _ => RefutationCheck::NotChecked,
+        _ => (RefutationCheck::NotChecked, None),
     };
-    Ok(Some((answer, check)))
+    Ok(Some(RunAnswer {
+        answer,
+        check,
+        proof,
+    }))
 }
 
 /// An external SAT program as a [`SatOracle`]: each call writes the formula, with the

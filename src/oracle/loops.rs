@@ -41,6 +41,29 @@ pub fn solve_with_cuts<O: SatOracle + ?Sized>(
     control: &Control,
     cuts: &mut usize,
 ) -> Result<Option<CutAnswer>, OracleError> {
+    solve_separating(
+        oracle,
+        model.num_vars(),
+        assumptions,
+        control,
+        |assignment| {
+            let new_cuts = cuts_of(model, assignment);
+            *cuts += new_cuts.len();
+            new_cuts
+        },
+    )
+}
+
+/// The cut loop itself: solves under `assumptions` and adds the clauses `separate` finds
+/// violated by the answer (its first `model_vars` values) until it finds none. Certificates
+/// use it to record each cut with its reason.
+pub fn solve_separating<O: SatOracle + ?Sized>(
+    oracle: &mut O,
+    model_vars: usize,
+    assumptions: &[Lit],
+    control: &Control,
+    mut separate: impl FnMut(&Assignment) -> Vec<Vec<Lit>>,
+) -> Result<Option<CutAnswer>, OracleError> {
     loop {
         let values = match oracle.solve(assumptions, control)? {
             None => return Ok(None),
@@ -48,13 +71,24 @@ pub fn solve_with_cuts<O: SatOracle + ?Sized>(
             Some(SatAnswer::Unknown) => return Ok(Some(CutAnswer::Unknown)),
             Some(SatAnswer::Sat(values)) => values,
         };
-        let assignment = Assignment::new(values[..model.num_vars()].to_vec());
-        let new_cuts = cuts_of(model, &assignment);
+        let assignment = Assignment::new(values[..model_vars].to_vec());
+        let new_cuts = separate(&assignment);
         if new_cuts.is_empty() {
             return Ok(Some(CutAnswer::Sat(assignment)));
         }
         for cut in &new_cuts {
-            *cuts += 1;
+            // A cut the answer satisfies would not change the next answer: the loop would
+            // never end.
+            if cut
+                .iter()
+                .any(|&lit| lit.var().index() < model_vars && lit.holds(&assignment))
+            {
+                return Err(OracleError::Rejected(format!(
+                    "a cut is satisfied by the answer it was made for (a bug in the lazy \
+                     constraint): {:?}",
+                    cut.iter().map(|l| l.dimacs()).collect::<Vec<_>>()
+                )));
+            }
             oracle.add_clause(cut);
         }
     }
@@ -360,5 +394,77 @@ pub fn answer_goal_milp<O: MilpOracle + ?Sized>(
             evidence,
             size,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encode::Cnf;
+    use crate::oracle::varisat::Varisat;
+
+    fn lit(dimacs: i64) -> Lit {
+        Lit::from_dimacs(dimacs)
+    }
+
+    #[test]
+    fn the_cut_loop_adds_cuts_until_nothing_is_left() {
+        // Cut off every answer in turn: after four cuts (one per assignment of two
+        // variables) nothing is left.
+        let cnf = Cnf {
+            num_vars: 2,
+            clauses: vec![vec![lit(1), lit(2), lit(-1)]],
+        };
+        let mut oracle = Varisat::new(&cnf);
+        let mut added = 0;
+        let answer = solve_separating(&mut oracle, 2, &[], &Control::unlimited(), |a| {
+            added += 1;
+            let blocking = (0..2)
+                .map(|v| {
+                    lit(if a.values()[v] {
+                        -(v as i64 + 1)
+                    } else {
+                        v as i64 + 1
+                    })
+                })
+                .collect();
+            vec![blocking]
+        })
+        .unwrap();
+        assert_eq!(answer, Some(CutAnswer::Unsat));
+        assert_eq!(added, 4);
+    }
+
+    #[test]
+    fn the_cut_loop_stops_at_an_answer_without_cuts_and_rejects_useless_cuts() {
+        let cnf = Cnf {
+            num_vars: 2,
+            clauses: vec![vec![lit(1)], vec![lit(-2)]],
+        };
+        let answer = solve_separating(
+            &mut Varisat::new(&cnf),
+            2,
+            &[],
+            &Control::unlimited(),
+            |_| Vec::new(),
+        )
+        .unwrap();
+        assert_eq!(
+            answer,
+            Some(CutAnswer::Sat(Assignment::new(vec![true, false])))
+        );
+        // A cut the answer satisfies would loop forever.
+        let error = solve_separating(
+            &mut Varisat::new(&cnf),
+            2,
+            &[],
+            &Control::unlimited(),
+            |_| vec![vec![lit(1), lit(2)]],
+        )
+        .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "a cut is satisfied by the answer it was made for (a bug in the lazy constraint): [1, 2]"
+        );
     }
 }

@@ -203,6 +203,15 @@ pub enum Command {
         /// (the two must agree; `check` counts again; not a proof of completeness).
         #[arg(long)]
         count: bool,
+        /// An external SAT solver that finds the answer and writes the DRAT refutation,
+        /// checked by puzzlec's DRAT checker before it is written, e.g. `cadical` (given
+        /// `--no-binary {proof}`); other commands must name `{proof}`. Without it: varisat,
+        /// whose certificates also hold LRAT and varisat proofs.
+        #[arg(long, value_name = "CMD")]
+        solver: Option<String>,
+        /// Stop after this many seconds (exit 3, no certificate written).
+        #[arg(long, value_name = "SECS")]
+        time_limit: Option<f64>,
         /// Print the manifest, with each file's path, as JSON on stdout.
         #[arg(long)]
         json: bool,

@@ -129,9 +129,20 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
             model,
             output,
             count,
+            solver,
+            time_limit,
             json,
             svg,
-        } => prove::run(&model, &output, count, json, svg.as_deref()),
+        } => {
+            let control = Control::new(stop, limit(time_limit)?);
+            let args = prove::ProveArgs {
+                count,
+                solver: solver.as_deref(),
+                json,
+                svg: svg.as_deref(),
+            };
+            prove::run(&model, &output, args, control)
+        }
         Command::Check { dir, json } => check::run(&dir, json),
     }
 }

@@ -1,36 +1,89 @@
 //! `puzzlec prove MODEL -o DIR`: a certificate anyone can check.
 
 use crate::output::{check_writable, exit, print_json, print_stdout, write_file, Failure};
-use puzzlec::cert::certificate::{self, Claim, ProveError};
+use puzzlec::base::Control;
+use puzzlec::cert::certificate::{self, Claim, ProveError, ProveOptions};
 use puzzlec::cert::certificate::{parse_witness, MODEL_FILE, WITNESS_FILE};
+use puzzlec::driver::external::ExternalSolver;
+use puzzlec::driver::Backend;
 use puzzlec::puzzle::load_model_file;
 use puzzlec::report::{render, svg};
 use std::path::Path;
 
+/// The flags of `prove`.
+pub struct ProveArgs<'a> {
+    /// `--count`.
+    pub count: bool,
+    /// `--solver`.
+    pub solver: Option<&'a str>,
+    /// `--json`.
+    pub json: bool,
+    /// `--svg`.
+    pub svg: Option<&'a Path>,
+}
+
 /// Proves `model`'s answer into `dir`, and draws the witness into `svg` if asked.
-pub fn run(
-    model: &Path,
-    dir: &Path,
-    count: bool,
-    json: bool,
-    svg: Option<&Path>,
-) -> Result<u8, Failure> {
-    if let Some(svg) = svg {
+pub fn run(model: &Path, dir: &Path, args: ProveArgs, control: Control) -> Result<u8, Failure> {
+    if let Some(svg) = args.svg {
         check_writable(svg)?;
     }
-    let code = prove(model, dir, count, json)?;
-    if let Some(svg) = svg {
-        draw_witness(dir, svg)?;
+    let solver = match args.solver {
+        None => None,
+        Some(spec) if ExternalSolver::infer_backend(spec) != Backend::Sat => {
+            return Err(Failure::Usage(format!(
+                "--solver {spec}: prove needs a SAT solver that writes DRAT proofs, such as cadical"
+            )))
+        }
+        Some(spec) => match ExternalSolver::parse(Backend::Sat, spec).map_err(Failure::Usage)? {
+            ExternalSolver::Sat(command) if !command.writes_proof() => {
+                return Err(Failure::Usage(format!(
+                    "--solver {spec}: {} writes no proof; a certificate needs a command that \
+                     names {{proof}} (cadical is given `--no-binary {{proof}}` by puzzlec)",
+                    command.name()
+                )))
+            }
+            ExternalSolver::Sat(command) => Some(command),
+            ExternalSolver::Milp(_) => unreachable!("parsed for the SAT backend"),
+        },
+    };
+    if args.count && solver.is_some() {
+        return Err(Failure::Usage(
+            "--solver does not apply to --count: counts are native and varisat enumeration".into(),
+        ));
+    }
+    let options = ProveOptions {
+        count: args.count,
+        solver,
+        control,
+    };
+    let code = prove(model, dir, &options, args.json)?;
+    if let Some(svg) = args.svg {
+        if code == exit::OK {
+            draw_witness(dir, svg)?;
+        }
     }
     Ok(code)
 }
 
-fn prove(model: &Path, dir: &Path, count: bool, json: bool) -> Result<u8, Failure> {
-    let manifest = certificate::prove_with(model, dir, count).map_err(|error| match error {
-        ProveError::Input(e) => Failure::Input(e),
-        ProveError::Lazy { .. } | ProveError::Write { .. } => Failure::Usage(error.to_string()),
-        ProveError::Internal(_) => Failure::Internal(error.to_string()),
-    })?;
+fn prove(model: &Path, dir: &Path, options: &ProveOptions, json: bool) -> Result<u8, Failure> {
+    let manifest = match certificate::prove_using(model, dir, options) {
+        Ok(manifest) => manifest,
+        Err(ProveError::Stopped(reason)) => {
+            eprintln!("stopped ({reason}): no certificate was written");
+            return Ok(exit::NOT_PROVEN);
+        }
+        Err(error) => {
+            return Err(match error {
+                ProveError::Input(e) => Failure::Input(e),
+                ProveError::Lazy { .. } | ProveError::Write { .. } => {
+                    Failure::Usage(error.to_string())
+                }
+                ProveError::Solver(_) | ProveError::Internal(_) | ProveError::Stopped(_) => {
+                    Failure::Internal(error.to_string())
+                }
+            })
+        }
+    };
     let answer = match &manifest.claim {
         Claim::Optimal { value } => format!("optimal {value}"),
         Claim::Satisfiable => "satisfiable".to_string(),

@@ -1,0 +1,423 @@
+//! `check`: re-verify a certificate folder without trusting any of its files.
+
+use super::{
+    count_twice, parse_witness, refuted_dimacs, CheckError, Checked, Claim, CountError, Manifest,
+    CNF_FILE, CUTS_FILE, DRAT_FILE, FORMAT, LRAT_FILE, MANIFEST_FILE, VARISAT_FILE, WITNESS_FILE,
+};
+use crate::base::digest::sha256_hex;
+use crate::base::Control;
+use crate::cert::refute::check_with_varisat;
+use crate::checkers::drat::{check_drat, ProofEncoding};
+use crate::checkers::lrat::{check_lrat, parse_dimacs};
+use crate::model::{Lit, Model};
+use crate::puzzle::load::parse_model;
+use crate::puzzle::Puzzle;
+use std::path::Path;
+
+fn failed(message: String) -> CheckError {
+    CheckError::Failed(message)
+}
+
+/// Re-verifies the certificate in `dir`; every step is listed in the result. Fails at the
+/// first check that does not hold, saying which.
+pub fn check(dir: &Path) -> Result<Checked, CheckError> {
+    let manifest = read_manifest(dir)?;
+    let folder = CheckedFolder { dir };
+    let mut steps = Vec::new();
+    if let Some(step) = check_files(dir, &manifest)? {
+        steps.push(step);
+    }
+    let model_name = &manifest.model.file;
+    let puzzle = folder.model(&manifest)?;
+    match &manifest.claim {
+        Claim::Count { count, value } => {
+            return check_count(&puzzle, model_name, *count, *value, steps)
+        }
+        Claim::Impossible { reason } => {
+            return check_impossible(&puzzle, model_name, reason, steps)
+        }
+        Claim::Optimal { .. } | Claim::Satisfiable | Claim::Unsatisfiable => {}
+    }
+    let model = puzzle.compile();
+    steps.push(format!(
+        "{model_name}: SHA-256 matches the manifest ({} puzzle, {} model variables)",
+        puzzle.kind(),
+        model.num_vars()
+    ));
+    if matches!(manifest.claim, Claim::Optimal { .. } | Claim::Satisfiable) {
+        steps.push(folder.witness(&puzzle, &model, &manifest.claim)?);
+    }
+    let cuts = if manifest.claim.refuted_bound().is_some() && manifest.files.contains_key("cuts") {
+        // Its SHA-256 was compared by `check_files`.
+        let (cuts, step) = folder.cuts(&puzzle, &model)?;
+        steps.push(step);
+        cuts
+    } else {
+        Vec::new()
+    };
+    steps.extend(folder.refutation(&model, &manifest, &cuts)?);
+
+    let conclusion = match manifest.claim {
+        Claim::Optimal { value } => format!("certified: {value} is the optimum of {model_name}"),
+        Claim::Satisfiable => format!("certified: {model_name} has a solution"),
+        Claim::Unsatisfiable => format!("certified: {model_name} has no solution"),
+        Claim::Impossible { .. } | Claim::Count { .. } => {
+            unreachable!("impossibility and count records return above")
+        }
+    };
+    Ok(Checked { steps, conclusion })
+}
+
+/// Reads the folder's manifest, of this [`FORMAT`].
+fn read_manifest(dir: &Path) -> Result<Manifest, CheckError> {
+    let manifest_path = dir.join(MANIFEST_FILE);
+    if !dir.is_dir() {
+        return Err(CheckError::NotACertificate(format!(
+            "{}: not a certificate folder (no such directory)",
+            dir.display()
+        )));
+    }
+    let manifest_text = std::fs::read_to_string(&manifest_path).map_err(|e| {
+        CheckError::NotACertificate(format!("{}: cannot read: {e}", manifest_path.display()))
+    })?;
+    let manifest: Manifest = serde_json::from_str(&manifest_text)
+        .map_err(|e| failed(format!("{MANIFEST_FILE}: {e}")))?;
+    if manifest.format != FORMAT {
+        return Err(failed(format!(
+            "{MANIFEST_FILE}: format {:?} is not {FORMAT:?}",
+            manifest.format
+        )));
+    }
+    Ok(manifest)
+}
+
+/// A count record: both counts again, which must give the manifest's numbers.
+fn check_count(
+    puzzle: &Puzzle,
+    model_name: &str,
+    count: u64,
+    value: Option<usize>,
+    mut steps: Vec<String>,
+) -> Result<Checked, CheckError> {
+    steps.push(format!(
+        "{model_name}: SHA-256 matches the manifest ({} puzzle)",
+        puzzle.kind()
+    ));
+    let (recounted, how) = count_twice(puzzle, &Control::unlimited()).map_err(|e| match e {
+        CountError::Stopped => unreachable!("an unlimited count does not stop"),
+        CountError::Failed(message) => failed(format!("recount: {message}")),
+    })?;
+    let claimed = Claim::Count { count, value };
+    if recounted != claimed {
+        let Claim::Count {
+            count: again,
+            value: again_value,
+        } = &recounted
+        else {
+            unreachable!("count_twice returns a count")
+        };
+        let value_of = |v: &Option<usize>| v.map_or("none".to_string(), |v| v.to_string());
+        return Err(failed(format!(
+            "recount: {again} solutions (value {}), but the manifest claims {count} (value {})",
+            value_of(again_value),
+            value_of(&value)
+        )));
+    }
+    steps.push(format!("recount: {count} solutions again ({how})"));
+    Ok(Checked {
+        steps,
+        conclusion: format!(
+            "recorded: {model_name} has {count} solutions, by two independent counts (not a proof of completeness)"
+        ),
+    })
+}
+
+/// An impossibility by counting alone: the rules must give the same reason again.
+fn check_impossible(
+    puzzle: &Puzzle,
+    model_name: &str,
+    reason: &str,
+    mut steps: Vec<String>,
+) -> Result<Checked, CheckError> {
+    steps.push(format!(
+        "{model_name}: SHA-256 matches the manifest ({} puzzle)",
+        puzzle.kind()
+    ));
+    match puzzle.trivially_impossible() {
+        Some(again) if again == reason => {
+            steps.push(format!(
+                "{model_name}: {again} (recomputed from the {} rules)",
+                puzzle.kind()
+            ));
+            Ok(Checked {
+                steps,
+                conclusion: format!("certified: {model_name} has no solution ({again})"),
+            })
+        }
+        Some(again) => Err(failed(format!(
+            "{model_name}: the {} rules give the reason {again:?}, not the manifest's {reason:?}",
+            puzzle.kind()
+        ))),
+        None => Err(failed(format!(
+            "{model_name}: the manifest claims {reason:?}, but the {} rules find no such reason (nothing is refuted, so there is no proof of impossibility)",
+            puzzle.kind()
+        ))),
+    }
+}
+
+/// The folder being checked, for reading its files with messages that name them.
+struct CheckedFolder<'a> {
+    dir: &'a Path,
+}
+
+impl CheckedFolder<'_> {
+    fn read(&self, name: &str) -> Result<Vec<u8>, CheckError> {
+        std::fs::read(self.dir.join(name)).map_err(|e| failed(format!("{name}: cannot read: {e}")))
+    }
+
+    fn text(&self, name: &str) -> Result<String, CheckError> {
+        String::from_utf8(self.read(name)?).map_err(|_| failed(format!("{name}: not UTF-8 text")))
+    }
+
+    /// The model file, which must be the one the certificate was made for.
+    fn model(&self, manifest: &Manifest) -> Result<Puzzle, CheckError> {
+        let model_name = &manifest.model.file;
+        let model_bytes = self.read(model_name)?;
+        let hash = sha256_hex(&model_bytes);
+        if hash != manifest.model.sha256 {
+            return Err(failed(format!(
+                "{model_name}: SHA-256 {hash} differs from the manifest's {} (the model file was changed)",
+                manifest.model.sha256
+            )));
+        }
+        let model_text = String::from_utf8(model_bytes)
+            .map_err(|_| failed(format!("{model_name}: not UTF-8 text")))?;
+        parse_model(&self.dir.join(model_name), model_text)
+            .map_err(|e| failed(format!("{model_name}: {e}")))
+    }
+
+    /// The witness satisfies the puzzle's rules and has the claimed value.
+    fn witness(&self, puzzle: &Puzzle, model: &Model, claim: &Claim) -> Result<String, CheckError> {
+        let witness = parse_witness(&self.text(WITNESS_FILE)?, model.num_vars())
+            .map_err(|e| failed(format!("{WITNESS_FILE}: {e}")))?;
+        let solution = puzzle.decode(&witness);
+        puzzle
+            .verify(&solution)
+            .map_err(|e| failed(format!("{WITNESS_FILE}: {e}")))?;
+        let value = puzzle.value(&solution);
+        if let Claim::Optimal { value: claimed } = *claim {
+            if value != claimed {
+                return Err(failed(format!(
+                    "{WITNESS_FILE}: the solution has value {value}, the manifest claims {claimed}"
+                )));
+            }
+        }
+        let solution = if puzzle.has_objective() {
+            format!("a solution of value {value}")
+        } else {
+            "a solution".to_string()
+        };
+        Ok(format!(
+            "{WITNESS_FILE}: {solution}, verified by the {} rules",
+            puzzle.kind()
+        ))
+    }
+
+    /// Every recorded cut holds in every solution, by the puzzle's rules; the cut clauses,
+    /// in the file's order.
+    fn cuts(&self, puzzle: &Puzzle, model: &Model) -> Result<(Vec<Vec<Lit>>, String), CheckError> {
+        let cut_text = self.text(CUTS_FILE)?;
+        let parsed = crate::cert::cuts::parse(&cut_text, model.num_vars())
+            .map_err(|e| failed(format!("{CUTS_FILE}: {e}")))?;
+        crate::cert::cuts::verify(model, &parsed)
+            .map_err(|e| failed(format!("{CUTS_FILE}: {e}")))?;
+        let names: Vec<&str> = model.lazy.iter().map(|l| l.name()).collect();
+        let step = format!(
+            "{CUTS_FILE}: SHA-256 matches the manifest; {} cuts, each verified from the {} rules ({})",
+            parsed.len(),
+            puzzle.kind(),
+            names.join(", ")
+        );
+        let clauses = parsed
+            .into_iter()
+            .map(|cut| cut.recorded.cut.clause)
+            .collect();
+        Ok((clauses, step))
+    }
+
+    /// The CNF is exactly the one the model, the claim and the cuts give, and every proof
+    /// the manifest lists refutes it (at least one of puzzlec's own checkers must run).
+    fn refutation(
+        &self,
+        model: &Model,
+        manifest: &Manifest,
+        cuts: &[Vec<Lit>],
+    ) -> Result<Vec<String>, CheckError> {
+        let Some((rebuilt, entry)) = refuted_dimacs(model, &manifest.claim, cuts) else {
+            return Ok(Vec::new());
+        };
+        let model_name = &manifest.model.file;
+        let found = self.text(CNF_FILE)?;
+        let source = if cuts.is_empty() {
+            model_name.to_string()
+        } else {
+            format!("{model_name} and {CUTS_FILE}")
+        };
+        if let Some(difference) = first_difference(&rebuilt, &found) {
+            return Err(failed(format!(
+                "{CNF_FILE} differs from the CNF rebuilt from {source}: {difference}"
+            )));
+        }
+        let refuted = entry.refuted.unwrap_or_default();
+        let with_cuts = if cuts.is_empty() {
+            String::new()
+        } else {
+            format!(" with {} cuts", cuts.len())
+        };
+        let mut steps = vec![format!(
+            "{CNF_FILE}: identical to the CNF rebuilt from {source} ({refuted}{with_cuts}; {} variables, {} clauses)",
+            entry.variables, entry.clauses
+        )];
+        let (num_vars, clauses) =
+            parse_dimacs(&found).map_err(|e| failed(format!("{CNF_FILE}: {e}")))?;
+        let listed = |role: &str| manifest.files.contains_key(role);
+        if !listed("lrat") && !listed("drat") {
+            return Err(failed(format!(
+                "{MANIFEST_FILE}: no proof of {CNF_FILE} is listed ({LRAT_FILE} or {DRAT_FILE})"
+            )));
+        }
+        if listed("lrat") {
+            let lrat = self.text(LRAT_FILE)?;
+            let stats = check_lrat(num_vars, &clauses, &lrat).map_err(|e| {
+                failed(format!(
+                    "{LRAT_FILE} does not refute {CNF_FILE} (puzzlec's LRAT checker): {e}"
+                ))
+            })?;
+            steps.push(format!(
+                "{LRAT_FILE}: refutes {CNF_FILE} (puzzlec's LRAT checker: {} additions, {} hints)",
+                stats.additions, stats.hints
+            ));
+        }
+        if listed("drat") {
+            let drat = self.read(DRAT_FILE)?;
+            let summary =
+                check_drat(num_vars, &clauses, &drat, ProofEncoding::Text).map_err(|e| {
+                    failed(format!(
+                        "{DRAT_FILE} does not refute {CNF_FILE} (puzzlec's DRAT checker): {e}"
+                    ))
+                })?;
+            steps.push(format!(
+                "{DRAT_FILE}: refutes {CNF_FILE} (puzzlec's DRAT checker: {} lemmas, {} in the core)",
+                summary.lemmas, summary.core_lemmas
+            ));
+        }
+        if listed("varisat") {
+            let native = self.read(VARISAT_FILE)?;
+            check_with_varisat(num_vars, &clauses, &native[..]).map_err(|e| {
+                failed(format!(
+                    "{VARISAT_FILE} does not refute {CNF_FILE} (varisat's checker): {e}"
+                ))
+            })?;
+            steps.push(format!(
+                "{VARISAT_FILE}: refutes {CNF_FILE} (varisat's checker)"
+            ));
+        }
+        Ok(steps)
+    }
+}
+/// Holds the folder `dir` to its manifest: every file the manifest lists is there, each one in
+/// [`Manifest::files`] with the SHA-256 recorded, and there is no other file. The model's own
+/// hash is compared by [`check`] next. Returns the step line, if any file is listed.
+fn check_files(dir: &Path, manifest: &Manifest) -> Result<Option<String>, CheckError> {
+    let failed = CheckError::Failed;
+    // Names come from the manifest: only plain names inside the folder are acceptable.
+    let plain =
+        |name: &str| !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\']);
+    let mut listed = std::collections::BTreeSet::from([MANIFEST_FILE]);
+    for name in
+        std::iter::once(&manifest.model.file).chain(manifest.files.values().map(|e| &e.name))
+    {
+        if !plain(name) {
+            return Err(failed(format!(
+                "{MANIFEST_FILE}: {name:?} is not the name of a file in the folder"
+            )));
+        }
+        if !listed.insert(name) {
+            return Err(failed(format!("{MANIFEST_FILE}: {name} is listed twice")));
+        }
+    }
+    let missing = |name: &str| {
+        failed(format!(
+            "{name}: listed in the manifest but missing from the folder"
+        ))
+    };
+    if !dir.join(&manifest.model.file).is_file() {
+        return Err(missing(&manifest.model.file));
+    }
+    for entry in manifest.files.values() {
+        let name = &entry.name;
+        let bytes = match std::fs::read(dir.join(name)) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(missing(name)),
+            Err(e) => return Err(failed(format!("{name}: cannot read: {e}"))),
+        };
+        let Some(expected) = &entry.sha256 else {
+            return Err(failed(format!(
+                "{MANIFEST_FILE}: the entry of {name} has no sha256"
+            )));
+        };
+        let hash = sha256_hex(&bytes);
+        if hash != *expected {
+            return Err(failed(format!(
+                "{name}: SHA-256 {hash} differs from the manifest's {expected} (the file was changed)"
+            )));
+        }
+    }
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| failed(format!("{}: cannot list: {e}", dir.display())))?;
+    let mut extra: Vec<String> = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| failed(format!("{}: cannot list: {e}", dir.display())))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !listed.contains(name.as_str()) {
+            extra.push(name);
+        }
+    }
+    extra.sort();
+    if let Some(name) = extra.first() {
+        return Err(failed(format!(
+            "{name}: not listed in the manifest (a certificate folder holds only the files its manifest lists)"
+        )));
+    }
+    if manifest.files.is_empty() {
+        return Ok(None);
+    }
+    let names: Vec<&str> = manifest.files.values().map(|e| e.name.as_str()).collect();
+    Ok(Some(format!(
+        "files: SHA-256 matches the manifest for each of {} ({}), and the folder holds no other file",
+        names.len(),
+        names.join(", ")
+    )))
+}
+
+/// Where two texts first differ, by line, in words; `None` when they are identical.
+pub(super) fn first_difference(expected: &str, found: &str) -> Option<String> {
+    if expected == found {
+        return None;
+    }
+    let mut expected_lines = expected.lines();
+    let mut found_lines = found.lines();
+    let mut line = 1;
+    loop {
+        match (expected_lines.next(), found_lines.next()) {
+            (Some(e), Some(f)) if e == f => line += 1,
+            (Some(e), Some(f)) => {
+                return Some(format!("line {line} is {f:?}, expected {e:?}"));
+            }
+            (Some(e), None) => return Some(format!("line {line} is missing, expected {e:?}")),
+            (None, Some(f)) => return Some(format!("line {line} is extra: {f:?}")),
+            // Same lines, different line endings or final newline.
+            (None, None) => return Some("the line endings differ".to_string()),
+        }
+    }
+}

@@ -1,0 +1,588 @@
+//! Certificates that anyone can check: [`prove`] writes one into a folder, [`check`] re-verifies it.
+//!
+//! A certificate folder holds:
+//!
+//! * `model.toml`: a copy of the model file, so the folder stands on its own;
+//! * `witness.txt` (when there is a solution): the value of every model variable as DIMACS
+//!   `v` lines, with the solution drawn in `c` lines for people;
+//! * `cnf.dimacs` (when something is refuted): the CNF of "objective at least optimum + 1", or
+//!   of the constraints alone for an impossible model, with `c var N name` lines; for a
+//!   model with lazy constraints, followed by the cuts of `cuts.txt`;
+//! * `cuts.txt` (when the refutation needed cuts of lazy constraints, as a dissection's
+//!   connected parts do): each cut with the reason it holds in every solution (format and
+//!   argument in [`super::cuts`]); its SHA-256 is in the manifest;
+//! * `proof.lrat`, `proof.drat`, `proof.varisat`: refutations of `cnf.dimacs` in LRAT (checked
+//!   by our own [`crate::checkers::lrat`]), textual DRAT (checked by our own [`crate::checkers::drat`], and readable
+//!   by drat-trim and friends) and varisat's native format (checked by varisat's checker). Each
+//!   ends by deriving the empty clause, trivial refutations included;
+//! * `manifest.json`: what is claimed and how it was established, and the SHA-256 of every other
+//!   file of the folder (see [`Manifest`]).
+//!
+//! [`check`] trusts none of the files: it holds the folder to its manifest (no file missing,
+//! none extra, every SHA-256 as recorded), verifies the witness with the puzzle's own rules,
+//! verifies every cut's reason and clause from the rules ([`super::cuts::verify`]), rebuilds
+//! the CNF from the model and the verified cuts and compares it byte for byte, and checks all
+//! three proofs against that CNF. What it does trust is
+//! the model compiler and the CNF encoder (`src/puzzle`, `src/sat/encode.rs`), whose
+//! cardinality encodings are tested exhaustively on small sizes.
+//!
+//! A puzzle that is impossible by counting alone ([`Puzzle::trivially_impossible`], such as
+//! a dissection of 25 cells into 2 parts) has nothing to refute: its claim is
+//! [`Claim::Impossible`] with the reason, which `check` recomputes from the model. Models
+//! whose lazy constraints cannot justify their cuts ([`crate::model::JustifyCuts`]) are
+//! refused.
+
+use crate::base::error::InputError;
+use crate::base::Control;
+use crate::encode::amo::AmoEncoding;
+use crate::encode::{cnf as encode, dimacs, Cnf};
+use crate::model::{Assignment, Lit, Model};
+use crate::puzzle::Puzzle;
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+mod check;
+mod prove;
+
+pub use check::check;
+pub use prove::{prove, prove_using, prove_with, ProveOptions};
+
+/// The manifest's file name inside a certificate folder.
+pub const MANIFEST_FILE: &str = "manifest.json";
+/// The copy of the model file.
+pub const MODEL_FILE: &str = "model.toml";
+/// The witness: one value per model variable.
+pub const WITNESS_FILE: &str = "witness.txt";
+/// The refuted CNF.
+pub const CNF_FILE: &str = "cnf.dimacs";
+/// The LRAT refutation of [`CNF_FILE`].
+pub const LRAT_FILE: &str = "proof.lrat";
+/// The textual DRAT refutation of [`CNF_FILE`].
+pub const DRAT_FILE: &str = "proof.drat";
+/// The varisat-native refutation of [`CNF_FILE`].
+pub const VARISAT_FILE: &str = "proof.varisat";
+/// The cuts of lazy constraints that [`CNF_FILE`] ends with, and their reasons.
+pub const CUTS_FILE: &str = "cuts.txt";
+
+/// The `format` written into every manifest; [`check`] refuses others. Version 2: every file
+/// is hashed, the folder holds no others, and every proof ends with the empty clause.
+pub const FORMAT: &str = "puzzlec-certificate/2";
+
+/// The files `prove` may write besides the model and the manifest; stale ones are removed
+/// before a new certificate is written into a folder, as [`check`] refuses unlisted files.
+const WRITTEN_FILES: [&str; 6] = [
+    WITNESS_FILE,
+    CNF_FILE,
+    CUTS_FILE,
+    LRAT_FILE,
+    DRAT_FILE,
+    VARISAT_FILE,
+];
+
+/// The at-most-one encoding certificates use (the CNF must be rebuilt exactly).
+const AMO: AmoEncoding = AmoEncoding::Auto;
+
+/// What a certificate claims about its model.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "answer", rename_all = "snake_case")]
+pub enum Claim {
+    /// The objective's best value is `value`: the witness has it, and "at least value + 1"
+    /// is refuted.
+    Optimal {
+        /// The optimum.
+        value: usize,
+    },
+    /// The model has no objective and the witness satisfies it; nothing is refuted.
+    Satisfiable,
+    /// No assignment satisfies the constraints: the constraints' CNF is refuted (with the
+    /// cuts of [`CUTS_FILE`] appended, for models with lazy constraints).
+    Unsatisfiable,
+    /// No solution, for a reason that needs no search ([`Puzzle::trivially_impossible`]:
+    /// a dissection of 25 cells into 2 parts, say); `check` recomputes the reason. Nothing is
+    /// refuted.
+    Impossible {
+        /// The reason, in the puzzle's words.
+        reason: String,
+    },
+    /// The puzzle has `count` optimal solutions (all solutions, for a family without an
+    /// objective), counted by two independent methods that agree: the native search and SAT
+    /// enumeration with blocking clauses. A record of how the count was established, not a
+    /// proof of completeness: `check` counts again both ways.
+    Count {
+        /// The number of solutions.
+        count: u64,
+        /// The optimum every counted solution has, for families with an objective.
+        value: Option<usize>,
+    },
+}
+
+impl Claim {
+    /// The objective bound the CNF asserts, and whether there is a CNF at all.
+    fn refuted_bound(&self) -> Option<Option<usize>> {
+        match self {
+            Claim::Optimal { value } => Some(Some(value + 1)),
+            Claim::Unsatisfiable => Some(None),
+            Claim::Satisfiable | Claim::Impossible { .. } | Claim::Count { .. } => None,
+        }
+    }
+}
+
+/// The model file a certificate is about.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModelEntry {
+    /// The copy's file name inside the folder ([`MODEL_FILE`]).
+    pub file: String,
+    /// SHA-256 of the file's bytes, in lower-case hex.
+    pub sha256: String,
+    /// The path it was copied from, for people only.
+    pub source: String,
+    /// The puzzle family.
+    pub kind: String,
+}
+
+/// How the refuted CNF was built.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EncodingEntry {
+    /// The at-most-one encoding.
+    pub at_most_one: String,
+    /// How the objective is counted.
+    pub objective: String,
+    /// The question the CNF asks, in words ("objective at least 21", "the constraints alone").
+    pub refuted: Option<String>,
+    /// Variables of the CNF (model variables first, then auxiliaries).
+    pub variables: usize,
+    /// Clauses of the CNF.
+    pub clauses: usize,
+    /// Of those clauses, the last ones that are the cuts of [`CUTS_FILE`].
+    #[serde(default)]
+    pub cuts: usize,
+}
+
+/// One file of the certificate.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileEntry {
+    /// The file name inside the folder.
+    pub name: String,
+    /// Its size in bytes, for people (the check does not rely on it).
+    pub bytes: u64,
+    /// SHA-256 of its bytes, in lower-case hex; `check` compares it before reading the file.
+    /// Always written; optional only so that an entry without it gets a clear message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
+}
+
+/// Wall-clock times of `prove`, in seconds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Times {
+    /// Finding the answer (the optimisation by the SAT backend).
+    pub solve_seconds: f64,
+    /// The varisat runs that wrote the proofs.
+    pub refute_seconds: f64,
+    /// Everything, writing the files included.
+    pub total_seconds: f64,
+}
+
+/// `manifest.json`: what a certificate claims and how it was established.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// The program that wrote it, with its version.
+    pub tool: String,
+    /// The model file.
+    pub model: ModelEntry,
+    /// The claim.
+    pub claim: Claim,
+    /// How the claim was established, in words.
+    pub how: String,
+    /// How the CNF was built.
+    pub encoding: EncodingEntry,
+    /// The files besides the model and the manifest, by role: "witness", "cnf", "cuts",
+    /// "lrat", "drat", "varisat". The folder holds these and no others.
+    pub files: std::collections::BTreeMap<String, FileEntry>,
+    /// How long `prove` took.
+    pub times: Times,
+}
+
+/// Why `prove` could not write a certificate.
+#[derive(Debug, thiserror::Error)]
+pub enum ProveError {
+    /// The model file is bad.
+    #[error("{0}")]
+    Input(#[from] InputError),
+    /// The model has lazy constraints that cannot justify their cuts, so a refutation that
+    /// needs them could not be checked.
+    #[error("{path}: cannot certify a model with lazy constraints that give no reasons for their cuts ({names}): a refutation using their cuts could not be checked")]
+    Lazy {
+        /// The model file.
+        path: PathBuf,
+        /// The names of the lazy constraints without reasons.
+        names: String,
+    },
+    /// A certificate file could not be written.
+    #[error("cannot write {path}: {message}")]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        message: String,
+    },
+    /// The external SAT program failed, or gave an answer or a proof puzzlec refuses.
+    #[error("{0}")]
+    Solver(String),
+    /// A time limit or Ctrl-C stopped `prove` first (the reason, in words); no manifest was
+    /// written.
+    #[error("{0}: no certificate was written")]
+    Stopped(&'static str),
+    /// The solver or the proof run failed or contradicted itself (a bug).
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+/// Why [`count_twice`] has no count.
+#[derive(Debug, thiserror::Error)]
+enum CountError {
+    /// A time limit or Ctrl-C stopped a count.
+    #[error("stopped")]
+    Stopped,
+    /// A count failed, or the two counts disagree.
+    #[error("{0}")]
+    Failed(String),
+}
+
+/// Why `check` did not accept a certificate.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CheckError {
+    /// The folder is not there or has no manifest: nothing to check (bad input).
+    #[error("{0}")]
+    NotACertificate(String),
+    /// A check failed; the message says which and why.
+    #[error("{0}")]
+    Failed(String),
+}
+
+/// What a successful check verified, one line per step, and its conclusion.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checked {
+    /// One line per check that passed.
+    pub steps: Vec<String>,
+    /// The certified claim, in words.
+    pub conclusion: String,
+}
+
+/// The CNF a claim refutes, as DIMACS text, with `cuts` (clauses over the model's
+/// variables) appended; `None` when the claim refutes nothing. The text depends only on the
+/// model, the claim and the cuts, so [`check`] can rebuild it byte for byte.
+pub fn refuted_dimacs(
+    model: &Model,
+    claim: &Claim,
+    cuts: &[Vec<Lit>],
+) -> Option<(String, EncodingEntry)> {
+    refuted_cnf(model, claim, cuts).map(|(_, text, entry)| (text, entry))
+}
+
+/// [`refuted_dimacs`], with the clauses as a [`Cnf`] too.
+fn refuted_cnf(
+    model: &Model,
+    claim: &Claim,
+    cuts: &[Vec<Lit>],
+) -> Option<(Cnf, String, EncodingEntry)> {
+    let bound = claim.refuted_bound()?;
+    let encoding = encode::encode(model, AMO);
+    let refuted = match bound {
+        Some(k) => format!("objective at least {k}"),
+        None => "the constraints alone".to_string(),
+    };
+    let mut comments = vec![
+        format!("puzzlec certificate CNF of {MODEL_FILE}: {refuted}"),
+        format!("objective counted by {}", encoding.objective_encoding),
+        format!(
+            "at-most-one encoding {AMO:?}; variables 1..={} are the model's",
+            model.num_vars()
+        ),
+    ];
+    if !cuts.is_empty() {
+        comments.push(format!(
+            "the last {} clauses are the cuts of {CUTS_FILE}, in its order",
+            cuts.len()
+        ));
+    }
+    let mut cnf = encoding.cnf_with_at_least(bound);
+    cnf.clauses.extend(cuts.iter().cloned());
+    let entry = EncodingEntry {
+        at_most_one: format!("{AMO:?}").to_lowercase(),
+        objective: encoding.objective_encoding.clone(),
+        refuted: Some(refuted),
+        variables: cnf.num_vars,
+        clauses: cnf.clauses.len(),
+        cuts: cuts.len(),
+    };
+    let text = dimacs::write_dimacs(&cnf, model.names(), &comments);
+    Some((cnf, text, entry))
+}
+
+/// The encoding entry of a certificate that refutes nothing.
+fn unrefuted_encoding(model: &Model) -> EncodingEntry {
+    EncodingEntry {
+        at_most_one: format!("{AMO:?}").to_lowercase(),
+        objective: encode::encode(model, AMO).objective_encoding,
+        refuted: None,
+        variables: 0,
+        clauses: 0,
+        cuts: 0,
+    }
+}
+
+/// Counts the solutions natively and by SAT enumeration; the claim and how it was
+/// established, or why there is none (a count failed or stopped, or the two disagree).
+fn count_twice(puzzle: &Puzzle, control: &Control) -> Result<(Claim, String), CountError> {
+    use crate::driver::{enumerate, Backend, EnumerateOptions};
+    let options = EnumerateOptions::default();
+    let mut counts = Vec::new();
+    for backend in [Backend::Native, Backend::Sat] {
+        let outcome = enumerate(puzzle, backend, &options, control, &mut |_| {})
+            .map_err(|e| CountError::Failed(e.to_string()))?;
+        if !outcome.complete && control.should_stop() {
+            return Err(CountError::Stopped);
+        }
+        if !outcome.complete {
+            return Err(CountError::Failed(format!(
+                "the {} count did not finish",
+                backend.name()
+            )));
+        }
+        counts.push(outcome);
+    }
+    let (native, sat) = (&counts[0], &counts[1]);
+    if (native.count, native.value) != (sat.count, sat.value) {
+        return Err(CountError::Failed(format!(
+            "the counts disagree: native {} (value {:?}), sat {} (value {:?})",
+            native.count, native.value, sat.count, sat.value
+        )));
+    }
+    let how = format!(
+        "counted twice, and the counts agree: native: {}; sat: {}. A record, not a proof of completeness",
+        native.evidence, sat.evidence
+    );
+    Ok((
+        Claim::Count {
+            count: native.count,
+            value: native.value,
+        },
+        how,
+    ))
+}
+
+/// The witness file: the solution drawn in comment lines, then every model variable's value
+/// as DIMACS literals on `v` lines ended by 0 (the SAT competition's output format).
+pub fn witness_text(puzzle: &Puzzle, assignment: &Assignment) -> String {
+    let solution = puzzle.decode(assignment);
+    let mut text = format!(
+        "c puzzlec witness for {MODEL_FILE}: value {}\n",
+        puzzle.value(&solution)
+    );
+    for line in puzzle.render(&solution).lines() {
+        let _ = writeln!(text, "c {line}");
+    }
+    let values = assignment.values();
+    for (row, chunk) in values.chunks(16).enumerate() {
+        text.push('v');
+        for (i, &value) in chunk.iter().enumerate() {
+            let var = (row * 16 + i + 1) as i64;
+            let _ = write!(text, " {}", if value { var } else { -var });
+        }
+        text.push('\n');
+    }
+    text.push_str("v 0\n");
+    text
+}
+
+/// Reads a witness file: every variable `1..=num_vars` exactly once, ended by 0.
+pub fn parse_witness(text: &str, num_vars: usize) -> Result<Assignment, String> {
+    let mut values: Vec<Option<bool>> = vec![None; num_vars];
+    let mut ended = false;
+    for (index, line) in text.lines().enumerate() {
+        let line_number = index + 1;
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('c') {
+            continue;
+        }
+        let Some(rest) = trimmed.strip_prefix('v') else {
+            return Err(format!("line {line_number}: expected a `c` or `v` line"));
+        };
+        for token in rest.split_whitespace() {
+            if ended {
+                return Err(format!("line {line_number}: values after the closing 0"));
+            }
+            let literal: i64 = token
+                .parse()
+                .map_err(|_| format!("line {line_number}: {token:?} is not a literal"))?;
+            if literal == 0 {
+                ended = true;
+                continue;
+            }
+            let var = literal.unsigned_abs() as usize;
+            if var > num_vars {
+                return Err(format!(
+                    "line {line_number}: variable {var} is not a model variable (1..={num_vars})"
+                ));
+            }
+            if values[var - 1].replace(literal > 0).is_some() {
+                return Err(format!("line {line_number}: variable {var} is given twice"));
+            }
+        }
+    }
+    if !ended {
+        return Err("the values are not ended by 0".to_string());
+    }
+    if let Some(missing) = values.iter().position(Option::is_none) {
+        return Err(format!("variable {} has no value", missing + 1));
+    }
+    Ok(Assignment::new(
+        values.into_iter().map(|v| v.unwrap_or(false)).collect(),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check::first_difference;
+    use super::prove::refuse_lazy;
+    use super::*;
+    use crate::base::digest::sha256_hex;
+    use crate::cert::refute::{check_with_varisat, refute, Refutation, SolverProofFormat};
+    use crate::checkers::lrat::{check_lrat, parse_dimacs};
+    use crate::model::Constraint;
+    use std::path::Path;
+
+    #[test]
+    fn witness_text_round_trips_and_rejects_gaps() {
+        let values = vec![true, false, true];
+        let a = Assignment::new(values.clone());
+        let text = "c hello\nv 1 -2\nv 3 0\n";
+        assert_eq!(parse_witness(text, 3).unwrap(), a);
+        assert_eq!(
+            parse_witness("v 1 -2 0\n", 3).unwrap_err(),
+            "variable 3 has no value"
+        );
+        assert_eq!(
+            parse_witness("v 1 -1 3 0\n", 3).unwrap_err(),
+            "line 1: variable 1 is given twice"
+        );
+        assert_eq!(
+            parse_witness("v 1 -2 4 0\n", 3).unwrap_err(),
+            "line 1: variable 4 is not a model variable (1..=3)"
+        );
+        assert_eq!(
+            parse_witness("v 1 -2 3\n", 3).unwrap_err(),
+            "the values are not ended by 0"
+        );
+    }
+
+    #[test]
+    fn an_impossible_model_without_objective_is_refuted_by_both_checkers() {
+        // Three variables, pairwise exclusive, and at least two true: impossible.
+        let mut model = Model::new();
+        let lits: Vec<_> = (0..3)
+            .map(|i| model.new_var(format!("x{i}")).positive())
+            .collect();
+        model.add(Constraint::AtMostOne(lits.clone()));
+        model.add(Constraint::AtLeast(lits, 2));
+        assert_eq!(refuted_dimacs(&model, &Claim::Satisfiable, &[]), None);
+        let (text, entry) = refuted_dimacs(&model, &Claim::Unsatisfiable, &[]).unwrap();
+        assert_eq!(entry.refuted.as_deref(), Some("the constraints alone"));
+        assert!(text.contains("c var 3 x2\n"), "{text}");
+        let (num_vars, clauses) = parse_dimacs(&text).unwrap();
+        let (mut native, mut lrat) = (Vec::new(), Vec::new());
+        let outcome = refute(
+            num_vars,
+            &clauses,
+            SolverProofFormat::Varisat,
+            &mut native,
+            &mut lrat,
+        )
+        .unwrap();
+        assert_eq!(outcome, Refutation::Unsatisfiable);
+        check_lrat(num_vars, &clauses, std::str::from_utf8(&lrat).unwrap()).unwrap();
+        check_with_varisat(num_vars, &clauses, &native[..]).unwrap();
+    }
+
+    struct Connected;
+
+    impl crate::model::LazyConstraint for Connected {
+        fn name(&self) -> &str {
+            "connectivity"
+        }
+        fn cuts(&self, _: &Assignment) -> Vec<Vec<crate::model::Lit>> {
+            Vec::new()
+        }
+    }
+
+    #[test]
+    fn models_with_lazy_constraints_that_give_no_reasons_are_refused() {
+        let mut model = Model::new();
+        model.new_var("x");
+        assert!(refuse_lazy(&model, Path::new("m.toml")).is_ok());
+        // A dissection's connected parts justify their cuts: accepted.
+        let dissection =
+            crate::puzzle::dissection::DissectionPuzzle::from_picture("####", 2, true).compile();
+        assert_eq!(dissection.lazy.len(), 1);
+        assert!(refuse_lazy(&dissection, Path::new("d.toml")).is_ok());
+        model.lazy.push(Box::new(Connected));
+        let error = refuse_lazy(&model, Path::new("m.toml")).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "m.toml: cannot certify a model with lazy constraints that give no reasons for \
+             their cuts (connectivity): a refutation using their cuts could not be checked"
+        );
+    }
+
+    #[test]
+    fn the_cnf_ends_with_the_cuts_and_says_so() {
+        let mut model = Model::new();
+        let x = model.new_var("x").positive();
+        let y = model.new_var("y").positive();
+        model.add(Constraint::Clause(vec![x, y]));
+        let (plain, plain_entry) = refuted_dimacs(&model, &Claim::Unsatisfiable, &[]).unwrap();
+        assert_eq!(plain_entry.cuts, 0);
+        assert!(!plain.contains(CUTS_FILE), "{plain}");
+        let cuts = vec![vec![!x], vec![!y]];
+        let (text, entry) = refuted_dimacs(&model, &Claim::Unsatisfiable, &cuts).unwrap();
+        assert_eq!((entry.clauses, entry.cuts), (3, 2));
+        assert!(
+            text.contains("c the last 2 clauses are the cuts of cuts.txt, in its order\n"),
+            "{text}"
+        );
+        assert!(text.ends_with("p cnf 2 3\n1 2 0\n-1 0\n-2 0\n"), "{text}");
+    }
+
+    #[test]
+    fn first_difference_names_the_line() {
+        assert_eq!(first_difference("a\nb\n", "a\nb\n"), None);
+        assert_eq!(
+            first_difference("a\nb\n", "a\nc\n").unwrap(),
+            "line 2 is \"c\", expected \"b\""
+        );
+        assert_eq!(
+            first_difference("a\nb\n", "a\n").unwrap(),
+            "line 2 is missing, expected \"b\""
+        );
+        assert_eq!(
+            first_difference("a\n", "a\nz\n").unwrap(),
+            "line 2 is extra: \"z\""
+        );
+        assert_eq!(
+            first_difference("a\n", "a").unwrap(),
+            "the line endings differ"
+        );
+    }
+
+    #[test]
+    fn sha256_matches_a_known_digest() {
+        // FIPS 180-2 example "abc".
+        assert_eq!(
+            sha256_hex(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+}
