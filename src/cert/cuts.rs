@@ -144,15 +144,31 @@ pub fn write(model: &Model, cuts: &[RecordedCut], model_file: &str, cnf_file: &s
     text
 }
 
+/// What is wrong with a cut file, at which line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {problem}")]
+pub struct CutFileError {
+    /// The line (of the cut's `cut` line, for a cut the rules reject).
+    pub line: usize,
+    /// The problem, in words.
+    pub problem: String,
+}
+
+impl CutFileError {
+    fn at(line: usize, problem: String) -> CutFileError {
+        CutFileError { line, problem }
+    }
+}
+
 /// Reads a cut file whose clauses range over variables `1..=model_vars`; an error names the
 /// line and the problem.
-pub fn parse(text: &str, model_vars: usize) -> Result<Vec<ParsedCut>, String> {
+pub fn parse(text: &str, model_vars: usize) -> Result<Vec<ParsedCut>, CutFileError> {
     let mut cuts = Vec::new();
     // The `cut` line waiting for its `clause` line: its line number, constraint and reason.
     let mut pending: Option<(usize, usize, String)> = None;
     for (index, line) in text.lines().enumerate() {
         let line_number = index + 1;
-        let at = |message: String| format!("line {line_number}: {message}");
+        let at = |problem: String| CutFileError::at(line_number, problem);
         let trimmed = line.trim();
         if trimmed.is_empty() || trimmed == "c" || trimmed.starts_with("c ") {
             continue;
@@ -204,7 +220,10 @@ pub fn parse(text: &str, model_vars: usize) -> Result<Vec<ParsedCut>, String> {
         }
     }
     match pending {
-        Some((line, _, _)) => Err(format!("line {line}: the cut has no `clause` line")),
+        Some((line, _, _)) => Err(CutFileError::at(
+            line,
+            "the cut has no `clause` line".to_string(),
+        )),
         None => Ok(cuts),
     }
 }
@@ -250,24 +269,30 @@ fn truncate(text: &str) -> String {
 /// the line of the failing cut.
 ///
 /// [`JustifyCuts::verify_cut`]: crate::model::JustifyCuts::verify_cut
-pub fn verify(model: &Model, cuts: &[ParsedCut]) -> Result<(), String> {
+pub fn verify(model: &Model, cuts: &[ParsedCut]) -> Result<(), CutFileError> {
     for ParsedCut { line, recorded } in cuts {
         let number = recorded.constraint + 1;
         let Some(lazy) = model.lazy.get(recorded.constraint) else {
-            return Err(format!(
-                "line {line}: lazy constraint {number} does not exist (the model has {})",
-                model.lazy.len()
+            return Err(CutFileError::at(
+                *line,
+                format!(
+                    "lazy constraint {number} does not exist (the model has {})",
+                    model.lazy.len()
+                ),
             ));
         };
         let Some(justifier) = lazy.justify() else {
-            return Err(format!(
-                "line {line}: lazy constraint {number} ({}) gives no reasons for its cuts",
-                lazy.name()
+            return Err(CutFileError::at(
+                *line,
+                format!(
+                    "lazy constraint {number} ({}) gives no reasons for its cuts",
+                    lazy.name()
+                ),
             ));
         };
         justifier
             .verify_cut(&recorded.cut)
-            .map_err(|e| format!("line {line}: {}: {e}", lazy.name()))?;
+            .map_err(|e| CutFileError::at(*line, format!("{}: {e}", lazy.name())))?;
     }
     Ok(())
 }
@@ -349,7 +374,11 @@ mod tests {
             ),
         ];
         for (text, message) in cases {
-            assert_eq!(parse(text, vars).unwrap_err(), message, "{text:?}");
+            assert_eq!(
+                parse(text, vars).unwrap_err().to_string(),
+                message,
+                "{text:?}"
+            );
         }
         assert_eq!(parse("c only a comment\n\nc\n", vars).unwrap(), Vec::new());
     }
@@ -359,7 +388,7 @@ mod tests {
         let model = tee().compile();
         let parsed = parse("cut 2 part 0 component 0,0\nclause 1 0\n", model.num_vars()).unwrap();
         assert_eq!(
-            verify(&model, &parsed).unwrap_err(),
+            verify(&model, &parsed).unwrap_err().to_string(),
             "line 1: lazy constraint 2 does not exist (the model has 1)"
         );
         let parsed = parse(
@@ -368,7 +397,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            verify(&model, &parsed).unwrap_err(),
+            verify(&model, &parsed).unwrap_err().to_string(),
             "line 1: connected parts: (0,1) is not a cell of the shape"
         );
     }

@@ -3,7 +3,7 @@
 //! ([`crate::oracle::external_milp`]).
 
 use super::Backend;
-use crate::oracle::external::{find_on_path, on_path, split_command};
+use crate::oracle::external::{find_on_path, on_path, split_command, SolverSpecError};
 use crate::oracle::external_milp::{MilpKind, MilpSolver};
 use crate::oracle::external_sat::SatCommand;
 
@@ -20,24 +20,17 @@ impl ExternalSolver {
     /// The solver `spec` names for `backend`: a command line for SAT, `cbc`, `glpsol`,
     /// `highs` or a command line for MILP. The native backend takes no solver.
     /// A program that cannot be found is refused here, before any model is written.
-    pub fn parse(backend: Backend, spec: &str) -> Result<ExternalSolver, String> {
+    pub fn parse(backend: Backend, spec: &str) -> Result<ExternalSolver, SolverSpecError> {
         let solver = match backend {
             Backend::Sat => SatCommand::parse(spec).map(ExternalSolver::Sat),
             Backend::Milp => MilpSolver::parse(spec).map(ExternalSolver::Milp),
-            Backend::Native => Err("--solver needs --backend sat or --backend milp".into()),
+            Backend::Native => Err(SolverSpecError::NativeBackend),
         }?;
         let linked_in =
             matches!(&solver, ExternalSolver::Milp(m) if m.kind == MilpKind::HighsEmbedded);
         let program = split_command(spec)?.remove(0);
         if !linked_in && find_on_path(&program).is_none() {
-            return Err(format!(
-                "solver program {program:?} not found{}",
-                if program.contains('/') {
-                    ""
-                } else {
-                    " on PATH"
-                }
-            ));
+            return Err(SolverSpecError::NotFound { program });
         }
         Ok(solver)
     }

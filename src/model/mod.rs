@@ -254,8 +254,14 @@ pub trait JustifyCuts {
     /// Checks that `cut.reason` is well formed and true of the puzzle, and that it makes
     /// `cut.clause` hold in every solution; says what is wrong otherwise. It must not trust
     /// the cut: it may come from a file anyone can edit.
-    fn verify_cut(&self, cut: &JustifiedCut) -> Result<(), String>;
+    fn verify_cut(&self, cut: &JustifiedCut) -> Result<(), CutRejected>;
 }
+
+/// Why [`JustifyCuts::verify_cut`] rejects a cut: what is wrong with its reason or its
+/// clause, in the puzzle's words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct CutRejected(pub String);
 
 /// A compiled puzzle: variables, constraints, objective and hints.
 #[derive(Default)]

@@ -190,9 +190,37 @@ pub fn tail(text: &str) -> String {
     lines[start..].join(" | ")
 }
 
+/// Why a `--solver` command line cannot be used; the message is the one error line users see.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SolverSpecError {
+    /// A quote is not closed.
+    #[error("unbalanced quote in solver command {0:?}")]
+    UnbalancedQuote(String),
+    /// Nothing but whitespace.
+    #[error("empty solver command")]
+    Empty,
+    /// A MILP program puzzlec cannot read the solutions of.
+    #[error(
+        "unknown MILP solver {0:?}: puzzlec reads the solution files of cbc, glpsol and highs"
+    )]
+    UnknownMilp(String),
+    /// `highs` asked for, but neither built in nor on PATH.
+    #[error("{}", super::external_milp::HIGHS_HELP)]
+    NoHighs,
+    /// The native backend takes no solver.
+    #[error("--solver needs --backend sat or --backend milp")]
+    NativeBackend,
+    /// The program is not there.
+    #[error("solver program {program:?} not found{}", if program.contains('/') { "" } else { " on PATH" })]
+    NotFound {
+        /// The program as given.
+        program: String,
+    },
+}
+
 /// Splits a command line on whitespace, keeping '...' and "..." quoted parts together; no
 /// other shell syntax (the command is run directly, not through a shell).
-pub fn split_command(command: &str) -> Result<Vec<String>, String> {
+pub fn split_command(command: &str) -> Result<Vec<String>, SolverSpecError> {
     let mut words = Vec::new();
     let mut word = String::new();
     let mut in_word = false;
@@ -218,13 +246,13 @@ pub fn split_command(command: &str) -> Result<Vec<String>, String> {
         }
     }
     if quote.is_some() {
-        return Err(format!("unbalanced quote in solver command {command:?}"));
+        return Err(SolverSpecError::UnbalancedQuote(command.to_string()));
     }
     if in_word {
         words.push(word);
     }
     if words.is_empty() {
-        return Err("empty solver command".into());
+        return Err(SolverSpecError::Empty);
     }
     Ok(words)
 }

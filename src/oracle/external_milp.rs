@@ -12,7 +12,9 @@ use crate::encode::lp::{Comparison, LinearProgram};
 use crate::encode::lp_file::{lp_names, read_lp, write_lp};
 use crate::model::{Assignment, Model};
 use crate::oracle::external::ScratchDir;
-use crate::oracle::external::{describe_status, find_on_path, run, split_command, tail, Finished};
+use crate::oracle::external::{
+    describe_status, find_on_path, run, split_command, tail, Finished, SolverSpecError,
+};
 use std::collections::HashMap;
 
 /// Which program, and so which command line and solution file.
@@ -46,7 +48,7 @@ or put the `highs` program on PATH";
 impl MilpSolver {
     /// Reads `--solver` for the MILP backend: `cbc`, `glpsol` or `highs`, optionally as a
     /// path and with extra arguments (`cbc -threads 2`, `/opt/highs/bin/highs`).
-    pub fn parse(spec: &str) -> Result<MilpSolver, String> {
+    pub fn parse(spec: &str) -> Result<MilpSolver, SolverSpecError> {
         let mut argv = split_command(spec)?;
         let program = argv.remove(0);
         let base = program.rsplit('/').next().unwrap_or(&program);
@@ -58,15 +60,11 @@ impl MilpSolver {
             }
             "highs" => {
                 if find_on_path(&program).is_none() {
-                    return Err(HIGHS_HELP.into());
+                    return Err(SolverSpecError::NoHighs);
                 }
                 MilpKind::HighsProgram
             }
-            _ => {
-                return Err(format!(
-                    "unknown MILP solver {base:?}: puzzlec reads the solution files of cbc, glpsol and highs"
-                ))
-            }
+            _ => return Err(SolverSpecError::UnknownMilp(base.to_string())),
         };
         Ok(MilpSolver {
             kind,

@@ -24,7 +24,9 @@ use crate::encode::cnf::encode;
 use crate::encode::dimacs::write_dimacs;
 use crate::encode::Cnf;
 use crate::model::{Assignment, Lit, Model};
-use crate::oracle::external::{describe_status, run, split_command, tail, Finished, ScratchDir};
+use crate::oracle::external::{
+    describe_status, run, split_command, tail, Finished, ScratchDir, SolverSpecError,
+};
 
 /// SAT solvers `compare` looks for on PATH, by program name.
 pub const KNOWN: [&str; 4] = ["cadical", "kissat", "cryptominisat5", "minisat"];
@@ -61,7 +63,7 @@ impl RefutationCheck {
 
 impl SatCommand {
     /// Reads `--solver`'s command line (see the module docs for the placeholders).
-    pub fn parse(spec: &str) -> Result<SatCommand, String> {
+    pub fn parse(spec: &str) -> Result<SatCommand, SolverSpecError> {
         let mut argv = split_command(spec)?;
         let mentions = |argv: &[String], p: &str| argv.iter().any(|w| w.contains(p));
         if !mentions(&argv, "{cnf}") {

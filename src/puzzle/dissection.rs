@@ -28,7 +28,7 @@ use crate::geometry::isometry::{Cell, Isometry};
 use crate::geometry::partition::trivially_impossible;
 pub use crate::geometry::partition::Dissection;
 use crate::model::{
-    Assignment, Constraint, JustifiedCut, JustifyCuts, LazyConstraint, Lit, Model, Var,
+    Assignment, Constraint, CutRejected, JustifiedCut, JustifyCuts, LazyConstraint, Lit, Model, Var,
 };
 use crate::puzzle::grid::Grid;
 use crate::puzzle::load::Source;
@@ -813,7 +813,14 @@ impl JustifyCuts for Connectivity {
     /// [`Connectivity`]: `C` is a connected set of fewer than `n / k` shape cells, and the
     /// clause is exactly `-part[c,p]` for a cell `c` of `C` and `part[d,p]` for each `d` in
     /// `N(C)` (in any order, each once).
-    fn verify_cut(&self, cut: &JustifiedCut) -> Result<(), String> {
+    fn verify_cut(&self, cut: &JustifiedCut) -> Result<(), CutRejected> {
+        self.check_cut(cut).map_err(CutRejected)
+    }
+}
+
+impl Connectivity {
+    /// [`JustifyCuts::verify_cut`], the problem in words.
+    fn check_cut(&self, cut: &JustifiedCut) -> Result<(), String> {
         let (p, component) = self.parse_reason(&cut.reason)?;
         let mut inside = vec![false; self.cells.len()];
         for &c in &component {
@@ -945,7 +952,11 @@ mod tests {
             reason: reason.to_string(),
             clause: clause.iter().map(|&l| Lit::from_dimacs(l)).collect(),
         };
-        let check = |reason: &str, clause: &[i64]| justifier.verify_cut(&cut(reason, clause));
+        let check = |reason: &str, clause: &[i64]| {
+            justifier
+                .verify_cut(&cut(reason, clause))
+                .map_err(|e| e.to_string())
+        };
         // Good: {(1,0), (2,0)} in part 0 must reach (0,0) or (3,0); either cell may be c.
         assert_eq!(check("part 0 component 1,0 2,0", &[-3, 1, 7]), Ok(()));
         assert_eq!(check("part 0 component 1,0 2,0", &[7, -5, 1]), Ok(()));

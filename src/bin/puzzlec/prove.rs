@@ -34,7 +34,9 @@ pub fn run(model: &Path, dir: &Path, args: ProveArgs, control: Control) -> Resul
                 "--solver {spec}: prove needs a SAT solver that writes DRAT proofs, such as cadical"
             )))
         }
-        Some(spec) => match ExternalSolver::parse(Backend::Sat, spec).map_err(Failure::Usage)? {
+        Some(spec) => match ExternalSolver::parse(Backend::Sat, spec)
+            .map_err(|e| Failure::Usage(e.to_string()))?
+        {
             ExternalSolver::Sat(command) if !command.writes_proof() => {
                 return Err(Failure::Usage(format!(
                     "--solver {spec}: {} writes no proof; a certificate needs a command that \

@@ -42,7 +42,8 @@ pub fn run(puzzle: &Puzzle, args: SolveArgs, control: &Control) -> Result<u8, Fa
     let outcome = match &args.solver {
         Some(spec) => {
             // Refutations are checked by puzzlec's own DRAT checker, not taken on trust.
-            let solver = ExternalSolver::parse(backend, spec).map_err(Failure::Usage)?;
+            let solver =
+                ExternalSolver::parse(backend, spec).map_err(|e| Failure::Usage(e.to_string()))?;
             driver::solve_external(puzzle, &solver, goal, control)?
         }
         None => driver::solve(puzzle, backend, goal, control)?,

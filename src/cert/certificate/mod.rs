@@ -398,46 +398,69 @@ pub fn witness_text(puzzle: &Puzzle, assignment: &Assignment) -> String {
     text
 }
 
+/// What is wrong with a witness file, at which line when one is to blame.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WitnessError {
+    /// A line that is not a well-formed `c` or `v` line, or gives a variable wrongly.
+    #[error("line {line}: {problem}")]
+    Line {
+        /// The line.
+        line: usize,
+        /// The problem, in words.
+        problem: String,
+    },
+    /// The values are not ended by 0.
+    #[error("the values are not ended by 0")]
+    Unended,
+    /// A variable has no value.
+    #[error("variable {0} has no value")]
+    Missing(usize),
+}
+
 /// Reads a witness file: every variable `1..=num_vars` exactly once, ended by 0.
-pub fn parse_witness(text: &str, num_vars: usize) -> Result<Assignment, String> {
+pub fn parse_witness(text: &str, num_vars: usize) -> Result<Assignment, WitnessError> {
     let mut values: Vec<Option<bool>> = vec![None; num_vars];
     let mut ended = false;
     for (index, line) in text.lines().enumerate() {
         let line_number = index + 1;
+        let at = |problem: String| WitnessError::Line {
+            line: line_number,
+            problem,
+        };
         let trimmed = line.trim();
         if trimmed.is_empty() || trimmed.starts_with('c') {
             continue;
         }
         let Some(rest) = trimmed.strip_prefix('v') else {
-            return Err(format!("line {line_number}: expected a `c` or `v` line"));
+            return Err(at("expected a `c` or `v` line".to_string()));
         };
         for token in rest.split_whitespace() {
             if ended {
-                return Err(format!("line {line_number}: values after the closing 0"));
+                return Err(at("values after the closing 0".to_string()));
             }
             let literal: i64 = token
                 .parse()
-                .map_err(|_| format!("line {line_number}: {token:?} is not a literal"))?;
+                .map_err(|_| at(format!("{token:?} is not a literal")))?;
             if literal == 0 {
                 ended = true;
                 continue;
             }
             let var = literal.unsigned_abs() as usize;
             if var > num_vars {
-                return Err(format!(
-                    "line {line_number}: variable {var} is not a model variable (1..={num_vars})"
-                ));
+                return Err(at(format!(
+                    "variable {var} is not a model variable (1..={num_vars})"
+                )));
             }
             if values[var - 1].replace(literal > 0).is_some() {
-                return Err(format!("line {line_number}: variable {var} is given twice"));
+                return Err(at(format!("variable {var} is given twice")));
             }
         }
     }
     if !ended {
-        return Err("the values are not ended by 0".to_string());
+        return Err(WitnessError::Unended);
     }
     if let Some(missing) = values.iter().position(Option::is_none) {
-        return Err(format!("variable {} has no value", missing + 1));
+        return Err(WitnessError::Missing(missing + 1));
     }
     Ok(Assignment::new(
         values.into_iter().map(|v| v.unwrap_or(false)).collect(),
@@ -462,19 +485,19 @@ mod tests {
         let text = "c hello\nv 1 -2\nv 3 0\n";
         assert_eq!(parse_witness(text, 3).unwrap(), a);
         assert_eq!(
-            parse_witness("v 1 -2 0\n", 3).unwrap_err(),
+            parse_witness("v 1 -2 0\n", 3).unwrap_err().to_string(),
             "variable 3 has no value"
         );
         assert_eq!(
-            parse_witness("v 1 -1 3 0\n", 3).unwrap_err(),
+            parse_witness("v 1 -1 3 0\n", 3).unwrap_err().to_string(),
             "line 1: variable 1 is given twice"
         );
         assert_eq!(
-            parse_witness("v 1 -2 4 0\n", 3).unwrap_err(),
+            parse_witness("v 1 -2 4 0\n", 3).unwrap_err().to_string(),
             "line 1: variable 4 is not a model variable (1..=3)"
         );
         assert_eq!(
-            parse_witness("v 1 -2 3\n", 3).unwrap_err(),
+            parse_witness("v 1 -2 3\n", 3).unwrap_err().to_string(),
             "the values are not ended by 0"
         );
     }
