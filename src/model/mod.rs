@@ -263,6 +263,23 @@ pub trait JustifyCuts {
 #[error("{0}")]
 pub struct CutRejected(pub String);
 
+/// A broken promise of a compiled model ([`Model::check_hints`]): a compiler bug.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HintError {
+    /// A constraint's literal names no variable.
+    #[error("literal {0} names no variable")]
+    UnknownVariable(Lit),
+    /// An objective group's index is out of range or repeated.
+    #[error("objective group index {0} is out of range or repeated")]
+    GroupIndex(usize),
+    /// An objective group lies in no at-most-one or exactly-one constraint.
+    #[error("an objective group is not an at-most-one constraint")]
+    GroupNotAtMostOne,
+    /// The objective groups leave some objective literal out.
+    #[error("the objective groups do not cover every objective literal")]
+    GroupsIncomplete,
+}
+
 /// A compiled puzzle: variables, constraints, objective and hints.
 #[derive(Default)]
 pub struct Model {
@@ -340,11 +357,11 @@ impl Model {
     /// Checks the model's internal promises: every literal names a variable, and every
     /// objective group lies inside one at-most-one or exactly-one constraint (so the group
     /// encoding is sound). A failure is a compiler bug.
-    pub fn check_hints(&self) -> Result<(), String> {
+    pub fn check_hints(&self) -> Result<(), HintError> {
         let n = self.num_vars();
         for c in &self.constraints {
             if let Some(l) = c.lits().find(|l| l.var().index() >= n) {
-                return Err(format!("literal {l} names no variable"));
+                return Err(HintError::UnknownVariable(l));
             }
         }
         let Some(objective) = &self.objective else {
@@ -357,9 +374,7 @@ impl Model {
         for group in groups {
             for &i in group {
                 if i >= seen.len() || std::mem::replace(&mut seen[i], true) {
-                    return Err(format!(
-                        "objective group index {i} is out of range or repeated"
-                    ));
+                    return Err(HintError::GroupIndex(i));
                 }
             }
             if group.len() < 2 {
@@ -373,11 +388,11 @@ impl Model {
                 _ => false,
             });
             if !covered {
-                return Err("an objective group is not an at-most-one constraint".into());
+                return Err(HintError::GroupNotAtMostOne);
             }
         }
         if seen.iter().any(|s| !s) {
-            return Err("the objective groups do not cover every objective literal".into());
+            return Err(HintError::GroupsIncomplete);
         }
         Ok(())
     }
@@ -427,7 +442,7 @@ mod tests {
             lits: vec![a, b],
             amo_groups: Some(vec![vec![0, 1]]),
         });
-        assert!(m.check_hints().is_err());
+        assert_eq!(m.check_hints(), Err(HintError::GroupNotAtMostOne));
         m.add(Constraint::AtMostOne(vec![a, b]));
         assert_eq!(m.check_hints(), Ok(()));
     }
