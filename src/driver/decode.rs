@@ -265,18 +265,18 @@ pub fn decode(puzzle: &Puzzle, input: &DecodeInput) -> Result<Decoded, DecodeErr
     let file_values = file_values(&emitted, &values).map_err(reject)?;
     // Names first (a file of another model is bad input), then a partial answer, then
     // the file's own clauses or rows, then the model's constraints and the rules.
-    let model = puzzle.compile();
+    // The model without symmetry breaking: that is no rule of the puzzle, and a symmetric
+    // image of a solution (from a file written without it, or by another version) is still
+    // a solution. Its variables are the same.
+    let model = match puzzle {
+        Puzzle::Packing(packing) => packing.compile_with(false),
+        _ => puzzle.compile(),
+    };
     let assignment = model_assignment(&model, &emitted, &file_values, kind)?.map_err(reject)?;
     if emitted.checked {
         check_file(&emitted, &file_values.0).map_err(reject)?;
     }
-    // Symmetry breaking (`AtLeastAsMany`) is no rule of the puzzle: a mirrored solution
-    // from a file written without it is still a solution.
-    let broken = model
-        .constraints
-        .iter()
-        .position(|c| !matches!(c, Constraint::AtLeastAsMany { .. }) && !c.holds(&assignment));
-    if let Some(index) = broken {
+    if let Some(index) = model.constraints.iter().position(|c| !c.holds(&assignment)) {
         return Err(reject(format!(
             "the values break constraint {} of the model: {}",
             index + 1,

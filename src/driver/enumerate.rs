@@ -150,10 +150,15 @@ fn consistent_when_stopped(mut outcome: CountOutcome) -> CountOutcome {
     let classes: u64 = outcome.classes.values().sum();
     if members != outcome.count {
         outcome.evidence = format!(
-            "{}; {} seen one by one; the count given is the {} of the {classes} classes whose least member was found",
+            "{}; {} seen one by one; the count given is the {} of the {} whose least member was found",
             outcome.evidence,
             plural(outcome.count, "solution"),
             plural(members, "member"),
+            if classes == 1 {
+                "1 class".to_string()
+            } else {
+                format!("{classes} classes")
+            },
         );
     }
     outcome.count = members;
