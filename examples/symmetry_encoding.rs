@@ -1,15 +1,20 @@
-//! Measures the mirror symmetry-breaking rule of packing models three ways in one run: as
-//! compiled (`AtLeastAsMany`, binary adders), as the old single cardinality constraint
-//! (`AtLeast` over `first` and the negated `second`), and left out. For each model file:
-//! CNF clauses and variables, and varisat's time to answer the model's goal.
+//! Measures symmetry breaking of packing models four ways in one run: the former mirror
+//! rule (`AtLeastAsMany`, binary adders), the same as one cardinality constraint (`AtLeast`
+//! over `first` and the negated `second`), left out, and as compiled now (unit clauses
+//! keeping a piece used once to one placement per orbit). For each model file: CNF clauses
+//! and variables, and varisat's time to answer the model's goal.
 //!
 //! `cargo run --release --example symmetry_encoding -- models/pentomino-6x10.toml ...`
-//! (`--sizes` skips the solver runs).
+//! (`--sizes` skips the solver runs; `--time-limit SECS` bounds each run and reports the
+//! best value reached; `--no-old` skips the old encoding).
 
 use puzzlec::base::{Control, Goal, Incumbent};
 use puzzlec::encode::{amo::AmoEncoding, cnf::encode};
-use puzzlec::model::{Constraint, Model};
+use puzzlec::geometry::placements::mirror_halves;
+use puzzlec::model::{Constraint, Lit, Model, Var};
+use puzzlec::puzzle::packing::Packing;
 use puzzlec::puzzle::{load::load_model_file, Puzzle};
+use std::cmp::Ordering;
 use std::path::Path;
 use std::time::Instant;
 
@@ -27,21 +32,55 @@ fn with_old_rule(mut model: Model) -> Model {
     model
 }
 
+/// The model without symmetry breaking plus the former mirror rule: for each mirror that
+/// maps the instance onto itself, at least as many pieces centred in the first half as in
+/// the second.
+fn with_mirror_rule(packing: &Packing) -> Model {
+    let mut model = packing.compile_with(false);
+    for mirror in mirror_halves(&packing.instance) {
+        let side = |wanted: Ordering| -> Vec<Lit> {
+            (0..mirror.side.len())
+                .filter(|&i| mirror.side[i] == wanted)
+                .map(|i| Var::from_index(i).positive())
+                .collect()
+        };
+        let (first, second) = (side(Ordering::Less), side(Ordering::Greater));
+        if !second.is_empty() {
+            model.add(Constraint::AtLeastAsMany { first, second });
+        }
+    }
+    model
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let sizes_only = args.iter().any(|a| a == "--sizes");
+    let no_old = args.iter().any(|a| a == "--no-old");
+    let limit = args
+        .iter()
+        .position(|a| a == "--time-limit")
+        .and_then(|i| args.get(i + 1))
+        .map(|s| std::time::Duration::from_secs_f64(s.parse().expect("seconds")));
     println!("model | rule | clauses | variables | SAT time | answer");
-    for path in args.iter().filter(|a| !a.starts_with("--")) {
+    let is_number = |a: &str| a.parse::<f64>().is_ok();
+    for path in args
+        .iter()
+        .filter(|a| !a.starts_with("--") && !is_number(a))
+    {
         let Ok(Puzzle::Packing(packing)) = load_model_file(Path::new(path)) else {
             eprintln!("{path}: not a packing model");
             continue;
         };
         let variants = [
-            ("adders", packing.compile_with(true)),
-            ("old", with_old_rule(packing.compile_with(true))),
+            ("adders", with_mirror_rule(&packing)),
+            ("old", with_old_rule(with_mirror_rule(&packing))),
             ("none", packing.compile_with(false)),
+            ("units", packing.compile_with(true)),
         ];
         for (rule, model) in variants {
+            if no_old && rule == "old" {
+                continue;
+            }
             let encoding = encode(&model, AmoEncoding::Auto);
             let (clauses, vars) = (encoding.cnf.clauses.len(), encoding.cnf.num_vars);
             drop(encoding);
@@ -52,7 +91,7 @@ fn main() {
                 let outcome = puzzlec::oracle::varisat::solve(
                     &model,
                     Goal::Maximise,
-                    &Control::default(),
+                    &Control::new(Default::default(), limit),
                     &Incumbent::new(),
                 );
                 let value = outcome

@@ -12,12 +12,15 @@ use crate::driver::{Backend, SolveError};
 use crate::engines::nqueens_count;
 use crate::engines::obstacle_queens::{count_placements, CountRequest};
 use crate::geometry::isometry::RectSymmetry;
-use crate::model::Var;
-use crate::oracle::varisat;
+use crate::model::{Assignment, Model, Var};
+use crate::oracle::loops::Enumeration;
+use crate::oracle::{varisat, OracleError};
 use crate::puzzle::dissection::{Dissection, DissectionPuzzle};
 use crate::puzzle::queens::{Queens, QueensSolution};
 use crate::puzzle::{Puzzle, Solution};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// What to enumerate and how.
@@ -127,7 +130,40 @@ pub fn enumerate(
     outcome.symmetries = group.len();
     outcome.shard = options.shard;
     outcome.elapsed = start.elapsed();
-    Ok(outcome)
+    Ok(consistent_when_stopped(outcome))
+}
+
+/// A stopped `--unique` count keeps only what is known consistently: the classes whose
+/// least member was found (each a whole class, its members solutions by symmetry), and as
+/// the count of solutions the members of those classes. The solutions seen one by one
+/// are a different lower bound (some of their classes' least members were not reached
+/// yet); mixing the two gave "692 classes of size 2; 1291 solutions".
+fn consistent_when_stopped(mut outcome: CountOutcome) -> CountOutcome {
+    if outcome.complete || outcome.unique_count.is_none() || outcome.classes.is_empty() {
+        return outcome;
+    }
+    let members: u64 = outcome
+        .classes
+        .iter()
+        .map(|(&size, &n)| size as u64 * n)
+        .sum();
+    let classes: u64 = outcome.classes.values().sum();
+    if members != outcome.count {
+        outcome.evidence = format!(
+            "{}; {} seen one by one; the count given is the {} of the {} whose least member was found",
+            outcome.evidence,
+            plural(outcome.count, "solution"),
+            plural(members, "member"),
+            if classes == 1 {
+                "1 class".to_string()
+            } else {
+                format!("{classes} classes")
+            },
+        );
+    }
+    outcome.count = members;
+    outcome.unique_count = Some(classes);
+    outcome
 }
 
 /// The optimum, proved by the same backend; `None` when a limit stopped it first.
@@ -167,37 +203,37 @@ fn native(
         && (1..=nqueens_count::MAX_N as usize).contains(&n)
         && !options.list
     {
-        // The symmetry-class counter: every solution counted once per class.
-        let counted = nqueens_count::count_empty_board(
-            n as u32,
-            options.shard,
-            &progress,
-            control.stop_flag(),
-        );
+        // The symmetry-class counter: every solution counted once per class. It polls a
+        // flag only, so a watchdog raises one at the deadline too.
+        let (result, complete) = with_stop(control, |stop| {
+            nqueens_count::count_empty_board_so_far(n as u32, options.shard, &progress, stop)
+        });
         control.finish_progress();
-        return Ok(match counted {
-            Some(result) => {
-                let classes: BTreeMap<usize, u64> = [1, 2, 4, 8]
-                    .into_iter()
-                    .zip(result.classes)
-                    .filter(|&(_, count)| count > 0)
-                    .collect();
-                CountOutcome {
-                    count: result.total,
-                    unique_count: options.unique.then_some(result.unique),
-                    classes: if options.unique { classes } else { BTreeMap::new() },
-                    complete: true,
-                    evidence: format!(
-                        "native count of N-queens by start constellations (border queens canonical under the 8 symmetries, completions weighted by orbit size), {}",
-                        plural(result.subproblems, "constellation")
-                    ),
-                    ..empty_outcome()
-                }
-            }
-            None => CountOutcome {
-                evidence: format!("{}; the count did not finish", control.reason()),
-                ..empty_outcome()
+        let classes: BTreeMap<usize, u64> = [1, 2, 4, 8]
+            .into_iter()
+            .zip(result.classes)
+            .filter(|&(_, count)| count > 0)
+            .collect();
+        let how = "native count of N-queens by start constellations (border queens canonical under the 8 symmetries, completions weighted by orbit size)";
+        return Ok(CountOutcome {
+            count: result.total,
+            unique_count: options.unique.then_some(result.unique),
+            classes: if options.unique {
+                classes
+            } else {
+                BTreeMap::new()
             },
+            complete,
+            evidence: if complete {
+                format!("{how}, {}", plural(result.subproblems, "constellation"))
+            } else {
+                format!(
+                    "{}; {how}: the {} finished before the stop, a lower bound",
+                    control.reason(),
+                    plural(result.subproblems, "constellation")
+                )
+            },
+            ..empty_outcome()
         });
     }
     let classify = |solution: &QueensSolution| group.canonical_class(board, solution);
@@ -263,7 +299,9 @@ fn sat(
     // Solutions are blocked on the model's own variables (the cells), never on the
     // encoding's auxiliary variables: each solution is found exactly once.
     let cells: Vec<Var> = (0..model.num_vars()).map(Var::from_index).collect();
-    let found = varisat::enumerate(&model, &cells, Some(value), control, &mut |assignment| {
+    let thread_puzzle = puzzle.clone();
+    let compile = move || thread_puzzle.compile();
+    let found = enumerate_stoppable(compile, cells, Some(value), control, &mut |assignment| {
         let solution = puzzle.decode(assignment);
         if let Err(error) = verified(puzzle, &solution, value, "sat") {
             wrong = Some(error);
@@ -362,7 +400,7 @@ fn tilings(
     on_solution: &mut dyn FnMut(&Solution),
     start: Instant,
 ) -> Result<CountOutcome, SolveError> {
-    use crate::driver::packing::{count_native, count_sat, symmetries};
+    use crate::driver::packing::{count_native, symmetries};
     use crate::puzzle::packing::PackingKind;
     let fail = |message: &str| SolveError::Backend {
         backend: backend.name(),
@@ -393,22 +431,25 @@ fn tilings(
             "native exact cover (symmetric count: one piece placed once per orbit)",
         ),
         Backend::Sat => (
-            count_sat(packing, control).map_err(|e| fail(&e.to_string()))?,
+            count_tilings_sat(packing, control).map_err(|e| fail(&e.to_string()))?,
             "varisat enumeration with one blocking clause per tiling, orbits named by their least image",
         ),
         Backend::Milp => unreachable!("refused in enumerate"),
     };
     let group = symmetries(packing).len();
-    let evidence = format!(
-        "{how}: {} tilings, {} up to the region's {group} symmetries{}",
-        counts.raw,
-        counts.up_to_symmetry,
-        if counts.complete {
-            ""
-        } else {
-            "; not finished"
-        }
-    );
+    let evidence = if counts.complete {
+        format!(
+            "{how}: {} tilings, {} up to the region's {group} symmetries",
+            counts.raw, counts.up_to_symmetry
+        )
+    } else {
+        format!(
+            "{}; {how}: {} tilings, {} up to the region's {group} symmetries found before the stop, a lower bound",
+            control.reason(),
+            counts.raw,
+            counts.up_to_symmetry
+        )
+    };
     Ok(CountOutcome {
         backend,
         count: counts.raw,
@@ -770,10 +811,10 @@ pub fn enumerate_dissections(
             }
         }
         Backend::Sat => {
-            let model = shape.compile();
-            let found = varisat::enumerate(
-                &model,
-                &shape.solution_vars(),
+            let thread_shape = shape.clone();
+            let found = enumerate_stoppable(
+                move || thread_shape.compile(),
+                shape.solution_vars(),
                 None,
                 control,
                 &mut |assignment| checked(&shape.decode(assignment)),
@@ -804,6 +845,157 @@ pub fn enumerate_dissections(
             backend: backend.name(),
             error,
         }),
+        None if !result.complete && control.should_stop() => Ok(DissectionCount {
+            evidence: format!(
+                "{}; {}: the dissections found before the stop, a lower bound",
+                control.reason(),
+                result.evidence
+            ),
+            ..result
+        }),
         None => Ok(result),
     }
+}
+
+/// Runs `f` with a stop flag of its own that a watchdog raises once `control` says stop
+/// (deadline or Ctrl-C), for searches that poll only a flag. A private flag, so that a
+/// deadline never looks like Ctrl-C to later runs sharing `control`.
+fn with_stop<T>(control: &Control, f: impl FnOnce(&AtomicBool) -> T) -> T {
+    let flag = AtomicBool::new(false);
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                if control.should_stop() {
+                    flag.store(true, Ordering::Relaxed);
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        });
+        let out = f(&flag);
+        done.store(true, Ordering::Relaxed);
+        out
+    })
+}
+
+/// What the SAT enumeration thread sends back.
+enum Sent {
+    /// One more model.
+    Model(Assignment),
+    /// The enumeration's end.
+    Done(Result<Option<Enumeration>, OracleError>),
+}
+
+/// How often a waiting count looks at the clock and the Ctrl-C flag.
+const POLL: Duration = Duration::from_millis(20);
+
+/// [`varisat::enumerate`] on the model `compile` builds, run on a thread of its own, each
+/// model handed to `on_model` here. One varisat call cannot be interrupted, and one can
+/// take seconds; so at the deadline or Ctrl-C this returns at once with the models handed
+/// out so far (incomplete) and abandons the thread, which ends after its call (the models
+/// it still finds are dropped). `on_model` returning false stops the enumeration too.
+fn enumerate_stoppable(
+    compile: impl FnOnce() -> Model + Send + 'static,
+    project: Vec<Var>,
+    at_least: Option<usize>,
+    control: &Control,
+    on_model: &mut dyn FnMut(&Assignment) -> bool,
+) -> Result<Option<Enumeration>, OracleError> {
+    let (sender, receiver) = mpsc::channel();
+    let thread_control = control.clone();
+    std::thread::Builder::new()
+        .name("puzzlec-sat-count".into())
+        .spawn(move || {
+            let model = compile();
+            let models = sender.clone();
+            let result = varisat::enumerate(
+                &model,
+                &project,
+                at_least,
+                &thread_control,
+                // A receiver that has gone (stopped, or told to stop) ends the run.
+                &mut |assignment| models.send(Sent::Model(assignment.clone())).is_ok(),
+            );
+            let _ = sender.send(Sent::Done(result));
+        })
+        .map_err(|e| OracleError::Embedded(format!("cannot start a thread: {e}")))?;
+    let mut handed = 0;
+    let so_far = |count| {
+        Ok(Some(Enumeration {
+            count,
+            complete: false,
+            ..Enumeration::default()
+        }))
+    };
+    loop {
+        if control.should_stop() {
+            return so_far(handed);
+        }
+        match receiver.recv_timeout(POLL) {
+            Ok(Sent::Model(assignment)) => {
+                handed += 1;
+                if !on_model(&assignment) {
+                    return so_far(handed);
+                }
+            }
+            Ok(Sent::Done(result)) => return result,
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(OracleError::Embedded(
+                    "the SAT enumeration thread ended without an answer".into(),
+                ))
+            }
+        }
+    }
+}
+
+/// Counts tilings with varisat (independently of the native search): the model without
+/// symmetry breaking, one blocking clause per tiling; each tiling's orbit is named by its
+/// least image under the region's symmetries, and the names are counted. Stoppable at
+/// once (see [`enumerate_stoppable`]); a stopped count keeps the tilings found.
+fn count_tilings_sat(
+    packing: &crate::puzzle::packing::Packing,
+    control: &Control,
+) -> Result<crate::driver::packing::Counts, OracleError> {
+    let group = crate::driver::packing::symmetries(packing);
+    let mut orbits: HashSet<Vec<(usize, Vec<usize>)>> = HashSet::new();
+    let placements: Vec<Var> = (0..packing.instance.placements.len())
+        .map(Var::from_index)
+        .collect();
+    let thread_packing = packing.clone();
+    let found = enumerate_stoppable(
+        move || thread_packing.compile_with(false),
+        placements,
+        None,
+        control,
+        &mut |assignment| {
+            let tiling = packing.decode(assignment);
+            let least = group
+                .iter()
+                .map(|map| {
+                    let mut image: Vec<(usize, Vec<usize>)> = tiling
+                        .placed
+                        .iter()
+                        .map(|(piece, cells)| {
+                            let mut cells: Vec<usize> = cells.iter().map(|&c| map[c]).collect();
+                            cells.sort_unstable();
+                            (*piece, cells)
+                        })
+                        .collect();
+                    image.sort();
+                    image
+                })
+                .min()
+                .unwrap_or_default();
+            orbits.insert(least);
+            true
+        },
+    )?
+    .unwrap_or_default();
+    Ok(crate::driver::packing::Counts {
+        raw: found.count,
+        up_to_symmetry: orbits.len() as u64,
+        complete: found.complete,
+    })
 }

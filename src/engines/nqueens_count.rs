@@ -94,12 +94,36 @@ pub fn count_empty_board(
     progress: &(dyn Fn(u64, u64) + Sync),
     stop: &AtomicBool,
 ) -> Option<NQueensCount> {
+    let (count, complete) = count_empty_board_so_far(n, shard, progress, stop);
+    complete.then_some(count)
+}
+
+/// [`count_empty_board`], keeping what a stopped run finished: the counts of the
+/// constellations completed before `stop` was set (`subproblems` of them), and whether
+/// that was all of them. A constellation counts whole symmetry classes, so the partial
+/// class counts stay consistent (`total` is still their weighted sum): a lower bound.
+///
+/// # Panics
+/// If `n` is 0 or larger than [`MAX_N`].
+pub fn count_empty_board_so_far(
+    n: u32,
+    shard: Option<Shard>,
+    progress: &(dyn Fn(u64, u64) + Sync),
+    stop: &AtomicBool,
+) -> (NQueensCount, bool) {
     assert!(
         (1..=MAX_N).contains(&n),
         "N-queens counting supports N = 1..={MAX_N}, got {n}"
     );
+    let nothing = NQueensCount {
+        n,
+        total: 0,
+        unique: 0,
+        subproblems: 0,
+        classes: [0; 4],
+    };
     if stop.load(Ordering::Relaxed) {
-        return None;
+        return (nothing, false);
     }
     let all = start_constellations(n);
     let mine: Vec<&Start> = all
@@ -129,16 +153,15 @@ pub fn count_empty_board(
         })
         .reduce(ClassCounts::default, ClassCounts::add);
 
-    if done.load(Ordering::Relaxed) != planned {
-        return None;
-    }
-    Some(NQueensCount {
-        n,
+    let finished = done.load(Ordering::Relaxed);
+    let count = NQueensCount {
+        subproblems: finished,
         total: counts.total(),
         unique: counts.unique(),
-        subproblems: planned,
         classes: [counts.c1, counts.c2, counts.c4, counts.c8],
-    })
+        ..nothing
+    };
+    (count, finished == planned)
 }
 
 /// Solutions counted by the size of their symmetry class (orbit under the 8 symmetries).
@@ -1248,6 +1271,20 @@ mod tests {
         let result =
             count_empty_board(14, None, &|_, _| stop.store(true, Ordering::Relaxed), &stop);
         assert_eq!(result, None);
+    }
+
+    #[test]
+    fn a_stopped_count_keeps_whole_classes_as_a_lower_bound() {
+        let stop = AtomicBool::new(false);
+        let (partial, complete) =
+            count_empty_board_so_far(14, None, &|_, _| stop.store(true, Ordering::Relaxed), &stop);
+        let full = count(14, None);
+        assert!(!complete);
+        assert!(partial.subproblems >= 1 && partial.subproblems < full.subproblems);
+        assert!(partial.total > 0 && partial.total < full.total);
+        let [c1, c2, c4, c8] = partial.classes;
+        assert_eq!(partial.total, c1 + 2 * c2 + 4 * c4 + 8 * c8);
+        assert_eq!(partial.unique, c1 + c2 + c4 + c8);
     }
 
     #[test]

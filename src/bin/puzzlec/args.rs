@@ -174,6 +174,29 @@ pub enum Command {
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
     },
+    /// Read an external solver's answer to a file `emit` wrote, verify it by the puzzle's
+    /// rules and print it as `solve` does: exit 0 for a verified solution, 1 (one line
+    /// saying what fails) for an answer that is no solution (none found, partial, breaking
+    /// the file or the rules), 2 for a file that cannot be read.
+    Decode {
+        /// The model file (TOML).
+        model: PathBuf,
+        /// The solver's answer: SAT competition output (`s`/`v` lines: cadical,
+        /// cryptominisat5), MiniSat's result file, MaxSAT or PB `v` lines, or a CBC
+        /// (`solu FILE`), GLPK (`-w FILE`) or HiGHS (`--solution_file FILE`) solution file.
+        answer: PathBuf,
+        /// The file `emit` wrote, which the solver answered: variables are matched by the
+        /// names it carries and the answer is checked against its clauses or rows. Without
+        /// it, the file `emit` writes now gives the names (and nothing is checked).
+        #[arg(long, value_name = "FILE")]
+        emitted: Option<PathBuf>,
+        /// Print the result as JSON on stdout (the fields of `solve --json`).
+        #[arg(long)]
+        json: bool,
+        /// Also draw the solution as an SVG picture in FILE.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
+    },
     /// Run every backend on a model and compare their answers; exit 1 if any two proven
     /// answers disagree, 3 if Ctrl-C stopped the comparison. A failed external solver is a
     /// row with its error.

@@ -76,7 +76,8 @@ pub fn run(
             None => format!("{}\n", outcome.count),
         };
         if !outcome.complete {
-            text.push_str("incomplete\n");
+            // Stopped by a limit or Ctrl-C: what was counted so far.
+            text.push_str("incomplete (a lower bound)\n");
         }
         print_stdout(&text);
     }

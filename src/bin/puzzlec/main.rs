@@ -5,6 +5,7 @@ mod args;
 mod check;
 mod compare;
 mod count;
+mod decode;
 mod describe;
 mod emit;
 mod merge;
@@ -115,6 +116,24 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
             at_least,
             output,
         } => emit::run(&model, format, at_least, output.as_deref()),
+        Command::Decode {
+            model,
+            answer,
+            emitted,
+            json,
+            svg,
+        } => {
+            let puzzle = solve::load(&model, svg.as_deref())?;
+            let args = decode::DecodeArgs {
+                model: &model,
+                answer: &answer,
+                emitted: emitted.as_deref(),
+                json,
+                svg: svg.as_deref(),
+                paint,
+            };
+            decode::run(&puzzle, args)
+        }
         Command::Compare {
             model,
             at_least,

@@ -1,0 +1,91 @@
+//! `puzzlec decode MODEL ANSWER [--emitted FILE]`: an external solver's answer to a file
+//! that `emit` wrote, read back by name, checked, verified and printed as `solve` prints.
+
+use crate::output::{exit, print_json, print_stdout, write_file, Failure};
+use puzzlec::base::error::InputError;
+use puzzlec::base::{Goal, Status};
+use puzzlec::driver::decode::{decode, DecodeError, DecodeInput};
+use puzzlec::driver::Outcome;
+use puzzlec::puzzle::Puzzle;
+use puzzlec::report::json::SolveReport;
+use puzzlec::report::{color, render, svg, text};
+use std::path::Path;
+use std::time::Instant;
+
+/// What `decode` was asked.
+pub struct DecodeArgs<'a> {
+    /// The model file.
+    pub model: &'a Path,
+    /// The solver's answer.
+    pub answer: &'a Path,
+    /// The file `emit` wrote that the solver answered.
+    pub emitted: Option<&'a Path>,
+    /// `--json`.
+    pub json: bool,
+    /// `--svg`.
+    pub svg: Option<&'a Path>,
+    /// Whether to colour the text.
+    pub paint: bool,
+}
+
+/// Decodes the answer and prints the solution; exit 0 when it is a verified solution.
+pub fn run(puzzle: &Puzzle, args: DecodeArgs) -> Result<u8, Failure> {
+    let start = Instant::now();
+    let answer = read(args.answer)?;
+    let emitted = args.emitted.map(read).transpose()?;
+    let answer_name = args.answer.display().to_string();
+    let emitted_name = args.emitted.map(|p| p.display().to_string());
+    let origin = args.model.display().to_string();
+    let input = DecodeInput {
+        answer_name: &answer_name,
+        answer: &answer,
+        emitted: emitted_name.as_deref().zip(emitted.as_deref()),
+        origin: &origin,
+    };
+    let decoded = decode(puzzle, &input).map_err(|error| match error {
+        DecodeError::Unreadable(message) => Failure::Usage(message),
+        DecodeError::Rejected(message) => Failure::Internal(message),
+    })?;
+    let has_objective = puzzle.has_objective();
+    let outcome = Outcome {
+        backend: decoded.kind.backend(),
+        // An answer read back proves a solution exists, never that it is the best.
+        status: if has_objective {
+            Status::Feasible
+        } else {
+            Status::Satisfiable
+        },
+        value: has_objective.then_some(decoded.value),
+        solution: Some(decoded.solution),
+        bound: None,
+        evidence: decoded.evidence,
+        elapsed: start.elapsed(),
+        size: decoded.size,
+        solver: Some("answer".into()),
+    };
+    if args.json {
+        print_json(SolveReport::of(
+            args.model,
+            puzzle,
+            Goal::Maximise,
+            &outcome,
+        ));
+    } else if let Some(solution) = &outcome.solution {
+        let text = puzzle.render(solution);
+        print_stdout(&match args.paint {
+            true => color::paint(&text, color::Scheme::of(puzzle)),
+            false => text,
+        });
+    }
+    eprintln!("{}", text::summary(Goal::Maximise, &outcome));
+    if let (Some(path), Some(solution)) = (args.svg, &outcome.solution) {
+        write_file(path, svg::svg(&render::picture(puzzle, solution)))?;
+    }
+    Ok(exit::OK)
+}
+
+/// A file's text, or bad input naming it.
+fn read(path: &Path) -> Result<String, Failure> {
+    std::fs::read_to_string(path)
+        .map_err(|e| Failure::Input(InputError::file(path, format!("cannot read: {e}"))))
+}

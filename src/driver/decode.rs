@@ -1,0 +1,827 @@
+//! The way back from external solvers: an answer to a file that `emit` wrote (SAT
+//! competition `s`/`v` lines, MiniSat's result file, MaxSAT or pseudo-Boolean `v` lines, a
+//! CBC, GLPK `-w` or HiGHS solution file), read by the variable names the file carries,
+//! checked against the file, decoded and verified by the puzzle's rules.
+//!
+//! Variables are matched by name, never by puzzlec's numbering: the emitted file names
+//! every model variable (`c var N name`, `* var N name`, `\ column safe = name`), and each
+//! of the model's variables is looked up there. An answer for a file written by another
+//! model, or by a puzzlec that numbers its variables differently, is then still read
+//! right, or refused by name. Without the file, the one `emit` writes now stands in for it.
+
+use crate::base::Size;
+use crate::driver::emit::{emit, Format};
+use crate::encode::lp::{Comparison, LinearProgram};
+use crate::encode::{dimacs, lp_file, opb, wcnf, Cnf};
+use crate::model::{Assignment, Constraint, Lit, Model, Var};
+use crate::oracle::external_milp::{read_cbc_solution, read_glpk_solution, read_highs_solution};
+use crate::puzzle::{Puzzle, Solution};
+use std::collections::HashMap;
+
+/// The kinds of answer file `decode` reads.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum AnswerKind {
+    /// SAT competition output: `s SATISFIABLE`, `v` lines of literals ending with 0
+    /// (CaDiCaL, CryptoMiniSat, Kissat).
+    SatCompetition,
+    /// MiniSat's result file: `SAT`, then the literals ending with 0.
+    MiniSat,
+    /// MaxSAT Evaluation output: `s OPTIMUM FOUND`, `v` with literals or a 0/1 string.
+    MaxSat,
+    /// PB competition output: `s OPTIMUM FOUND` or `s SATISFIABLE`, `v x1 -x2 ...`.
+    PseudoBoolean,
+    /// CBC's solution file (`solu FILE`): a status line, then `index name value` lines.
+    Cbc,
+    /// GLPK's `-w` (`--write`) solution file: `s mip ...`, then `j N value` lines.
+    Glpk,
+    /// The HiGHS program's solution file (`--solution_file`).
+    Highs,
+}
+
+impl AnswerKind {
+    /// The answer kind in words, for evidence and errors.
+    pub fn describe(self) -> &'static str {
+        match self {
+            AnswerKind::SatCompetition => "SAT competition answer",
+            AnswerKind::MiniSat => "MiniSat result file",
+            AnswerKind::MaxSat => "MaxSAT answer",
+            AnswerKind::PseudoBoolean => "pseudo-Boolean answer",
+            AnswerKind::Cbc => "CBC solution file",
+            AnswerKind::Glpk => "GLPK solution file",
+            AnswerKind::Highs => "HiGHS solution file",
+        }
+    }
+
+    /// The file format such an answer is an answer to.
+    pub fn format(self) -> Format {
+        match self {
+            AnswerKind::SatCompetition | AnswerKind::MiniSat => Format::Dimacs,
+            AnswerKind::MaxSat => Format::Wcnf,
+            AnswerKind::PseudoBoolean => Format::Opb,
+            AnswerKind::Cbc | AnswerKind::Glpk | AnswerKind::Highs => Format::Lp,
+        }
+    }
+
+    /// Whether the answer comes from a SAT-like solver (`sat`) or an LP one (`milp`), for
+    /// reports.
+    pub fn backend(self) -> crate::driver::Backend {
+        match self.format() {
+            Format::Lp => crate::driver::Backend::Milp,
+            _ => crate::driver::Backend::Sat,
+        }
+    }
+
+    /// Which kind of answer `text` is, from its status lines; `None` when it is none of them.
+    pub fn detect(text: &str) -> Option<AnswerKind> {
+        let lines: Vec<&str> = text.lines().map(str::trim).collect();
+        let first = lines.iter().find(|l| !l.is_empty()).copied().unwrap_or("");
+        if lines.iter().any(|l| l.starts_with("s mip ")) {
+            return Some(AnswerKind::Glpk);
+        }
+        if lines.contains(&"Model status") {
+            return Some(AnswerKind::Highs);
+        }
+        if first.contains(" - objective value")
+            || first.starts_with("Infeasible")
+            || first.starts_with("Integer infeasible")
+            || first.starts_with("Stopped")
+        {
+            return Some(AnswerKind::Cbc);
+        }
+        if matches!(first, "SAT" | "UNSAT" | "INDET") {
+            return Some(AnswerKind::MiniSat);
+        }
+        let status = lines.iter().find_map(|l| l.strip_prefix("s "))?.trim();
+        let named = lines
+            .iter()
+            .filter_map(|l| l.strip_prefix("v "))
+            .flat_map(str::split_whitespace)
+            .any(|w| w.trim_start_matches(['-', '~']).starts_with('x'));
+        Some(if named {
+            AnswerKind::PseudoBoolean
+        } else if status == "OPTIMUM FOUND" || lines.iter().any(|l| l.starts_with("o ")) {
+            AnswerKind::MaxSat
+        } else {
+            AnswerKind::SatCompetition
+        })
+    }
+}
+
+/// Why an answer could not be decoded.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    /// A file cannot be read as what it should be (the answer, the emitted file), or the
+    /// emitted file is not one of this model: bad input.
+    #[error("{0}")]
+    Unreadable(String),
+    /// The answer is read but is no solution: the solver found none, or its values are
+    /// partial, falsify the file, or break the puzzle's rules.
+    #[error("{0}")]
+    Rejected(String),
+}
+
+/// The files `decode` reads: each with the name errors give it.
+pub struct DecodeInput<'a> {
+    /// The answer's name (its path, as given).
+    pub answer_name: &'a str,
+    /// The answer's text.
+    pub answer: &'a str,
+    /// The file `emit` wrote that the solver answered, (name, text); without it, the file
+    /// `emit` writes now stands in (for names only: its clauses are not checked, since the
+    /// solver may have answered a file with `--at-least`).
+    pub emitted: Option<(&'a str, &'a str)>,
+    /// The model file's name, for the regenerated file's header.
+    pub origin: &'a str,
+}
+
+/// A decoded answer: the solution, verified.
+#[derive(Clone, Debug)]
+pub struct Decoded {
+    /// What kind of answer it was.
+    pub kind: AnswerKind,
+    /// The solution, verified by the puzzle's rules.
+    pub solution: Solution,
+    /// Its objective value.
+    pub value: usize,
+    /// How the answer was read and checked, in words.
+    pub evidence: String,
+    /// The emitted file's size (variables and clauses or rows).
+    pub size: Size,
+}
+
+/// What the solver said about its answer.
+enum Claim {
+    /// A solution; `optimal` when the solver says it is the best.
+    Solution { optimal: bool },
+    /// No solution exists (the solver's word), as the answer puts it.
+    None(String),
+    /// The solver stopped without deciding, as the answer puts it.
+    Unknown(String),
+}
+
+/// The values an answer gives.
+enum Values {
+    /// By variable number (from 1).
+    Numbers(HashMap<usize, bool>),
+    /// By LP column name; `absent_is_zero` for files that list only non-zero columns (CBC).
+    Names {
+        values: HashMap<String, f64>,
+        absent_is_zero: bool,
+    },
+}
+
+/// The file the answer answers: its variable names and what an answer must satisfy.
+struct Emitted {
+    /// The file's name, for messages.
+    name: String,
+    /// Whether its clauses or rows are checked (the file was given, not regenerated).
+    checked: bool,
+    /// The model variable named by each variable number (from 1) or LP column, in order.
+    names: Vec<String>,
+    /// LP files: each column's LP name, in the order of `names`.
+    lp_names: Vec<String>,
+    /// What an answer must satisfy.
+    body: Body,
+}
+
+enum Body {
+    Cnf(Cnf),
+    Wcnf(wcnf::Wcnf),
+    Opb(opb::Opb),
+    Lp(LinearProgram),
+}
+
+impl Emitted {
+    fn size(&self) -> Size {
+        match &self.body {
+            Body::Cnf(cnf) => Size::clauses(cnf.num_vars, cnf.clauses.len()),
+            Body::Wcnf(w) => Size::clauses(w.num_vars, w.hard.len() + w.soft.len()),
+            Body::Opb(o) => Size {
+                variables: o.num_vars,
+                constraints: o.constraints.len(),
+                unit: "rows",
+            },
+            Body::Lp(p) => Size {
+                variables: p.columns.len(),
+                constraints: p.rows.len(),
+                unit: "rows",
+            },
+        }
+    }
+
+    fn format(&self) -> Format {
+        match self.body {
+            Body::Cnf(_) => Format::Dimacs,
+            Body::Wcnf(_) => Format::Wcnf,
+            Body::Opb(_) => Format::Opb,
+            Body::Lp(_) => Format::Lp,
+        }
+    }
+}
+
+/// Reads `input.answer`, checks it and decodes it into a solution of `puzzle`, verified by
+/// the puzzle's rules.
+pub fn decode(puzzle: &Puzzle, input: &DecodeInput) -> Result<Decoded, DecodeError> {
+    let answer_name = input.answer_name;
+    let kind = AnswerKind::detect(input.answer).ok_or_else(|| {
+        DecodeError::Unreadable(format!(
+            "{answer_name}: not a solver answer puzzlec reads (SAT competition `s`/`v` lines, \
+             MiniSat's result file, MaxSAT or PB `v` lines, or a CBC, GLPK `-w` or HiGHS \
+             solution file)"
+        ))
+    })?;
+    let emitted = match input.emitted {
+        Some((name, text)) => read_emitted(name, text, true)?,
+        None => {
+            let text = emit(puzzle, input.origin, kind.format(), None);
+            read_emitted("the file `emit` writes now", &text, false)?
+        }
+    };
+    if emitted.format() != kind.format() {
+        return Err(DecodeError::Unreadable(format!(
+            "{answer_name}: a {} is for {} files, but {} is a {} file",
+            kind.describe(),
+            format_name(kind.format()),
+            emitted.name,
+            format_name(emitted.format())
+        )));
+    }
+    let (claim, values) = read_answer(kind, input.answer, &emitted)
+        .map_err(|e| DecodeError::Unreadable(format!("{answer_name}:{e}")))?;
+    let reject = |message: String| DecodeError::Rejected(format!("{answer_name}: {message}"));
+    let optimal = match claim {
+        Claim::Solution { optimal } => optimal,
+        Claim::None(words) => {
+            return Err(reject(format!(
+                "the solver found no solution ({words}): nothing to decode"
+            )))
+        }
+        Claim::Unknown(words) => {
+            return Err(reject(format!(
+                "the solver stopped without a solution ({words}): nothing to decode"
+            )))
+        }
+    };
+    let file_values = file_values(&emitted, &values).map_err(reject)?;
+    // Names first (a file of another model is bad input), then a partial answer, then
+    // the file's own clauses or rows, then the model's constraints and the rules.
+    // The model without symmetry breaking: that is no rule of the puzzle, and a symmetric
+    // image of a solution (from a file written without it, or by another version) is still
+    // a solution. Its variables are the same.
+    let model = match puzzle {
+        Puzzle::Packing(packing) => packing.compile_with(false),
+        _ => puzzle.compile(),
+    };
+    let assignment = model_assignment(&model, &emitted, &file_values, kind)?.map_err(reject)?;
+    if emitted.checked {
+        check_file(&emitted, &file_values.0).map_err(reject)?;
+    }
+    if let Some(index) = model.constraints.iter().position(|c| !c.holds(&assignment)) {
+        return Err(reject(format!(
+            "the values break constraint {} of the model: {}",
+            index + 1,
+            describe_constraint(&model, &model.constraints[index])
+        )));
+    }
+    let solution = puzzle.decode(&assignment);
+    puzzle.verify(&solution).map_err(|e| {
+        reject(format!(
+            "the decoded solution breaks the {} rules: {}",
+            puzzle.kind(),
+            e.0
+        ))
+    })?;
+    let value = puzzle.value(&solution);
+    let file_check = if emitted.checked {
+        format!(
+            "satisfies every {} of {}",
+            match emitted.body {
+                Body::Cnf(_) => "clause",
+                Body::Wcnf(_) => "hard clause",
+                Body::Opb(_) | Body::Lp(_) => "row",
+            },
+            emitted.name
+        )
+    } else {
+        "read by the names `emit` writes now (no file given, so none of its constraints was checked)"
+            .to_string()
+    };
+    let claim = match (puzzle.has_objective(), optimal) {
+        (true, true) => "; the solver's claim that it is optimal is not checked",
+        (true, false) => "; not claimed optimal",
+        (false, _) => "",
+    };
+    Ok(Decoded {
+        kind,
+        solution,
+        value,
+        evidence: format!(
+            "{answer_name} ({}) {file_check}; the {} model variables matched by name, the \
+             solution verified by the {} rules{claim}",
+            kind.describe(),
+            model.num_vars(),
+            puzzle.kind()
+        ),
+        // The size reported is the file's, which the solver worked on.
+        size: emitted.size(),
+    })
+}
+
+fn format_name(format: Format) -> &'static str {
+    match format {
+        Format::Dimacs => "DIMACS",
+        Format::Lp => "LP",
+        Format::Wcnf => "WCNF",
+        Format::Opb => "OPB",
+    }
+}
+
+/// Reads the emitted file: its names and its body.
+fn read_emitted(name: &str, text: &str, checked: bool) -> Result<Emitted, DecodeError> {
+    let unreadable = |message: String| DecodeError::Unreadable(format!("{name}: {message}"));
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("");
+    let (names, lp_names, body) = if first.starts_with("* #variable=") {
+        let names = star_var_names(text).map_err(unreadable)?;
+        let opb = opb::read_opb(text).map_err(|e| unreadable(e.to_string()))?;
+        (names, Vec::new(), Body::Opb(opb))
+    } else if first.starts_with('\\') || first.eq_ignore_ascii_case("maximize") {
+        let program = lp_file::read_lp(text).map_err(|e| unreadable(e.to_string()))?;
+        let originals: HashMap<&str, &str> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("\\ column "))
+            .filter_map(|l| l.split_once(" = "))
+            .collect();
+        let names = program
+            .columns
+            .iter()
+            .map(|c| {
+                originals
+                    .get(c.as_str())
+                    .map_or(c.as_str(), |o| *o)
+                    .to_string()
+            })
+            .collect();
+        (names, program.columns.clone(), Body::Lp(program))
+    } else if text.lines().any(|l| l.starts_with("p cnf ")) {
+        let names = dimacs::read_var_names(text).map_err(unreadable)?;
+        (
+            names,
+            Vec::new(),
+            Body::Cnf(read_cnf(text).map_err(unreadable)?),
+        )
+    } else if text.lines().any(|l| l.starts_with("h ")) {
+        let names = dimacs::read_var_names(text).map_err(unreadable)?;
+        let formula = wcnf::read_wcnf(text).map_err(|e| unreadable(e.to_string()))?;
+        (names, Vec::new(), Body::Wcnf(formula))
+    } else {
+        return Err(unreadable(
+            "not a file `emit` writes (DIMACS, WCNF, OPB or CPLEX LP)".into(),
+        ));
+    };
+    Ok(Emitted {
+        name: name.to_string(),
+        checked,
+        names,
+        lp_names,
+        body,
+    })
+}
+
+/// The `* var N name` lines of an OPB file, in order.
+fn star_var_names(text: &str) -> Result<Vec<String>, String> {
+    let lines: String = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("* var "))
+        .map(|rest| format!("c var {rest}\n"))
+        .collect();
+    dimacs::read_var_names(&lines)
+}
+
+/// A DIMACS CNF: the `p cnf` header and the clauses; errors name the line.
+fn read_cnf(text: &str) -> Result<Cnf, String> {
+    let mut cnf: Option<(Cnf, usize)> = None;
+    let mut clause = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let line = line.trim();
+        let at = |message: String| format!("line {}: {message}", index + 1);
+        if line.is_empty() || line.starts_with('c') {
+            continue;
+        }
+        if let Some(header) = line.strip_prefix("p cnf ") {
+            let numbers: Vec<usize> = header
+                .split_whitespace()
+                .map(str::parse)
+                .collect::<Result<_, _>>()
+                .map_err(|_| at(format!("bad header {line:?}")))?;
+            let [vars, clauses] = numbers[..] else {
+                return Err(at(format!("bad header {line:?}")));
+            };
+            cnf = Some((Cnf::with_vars(vars), clauses));
+            continue;
+        }
+        let Some((formula, _)) = cnf.as_mut() else {
+            return Err(at("a clause before the `p cnf` header".into()));
+        };
+        for word in line.split_whitespace() {
+            let literal: i64 = word
+                .parse()
+                .map_err(|_| at(format!("{word:?} is not a literal")))?;
+            if literal == 0 {
+                formula.clauses.push(std::mem::take(&mut clause));
+            } else if literal.unsigned_abs() as usize > formula.num_vars {
+                return Err(at(format!(
+                    "literal {literal} beyond the header's variables"
+                )));
+            } else {
+                clause.push(Lit::from_dimacs(literal));
+            }
+        }
+    }
+    let (formula, declared) = cnf.ok_or("no `p cnf` header")?;
+    if formula.clauses.len() != declared || !clause.is_empty() {
+        return Err(format!(
+            "the header declares {declared} clauses, the file has {}",
+            formula.clauses.len()
+        ));
+    }
+    Ok(formula)
+}
+
+/// Reads the answer's claim and values; errors start with the line (`N: ...`) where there
+/// is one, to follow the answer's name.
+fn read_answer(kind: AnswerKind, text: &str, emitted: &Emitted) -> Result<(Claim, Values), String> {
+    let lp = |parsed: Result<(Option<bool>, HashMap<String, f64>), String>, absent_is_zero| {
+        let (found, values) = parsed.map_err(|e| format!(" {e}"))?;
+        let claim = match found {
+            Some(optimal) => Claim::Solution { optimal },
+            None => Claim::None("infeasible".into()),
+        };
+        Ok((
+            claim,
+            Values::Names {
+                values,
+                absent_is_zero,
+            },
+        ))
+    };
+    match kind {
+        AnswerKind::Cbc => {
+            let first = text.lines().next().unwrap_or("").trim();
+            if first.starts_with("Stopped") && !first.contains("objective value") {
+                return Ok((
+                    Claim::Unknown(first.to_string()),
+                    Values::Numbers(HashMap::new()),
+                ));
+            }
+            // CBC lists only the columns that are not zero.
+            lp(read_cbc_solution(text), true)
+        }
+        AnswerKind::Glpk => lp(read_glpk_solution(text, &emitted.lp_names), false),
+        AnswerKind::Highs => lp(read_highs_solution(text), false),
+        AnswerKind::MiniSat => read_literal_lines(text, true),
+        _ => read_literal_lines(text, false),
+    }
+}
+
+/// Reads `s`/`v` answers (SAT, MaxSAT, PB) or MiniSat's result file (`result_file`).
+fn read_literal_lines(text: &str, result_file: bool) -> Result<(Claim, Values), String> {
+    let mut claim: Option<Claim> = None;
+    let mut values: HashMap<usize, bool> = HashMap::new();
+    let mut closed = false;
+    for (index, raw) in text.lines().enumerate() {
+        let number = index + 1;
+        let line = raw.trim();
+        let status = if result_file {
+            match line {
+                "SAT" => Some(Claim::Solution { optimal: false }),
+                "UNSAT" => Some(Claim::None("UNSAT".into())),
+                "INDET" => Some(Claim::Unknown("INDET".into())),
+                _ => None,
+            }
+        } else {
+            line.strip_prefix("s ").map(|s| match s.trim() {
+                "SATISFIABLE" => Claim::Solution { optimal: false },
+                "OPTIMUM FOUND" => Claim::Solution { optimal: true },
+                "UNSATISFIABLE" => Claim::None(format!("s {}", s.trim())),
+                other => Claim::Unknown(format!("s {other}")),
+            })
+        };
+        if let Some(status) = status {
+            if claim.replace(status).is_some() {
+                return Err(format!("{number}: a second status line"));
+            }
+            continue;
+        }
+        let words = if result_file {
+            (claim.is_some() && !line.is_empty()).then_some(line)
+        } else {
+            line.strip_prefix("v ").or((line == "v").then_some(""))
+        };
+        let Some(words) = words else { continue };
+        let words: Vec<&str> = words.split_whitespace().collect();
+        // The MaxSAT Evaluation's newer form: one string of 0s and 1s, variable i at i.
+        if let [bits] = words[..] {
+            if bits.len() > 1 && bits.chars().all(|c| c == '0' || c == '1') && values.is_empty() {
+                for (i, bit) in bits.chars().enumerate() {
+                    values.insert(i + 1, bit == '1');
+                }
+                closed = true;
+                continue;
+            }
+        }
+        for word in words {
+            if closed {
+                return Err(format!("{number}: values after the closing 0"));
+            }
+            let (negative, body) = match word.strip_prefix(['-', '~']) {
+                Some(rest) => (true, rest),
+                None => (false, word),
+            };
+            let body = body.strip_prefix('x').unwrap_or(body);
+            let var: usize = body
+                .parse()
+                .map_err(|_| format!("{number}: {word:?} is not a literal"))?;
+            if var == 0 {
+                closed = true;
+                continue;
+            }
+            if values.insert(var, !negative) == Some(negative) {
+                return Err(format!("{number}: variable {var} is given both values"));
+            }
+        }
+    }
+    let claim = claim.ok_or_else(|| {
+        if result_file {
+            " no status line (`SAT`)".to_string()
+        } else {
+            " no status line (`s SATISFIABLE` or `s OPTIMUM FOUND`)".to_string()
+        }
+    })?;
+    Ok((claim, Values::Numbers(values)))
+}
+
+/// The answer's values over the emitted file's variables (or columns), and which of them
+/// the answer gave.
+fn file_values(emitted: &Emitted, values: &Values) -> Result<(Vec<bool>, Vec<bool>), String> {
+    let count = match &emitted.body {
+        Body::Cnf(c) => c.num_vars,
+        Body::Wcnf(w) => w.num_vars,
+        Body::Opb(o) => o.num_vars,
+        Body::Lp(p) => p.columns.len(),
+    }
+    .max(emitted.names.len());
+    let mut value = vec![false; count];
+    let mut given = vec![false; count];
+    match values {
+        Values::Numbers(numbers) => {
+            let mut sorted: Vec<(&usize, &bool)> = numbers.iter().collect();
+            sorted.sort();
+            for (&var, &v) in sorted {
+                if var > count {
+                    // A regenerated file has no `--at-least` counter: its numbers end earlier.
+                    if emitted.checked {
+                        return Err(format!(
+                            "variable {var} is not in {} (it has {count})",
+                            emitted.name
+                        ));
+                    }
+                    continue;
+                }
+                value[var - 1] = v;
+                given[var - 1] = true;
+            }
+        }
+        Values::Names {
+            values,
+            absent_is_zero,
+        } => {
+            let index: HashMap<&str, usize> = emitted
+                .lp_names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (n.as_str(), i))
+                .collect();
+            if *absent_is_zero {
+                given.iter_mut().for_each(|g| *g = true);
+            }
+            let mut sorted: Vec<(&String, &f64)> = values.iter().collect();
+            sorted.sort_by(|a, b| a.0.cmp(b.0));
+            for (name, &v) in sorted {
+                let &column = index
+                    .get(name.as_str())
+                    .ok_or_else(|| format!("column {name} is not in {}", emitted.name))?;
+                let rounded = v.round();
+                if (v - rounded).abs() > 1e-6 || !(rounded == 0.0 || rounded == 1.0) {
+                    return Err(format!("column {name} has value {v}, not 0 or 1"));
+                }
+                value[column] = rounded == 1.0;
+                given[column] = true;
+            }
+        }
+    }
+    Ok((value, given))
+}
+
+/// Checks the values against every clause or row of the emitted file.
+fn check_file(emitted: &Emitted, values: &[bool]) -> Result<(), String> {
+    let holds = |clause: &[Lit]| {
+        clause
+            .iter()
+            .any(|l| values[l.var().index()] != l.is_negative())
+    };
+    let show = |clause: &[Lit]| {
+        let lits: Vec<String> = clause.iter().map(|l| l.dimacs().to_string()).collect();
+        format!("{} 0", lits.join(" "))
+    };
+    let name = &emitted.name;
+    match &emitted.body {
+        Body::Cnf(cnf) => {
+            if let Some(i) = cnf.clauses.iter().position(|c| !holds(c)) {
+                return Err(format!(
+                    "the values falsify clause {} of {name} ({})",
+                    i + 1,
+                    show(&cnf.clauses[i])
+                ));
+            }
+        }
+        Body::Wcnf(formula) => {
+            if let Some(i) = formula.hard.iter().position(|c| !holds(c)) {
+                return Err(format!(
+                    "the values falsify hard clause {} of {name} (h {})",
+                    i + 1,
+                    show(&formula.hard[i])
+                ));
+            }
+        }
+        Body::Opb(problem) => {
+            for (i, row) in problem.constraints.iter().enumerate() {
+                let lhs: i64 = row
+                    .terms
+                    .iter()
+                    .filter(|&&(_, v)| values[v])
+                    .map(|&(c, _)| c)
+                    .sum();
+                if !(if row.equal {
+                    lhs == row.rhs
+                } else {
+                    lhs >= row.rhs
+                }) {
+                    return Err(format!(
+                        "the values break constraint {} of {name} (left side {lhs}, {} {})",
+                        i + 1,
+                        if row.equal { "=" } else { ">=" },
+                        row.rhs
+                    ));
+                }
+            }
+        }
+        Body::Lp(program) => {
+            for row in &program.rows {
+                let lhs: f64 = row
+                    .terms
+                    .iter()
+                    .filter(|&&(_, c)| values[c])
+                    .map(|&(c, _)| c)
+                    .sum();
+                let holds = match row.comparison {
+                    Comparison::AtMost => lhs <= row.rhs + 1e-9,
+                    Comparison::AtLeast => lhs >= row.rhs - 1e-9,
+                    Comparison::Equal => (lhs - row.rhs).abs() <= 1e-9,
+                };
+                if !holds {
+                    return Err(format!(
+                        "the values break row {} of {name} (left side {lhs}, right side {})",
+                        row.name, row.rhs
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The model's assignment, each variable looked up by name in the emitted file. The outer
+/// error is a file of another model (bad input); the inner one a partial answer.
+fn model_assignment(
+    model: &Model,
+    emitted: &Emitted,
+    (values, given): &(Vec<bool>, Vec<bool>),
+    kind: AnswerKind,
+) -> Result<Result<Assignment, String>, DecodeError> {
+    let position: HashMap<&str, usize> = emitted
+        .names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), i))
+        .collect();
+    let mut assignment = Vec::with_capacity(model.num_vars());
+    let mut missing: Vec<(usize, &str)> = Vec::new();
+    for name in model.names() {
+        let &at = position.get(name.as_str()).ok_or_else(|| {
+            DecodeError::Unreadable(format!(
+                "{} names no variable {name}: it was not written for this model",
+                emitted.name
+            ))
+        })?;
+        if !given[at] {
+            missing.push((at + 1, name));
+        }
+        assignment.push(values[at]);
+    }
+    if let Some(&(number, name)) = missing.first() {
+        let what = match kind.format() {
+            Format::Lp => format!("column {}", emitted.lp_names[number - 1]),
+            _ => format!("variable {number}"),
+        };
+        return Ok(Err(format!(
+            "partial: no value for {} of the {} model variables, the first {name} ({what})",
+            missing.len(),
+            model.num_vars()
+        )));
+    }
+    Ok(Ok(Assignment::new(assignment)))
+}
+
+/// A constraint in words, with the names of (up to six of) its literals.
+fn describe_constraint(model: &Model, constraint: &Constraint) -> String {
+    let lits: Vec<Lit> = constraint.lits().collect();
+    let mut shown: Vec<String> = lits
+        .iter()
+        .take(6)
+        .map(|l| {
+            let name = model.name(Var::from_index(l.var().index()));
+            if l.is_negative() {
+                format!("not {name}")
+            } else {
+                name.to_string()
+            }
+        })
+        .collect();
+    if lits.len() > shown.len() {
+        shown.push(format!("... ({} literals)", lits.len()));
+    }
+    format!("{} over {}", constraint.kind_name(), shown.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_are_told_apart_by_their_status_lines() {
+        let cases = [
+            (
+                "c hi\ns SATISFIABLE\nv 1 -2 0\n",
+                AnswerKind::SatCompetition,
+            ),
+            ("SAT\n1 -2 0\n", AnswerKind::MiniSat),
+            ("o 3\ns OPTIMUM FOUND\nv 1 -2\n", AnswerKind::MaxSat),
+            ("s OPTIMUM FOUND\nv 0110\n", AnswerKind::MaxSat),
+            ("s OPTIMUM FOUND\nv x1 -x2\n", AnswerKind::PseudoBoolean),
+            (
+                "Optimal - objective value 8.00000000\n 1 q 1 1\n",
+                AnswerKind::Cbc,
+            ),
+            ("c Problem:\ns mip 2 3 o 2\nj 1 1\n", AnswerKind::Glpk),
+            ("Model status\nOptimal\n", AnswerKind::Highs),
+        ];
+        for (text, kind) in cases {
+            assert_eq!(AnswerKind::detect(text), Some(kind), "{text}");
+        }
+        assert_eq!(AnswerKind::detect("hello\n"), None);
+    }
+
+    #[test]
+    fn literal_lines_of_every_form_read_the_same() {
+        let read = |text: &str, file: bool| match read_literal_lines(text, file).unwrap().1 {
+            Values::Numbers(v) => {
+                let mut v: Vec<(usize, bool)> = v.into_iter().collect();
+                v.sort();
+                v
+            }
+            Values::Names { .. } => unreachable!(),
+        };
+        let expected = vec![(1, true), (2, false), (3, true)];
+        assert_eq!(read("s SATISFIABLE\nv 1 -2\nv 3 0\n", false), expected);
+        assert_eq!(read("SAT\n1 -2 3 0\n", true), expected);
+        assert_eq!(read("s OPTIMUM FOUND\nv 101\n", false), expected);
+        assert_eq!(read("s OPTIMUM FOUND\nv x1 -x2 x3\n", false), expected);
+        let error = |text: &str| read_literal_lines(text, false).err().unwrap();
+        assert_eq!(
+            error("s SATISFIABLE\nv 1 -1 0\n"),
+            "2: variable 1 is given both values"
+        );
+        assert_eq!(
+            error("s SATISFIABLE\nv 1 0\nv 2\n"),
+            "3: values after the closing 0"
+        );
+        assert_eq!(
+            error("s SATISFIABLE\nv 1 y 0\n"),
+            "2: \"y\" is not a literal"
+        );
+    }
+}
