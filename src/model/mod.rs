@@ -4,6 +4,8 @@
 //! objective ("maximise the number of true literals") and structure hints that encoders
 //! exploit. Backends (SAT, MILP) read a `Model`; they never see a puzzle.
 
+pub mod shape;
+
 use std::fmt;
 
 /// A boolean variable, numbered from 0.
