@@ -4,6 +4,7 @@
 pub mod emit;
 pub mod enumerate;
 pub mod external;
+pub mod guard;
 pub mod native;
 pub mod packing;
 

@@ -80,6 +80,9 @@ pub struct ModelShape {
     pub constraints: BTreeMap<ConstraintShape, u64>,
     /// The objective, when the model has one.
     pub objective: Option<ObjectiveShape>,
+    /// Bytes the compiler holds while it builds the model, beyond the model itself
+    /// (tables it drops afterwards); 0 for the shape of a model that exists.
+    pub scratch_bytes: u64,
 }
 
 impl ModelShape {
@@ -131,6 +134,7 @@ impl ModelShape {
         if other.objective.is_some() {
             self.objective = other.objective;
         }
+        self.scratch_bytes = self.scratch_bytes.max(other.scratch_bytes);
     }
 
     /// The number of constraints.

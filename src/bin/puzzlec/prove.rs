@@ -1,8 +1,10 @@
 //! `puzzlec prove MODEL -o DIR`: a certificate anyone can check.
 
-use crate::output::{check_writable, exit, print_json, print_stdout, write_file, Failure};
+use crate::output::{check_writable, exit, guard_memory, print_json, print_stdout};
+use crate::output::{write_file, Failure};
 use puzzlec::cert::certificate::{self, Claim, ProveError};
 use puzzlec::cert::certificate::{parse_witness, MODEL_FILE, WITNESS_FILE};
+use puzzlec::driver::guard::Work;
 use puzzlec::puzzle::load_model_file;
 use puzzlec::report::{render, svg};
 use std::path::Path;
@@ -14,10 +16,14 @@ pub fn run(
     count: bool,
     json: bool,
     svg: Option<&Path>,
+    max_memory: u64,
 ) -> Result<u8, Failure> {
     if let Some(svg) = svg {
         check_writable(svg)?;
     }
+    // A certificate comes from the SAT backend: refuse a model that would not fit.
+    let puzzle = load_model_file(model)?;
+    guard_memory(model, &puzzle, Work::Sat, "prove", max_memory)?;
     let code = prove(model, dir, count, json)?;
     if let Some(svg) = svg {
         draw_witness(dir, svg)?;
