@@ -193,8 +193,9 @@ pub fn solve_external(
         solver: label.clone(),
         message,
     };
-    let mut model = puzzle.compile();
-    add_known_solution(puzzle, &mut model);
+    // No known solution here: `--solver` asks for that program's answer, so it is always
+    // run (the puzzle's upper bound still ends the raise-k loop).
+    let model = puzzle.compile();
     let incumbent = Incumbent::<Assignment>::new();
     let raw = match solver {
         ExternalSolver::Sat(command) => {
