@@ -2,6 +2,8 @@
 //! explicit construction reaches it, so every backend proves N optimal at once and says
 //! how. N = 1..3 (where the construction does not exist) still go through the solvers.
 
+mod common;
+
 use puzzlec::base::{Control, Goal, Status};
 use puzzlec::driver::{solve, Backend};
 use puzzlec::puzzle::queens::Queens;
@@ -98,4 +100,37 @@ fn the_row_bound_is_stated_only_for_boards_without_obstacles() {
         "one queen per column of an empty board: 2 columns"
     );
     assert_eq!(Queens::from_rows(&["-*-", "---"]).line_bound(), None);
+}
+
+/// External solvers are always run (no construction is handed to them), but the bound
+/// the puzzle knows to be reached is asked for first: one SAT call, and CBC gets the bound.
+#[test]
+fn external_solvers_ask_for_the_row_bound_first() {
+    use puzzlec::driver::external::ExternalSolver;
+    use puzzlec::driver::solve_external;
+    if !common::programs_or_skip(
+        module_path!(),
+        &[("minisat", "minisat"), ("cbc", "coinor-cbc")],
+    ) {
+        return;
+    }
+    for n in [4, 9, 24] {
+        let puzzle = Puzzle::Queens(Queens::empty(n));
+        for (backend, program) in [(Backend::Sat, "minisat"), (Backend::Milp, "cbc")] {
+            let solver = ExternalSolver::parse(backend, program).unwrap();
+            let outcome =
+                solve_external(&puzzle, &solver, Goal::Maximise, &Control::unlimited()).unwrap();
+            assert_eq!(outcome.status, Status::Optimal, "{program}, n = {n}");
+            assert_eq!(outcome.value, Some(n), "{program}, n = {n}");
+            if backend == Backend::Sat {
+                assert!(
+                    outcome.evidence.contains("minisat found")
+                        && outcome.evidence.contains("when asked for it first")
+                        && outcome.evidence.contains("one queen per row"),
+                    "n = {n}: {}",
+                    outcome.evidence
+                );
+            }
+        }
+    }
 }

@@ -268,6 +268,9 @@ pub struct UpperBound {
     pub value: usize,
     /// Why, in words, for the outcome's evidence.
     pub reason: String,
+    /// Whether the puzzle knows that some solution reaches the bound (an explicit
+    /// construction exists), so a solver may be asked for it first.
+    pub reached: bool,
 }
 
 /// A solution known without search (an explicit construction), handed to the loops as the
@@ -488,6 +491,7 @@ mod tests {
         m.upper_bound = Some(UpperBound {
             value: 0,
             reason: "a wrong bound".into(),
+            reached: false,
         });
         assert!(
             m.usable_known_solution().is_none(),

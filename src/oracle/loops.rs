@@ -138,6 +138,47 @@ pub fn answer_goal<O: SatOracle + ?Sized>(
             k = value + 1;
         }
     }
+    // A bound the puzzle knows to be reached is asked for first: one call finds the optimum
+    // instead of one call per value below it. Should the solver refute it after all, the
+    // loop goes on from where it was.
+    let reached = model
+        .upper_bound
+        .as_ref()
+        .filter(|b| b.reached)
+        .map(|b| b.value);
+    if let (Goal::Maximise, Some(bound), None) = (goal, reached, &best) {
+        if ceiling.as_ref().is_some_and(|(c, _)| *c == bound) {
+            if let Ok(Some(lit)) = encoding.at_least(bound) {
+                let mut cuts = 0;
+                match solve_with_cuts(oracle, model, &[lit], control, &mut cuts)? {
+                    Some(CutAnswer::Sat(assignment)) => {
+                        let value = objective.map_or(0, |o| o.value(&assignment));
+                        incumbent.offer(&assignment, value);
+                        if value == bound {
+                            let why = &ceiling.as_ref().expect("checked above").1;
+                            return Ok(RawOutcome {
+                                status: Status::Optimal,
+                                witness: Some(assignment),
+                                bound: Some(value),
+                                evidence: format!(
+                                    "{name} found {value} when asked for it first, which equals {why}"
+                                ),
+                                size: oracle.size(),
+                            });
+                        }
+                    }
+                    None => {
+                        return Ok(unfinished(
+                            best,
+                            oracle.stopped(bound, control),
+                            oracle.size(),
+                        ))
+                    }
+                    Some(CutAnswer::Unsat | CutAnswer::Unknown) => {}
+                }
+            }
+        }
+    }
     let counted = encoding.objective_encoding.to_string();
     let mut cuts = 0;
     loop {

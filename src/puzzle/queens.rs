@@ -180,6 +180,9 @@ impl Queens {
             (self.width, "column")
         };
         Some(UpperBound {
+            // The explicit construction (one queen per row) fills a square of side 4 or
+            // more.
+            reached: self.width == self.height && value >= 4,
             value,
             reason: format!(
                 "one queen per {lines} of an empty board: {value} {lines}{}",
