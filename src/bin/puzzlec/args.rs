@@ -30,8 +30,8 @@ Exit status:
       objective was solved or shown impossible, or a file was written
   1   internal failure: backends disagree, a solution failed verification, a solver
       failed, or a certificate failed its check
-  2   bad input: the model file, a flag, a flag that does not apply to the model, or an
-      output file
+  2   bad input: the model file, a flag, a flag that does not apply to the model, an
+      output file, or a model estimated to need more memory than --max-memory
   3   a time limit or Ctrl-C stopped the run before it proved its answer
   10  the decision --at-least K has a yes answer (as SAT solvers report)
   20  the decision --at-least K has a no answer (as SAT solvers report)";
