@@ -2,31 +2,15 @@
 //! pass puzzlec's checker before "optimal" or "impossible" is claimed, a solver that lies
 //! about UNSATISFIABLE is caught, and a solver that gives no proof is marked unchecked.
 //!
-//! Tests that need `cadical` print "SKIPPED: cadical not installed" without it; with
-//! `PUZZLEC_REQUIRE_EXTERNAL=1` they fail instead.
+//! Tests that need `cadical` print "SKIPPED in TEST: not installed: cadical ..." without it
+//! (the shared `common::cadical_or_skip`); with `PUZZLEC_REQUIRE_EXTERNAL=1` they fail
+//! instead.
 
 mod common;
 
 use common::{models, puzzlec};
-use puzzlec::oracle::external::on_path;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-
-/// Whether `cadical` is on PATH; says so on stderr when it is not, and fails when
-/// `PUZZLEC_REQUIRE_EXTERNAL=1` says it must be there.
-fn cadical_or_skip() -> bool {
-    if on_path("cadical") {
-        return true;
-    }
-    // Straight to stderr: the harness captures `eprintln!`, and a silent skip is a pass.
-    use std::io::Write as _;
-    let _ = writeln!(std::io::stderr(), "SKIPPED: cadical not installed");
-    assert!(
-        std::env::var("PUZZLEC_REQUIRE_EXTERNAL").as_deref() != Ok("1"),
-        "PUZZLEC_REQUIRE_EXTERNAL=1 but cadical is not installed (Debian package cadical)"
-    );
-    false
-}
 
 /// Writes an executable shell script `name` with `body` into `dir`.
 fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
@@ -53,7 +37,7 @@ fn says_checked(text: &str) -> bool {
 
 #[test]
 fn cadical_refutation_of_an_impossible_dissection_is_checked() {
-    if !cadical_or_skip() {
+    if !common::cadical_or_skip(module_path!()) {
         return;
     }
     let model = models().join("halves-impossible.toml");
@@ -84,7 +68,7 @@ fn cadical_refutation_of_an_impossible_dissection_is_checked() {
 
 #[test]
 fn cadical_refutation_of_at_least_21_on_the_contest_board_is_checked() {
-    if !cadical_or_skip() {
+    if !common::cadical_or_skip(module_path!()) {
         return;
     }
     let model = models().join("obstacle-queens.toml");

@@ -2,8 +2,11 @@
 //! CaDiCaL (text and binary), tampered proofs, and random proofs whose acceptance must imply
 //! unsatisfiability (checked by brute force and by a naive forward checker).
 //!
-//! Tests that need `cadical` print "SKIPPED: cadical not installed" without it; with
-//! `PUZZLEC_REQUIRE_EXTERNAL=1` they fail instead. `DRAT_FUZZ_ROUNDS` lengthens the random runs.
+//! Tests that need `cadical` print "SKIPPED in TEST: not installed: cadical ..." without it
+//! (the shared `common::report_missing`); with `PUZZLEC_REQUIRE_EXTERNAL=1` they fail
+//! instead. `DRAT_FUZZ_ROUNDS` lengthens the random runs.
+
+mod common;
 
 mod helpers {
     #![allow(dead_code)]
@@ -166,18 +169,15 @@ mod helpers {
         ))
     }
 
-    /// Whether `cadical` can run; prints "SKIPPED: cadical not installed" when it cannot, and
-    /// fails instead when `PUZZLEC_REQUIRE_EXTERNAL=1` says it must be there.
+    /// Whether `cadical` can run; says so on stderr when it cannot, and fails instead when
+    /// `PUZZLEC_REQUIRE_EXTERNAL=1` says it must be there (see `common::report_missing`).
     pub fn cadical_or_skip() -> bool {
         if cadical_available() {
             return true;
         }
-        // Straight to stderr: the harness captures `eprintln!`, and a silent skip is a pass.
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), "SKIPPED: cadical not installed");
-        assert!(
-            std::env::var("PUZZLEC_REQUIRE_EXTERNAL").as_deref() != Ok("1"),
-            "PUZZLEC_REQUIRE_EXTERNAL=1 but cadical is not installed (Debian package cadical)"
+        crate::common::report_missing(
+            module_path!(),
+            &["cadical (Debian package cadical)".to_string()],
         );
         false
     }

@@ -9,7 +9,6 @@ use common::models;
 use puzzlec::driver::emit::{emit, Format};
 use puzzlec::engines::dissection::{dissect, Cell};
 use puzzlec::model::Assignment;
-use puzzlec::oracle::external::on_path;
 use puzzlec::puzzle::dissection::DissectionPuzzle;
 use puzzlec::puzzle::load_model_file;
 use puzzlec::puzzle::Puzzle;
@@ -47,21 +46,9 @@ fn cadical(text: &str, name: &str) -> Option<Vec<bool>> {
     Some(values)
 }
 
-fn cadical_installed() -> bool {
-    if on_path("cadical") {
-        return true;
-    }
-    assert!(
-        std::env::var("PUZZLEC_REQUIRE_EXTERNAL").as_deref() != Ok("1"),
-        "PUZZLEC_REQUIRE_EXTERNAL=1 but cadical is missing"
-    );
-    println!("SKIPPED: cadical not installed");
-    false
-}
-
 #[test]
 fn dimacs_of_an_impossible_dissection_is_unsatisfiable() {
-    if !cadical_installed() {
+    if !common::cadical_or_skip(module_path!()) {
         return;
     }
     let path = models().join("halves-impossible.toml");
@@ -74,7 +61,7 @@ fn dimacs_of_an_impossible_dissection_is_unsatisfiable() {
 
 #[test]
 fn dimacs_answer_of_the_asahi_dissection_decodes_to_a_dissection() {
-    if !cadical_installed() {
+    if !common::cadical_or_skip(module_path!()) {
         return;
     }
     let path = models().join("halves-asahi-2005.toml");
@@ -91,7 +78,7 @@ fn dimacs_answer_of_the_asahi_dissection_decodes_to_a_dissection() {
 /// native search does, and what it finds is one.
 #[test]
 fn dimacs_of_random_shapes_agrees_with_the_native_search() {
-    if !cadical_installed() {
+    if !common::cadical_or_skip(module_path!()) {
         return;
     }
     let mut rng = ChaCha8Rng::seed_from_u64(15);

@@ -45,21 +45,7 @@ fn installed(test: &str) -> Vec<ExternalSolver> {
     if let Ok(highs) = ExternalSolver::parse(Backend::Milp, "highs") {
         found.push(highs);
     }
-    if !missing.is_empty() {
-        // Straight to stderr: the test harness captures `eprintln!`, and a skip that
-        // nobody sees is a silent pass.
-        use std::io::Write;
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED in {test}: not installed: {}",
-            missing.join(", ")
-        );
-        assert!(
-            std::env::var("PUZZLEC_REQUIRE_EXTERNAL").as_deref() != Ok("1"),
-            "PUZZLEC_REQUIRE_EXTERNAL=1 but {} missing",
-            missing.join(", ")
-        );
-    }
+    common::report_missing(test, &missing);
     found
 }
 

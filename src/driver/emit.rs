@@ -1,9 +1,15 @@
 //! Files for external solvers: DIMACS CNF, WCNF (MaxSAT), OPB (pseudo-Boolean) and CPLEX
 //! LP, each headed by comments that say what the file is and name every variable.
 
-use crate::encode::{amo::AmoEncoding, cnf as encode, dimacs, opb, wcnf};
-use crate::encode::{lp::LinearProgram, lp_file};
+use crate::base::Control;
+use crate::encode::amo::AmoEncoding;
+use crate::encode::opb;
+use crate::encode::stream::{self, StreamError};
+use crate::model::Model;
 use crate::puzzle::Puzzle;
+use std::io::Write;
+use std::sync::mpsc;
+use std::time::Duration;
 
 /// The formats `emit` writes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -20,21 +26,69 @@ pub enum Format {
     Opb,
 }
 
-/// The puzzle's model as `format` text. With `at_least`, the file asks "objective at least
-/// K?" (a unit clause on the counter's output, or one more row); without, it holds the
-/// constraints alone (and, for LP, the objective). `origin` names the model file.
-pub fn emit(puzzle: &Puzzle, origin: &str, format: Format, at_least: Option<usize>) -> String {
-    let mut model = puzzle.compile();
-    // Lazy constraints that can be written out become ordinary constraints, so the file is
-    // exactly the puzzle; the rest stay lazy and the file says so.
-    let mut written = Vec::new();
-    for lazy in std::mem::take(&mut model.lazy) {
-        if lazy.write_out(&mut model) {
-            written.push(lazy.name().to_string());
-        } else {
-            model.lazy.push(lazy);
+/// What `emit` writes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct EmitOptions {
+    /// The file format.
+    pub format: Format,
+    /// With `Some(k)`, the file asks "objective at least k?" (a unit clause on the
+    /// counter's output, or one more row); without, it holds the constraints alone (and,
+    /// for LP and OPB, the objective).
+    pub at_least: Option<usize>,
+    /// Whether lazy constraints are written out in full (the default), so the file is
+    /// exactly the puzzle; `false` (`--incomplete`) leaves them out for a smaller file,
+    /// and the file's header says so.
+    pub complete: bool,
+}
+
+/// Why `emit` wrote no complete file.
+#[derive(Debug, thiserror::Error)]
+pub enum EmitError {
+    /// The output could not be written.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// A time limit or Ctrl-C stopped the compilation or the writing; what was written is
+    /// incomplete.
+    #[error("stopped")]
+    Stopped,
+}
+
+impl From<StreamError> for EmitError {
+    fn from(error: StreamError) -> EmitError {
+        match error {
+            StreamError::Io(e) => EmitError::Io(e),
+            StreamError::Stopped => EmitError::Stopped,
         }
     }
+}
+
+/// The puzzle's model as `format` text, complete (see [`EmitOptions`]); `origin` names
+/// the model file. For files small enough to hold in memory; [`emit_to`] streams.
+pub fn emit(puzzle: &Puzzle, origin: &str, format: Format, at_least: Option<usize>) -> String {
+    let options = EmitOptions {
+        format,
+        at_least,
+        complete: true,
+    };
+    let mut out = Vec::new();
+    emit_to(puzzle, origin, &options, &mut out, &Control::unlimited())
+        .expect("writing into memory without a limit cannot fail");
+    String::from_utf8(out).expect("the writers write UTF-8")
+}
+
+/// Writes the puzzle's model to `out` as `options` say, line by line: the file is never
+/// held in memory (DIMACS is encoded twice, once to count its clauses for the header).
+/// `control` bounds the compilation and the writing; when it stops them, what `out` got is
+/// incomplete and the caller must discard it or say so.
+pub fn emit_to(
+    puzzle: &Puzzle,
+    origin: &str,
+    options: &EmitOptions,
+    out: &mut dyn Write,
+    control: &Control,
+) -> Result<(), EmitError> {
+    let (model, written) = compile_stoppable(puzzle, options.complete, control)?;
+    let at_least = options.at_least;
     let mut comments = vec![
         format!("puzzlec {} from {origin}", env!("CARGO_PKG_VERSION")),
         format!(
@@ -49,27 +103,38 @@ pub fn emit(puzzle: &Puzzle, origin: &str, format: Format, at_least: Option<usiz
             written.join(", ")
         ));
     }
-    match format {
+    if !options.complete && !model.lazy.is_empty() {
+        comments.push(
+            "INCOMPLETE, as asked (--incomplete): the lazy constraints below are left out, so \
+             a solver's answer may not be a solution of the puzzle"
+                .into(),
+        );
+    }
+    match options.format {
         Format::Dimacs => {
-            let encoding = encode::encode(&model, AmoEncoding::Auto);
-            comments.push(format!(
-                "objective counted by {}",
-                encoding.objective_encoding
-            ));
+            let plan = stream::plan_cnf(&model, AmoEncoding::Auto, at_least);
+            comments.push(format!("objective counted by {}", plan.objective_encoding));
             comments.push(match at_least {
                 Some(k) => format!("decision: objective at least {k}"),
                 None => "constraints only (no objective bound)".to_string(),
             });
             push_lazy_warning(&mut comments, &model);
-            let cnf = encoding.cnf_with_at_least(at_least);
-            dimacs::write_dimacs(&cnf, model.names(), &comments)
+            stream::write_dimacs(
+                &model,
+                AmoEncoding::Auto,
+                at_least,
+                &plan,
+                &comments,
+                out,
+                control,
+            )?;
         }
         Format::Lp => {
             if let Some(k) = at_least {
                 comments.push(format!("decision: objective at least {k} (row at_least)"));
             }
             push_lazy_warning(&mut comments, &model);
-            lp_file::write_lp(&LinearProgram::from_model(&model, at_least), &comments)
+            stream::write_lp(&model, at_least, &comments, out, control)?;
         }
         Format::Wcnf => {
             if let Some(k) = at_least {
@@ -77,8 +142,7 @@ pub fn emit(puzzle: &Puzzle, origin: &str, format: Format, at_least: Option<usiz
             }
             comments.push("soft: one unit clause of weight 1 per objective literal; cost = literals left false".into());
             push_lazy_warning(&mut comments, &model);
-            let formula = wcnf::Wcnf::from_model(&model, at_least);
-            wcnf::write_wcnf(&formula, model.names(), &comments)
+            stream::write_wcnf(&model, at_least, &comments, out, control)?;
         }
         Format::Opb => {
             if let Some(k) = at_least {
@@ -86,19 +150,65 @@ pub fn emit(puzzle: &Puzzle, origin: &str, format: Format, at_least: Option<usiz
                     "decision: objective at least {k} (last constraint)"
                 ));
             }
-            let (problem, offset) = opb::Opb::from_model(&model, at_least);
+            let (_, offset) = opb::objective_terms(&model);
             comments.push(format!(
                 "min: minus the objective count, plus the constant {offset} (not written)"
             ));
             push_lazy_warning(&mut comments, &model);
-            opb::write_opb(&problem, model.names(), &comments)
+            stream::write_opb(&model, at_least, &comments, out, control)?;
+        }
+    }
+    Ok(())
+}
+
+/// Compiles the puzzle (writing out its lazy constraints when `complete`) on its own
+/// thread, so that `control` can end a long compilation: the thread is then abandoned (it
+/// ends with the process). Returns the model and the names of the constraints written out.
+fn compile_stoppable(
+    puzzle: &Puzzle,
+    complete: bool,
+    control: &Control,
+) -> Result<(Model, Vec<String>), EmitError> {
+    let (sender, receiver) = mpsc::channel();
+    let puzzle = puzzle.clone();
+    std::thread::Builder::new()
+        .name("puzzlec-compile".into())
+        .spawn(move || {
+            let mut model = puzzle.compile();
+            // Lazy constraints that can be written out become ordinary constraints, so the
+            // file is exactly the puzzle; the rest stay lazy and the file says so.
+            let mut written = Vec::new();
+            if complete {
+                for lazy in std::mem::take(&mut model.lazy) {
+                    if lazy.write_out(&mut model) {
+                        written.push(lazy.name().to_string());
+                    } else {
+                        model.lazy.push(lazy);
+                    }
+                }
+            }
+            // The receiver may have given up; nothing to do then.
+            let _ = sender.send((model, written));
+        })?;
+    loop {
+        match receiver.recv_timeout(Duration::from_millis(20)) {
+            Ok(compiled) => return Ok(compiled),
+            Err(mpsc::RecvTimeoutError::Timeout) if control.should_stop() => {
+                return Err(EmitError::Stopped)
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(EmitError::Io(std::io::Error::other(
+                    "the compiling thread panicked",
+                )))
+            }
         }
     }
 }
 
 /// Lazy constraints are not written into static files yet; say so in every format rather
 /// than let a solver's answer (or "satisfiable") look like one of the puzzle's.
-fn push_lazy_warning(comments: &mut Vec<String>, model: &crate::model::Model) {
+fn push_lazy_warning(comments: &mut Vec<String>, model: &Model) {
     if !model.lazy.is_empty() {
         let names: Vec<&str> = model.lazy.iter().map(|l| l.name()).collect();
         comments.push(format!(

@@ -5,6 +5,7 @@ pub mod decode;
 pub mod emit;
 pub mod enumerate;
 pub mod external;
+pub mod guard;
 pub mod native;
 pub mod packing;
 
@@ -193,6 +194,8 @@ pub fn solve_external(
         solver: label.clone(),
         message,
     };
+    // No known solution here: `--solver` asks for that program's answer, so it is always
+    // run (the puzzle's upper bound still ends the raise-k loop).
     let model = puzzle.compile();
     let incumbent = Incumbent::<Assignment>::new();
     let raw = match solver {
@@ -211,6 +214,29 @@ pub fn solve_external(
     Ok(outcome)
 }
 
+/// Hands `model` the solution its family knows without search, when there is one: on an
+/// empty square board of side 4 or more, the explicit construction of the native search
+/// (one queen per row), which meets the puzzle's one-queen-per-row bound, so the SAT and
+/// MILP loops prove the optimum at once.
+pub fn add_known_solution(puzzle: &Puzzle, model: &mut crate::model::Model) {
+    let Puzzle::Queens(queens) = puzzle else {
+        return;
+    };
+    if queens.width != queens.height || queens.free.iter().any(|&f| !f) {
+        return;
+    }
+    let Some(placement) = crate::engines::obstacle_queens::constructive_placement(queens.width)
+    else {
+        return;
+    };
+    let solution = crate::puzzle::queens::QueensSolution::new(placement);
+    model.known_solution = Some(crate::model::KnownSolution {
+        assignment: queens.assignment_of(&solution),
+        origin: "the explicit construction (even columns, then odd, mended for n mod 6 = 2 or 3)"
+            .into(),
+    });
+}
+
 /// Runs a model backend on its own thread, so a deadline or Ctrl-C can end a solver call
 /// that does not poll for it; the abandoned thread's best assignment is kept.
 fn run_stoppable(
@@ -227,7 +253,8 @@ fn run_stoppable(
     std::thread::Builder::new()
         .name(format!("puzzlec-{}", backend.name()))
         .spawn(move || {
-            let model = thread_puzzle.compile();
+            let mut model = thread_puzzle.compile();
+            add_known_solution(&thread_puzzle, &mut model);
             let result = match backend {
                 Backend::Sat => Ok(crate::oracle::varisat::solve(
                     &model,

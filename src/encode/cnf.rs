@@ -45,10 +45,8 @@ impl CnfEncoding {
     /// bound is impossible outright): the decision question in one self-contained CNF.
     pub fn cnf_with_at_least(&self, k: Option<usize>) -> Cnf {
         let mut cnf = self.cnf.clone();
-        match k.map(|k| self.at_least(k)) {
-            None | Some(Ok(None)) => {}
-            Some(Ok(Some(lit))) => cnf.clauses.push(vec![lit]),
-            Some(Err(_)) => cnf.clauses.push(Vec::new()),
+        if let Some(clause) = at_least_clause(self.objective.as_ref(), k) {
+            cnf.clauses.push(clause);
         }
         cnf
     }
@@ -66,10 +64,32 @@ pub struct BoundImpossible {
 /// Encodes `model` into CNF with at-most-one encoding `amo`.
 pub fn encode(model: &Model, amo: AmoEncoding) -> CnfEncoding {
     let mut cnf = Cnf::with_vars(model.num_vars());
-    for constraint in &model.constraints {
-        encode_constraint(&mut cnf, constraint, amo);
+    let (objective, objective_encoding) = encode_into(&mut cnf, model, amo);
+    CnfEncoding {
+        cnf,
+        model_vars: model.num_vars(),
+        objective,
+        objective_encoding,
     }
-    let (objective, objective_encoding) = match &model.objective {
+}
+
+/// Encodes `model` into `sink` (which must number the model's variables `0..num_vars`
+/// already), as [`encode`] does: the same clauses in the same order, so a counting pass
+/// and a writing pass agree. Returns the objective's counter and how it is counted, in
+/// words. Stops early, leaving the formula unfinished, once [`ClauseSink::stopped`] says so.
+pub fn encode_into(
+    sink: &mut impl ClauseSink,
+    model: &Model,
+    amo: AmoEncoding,
+) -> (Option<Totalizer>, String) {
+    for constraint in &model.constraints {
+        if sink.stopped() {
+            return (None, "none (stopped)".to_string());
+        }
+        encode_constraint(sink, constraint, amo);
+    }
+    let cnf = sink;
+    match &model.objective {
         None => (None, "none".to_string()),
         Some(objective) => {
             let lower = Directions {
@@ -96,7 +116,7 @@ pub fn encode(model: &Model, amo: AmoEncoding) -> CnfEncoding {
                             indicator
                         })
                         .collect();
-                    let counter = Totalizer::build(&mut cnf, &indicators, indicators.len(), lower);
+                    let counter = Totalizer::build(cnf, &indicators, indicators.len(), lower);
                     let words = format!(
                         "totalizer over {} at-most-one group indicators (of {} objective literals)",
                         indicators.len(),
@@ -106,7 +126,7 @@ pub fn encode(model: &Model, amo: AmoEncoding) -> CnfEncoding {
                 }
                 None => {
                     let n = objective.lits.len();
-                    let counter = Totalizer::build(&mut cnf, &objective.lits, n, lower);
+                    let counter = Totalizer::build(cnf, &objective.lits, n, lower);
                     (
                         Some(counter),
                         format!("totalizer over {n} objective literals"),
@@ -114,12 +134,19 @@ pub fn encode(model: &Model, amo: AmoEncoding) -> CnfEncoding {
                 }
             }
         }
-    };
-    CnfEncoding {
-        cnf,
-        model_vars: model.num_vars(),
-        objective,
-        objective_encoding,
+    }
+}
+
+/// The clause stating "objective >= k" for `counter` (the objective's totalizer, if any):
+/// `None` when there is no bound to state (no `k`, or `k` = 0), an empty clause when the
+/// bound is impossible outright.
+pub fn at_least_clause(counter: Option<&Totalizer>, k: Option<usize>) -> Option<Vec<Lit>> {
+    let k = k?;
+    match counter {
+        _ if k == 0 => None,
+        None => Some(Vec::new()),
+        Some(counter) if counter.at_least_is_impossible(k) => Some(Vec::new()),
+        Some(counter) => counter.at_least(k).map(|lit| vec![lit]),
     }
 }
 

@@ -2,26 +2,42 @@
 //! a solver's model can be read back by name.
 
 use super::Cnf;
+use crate::model::Lit;
 use std::fmt::Write as _;
 
 /// Writes `cnf` in DIMACS format: `comments` first, then one `c var N name` line per named
 /// variable (`names[i]` names variable i + 1), then the `p cnf` header and the clauses.
 pub fn write_dimacs(cnf: &Cnf, names: &[String], comments: &[String]) -> String {
     let mut out = String::new();
-    for comment in comments {
-        let _ = writeln!(out, "c {comment}");
-    }
-    for (i, name) in names.iter().enumerate() {
-        let _ = writeln!(out, "c var {} {name}", i + 1);
-    }
+    write_comments(&mut out, names, comments, "c");
     let _ = writeln!(out, "p cnf {} {}", cnf.num_vars, cnf.clauses.len());
     for clause in &cnf.clauses {
-        for lit in clause {
-            let _ = write!(out, "{} ", lit.dimacs());
-        }
-        out.push_str("0\n");
+        write_clause(&mut out, clause);
     }
     out
+}
+
+/// `comments`, then one `PREFIX var N name` line per name (`names[i]` names variable i + 1).
+pub(crate) fn write_comments(
+    out: &mut String,
+    names: &[String],
+    comments: &[String],
+    prefix: &str,
+) {
+    for comment in comments {
+        let _ = writeln!(out, "{prefix} {comment}");
+    }
+    for (i, name) in names.iter().enumerate() {
+        let _ = writeln!(out, "{prefix} var {} {name}", i + 1);
+    }
+}
+
+/// One clause's DIMACS line.
+pub(crate) fn write_clause(out: &mut String, clause: &[Lit]) {
+    for lit in clause {
+        let _ = write!(out, "{} ", lit.dimacs());
+    }
+    out.push_str("0\n");
 }
 
 /// Reads the `c var N name` lines of a DIMACS file written by [`write_dimacs`]: the names
@@ -53,7 +69,6 @@ pub fn read_var_names(text: &str) -> Result<Vec<String>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Lit;
 
     #[test]
     fn dimacs_text_and_names_round_trip() {

@@ -65,38 +65,65 @@ fn write_terms(out: &mut String, terms: &[(f64, usize)], names: &[String]) {
 pub fn write_lp(program: &LinearProgram, comments: &[String]) -> String {
     let names = lp_names(&program.columns);
     let mut out = String::new();
+    write_lp_head(
+        &mut out,
+        &names,
+        &program.columns,
+        (&program.objective, program.objective_offset),
+        comments,
+    );
+    for row in &program.rows {
+        write_row(&mut out, row, &names);
+    }
+    write_lp_tail(&mut out, &names);
+    out
+}
+
+/// An LP file up to its first row: `comments`, the column mapping (`names` are the LP-safe
+/// names of `columns`), the objective and `Subject To`.
+pub(crate) fn write_lp_head(
+    out: &mut String,
+    names: &[String],
+    columns: &[String],
+    (objective, offset): (&[(f64, usize)], f64),
+    comments: &[String],
+) {
     for comment in comments {
         let _ = writeln!(out, "\\ {comment}");
     }
-    for (safe, original) in names.iter().zip(&program.columns) {
+    for (safe, original) in names.iter().zip(columns) {
         let _ = writeln!(out, "\\ column {safe} = {original}");
     }
-    if program.objective_offset != 0.0 {
+    if offset != 0.0 {
         let _ = writeln!(
             out,
-            "\\ objective offset {} (not written: add it to the optimum)",
-            program.objective_offset
+            "\\ objective offset {offset} (not written: add it to the optimum)"
         );
     }
     out.push_str("Maximize\n obj:");
-    write_terms(&mut out, &program.objective, &names);
+    write_terms(out, objective, names);
     out.push_str("\nSubject To\n");
-    for row in &program.rows {
-        let _ = write!(out, " {}:", row.name);
-        write_terms(&mut out, &row.terms, &names);
-        let comparison = match row.comparison {
-            Comparison::AtMost => "<=",
-            Comparison::AtLeast => ">=",
-            Comparison::Equal => "=",
-        };
-        let _ = writeln!(out, " {comparison} {}", row.rhs);
-    }
+}
+
+/// One row of an LP file.
+pub(crate) fn write_row(out: &mut String, row: &Row, names: &[String]) {
+    let _ = write!(out, " {}:", row.name);
+    write_terms(out, &row.terms, names);
+    let comparison = match row.comparison {
+        Comparison::AtMost => "<=",
+        Comparison::AtLeast => ">=",
+        Comparison::Equal => "=",
+    };
+    let _ = writeln!(out, " {comparison} {}", row.rhs);
+}
+
+/// An LP file after its last row: every column binary, and `End`.
+pub(crate) fn write_lp_tail(out: &mut String, names: &[String]) {
     out.push_str("Binaries\n");
     for chunk in names.chunks(TERMS_PER_LINE) {
         let _ = writeln!(out, " {}", chunk.join(" "));
     }
     out.push_str("End\n");
-    out
 }
 
 /// A problem in an LP file that this reader does not accept.

@@ -6,9 +6,11 @@ pub mod amo;
 pub mod cnf;
 pub mod compare;
 pub mod dimacs;
+pub mod estimate;
 pub mod lp;
 pub mod lp_file;
 pub mod opb;
+pub mod stream;
 pub mod totalizer;
 pub mod wcnf;
 
@@ -37,6 +39,11 @@ pub trait ClauseSink {
     fn new_var(&mut self) -> Var;
     /// Adds a clause (a disjunction of literals; empty means false).
     fn add_clause(&mut self, clause: &[Lit]);
+    /// Whether the sink wants no more clauses (a writer that was stopped or failed), so
+    /// that long encodings can end early. Never, by default.
+    fn stopped(&self) -> bool {
+        false
+    }
 }
 
 /// A formula in conjunctive normal form.

@@ -57,42 +57,52 @@ fn row(lits: &[Lit], coefficient: i64, equal: bool, rhs: i64) -> PbConstraint {
     }
 }
 
+/// One model constraint as a row (at-most-k as `-sum >= -k`).
+pub(crate) fn pb_constraint(constraint: &Constraint) -> PbConstraint {
+    match constraint {
+        Constraint::Clause(l) => row(l, 1, false, 1),
+        Constraint::AtMostOne(l) => row(l, -1, false, -1),
+        Constraint::ExactlyOne(l) => row(l, 1, true, 1),
+        Constraint::AtLeast(l, k) => row(l, 1, false, *k as i64),
+        Constraint::AtMost(l, k) => row(l, -1, false, -(*k as i64)),
+        Constraint::AtLeastAsMany { first, second } => {
+            // sum(first) - sum(second) >= 0 as one row.
+            let (mut terms, plus) = linear(first, 1);
+            let (minus_terms, minus) = linear(second, -1);
+            terms.extend(minus_terms);
+            PbConstraint {
+                terms,
+                equal: false,
+                rhs: -(plus + minus),
+            }
+        }
+    }
+}
+
+/// "At least `k` of `lits`" as a row.
+pub(crate) fn at_least_row(lits: &[Lit], k: usize) -> PbConstraint {
+    row(lits, 1, false, k as i64)
+}
+
+/// The `min:` terms (minus the number of true objective literals) and their constant.
+pub(crate) fn objective_terms(model: &Model) -> (Vec<(i64, usize)>, i64) {
+    match &model.objective {
+        None => (Vec::new(), 0),
+        Some(objective) => linear(&objective.lits, -1),
+    }
+}
+
 impl Opb {
     /// The model as rows (at-most-k as `-sum >= -k`), with "objective at least k" as one
     /// more row when given. The objective's constant (from negated literals) is returned
     /// too: minus the number of true literals is `min:` plus that constant.
     pub fn from_model(model: &Model, at_least: Option<usize>) -> (Opb, i64) {
-        let mut constraints: Vec<PbConstraint> = model
-            .constraints
-            .iter()
-            .map(|c| match c {
-                Constraint::Clause(l) => row(l, 1, false, 1),
-                Constraint::AtMostOne(l) => row(l, -1, false, -1),
-                Constraint::ExactlyOne(l) => row(l, 1, true, 1),
-                Constraint::AtLeast(l, k) => row(l, 1, false, *k as i64),
-                Constraint::AtMost(l, k) => row(l, -1, false, -(*k as i64)),
-                Constraint::AtLeastAsMany { first, second } => {
-                    // sum(first) - sum(second) >= 0 as one row.
-                    let (mut terms, plus) = linear(first, 1);
-                    let (minus_terms, minus) = linear(second, -1);
-                    terms.extend(minus_terms);
-                    PbConstraint {
-                        terms,
-                        equal: false,
-                        rhs: -(plus + minus),
-                    }
-                }
-            })
-            .collect();
-        let (objective, offset) = match &model.objective {
-            None => (Vec::new(), 0),
-            Some(objective) => {
-                if let Some(k) = at_least {
-                    constraints.push(row(&objective.lits, 1, false, k as i64));
-                }
-                linear(&objective.lits, -1)
-            }
-        };
+        let mut constraints: Vec<PbConstraint> =
+            model.constraints.iter().map(pb_constraint).collect();
+        if let (Some(objective), Some(k)) = (&model.objective, at_least) {
+            constraints.push(at_least_row(&objective.lits, k));
+        }
+        let (objective, offset) = objective_terms(model);
         let opb = Opb {
             num_vars: model.num_vars(),
             objective,
@@ -144,16 +154,26 @@ pub fn write_opb(opb: &Opb, names: &[String], comments: &[String]) -> String {
         let _ = writeln!(out, "* var {} {name}", i + 1);
     }
     if !opb.objective.is_empty() {
-        out.push_str("min: ");
-        write_terms(&mut out, &opb.objective);
-        out.push_str(";\n");
+        write_objective_line(&mut out, &opb.objective);
     }
     for constraint in &opb.constraints {
-        write_terms(&mut out, &constraint.terms);
-        let comparison = if constraint.equal { "=" } else { ">=" };
-        let _ = writeln!(out, "{comparison} {} ;", constraint.rhs);
+        write_constraint_line(&mut out, constraint);
     }
     out
+}
+
+/// The `min:` line.
+pub(crate) fn write_objective_line(out: &mut String, terms: &[(i64, usize)]) {
+    out.push_str("min: ");
+    write_terms(out, terms);
+    out.push_str(";\n");
+}
+
+/// One constraint's line.
+pub(crate) fn write_constraint_line(out: &mut String, constraint: &PbConstraint) {
+    write_terms(out, &constraint.terms);
+    let comparison = if constraint.equal { "=" } else { ">=" };
+    let _ = writeln!(out, "{comparison} {} ;", constraint.rhs);
 }
 
 /// Reads a linear OPB file with `xN` variables (as [`write_opb`] writes); the header must

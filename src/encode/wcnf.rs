@@ -64,7 +64,8 @@ impl Wcnf {
     }
 }
 
-fn write_clause(out: &mut String, prefix: &str, clause: &[Lit]) {
+/// One clause's line, after `prefix` (`h` or the weight).
+pub(crate) fn write_clause(out: &mut String, prefix: &str, clause: &[Lit]) {
     out.push_str(prefix);
     for lit in clause {
         let _ = write!(out, " {}", lit.dimacs());

@@ -4,6 +4,8 @@
 //! objective ("maximise the number of true literals") and structure hints that encoders
 //! exploit. Backends (SAT, MILP) read a `Model`; they never see a puzzle.
 
+pub mod shape;
+
 use std::fmt;
 
 /// A boolean variable, numbered from 0.
@@ -280,6 +282,30 @@ pub enum HintError {
     GroupsIncomplete,
 }
 
+/// An upper bound on the objective that the puzzle's rules give outright, with the
+/// argument in words ("one queen per row: 64 rows"). The loops stop when a solution
+/// reaches it, and say why that solution is optimal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UpperBound {
+    /// No solution has a larger objective value.
+    pub value: usize,
+    /// Why, in words, for the outcome's evidence.
+    pub reason: String,
+    /// Whether the puzzle knows that some solution reaches the bound (an explicit
+    /// construction exists), so a solver may be asked for it first.
+    pub reached: bool,
+}
+
+/// A solution known without search (an explicit construction), handed to the loops as the
+/// first incumbent. The loops check it against every constraint before using it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KnownSolution {
+    /// The solution, over the model's variables.
+    pub assignment: Assignment,
+    /// Where it comes from, in words ("the explicit construction ...").
+    pub origin: String,
+}
+
 /// A compiled puzzle: variables, constraints, objective and hints.
 #[derive(Default)]
 pub struct Model {
@@ -290,6 +316,11 @@ pub struct Model {
     pub objective: Option<Objective>,
     /// Constraints enforced by separation (see [`LazyConstraint`]).
     pub lazy: Vec<Box<dyn LazyConstraint>>,
+    /// An upper bound on the objective stated by the puzzle, when it knows one that may be
+    /// tighter or better explained than the structural one.
+    pub upper_bound: Option<UpperBound>,
+    /// A solution known without search, to start from.
+    pub known_solution: Option<KnownSolution>,
 }
 
 impl fmt::Debug for Model {
@@ -299,6 +330,8 @@ impl fmt::Debug for Model {
             .field("constraints", &self.constraints.len())
             .field("objective", &self.objective)
             .field("lazy", &self.lazy.len())
+            .field("upper_bound", &self.upper_bound)
+            .field("known_solution", &self.known_solution.is_some())
             .finish()
     }
 }
@@ -352,6 +385,26 @@ impl Model {
             }
         }
         counts
+    }
+
+    /// The known solution, when there is one and it satisfies every constraint (written and
+    /// lazy) and, for an optimisation, stays within the stated upper bound; `None`
+    /// otherwise, so a wrong hint can only cost time, never an answer.
+    pub fn usable_known_solution(&self) -> Option<&KnownSolution> {
+        let known = self.known_solution.as_ref()?;
+        if known.assignment.values().len() != self.num_vars()
+            || !self.satisfied_by(&known.assignment)
+        {
+            return None;
+        }
+        let value = self
+            .objective
+            .as_ref()
+            .map_or(0, |o| o.value(&known.assignment));
+        match &self.upper_bound {
+            Some(bound) if value > bound.value => None,
+            _ => Some(known),
+        }
     }
 
     /// Checks the model's internal promises: every literal names a variable, and every
@@ -431,6 +484,40 @@ mod tests {
         assert!(!compare(vec![l(0), l(1)], vec![!l(1), l(2)]));
         assert!(compare(vec![l(0), l(2)], vec![!l(1), l(1)]));
         assert!(!compare(vec![], vec![l(0)]));
+    }
+
+    #[test]
+    fn a_known_solution_is_used_only_when_it_satisfies_the_model_and_its_bound() {
+        let mut m = Model::new();
+        let a = m.new_var("a").positive();
+        let b = m.new_var("b").positive();
+        m.add(Constraint::AtMostOne(vec![a, b]));
+        m.objective = Some(Objective {
+            lits: vec![a, b],
+            amo_groups: None,
+        });
+        let known = |values: Vec<bool>| KnownSolution {
+            assignment: Assignment::new(values),
+            origin: "a test".into(),
+        };
+        m.known_solution = Some(known(vec![true, true]));
+        assert!(
+            m.usable_known_solution().is_none(),
+            "breaks the at-most-one"
+        );
+        m.known_solution = Some(known(vec![true]));
+        assert!(m.usable_known_solution().is_none(), "too few values");
+        m.known_solution = Some(known(vec![false, true]));
+        assert!(m.usable_known_solution().is_some());
+        m.upper_bound = Some(UpperBound {
+            value: 0,
+            reason: "a wrong bound".into(),
+            reached: false,
+        });
+        assert!(
+            m.usable_known_solution().is_none(),
+            "beats the stated bound"
+        );
     }
 
     #[test]

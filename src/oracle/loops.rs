@@ -154,13 +154,65 @@ pub fn answer_goal<O: SatOracle + ?Sized>(
 ) -> Result<RawOutcome<Assignment>, OracleError> {
     let name = oracle.name();
     let objective = model.objective.as_ref();
-    let structural_bound = objective.map(|o| o.trivial_bound());
+    let ceiling = best_possible(model);
     let mut best: Option<(Assignment, usize)> = None;
     // The bound to ask for next.
     let mut k = match goal {
         Goal::AtLeast(k) => k,
         Goal::Maximise => 0,
     };
+    if let Some(known) = model.usable_known_solution() {
+        let value = objective.map_or(0, |o| o.value(&known.assignment));
+        incumbent.offer(&known.assignment, value);
+        if let Some(outcome) = settled_by_known(model, goal, value, &ceiling, oracle.size()) {
+            return Ok(outcome);
+        }
+        if goal == Goal::Maximise && objective.is_some() {
+            best = Some((known.assignment.clone(), value));
+            k = value + 1;
+        }
+    }
+    // A bound the puzzle knows to be reached is asked for first: one call finds the optimum
+    // instead of one call per value below it. Should the solver refute it after all, the
+    // loop goes on from where it was.
+    let reached = model
+        .upper_bound
+        .as_ref()
+        .filter(|b| b.reached)
+        .map(|b| b.value);
+    if let (Goal::Maximise, Some(bound), None) = (goal, reached, &best) {
+        if ceiling.as_ref().is_some_and(|(c, _)| *c == bound) {
+            if let Ok(Some(lit)) = encoding.at_least(bound) {
+                let mut cuts = 0;
+                match solve_with_cuts(oracle, model, &[lit], control, &mut cuts)? {
+                    Some(CutAnswer::Sat(assignment)) => {
+                        let value = objective.map_or(0, |o| o.value(&assignment));
+                        incumbent.offer(&assignment, value);
+                        if value == bound {
+                            let why = &ceiling.as_ref().expect("checked above").1;
+                            return Ok(RawOutcome {
+                                status: Status::Optimal,
+                                witness: Some(assignment),
+                                bound: Some(value),
+                                evidence: format!(
+                                    "{name} found {value} when asked for it first, which equals {why}"
+                                ),
+                                size: oracle.size(),
+                            });
+                        }
+                    }
+                    None => {
+                        return Ok(unfinished(
+                            best,
+                            oracle.stopped(bound, control),
+                            oracle.size(),
+                        ))
+                    }
+                    Some(CutAnswer::Unsat | CutAnswer::Unknown) => {}
+                }
+            }
+        }
+    }
     let counted = encoding.objective_encoding.to_string();
     let mut cuts = 0;
     loop {
@@ -219,14 +271,12 @@ pub fn answer_goal<O: SatOracle + ?Sized>(
                         size: oracle.size(),
                     });
                 }
-                if let Some(b) = structural_bound.filter(|&b| b == value) {
+                if let Some((_, why)) = ceiling.as_ref().filter(|(b, _)| *b == value) {
                     return Ok(RawOutcome {
                         status: Status::Optimal,
                         witness: Some(assignment),
                         bound: Some(value),
-                        evidence: format!(
-                            "{name} found {value}, which equals the structural bound ({b} at-most-one groups)"
-                        ),
+                        evidence: format!("{name} found {value}, which equals {why}"),
                         size: oracle.size(),
                     });
                 }
@@ -235,6 +285,55 @@ pub fn answer_goal<O: SatOracle + ?Sized>(
             }
         }
     }
+}
+
+/// The largest objective value the model allows, with the reason in words: the puzzle's
+/// stated upper bound when it is at least as tight as the structural one (the number of
+/// at-most-one groups), else the structural one; `None` without an objective.
+fn best_possible(model: &Model) -> Option<(usize, String)> {
+    let structural = model.objective.as_ref()?.trivial_bound();
+    match &model.upper_bound {
+        Some(fact) if fact.value <= structural => {
+            Some((fact.value, format!("the upper bound ({})", fact.reason)))
+        }
+        _ => Some((
+            structural,
+            format!("the structural bound ({structural} at-most-one groups)"),
+        )),
+    }
+}
+
+/// The outcome when the model's known solution already answers `goal`: it meets "at least
+/// k", or it reaches the largest value the model allows. No solver call is needed then.
+fn settled_by_known(
+    model: &Model,
+    goal: Goal,
+    value: usize,
+    ceiling: &Option<(usize, String)>,
+    size: Size,
+) -> Option<RawOutcome<Assignment>> {
+    let known = model.usable_known_solution()?;
+    let origin = &known.origin;
+    let (status, bound, evidence) = match (goal, ceiling) {
+        (Goal::AtLeast(k), _) if value >= k => (
+            Status::Satisfiable,
+            None,
+            format!("{origin} has {value} >= {k}; no solver call was needed"),
+        ),
+        (Goal::Maximise, Some((b, why))) if *b == value => (
+            Status::Optimal,
+            Some(value),
+            format!("{origin} has {value}, which equals {why}; no solver call was needed"),
+        ),
+        _ => return None,
+    };
+    Some(RawOutcome {
+        status,
+        witness: Some(known.assignment.clone()),
+        bound,
+        evidence,
+        size,
+    })
 }
 
 /// What [`enumerate_projected`] found.
@@ -315,14 +414,31 @@ pub fn answer_goal_milp<O: MilpOracle + ?Sized>(
         Goal::AtLeast(k) => Some(k),
         Goal::Maximise => None,
     };
-    // The objective counts true literals: whole numbers, at most the structural bound.
+    // The objective counts true literals: whole numbers, at most the model's best possible
+    // value (the stated upper bound or the structural one).
+    let ceiling = best_possible(model);
     let integral_bound = match goal {
-        Goal::Maximise => model.objective.as_ref().map(|o| o.trivial_bound()),
+        Goal::Maximise => ceiling.as_ref().map(|&(b, _)| b),
         Goal::AtLeast(_) => None,
     };
     let mut program = LinearProgram::from_model(model, at_least);
     let start = Instant::now();
     let mut cuts = 0;
+    if let Some(known) = model.usable_known_solution() {
+        let value = model
+            .objective
+            .as_ref()
+            .map_or(0, |o| o.value(&known.assignment));
+        incumbent.offer(&known.assignment, value);
+        let size = Size {
+            variables: program.columns.len(),
+            constraints: program.rows.len(),
+            unit: "rows",
+        };
+        if let Some(outcome) = settled_by_known(model, goal, value, &ceiling, size) {
+            return Ok(outcome);
+        }
+    }
     loop {
         let size = Size {
             variables: program.columns.len(),

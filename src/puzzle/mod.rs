@@ -9,6 +9,7 @@ pub mod grid;
 pub mod load;
 pub mod packing;
 pub mod queens;
+pub mod shape;
 
 use crate::model::{Assignment, Model};
 

@@ -442,7 +442,7 @@ impl Packing {
 
     /// A partition of the placements into groups that share a cell (so at most one of each
     /// group is placed), greedily using the cells covered by the most unassigned placements.
-    fn cell_groups(&self, covering: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    pub(crate) fn cell_groups(&self, covering: &[Vec<usize>]) -> Vec<Vec<usize>> {
         let n = self.instance.placements.len();
         let mut assigned = vec![false; n];
         let mut groups = Vec::new();

@@ -6,7 +6,7 @@
 use crate::base::error::InputError;
 use crate::geometry::board::Board;
 pub use crate::geometry::board::{QueensSolution, DIRECTIONS};
-use crate::model::{Assignment, Constraint, Model, Objective, Var};
+use crate::model::{Assignment, Constraint, Model, Objective, UpperBound, Var};
 use crate::puzzle::grid::{Grid, MAX_SIDE};
 use crate::puzzle::load::Source;
 use crate::puzzle::VerifyError;
@@ -161,7 +161,57 @@ impl Queens {
             lits,
             amo_groups: Some(groups),
         });
+        model.upper_bound = self.line_bound();
         model
+    }
+
+    /// On a board without obstacles, every row and every column is one line a queen
+    /// attacks whole, so there is at most one queen per row and per column: the shorter
+    /// side bounds the optimum (and it is reached on an empty square board of side 4 or
+    /// more, by an explicit construction). `None` on a board with obstacles, where the
+    /// segments already give the structural bound.
+    pub fn line_bound(&self) -> Option<UpperBound> {
+        if self.free.iter().any(|&f| !f) || self.free.is_empty() {
+            return None;
+        }
+        let (value, lines) = if self.height <= self.width {
+            (self.height, "row")
+        } else {
+            (self.width, "column")
+        };
+        Some(UpperBound {
+            // The explicit construction (one queen per row) fills a square of side 4 or
+            // more.
+            reached: self.width == self.height && value >= 4,
+            value,
+            reason: format!(
+                "one queen per {lines} of an empty board: {value} {lines}{}",
+                if value == 1 { "" } else { "s" }
+            ),
+        })
+    }
+
+    /// The assignment of the compiled model that places `solution`'s queens (every queen on
+    /// a free cell; others are ignored).
+    pub fn assignment_of(&self, solution: &QueensSolution) -> Assignment {
+        // Variable i is the i-th free cell in scan order, as `compile` numbers them.
+        let mut var_of_cell = vec![None; self.free.len()];
+        let mut vars = 0;
+        for (cell, &free) in self.free.iter().enumerate() {
+            if free {
+                var_of_cell[cell] = Some(vars);
+                vars += 1;
+            }
+        }
+        let mut values = vec![false; vars];
+        for &(x, y) in &solution.queens {
+            if x < self.width && y < self.height {
+                if let Some(var) = var_of_cell[y * self.width + x] {
+                    values[var] = true;
+                }
+            }
+        }
+        Assignment::new(values)
     }
 
     /// Reads the queens from an assignment of the compiled model.

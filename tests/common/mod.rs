@@ -136,3 +136,45 @@ pub fn assert_fails(dir: &Path, message: &str) {
     );
     assert_eq!(run.stdout, "");
 }
+
+// External programs: run the tests that need them when they are installed, and say so
+// loudly when they are not.
+
+/// Whether every program of `programs` (name, Debian package) is on PATH. When some are
+/// missing, prints `SKIPPED in TEST: not installed: PROGRAM (Debian package P), ...`
+/// straight to stderr (the harness captures `eprintln!`, and a skip nobody sees is a
+/// silent pass) and returns false, or fails the test when `PUZZLEC_REQUIRE_EXTERNAL=1` says
+/// everything must be there (as `.ci/run` does after installing them).
+pub fn programs_or_skip(test: &str, programs: &[(&str, &str)]) -> bool {
+    let missing: Vec<String> = programs
+        .iter()
+        .filter(|(program, _)| !puzzlec::oracle::external::on_path(program))
+        .map(|(program, package)| format!("{program} (Debian package {package})"))
+        .collect();
+    report_missing(test, &missing);
+    missing.is_empty()
+}
+
+/// Says which programs `test` skips for want of (nothing when `missing` is empty), and
+/// fails when `PUZZLEC_REQUIRE_EXTERNAL=1`.
+pub fn report_missing(test: &str, missing: &[String]) {
+    if missing.is_empty() {
+        return;
+    }
+    use std::io::Write as _;
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIPPED in {test}: not installed: {}",
+        missing.join(", ")
+    );
+    assert!(
+        std::env::var("PUZZLEC_REQUIRE_EXTERNAL").as_deref() != Ok("1"),
+        "PUZZLEC_REQUIRE_EXTERNAL=1 but {} missing",
+        missing.join(", ")
+    );
+}
+
+/// [`programs_or_skip`] for CaDiCaL alone.
+pub fn cadical_or_skip(test: &str) -> bool {
+    programs_or_skip(test, &[("cadical", "cadical")])
+}

@@ -30,8 +30,8 @@ Exit status:
       objective was solved or shown impossible, or a file was written
   1   internal failure: backends disagree, a solution failed verification, a solver
       failed, or a certificate failed its check
-  2   bad input: the model file, a flag, a flag that does not apply to the model, or an
-      output file
+  2   bad input: the model file, a flag, a flag that does not apply to the model, an
+      output file, or a model estimated to need more memory than --max-memory
   3   a time limit or Ctrl-C stopped the run before it proved its answer
   10  the decision --at-least K has a yes answer (as SAT solvers report)
   20  the decision --at-least K has a no answer (as SAT solvers report)";
@@ -72,6 +72,18 @@ pub enum FormatArg {
     Opb,
 }
 
+impl FormatArg {
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            FormatArg::Dimacs => "dimacs",
+            FormatArg::Lp => "lp",
+            FormatArg::Wcnf => "wcnf",
+            FormatArg::Opb => "opb",
+        }
+    }
+}
+
 impl From<FormatArg> for Format {
     fn from(arg: FormatArg) -> Format {
         match arg {
@@ -80,6 +92,37 @@ impl From<FormatArg> for Format {
             FormatArg::Wcnf => Format::Wcnf,
             FormatArg::Opb => Format::Opb,
         }
+    }
+}
+
+/// A size in bytes, written `4G`, `512M`, `1.5G`, `16GiB` or a plain number of bytes
+/// (K, M, G and T are powers of 1024).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ByteSize(pub u64);
+
+impl std::str::FromStr for ByteSize {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<ByteSize, String> {
+        let trimmed = text.trim();
+        let upper = trimmed.to_ascii_uppercase();
+        let number = upper
+            .trim_end_matches("IB")
+            .trim_end_matches('B')
+            .trim_end();
+        let (digits, scale) = match number.chars().last() {
+            Some('K') => (&number[..number.len() - 1], 1u64 << 10),
+            Some('M') => (&number[..number.len() - 1], 1 << 20),
+            Some('G') => (&number[..number.len() - 1], 1 << 30),
+            Some('T') => (&number[..number.len() - 1], 1 << 40),
+            _ => (number, 1),
+        };
+        let bad = || format!("{text:?} is not a size (examples: 4G, 512M, 1.5G)");
+        let value: f64 = digits.trim().parse().map_err(|_| bad())?;
+        if !value.is_finite() || value <= 0.0 || value * scale as f64 >= u64::MAX as f64 {
+            return Err(bad());
+        }
+        Ok(ByteSize((value * scale as f64).round() as u64))
     }
 }
 
@@ -132,6 +175,11 @@ pub enum Command {
         /// Stop after this many seconds, keeping the best solution found (not proven).
         #[arg(long, value_name = "SECS")]
         time_limit: Option<f64>,
+        /// Refuse (exit 2) work whose memory estimate, made before the model is built, is
+        /// above SIZE (bytes, or with K, M, G or T: powers of 1024). The default suits an
+        /// 8 GB machine.
+        #[arg(long, value_name = "SIZE", default_value = "4G")]
+        max_memory: ByteSize,
         /// Print the result as JSON on stdout.
         #[arg(long)]
         json: bool,
@@ -170,9 +218,23 @@ pub enum Command {
         /// Add the decision "objective at least K" (without it: the constraints alone).
         #[arg(long, value_name = "K")]
         at_least: Option<usize>,
-        /// Write to FILE instead of stdout.
+        /// Write to FILE instead of stdout (through a temporary file in the same folder,
+        /// renamed when complete: a stopped run leaves no partial FILE).
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
+        /// Leave out the constraints that only a solver calling back could enforce
+        /// (dissection: connected parts) for a smaller file; its header then says that a
+        /// solver's answer may not be a solution. By default they are written out in full.
+        #[arg(long)]
+        incomplete: bool,
+        /// Stop compiling and writing after this many seconds (exit 3, no FILE written).
+        #[arg(long, value_name = "SECS")]
+        time_limit: Option<f64>,
+        /// Refuse (exit 2) work whose memory estimate, made before the model is built, is
+        /// above SIZE (bytes, or with K, M, G or T: powers of 1024). The default suits an
+        /// 8 GB machine.
+        #[arg(long, value_name = "SIZE", default_value = "4G")]
+        max_memory: ByteSize,
     },
     /// Read an external solver's answer to a file `emit` wrote, verify it by the puzzle's
     /// rules and print it as `solve` does: exit 0 for a verified solution, 1 (one line
@@ -210,6 +272,11 @@ pub enum Command {
         /// share of the time left (time a row does not use passes to the later ones).
         #[arg(long, value_name = "SECS")]
         time_limit: Option<f64>,
+        /// Skip a SAT or MILP row (recorded as an error) whose work whose memory estimate, made before the model is built, is
+        /// above SIZE (bytes, or with K, M, G or T: powers of 1024). The default suits an
+        /// 8 GB machine.
+        #[arg(long, value_name = "SIZE", default_value = "4G")]
+        max_memory: ByteSize,
         /// Print the comparison as JSON on stdout.
         #[arg(long)]
         json: bool,
@@ -241,6 +308,11 @@ pub enum Command {
         /// Also draw the certified witness as an SVG picture.
         #[arg(long, value_name = "FILE")]
         svg: Option<PathBuf>,
+        /// Refuse (exit 2) work whose memory estimate, made before the model is built, is
+        /// above SIZE (bytes, or with K, M, G or T: powers of 1024). The default suits an
+        /// 8 GB machine.
+        #[arg(long, value_name = "SIZE", default_value = "4G")]
+        max_memory: ByteSize,
     },
     /// Re-verify a certificate written by `prove`: exit 0 if everything holds, 1 saying
     /// what failed otherwise.
@@ -265,6 +337,11 @@ pub enum Command {
     Explain {
         /// The model file (TOML).
         model: PathBuf,
+        /// Refuse (exit 2) work whose memory estimate, made before the model is built, is
+        /// above SIZE (bytes, or with K, M, G or T: powers of 1024). The default suits an
+        /// 8 GB machine.
+        #[arg(long, value_name = "SIZE", default_value = "4G")]
+        max_memory: ByteSize,
         /// Print the sizes as JSON on stdout.
         #[arg(long)]
         json: bool,
@@ -289,6 +366,23 @@ pub enum Command {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sizes_parse_with_binary_units() {
+        let size = |s: &str| s.parse::<ByteSize>().map(|b| b.0);
+        assert_eq!(size("4G"), Ok(4 << 30));
+        // The flags' default is the driver's.
+        assert_eq!(size("4G"), Ok(puzzlec::driver::guard::DEFAULT_MAX_MEMORY));
+        assert_eq!(size("16GiB"), Ok(16 << 30));
+        assert_eq!(size("1.5g"), Ok(1536 << 20));
+        assert_eq!(size("512M"), Ok(512 << 20));
+        assert_eq!(size("1000"), Ok(1000));
+        assert_eq!(
+            size("lots"),
+            Err("\"lots\" is not a size (examples: 4G, 512M, 1.5G)".into())
+        );
+        assert!(size("0").is_err() && size("-1G").is_err());
+    }
 
     #[test]
     fn auto_follows_the_terminal_and_no_color() {

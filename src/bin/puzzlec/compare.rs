@@ -4,6 +4,7 @@
 use crate::output::{check_goal, exit, goal, limit, print_json, print_stdout, Failure};
 use puzzlec::base::Control;
 use puzzlec::driver::external::ExternalSolver;
+use puzzlec::driver::guard::{self, Work};
 use puzzlec::driver::{self, Backend, CompareRow, SolveError, Verdict};
 use puzzlec::puzzle::load_model_file;
 use puzzlec::report::json::{CompareReport, CompareRowJson};
@@ -34,6 +35,7 @@ pub fn run(
     model: &Path,
     at_least: Option<usize>,
     time_limit: Option<f64>,
+    max_memory: u64,
     json: bool,
     stop: Arc<AtomicBool>,
 ) -> Result<u8, Failure> {
@@ -65,6 +67,26 @@ pub fn run(
             total.map(|t| t.saturating_sub(start.elapsed()) / (contenders.len() - i) as u32);
         let control = Control::new(stop.clone(), share);
         let began = Instant::now();
+        // A row whose model would not fit in memory is an error row; the others still run.
+        let work = match contender {
+            Contender::Embedded(Backend::Native) => None,
+            Contender::Embedded(Backend::Sat) => Some(Work::Sat),
+            Contender::Embedded(Backend::Milp) => Some(Work::Milp),
+            Contender::External(solver) => Some(match solver.backend() {
+                Backend::Milp => Work::Milp,
+                _ => Work::Sat,
+            }),
+        };
+        if let Some(work) = work {
+            if let Err(error) = guard::check(&puzzle, work, "this row", max_memory) {
+                rows.push(CompareRow::Failed {
+                    label: contender.label(),
+                    error,
+                    elapsed: began.elapsed(),
+                });
+                continue;
+            }
+        }
         let result = match contender {
             Contender::Embedded(backend) => driver::solve(&puzzle, *backend, goal, &control),
             Contender::External(solver) => driver::solve_external(&puzzle, solver, goal, &control),

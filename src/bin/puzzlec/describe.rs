@@ -2,8 +2,9 @@
 //! command line, without solving anything.
 
 use crate::args::Cli;
-use crate::output::{exit, print_json, print_stdout, write_file, Failure};
+use crate::output::{exit, guard_memory, print_json, print_stdout, write_file, Failure};
 use clap::CommandFactory;
+use puzzlec::driver::guard::Work;
 use puzzlec::puzzle::load_model_file;
 use puzzlec::report::{catalog, explain};
 use std::path::Path;
@@ -23,9 +24,11 @@ pub fn models(dir: &Path, json: bool) -> Result<u8, Failure> {
     }
 }
 
-/// `explain MODEL`: what the model compiles to.
-pub fn explain(model: &Path, json: bool) -> Result<u8, Failure> {
+/// `explain MODEL`: what the model compiles to (refused, like solving, when it would not
+/// fit in `max_memory` bytes).
+pub fn explain(model: &Path, max_memory: u64, json: bool) -> Result<u8, Failure> {
     let puzzle = load_model_file(model)?;
+    guard_memory(model, &puzzle, Work::Explain, "explain", max_memory)?;
     let explanation = explain::explain(&puzzle);
     if json {
         let mut value =

@@ -1,29 +1,117 @@
-//! `puzzlec emit MODEL --format F`: the model as a file for an external solver.
+//! `puzzlec emit MODEL --format F`: the model as a file for an external solver, streamed
+//! to its destination, refused when its memory estimate is over `--max-memory`, and bounded
+//! by `--time-limit` and Ctrl-C.
 
 use crate::args::FormatArg;
-use crate::output::{check_goal, exit, goal, print_stdout, write_file, Failure};
-use puzzlec::driver::emit::emit;
+use crate::output::{check_goal, check_writable, exit, goal, guard_memory, limit, Failure};
+use puzzlec::base::Control;
+use puzzlec::driver::emit::{emit_to, EmitError, EmitOptions};
+use puzzlec::driver::guard::Work;
 use puzzlec::puzzle::load_model_file;
-use std::path::Path;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
-/// Writes the model in `format` to `output`, or to stdout.
-pub fn run(
-    model: &Path,
-    format: FormatArg,
-    at_least: Option<usize>,
-    output: Option<&Path>,
-) -> Result<u8, Failure> {
-    let puzzle = load_model_file(model)?;
-    check_goal(&puzzle, goal(at_least))?;
-    let text = emit(
-        &puzzle,
-        &model.display().to_string(),
-        format.into(),
-        at_least,
-    );
-    match output {
-        Some(path) => write_file(path, text)?,
-        None => print_stdout(&text),
+/// What `emit` was asked.
+pub struct EmitArgs<'a> {
+    /// The model file.
+    pub model: &'a Path,
+    /// The format.
+    pub format: FormatArg,
+    /// `--at-least`.
+    pub at_least: Option<usize>,
+    /// `-o FILE`, or stdout.
+    pub output: Option<&'a Path>,
+    /// `--incomplete`.
+    pub incomplete: bool,
+    /// `--time-limit`.
+    pub time_limit: Option<f64>,
+    /// `--max-memory`, in bytes.
+    pub max_memory: u64,
+}
+
+/// Writes the model in the asked format to `-o FILE` (through a temporary file renamed
+/// once complete) or to stdout.
+pub fn run(args: EmitArgs, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
+    let puzzle = load_model_file(args.model)?;
+    check_goal(&puzzle, goal(args.at_least))?;
+    let options = EmitOptions {
+        format: args.format.into(),
+        at_least: args.at_least,
+        complete: !args.incomplete,
+    };
+    let work = Work::Emit {
+        format: options.format,
+        at_least: options.at_least,
+        complete: options.complete,
+    };
+    let flag = format!("emit --format {}", args.format.name());
+    guard_memory(args.model, &puzzle, work, &flag, args.max_memory)?;
+    let control = Control::new(stop, limit(args.time_limit)?);
+    let origin = args.model.display().to_string();
+    match args.output {
+        Some(path) => {
+            check_writable(path)?;
+            let temporary = temporary_path(path);
+            let cannot = |e: &dyn std::fmt::Display| {
+                Failure::Usage(format!("cannot write {}: {e}", path.display()))
+            };
+            let file = std::fs::File::create(&temporary).map_err(|e| cannot(&e))?;
+            let mut out = BufWriter::with_capacity(1 << 20, file);
+            let result = emit_to(&puzzle, &origin, &options, &mut out, &control)
+                .and_then(|()| out.flush().map_err(EmitError::from));
+            drop(out);
+            match result {
+                Ok(()) => std::fs::rename(&temporary, path).map_err(|e| {
+                    let _ = std::fs::remove_file(&temporary);
+                    cannot(&e)
+                })?,
+                Err(EmitError::Stopped) => {
+                    let _ = std::fs::remove_file(&temporary);
+                    eprintln!(
+                        "stopped: {}; {} not written",
+                        control.reason(),
+                        path.display()
+                    );
+                    return Ok(exit::NOT_PROVEN);
+                }
+                Err(EmitError::Io(e)) => {
+                    let _ = std::fs::remove_file(&temporary);
+                    return Err(cannot(&e));
+                }
+            }
+        }
+        None => {
+            let stdout = std::io::stdout();
+            let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());
+            let result = emit_to(&puzzle, &origin, &options, &mut out, &control)
+                .and_then(|()| out.flush().map_err(EmitError::from));
+            match result {
+                Ok(()) => {}
+                Err(EmitError::Stopped) => {
+                    let _ = out.flush();
+                    eprintln!(
+                        "stopped: {}; the output on stdout is incomplete",
+                        control.reason()
+                    );
+                    return Ok(exit::NOT_PROVEN);
+                }
+                // `puzzlec emit ... | head` is not an error.
+                Err(EmitError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+                Err(EmitError::Io(e)) => {
+                    return Err(Failure::Usage(format!("cannot write to stdout: {e}")))
+                }
+            }
+        }
     }
     Ok(exit::OK)
+}
+
+/// A name beside `path` for the file being written: `.NAME.puzzlec-PID.tmp`.
+fn temporary_path(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map_or("output".into(), |n| n.to_string_lossy().into_owned());
+    path.with_file_name(format!(".{name}.puzzlec-{}.tmp", std::process::id()))
 }

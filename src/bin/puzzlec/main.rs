@@ -16,9 +16,10 @@ mod solve;
 
 use args::{Cli, Command};
 use clap::Parser;
-use output::{exit, limit, Failure};
+use output::{exit, guard_memory, limit, Failure};
 use puzzlec::base::Control;
 use puzzlec::driver::enumerate::EnumerateOptions;
+use puzzlec::driver::guard::Work;
 use puzzlec::driver::Backend;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -64,6 +65,7 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
             solver,
             at_least,
             time_limit,
+            max_memory,
             json,
             svg,
             all,
@@ -88,6 +90,10 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
                     ));
                 }
                 let backend = backend.map_or(Backend::Native, Backend::from);
+                if backend == Backend::Sat {
+                    let what = "solve --backend sat (counting)";
+                    guard_memory(&model, &puzzle, Work::Sat, what, max_memory.0)?;
+                }
                 return count::run(
                     &model,
                     &puzzle,
@@ -106,6 +112,7 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
                 json,
                 svg: svg.as_deref(),
                 paint,
+                max_memory: max_memory.0,
             };
             solve::run(&puzzle, args, &control)
         }
@@ -115,7 +122,21 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
             format,
             at_least,
             output,
-        } => emit::run(&model, format, at_least, output.as_deref()),
+            incomplete,
+            time_limit,
+            max_memory,
+        } => emit::run(
+            emit::EmitArgs {
+                model: &model,
+                format,
+                at_least,
+                output: output.as_deref(),
+                incomplete,
+                time_limit,
+                max_memory: max_memory.0,
+            },
+            stop,
+        ),
         Command::Decode {
             model,
             answer,
@@ -138,10 +159,15 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
             model,
             at_least,
             time_limit,
+            max_memory,
             json,
-        } => compare::run(&model, at_least, time_limit, json, stop),
+        } => compare::run(&model, at_least, time_limit, max_memory.0, json, stop),
         Command::Models { dir, json } => describe::models(&dir, json),
-        Command::Explain { model, json } => describe::explain(&model, json),
+        Command::Explain {
+            model,
+            max_memory,
+            json,
+        } => describe::explain(&model, max_memory.0, json),
         Command::Completions { shell } => describe::completions(shell),
         Command::Man { output, dir } => describe::man(output.as_deref(), dir.as_deref()),
         Command::Prove {
@@ -152,6 +178,7 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
             time_limit,
             json,
             svg,
+            max_memory,
         } => {
             let control = Control::new(stop, limit(time_limit)?);
             let args = prove::ProveArgs {
@@ -159,6 +186,7 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
                 solver: solver.as_deref(),
                 json,
                 svg: svg.as_deref(),
+                max_memory: max_memory.0,
             };
             prove::run(&model, &output, args, control)
         }

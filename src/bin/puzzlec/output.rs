@@ -2,6 +2,7 @@
 
 use puzzlec::base::error::InputError;
 use puzzlec::base::{Goal, Status};
+use puzzlec::driver::guard::{self, Work};
 use puzzlec::driver::SolveError;
 use puzzlec::puzzle::Puzzle;
 use std::io::Write;
@@ -105,6 +106,21 @@ pub fn check_goal(puzzle: &Puzzle, goal: Goal) -> Result<(), Failure> {
         ))),
         _ => Ok(()),
     }
+}
+
+/// Refuses `work` on `puzzle` (from the model file `model`) when its memory estimate is
+/// above `limit` bytes (`--max-memory`): one line with the estimate and the flag, exit 2.
+pub fn guard_memory(
+    model: &Path,
+    puzzle: &Puzzle,
+    work: Work,
+    what: &str,
+    limit: u64,
+) -> Result<(), Failure> {
+    let what = format!("{}: {what}", model.display());
+    guard::check(puzzle, work, &what, limit)
+        .map(|_| ())
+        .map_err(Failure::Usage)
 }
 
 /// `--time-limit` as a duration.

@@ -1,10 +1,12 @@
 //! `puzzlec prove MODEL -o DIR`: a certificate anyone can check.
 
-use crate::output::{check_writable, exit, print_json, print_stdout, write_file, Failure};
+use crate::output::{check_writable, exit, guard_memory, print_json, print_stdout};
+use crate::output::{write_file, Failure};
 use puzzlec::base::Control;
 use puzzlec::cert::certificate::{self, Claim, ProveError, ProveOptions};
 use puzzlec::cert::certificate::{parse_witness, MODEL_FILE, WITNESS_FILE};
 use puzzlec::driver::external::ExternalSolver;
+use puzzlec::driver::guard::Work;
 use puzzlec::driver::Backend;
 use puzzlec::puzzle::load_model_file;
 use puzzlec::report::{render, svg};
@@ -20,6 +22,8 @@ pub struct ProveArgs<'a> {
     pub json: bool,
     /// `--svg`.
     pub svg: Option<&'a Path>,
+    /// `--max-memory`, in bytes.
+    pub max_memory: u64,
 }
 
 /// Proves `model`'s answer into `dir`, and draws the witness into `svg` if asked.
@@ -27,6 +31,9 @@ pub fn run(model: &Path, dir: &Path, args: ProveArgs, control: Control) -> Resul
     if let Some(svg) = args.svg {
         check_writable(svg)?;
     }
+    // A certificate comes from the SAT backend: refuse a model that would not fit.
+    let puzzle = load_model_file(model)?;
+    guard_memory(model, &puzzle, Work::Sat, "prove", args.max_memory)?;
     let solver = match args.solver {
         None => None,
         Some(spec) if ExternalSolver::infer_backend(spec) != Backend::Sat => {

@@ -2,9 +2,10 @@
 
 use crate::args::BackendArg;
 use crate::output::{check_goal, check_writable, exit_code, goal, print_json, print_stdout};
-use crate::output::{write_file, Failure};
+use crate::output::{guard_memory, write_file, Failure};
 use puzzlec::base::{Control, Goal, Status};
 use puzzlec::driver::external::ExternalSolver;
+use puzzlec::driver::guard::Work;
 use puzzlec::driver::{self, Backend, Outcome};
 use puzzlec::puzzle::{load_model_file, Puzzle};
 use puzzlec::report::json::SolveReport;
@@ -27,6 +28,8 @@ pub struct SolveArgs<'a> {
     pub svg: Option<&'a Path>,
     /// Whether to colour the text.
     pub paint: bool,
+    /// `--max-memory`, in bytes.
+    pub max_memory: u64,
 }
 
 /// Solves one model once and prints the answer.
@@ -39,6 +42,15 @@ pub fn run(puzzle: &Puzzle, args: SolveArgs, control: &Control) -> Result<u8, Fa
     };
     let goal = goal(args.at_least);
     check_goal(puzzle, goal)?;
+    // The SAT and MILP backends build the model and its encoding: refuse what would not fit.
+    let work = match backend {
+        Backend::Sat => Some((Work::Sat, "solve --backend sat")),
+        Backend::Milp => Some((Work::Milp, "solve --backend milp")),
+        Backend::Native => None,
+    };
+    if let Some((work, what)) = work {
+        guard_memory(args.model, puzzle, work, what, args.max_memory)?;
+    }
     let outcome = match &args.solver {
         Some(spec) => {
             // Refutations are checked by puzzlec's own DRAT checker, not taken on trust.
