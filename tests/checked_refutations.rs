@@ -200,7 +200,7 @@ fn prove_and_check_with_cadical(model: &str, dir: &Path, answer: &str) -> String
 
 #[test]
 fn prove_with_cadical_writes_a_certificate_whose_drat_proof_is_checked() {
-    if !cadical_or_skip() {
+    if !common::cadical_or_skip(module_path!()) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -243,7 +243,7 @@ fn prove_with_cadical_writes_a_certificate_whose_drat_proof_is_checked() {
 
 #[test]
 fn prove_refuses_a_solver_that_writes_no_proof_and_catches_a_lying_one() {
-    if !cadical_or_skip() {
+    if !common::cadical_or_skip(module_path!()) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
