@@ -152,6 +152,7 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
             time_limit,
             json,
             svg,
+            shard,
         } => {
             let control = Control::new(stop, limit(time_limit)?);
             let args = prove::ProveArgs {
@@ -159,9 +160,10 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
                 solver: solver.as_deref(),
                 json,
                 svg: svg.as_deref(),
+                shard,
             };
             prove::run(&model, &output, args, control)
         }
-        Command::Check { dir, json } => check::run(&dir, json),
+        Command::Check { dir, json, shard } => check::run(&dir, json, shard),
     }
 }

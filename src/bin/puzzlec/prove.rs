@@ -1,6 +1,7 @@
 //! `puzzlec prove MODEL -o DIR`: a certificate anyone can check.
 
 use crate::output::{check_writable, exit, print_json, print_stdout, write_file, Failure};
+use puzzlec::base::shard::Shard;
 use puzzlec::base::Control;
 use puzzlec::cert::certificate::{self, Claim, ProveError, ProveOptions};
 use puzzlec::cert::certificate::{parse_witness, MODEL_FILE, WITNESS_FILE};
@@ -20,6 +21,8 @@ pub struct ProveArgs<'a> {
     pub json: bool,
     /// `--svg`.
     pub svg: Option<&'a Path>,
+    /// `--shard`.
+    pub shard: Option<Shard>,
 }
 
 /// Proves `model`'s answer into `dir`, and draws the witness into `svg` if asked.
@@ -57,6 +60,7 @@ pub fn run(model: &Path, dir: &Path, args: ProveArgs, control: Control) -> Resul
         count: args.count,
         solver,
         control,
+        shard: args.shard,
     };
     let code = prove(model, dir, &options, args.json)?;
     if let Some(svg) = args.svg {
