@@ -110,11 +110,19 @@ fn prove(model: &Path, dir: &Path, options: &ProveOptions, json: bool) -> Result
         eprintln!("{answer}: {}", manifest.how);
         return Ok(exit::OK);
     }
-    let files: Vec<String> = manifest
+    // A packing-table certificate has a proof per scan cell: summed in one item.
+    let (steps, others): (Vec<_>, Vec<_>) = manifest
         .files
-        .values()
-        .map(|f| format!("{} {} bytes", f.name, f.bytes))
+        .iter()
+        .partition(|(role, _)| role.starts_with("step-"));
+    let mut files: Vec<String> = others
+        .iter()
+        .map(|(_, f)| format!("{} {} bytes", f.name, f.bytes))
         .collect();
+    if !steps.is_empty() {
+        let bytes: u64 = steps.iter().map(|(_, f)| f.bytes).sum();
+        files.push(format!("{} step files {bytes} bytes", steps.len()));
+    }
     let files = match (&manifest.claim, files.is_empty()) {
         (Claim::Impossible { .. }, _) => "the reason: manifest.json and model.toml".to_string(),
         (_, true) => "a count record: manifest.json and model.toml".to_string(),
