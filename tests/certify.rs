@@ -496,12 +496,14 @@ fn prove_draws_the_certified_witness() {
 #[test]
 fn a_packing_at_its_structural_bound_gets_proofs_that_end_with_the_empty_clause() {
     // Four 2 x 2 squares fill a 4 x 4 board: "at least 5" is an empty clause in the CNF.
+    // (`exactly = 4`: a piece minimum keeps the single refutation rather than the
+    // Russian-doll table, see tests/packing_certificates.rs.)
     let tmp = tempfile::tempdir().unwrap();
     let model = tmp.path().join("squares.toml");
     fs::write(
         &model,
         "kind = \"packing\"\nwidth = 4\nheight = 4\ngoal = \"maximise\"\n\n[[piece]]\n\
-         name = \"O\"\nshape = \"\"\"\n##\n##\n\"\"\"\n",
+         name = \"O\"\nexactly = 4\nshape = \"\"\"\n##\n##\n\"\"\"\n",
     )
     .unwrap();
     let dir = prove(tmp.path(), &model);

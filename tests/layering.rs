@@ -25,7 +25,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "cert",
         &[
-            "driver", "puzzle", "oracle", "checkers", "encode", "model", "geometry", "base",
+            "driver", "puzzle", "oracle", "engines", "checkers", "encode", "model", "geometry",
+            "base",
         ],
     ),
     (

@@ -313,12 +313,21 @@ pub enum Command {
         /// 8 GB machine.
         #[arg(long, value_name = "SIZE", default_value = "4G")]
         max_memory: ByteSize,
+        /// For a maximum packing certified by its Russian-doll table: refute only the table
+        /// steps k with k % N = I - 1 (a partial certificate). Copy the step files of all
+        /// shards into one folder and run `prove` there without --shard to complete it.
+        #[arg(long, value_name = "I/N")]
+        shard: Option<Shard>,
     },
     /// Re-verify a certificate written by `prove`: exit 0 if everything holds, 1 saying
     /// what failed otherwise.
     Check {
         /// The certificate folder.
         dir: PathBuf,
+        /// For a packing-table certificate: check only the step proofs k with k % N = I - 1
+        /// (everything else in full); the optimum is certified once every shard passes.
+        #[arg(long, value_name = "I/N")]
+        shard: Option<Shard>,
         /// Print what was checked as JSON on stdout.
         #[arg(long)]
         json: bool,

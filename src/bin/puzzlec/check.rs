@@ -1,14 +1,15 @@
 //! `puzzlec check DIR`: re-verifies a certificate written by `prove`.
 
 use crate::output::{exit, print_json, print_stdout, Failure};
+use puzzlec::base::shard::Shard;
 use puzzlec::cert::certificate::{self, CheckError};
 use puzzlec::report::json::CheckReport;
 use std::path::Path;
 
 /// Checks the certificate in `dir`: exit 0 if everything holds, 1 saying what failed.
-pub fn run(dir: &Path, json: bool) -> Result<u8, Failure> {
+pub fn run(dir: &Path, json: bool, shard: Option<Shard>) -> Result<u8, Failure> {
     let start = std::time::Instant::now();
-    match certificate::check(dir) {
+    match certificate::check_shard(dir, shard) {
         Ok(checked) if json => {
             print_json(CheckReport {
                 directory: dir.display().to_string(),

@@ -179,6 +179,7 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
             json,
             svg,
             max_memory,
+            shard,
         } => {
             let control = Control::new(stop, limit(time_limit)?);
             let args = prove::ProveArgs {
@@ -187,9 +188,10 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
                 json,
                 svg: svg.as_deref(),
                 max_memory: max_memory.0,
+                shard,
             };
             prove::run(&model, &output, args, control)
         }
-        Command::Check { dir, json } => check::run(&dir, json),
+        Command::Check { dir, json, shard } => check::run(&dir, json, shard),
     }
 }

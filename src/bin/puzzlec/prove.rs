@@ -2,6 +2,7 @@
 
 use crate::output::{check_writable, exit, guard_memory, print_json, print_stdout};
 use crate::output::{write_file, Failure};
+use puzzlec::base::shard::Shard;
 use puzzlec::base::Control;
 use puzzlec::cert::certificate::{self, Claim, ProveError, ProveOptions};
 use puzzlec::cert::certificate::{parse_witness, MODEL_FILE, WITNESS_FILE};
@@ -24,6 +25,8 @@ pub struct ProveArgs<'a> {
     pub svg: Option<&'a Path>,
     /// `--max-memory`, in bytes.
     pub max_memory: u64,
+    /// `--shard`.
+    pub shard: Option<Shard>,
 }
 
 /// Proves `model`'s answer into `dir`, and draws the witness into `svg` if asked.
@@ -64,6 +67,7 @@ pub fn run(model: &Path, dir: &Path, args: ProveArgs, control: Control) -> Resul
         count: args.count,
         solver,
         control,
+        shard: args.shard,
     };
     let code = prove(model, dir, &options, args.json)?;
     if let Some(svg) = args.svg {
@@ -113,11 +117,19 @@ fn prove(model: &Path, dir: &Path, options: &ProveOptions, json: bool) -> Result
         eprintln!("{answer}: {}", manifest.how);
         return Ok(exit::OK);
     }
-    let files: Vec<String> = manifest
+    // A packing-table certificate has a proof per scan cell: summed in one item.
+    let (steps, others): (Vec<_>, Vec<_>) = manifest
         .files
-        .values()
-        .map(|f| format!("{} {} bytes", f.name, f.bytes))
+        .iter()
+        .partition(|(role, _)| role.starts_with("step-"));
+    let mut files: Vec<String> = others
+        .iter()
+        .map(|(_, f)| format!("{} {} bytes", f.name, f.bytes))
         .collect();
+    if !steps.is_empty() {
+        let bytes: u64 = steps.iter().map(|(_, f)| f.bytes).sum();
+        files.push(format!("{} step files {bytes} bytes", steps.len()));
+    }
     let files = match (&manifest.claim, files.is_empty()) {
         (Claim::Impossible { .. }, _) => "the reason: manifest.json and model.toml".to_string(),
         (_, true) => "a count record: manifest.json and model.toml".to_string(),

@@ -5,7 +5,9 @@ use super::{
     CNF_FILE, CUTS_FILE, DRAT_FILE, FORMAT, LRAT_FILE, MANIFEST_FILE, VARISAT_FILE, WITNESS_FILE,
 };
 use crate::base::digest::sha256_hex;
+use crate::base::shard::Shard;
 use crate::base::Control;
+use crate::cert::packing_table;
 use crate::cert::refute::check_with_varisat;
 use crate::checkers::drat::{check_drat, ProofEncoding};
 use crate::checkers::lrat::{check_lrat, parse_dimacs};
@@ -21,6 +23,11 @@ fn failed(message: String) -> CheckError {
 /// Re-verifies the certificate in `dir`; every step is listed in the result. Fails at the
 /// first check that does not hold, saying which.
 pub fn check(dir: &Path) -> Result<Checked, CheckError> {
+    check_shard(dir, None)
+}
+
+/// [`check`], checking of a packing-table certificate only the step proofs of `shard`.
+pub fn check_shard(dir: &Path, shard: Option<Shard>) -> Result<Checked, CheckError> {
     let manifest = read_manifest(dir)?;
     let folder = CheckedFolder { dir };
     let mut steps = Vec::new();
@@ -37,6 +44,9 @@ pub fn check(dir: &Path) -> Result<Checked, CheckError> {
             return check_impossible(&puzzle, model_name, reason, steps)
         }
         Claim::Optimal { .. } | Claim::Satisfiable | Claim::Unsatisfiable => {}
+    }
+    if manifest.files.contains_key(packing_table::TABLE_ROLE) {
+        return packing_table::check(dir, &manifest, &puzzle, shard, steps);
     }
     let model = puzzle.compile();
     steps.push(format!(

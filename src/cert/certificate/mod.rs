@@ -45,7 +45,7 @@ use std::path::PathBuf;
 mod check;
 mod prove;
 
-pub use check::check;
+pub use check::{check, check_shard};
 pub use prove::{prove, prove_using, prove_with, ProveOptions};
 
 /// The manifest's file name inside a certificate folder.

@@ -32,6 +32,9 @@ pub struct ProveOptions {
     /// Stops the run (a time limit, Ctrl-C): `prove_using` then returns
     /// [`ProveError::Stopped`] without a manifest.
     pub control: Control,
+    /// Refute only this shard's steps of a packing-table certificate (see
+    /// [`crate::cert::packing_table`]).
+    pub shard: Option<crate::base::shard::Shard>,
 }
 
 impl Default for ProveOptions {
@@ -40,6 +43,7 @@ impl Default for ProveOptions {
             count: false,
             solver: None,
             control: Control::unlimited(),
+            shard: None,
         }
     }
 }
@@ -107,6 +111,21 @@ fn prove_here(
     let puzzle = load_model_file(model_path)?;
     let model_bytes = std::fs::read(model_path)
         .map_err(|e| InputError::file(model_path, format!("cannot read: {e}")))?;
+    let table = crate::cert::packing_table::route(&puzzle, options).filter(|_| !options.count);
+    if let (Some(shard), None) = (options.shard, &table) {
+        return Err(InputError::file(model_path, format!("--shard {shard}: only maximum packings certified by their Russian-doll table are proved in shards")).into());
+    }
+    if let Some(table) = table {
+        let control = &options.control;
+        return crate::cert::packing_table::prove(
+            model_path,
+            &model_bytes,
+            &puzzle,
+            dir,
+            &table,
+            control,
+        );
+    }
     let record = if options.count {
         record_count(&puzzle, dir, &model_bytes, &options.control)?
     } else if let Some(reason) = puzzle.trivially_impossible() {
