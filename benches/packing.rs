@@ -48,6 +48,31 @@ fn packing(c: &mut Criterion) {
             assert_eq!((count.raw, count.up_to_symmetry), (9356, Some(2339)));
         })
     });
+    // The bitboard tiling search on a board of more than 64 cells (a 128-bit board).
+    let trominoes = boxed(12, 6, &["##/#."], PieceLimit::unlimited());
+    group.bench_function("l_tromino_6x12_count", |b| {
+        b.iter(|| {
+            let count = count_tilings(&trominoes, true, &AtomicBool::new(false)).unwrap();
+            assert_eq!((count.raw, count.up_to_symmetry), (118586, Some(29824)));
+        })
+    });
+    // Maximum packings with piece minimums (the branch and bound, not the Russian doll).
+    let mut pentominoes = boxed(8, 7, &PENTOMINOES, PieceLimit::at_most(1));
+    pentominoes.pieces[9] = PieceLimit::exactly(1);
+    group.bench_function("pentomino_7x8_x_exactly_1_maximum", |b| {
+        b.iter(|| {
+            let outcome = maximise(&pentominoes, &PackingOptions::default(), |_| {}).unwrap();
+            assert!(outcome.proved && outcome.best_len() == 11);
+        })
+    });
+    let mut crosses = boxed(11, 11, &CROSSES, PieceLimit::unlimited());
+    crosses.pieces[0] = PieceLimit { min: 3, max: None };
+    group.bench_function("cross_11x11_plus_at_least_3_maximum", |b| {
+        b.iter(|| {
+            let outcome = maximise(&crosses, &PackingOptions::default(), |_| {}).unwrap();
+            assert!(outcome.proved && outcome.best_len() == 8);
+        })
+    });
     // The large neighbourhood search with a new seed per iteration; each is capped at 10 s so
     // that a failing search still ends, and the bench says when 19 was not reached.
     let crosses = boxed(13, 19, &CROSSES, PieceLimit::unlimited());
