@@ -6,6 +6,7 @@ pub mod enumerate;
 pub mod external;
 pub mod native;
 pub mod packing;
+pub mod sweep;
 
 use crate::base::{Control, Goal, Incumbent, RawOutcome, Size, Status};
 use crate::model::Assignment;

@@ -12,6 +12,7 @@ mod output;
 mod progress;
 mod prove;
 mod solve;
+mod sweep;
 
 use args::{Cli, Command};
 use clap::Parser;
@@ -133,5 +134,29 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
             svg,
         } => prove::run(&model, &output, count, json, svg.as_deref()),
         Command::Check { dir, json } => check::run(&dir, json),
+        Command::Sweep {
+            model,
+            width,
+            height,
+            size,
+            backend,
+            time_limit,
+            shard,
+            json,
+            csv,
+        } => {
+            let args = sweep::SweepArgs {
+                model: &model,
+                width,
+                height,
+                size,
+                backend: backend.map(Backend::from),
+                time_limit: limit(time_limit)?,
+                shard,
+                json,
+                csv,
+            };
+            sweep::run(&args, stop)
+        }
     }
 }
