@@ -2,13 +2,11 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use puzzlec::engines::packing::{count_tilings, maximise, PackingGoal, PackingOptions};
-use puzzlec::engines::packing_lns::{search, LnsOptions};
 use puzzlec::engines::russian_doll::{self, DollOptions};
 use puzzlec::geometry::placements::{orientations, PackingInstance, PieceLimit};
 use puzzlec::geometry::shapes::cross_box;
 use puzzlec::geometry::shapes::picture_cells as shape;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
 
 fn boxed(width: usize, height: usize, shapes: &[&str], limit: PieceLimit) -> PackingInstance {
     let pieces: Vec<_> = shapes
@@ -48,28 +46,33 @@ fn packing(c: &mut Criterion) {
             assert_eq!((count.raw, count.up_to_symmetry), (9356, Some(2339)));
         })
     });
-    // The large neighbourhood search with a new seed per iteration; each is capped at 10 s so
-    // that a failing search still ends, and the bench says when 19 was not reached.
-    let crosses = boxed(13, 19, &CROSSES, PieceLimit::unlimited());
-    group.bench_function("cross_13x19_find_19", |b| {
-        let mut seed = 0;
+    // The bitboard tiling search on a board of more than 64 cells (a 128-bit board).
+    let trominoes = boxed(12, 6, &["##/#."], PieceLimit::unlimited());
+    group.bench_function("l_tromino_6x12_count", |b| {
         b.iter(|| {
-            seed += 1;
-            let options = LnsOptions {
-                target: Some(19),
-                seed,
-                deadline: Some(Instant::now() + Duration::from_secs(10)),
-                ..LnsOptions::default()
-            };
-            let outcome = search(&crosses, &[], &options, |_, _| {});
-            assert_eq!(crosses.check_packing(&outcome.best), Ok(outcome.best.len()));
-            if outcome.best.len() < 19 {
-                eprintln!("cross_13x19_find_19: not found within 10 s");
-            }
+            let count = count_tilings(&trominoes, true, &AtomicBool::new(false)).unwrap();
+            assert_eq!((count.raw, count.up_to_symmetry), (118586, Some(29824)));
         })
     });
-    // Proofs of optimality by the branch and bound (suffix optima, memo, symmetry), each a
-    // refutation of one more than the optimum.
+    // Maximum packings with piece minimums (the branch and bound, not the Russian doll).
+    let mut pentominoes = boxed(8, 7, &PENTOMINOES, PieceLimit::at_most(1));
+    pentominoes.pieces[9] = PieceLimit::exactly(1);
+    group.bench_function("pentomino_7x8_x_exactly_1_maximum", |b| {
+        b.iter(|| {
+            let outcome = maximise(&pentominoes, &PackingOptions::default(), |_| {}).unwrap();
+            assert!(outcome.proved && outcome.best_len() == 11);
+        })
+    });
+    let mut crosses = boxed(11, 11, &CROSSES, PieceLimit::unlimited());
+    crosses.pieces[0] = PieceLimit { min: 3, max: None };
+    group.bench_function("cross_11x11_plus_at_least_3_maximum", |b| {
+        b.iter(|| {
+            let outcome = maximise(&crosses, &PackingOptions::default(), |_| {}).unwrap();
+            assert!(outcome.proved && outcome.best_len() == 8);
+        })
+    });
+    // Refutations of one more than the optimum through `maximise` (without minimums: the
+    // Russian doll).
     for (height, optimum) in [(11, 10), (13, 13)] {
         let crosses = boxed(13, height, &CROSSES, PieceLimit::unlimited());
         group.bench_function(format!("cross_13x{height}_refute_{}", optimum + 1), |b| {

@@ -1,9 +1,11 @@
-//! Decides "at least K pieces" for a packing model with the native branch and bound, with
-//! each pruning rule switchable, so that a refutation can be repeated by different routes:
-//! `cargo run --release --example cross_refute -- [MODEL] [K] [no-memo] [no-symmetry]
-//! [no-suffixes]` (defaults: models/cross-13x19.toml, 20, every rule on).
+//! Proves the optimum of a packing model without piece minimums by the Russian doll, with
+//! each of its rules switchable, so that a refutation can be repeated by different routes:
+//! `cargo run --release --example cross_refute -- [MODEL] [no-memo] [symmetry] [one-thread]`
+//! (defaults: models/cross-13x19.toml, the default rules: memo on, mirror symmetry off, all
+//! cores). Prints the optimum, the packing, the row-start entries of the suffix table and
+//! the counters.
 
-use puzzlec::engines::packing::{maximise, BoundSet, PackingGoal, PackingOptions};
+use puzzlec::engines::russian_doll::{self, DollOptions};
 use puzzlec::puzzle::{load_model_file, Puzzle};
 use std::time::Instant;
 
@@ -13,8 +15,7 @@ fn main() {
         .iter()
         .find(|a| a.ends_with(".toml"))
         .map_or("models/cross-13x19.toml", String::as_str);
-    let k: usize = args.iter().find_map(|a| a.parse().ok()).unwrap_or(20);
-    let off = |flag: &str| args.iter().any(|a| a == flag);
+    let flag = |name: &str| args.iter().any(|a| a == name);
     let puzzle = load_model_file(std::path::Path::new(model)).unwrap_or_else(|e| {
         eprintln!("{e}");
         std::process::exit(2)
@@ -23,38 +24,37 @@ fn main() {
         eprintln!("{model}: not a packing model");
         std::process::exit(2)
     };
-    let options = PackingOptions {
-        goal: PackingGoal::AtLeast(k),
-        bounds: BoundSet {
-            suffixes: !off("no-suffixes"),
-            ..BoundSet::default()
-        },
-        memo: !off("no-memo"),
-        break_symmetry: !off("no-symmetry"),
-        progress_every: 0,
-        ..PackingOptions::default()
+    let options = DollOptions {
+        memo: !flag("no-memo"),
+        symmetry: flag("symmetry"),
+        threads: if flag("one-thread") { 1 } else { 0 },
+        ..DollOptions::default()
     };
     let started = Instant::now();
-    let outcome = maximise(&packing.instance, &options, |_| {}).expect("a valid instance");
-    let found = outcome.best.as_ref().filter(|b| b.len() >= k);
-    if let Some(best) = found {
-        let pieces = packing
-            .instance
-            .check_packing(best)
-            .expect("the packing verifies");
-        println!("{model}: found {pieces} >= {k}");
-        println!("{}", packing.instance.render(best));
-    } else if outcome.proved {
-        println!("{model}: no packing with {k} pieces (search exhausted)");
-    } else {
-        println!("{model}: undecided");
-    }
+    let outcome = russian_doll::solve(&packing.instance, &options, |_, _| {}).unwrap_or_else(|e| {
+        eprintln!("{model}: {e}");
+        std::process::exit(2)
+    });
+    let pieces = packing
+        .instance
+        .check_packing(&outcome.best)
+        .expect("the packing verifies");
+    println!("{model}: {pieces} pieces, optimal: {}", outcome.proved);
+    println!("{}", packing.instance.render(&outcome.best));
+    let row = packing.instance.width.min(packing.instance.height);
+    let starts: Vec<String> = outcome
+        .table
+        .iter()
+        .step_by(row)
+        .map(|e| e.map_or_else(|| "?".into(), |s| s.to_string()))
+        .collect();
+    println!("row-start entries: {}", starts.join(" "));
     println!(
-        "{:.1} s; rules: memo {}, symmetry {}, suffixes {}; {:?}",
+        "{:.2} s; memo {}, symmetry {}, threads {}; {:?}",
         started.elapsed().as_secs_f64(),
         options.memo,
-        options.break_symmetry,
-        options.bounds.suffixes,
+        options.symmetry,
+        options.threads,
         outcome.stats
     );
 }

@@ -8,6 +8,7 @@ pub mod external;
 pub mod guard;
 pub mod native;
 pub mod packing;
+pub mod sweep;
 
 use crate::base::{Control, Goal, Incumbent, RawOutcome, Size, Status};
 use crate::model::Assignment;

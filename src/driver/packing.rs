@@ -1,7 +1,7 @@
-//! The packing family's native backend: exact cover for tilings; for maximum packings the
-//! Russian-doll search ([`russian_doll`]), or, when pieces have minimums, the branch and
-//! bound of [`crate::engines::packing`]. Also tiling counts, natively and with SAT, raw and
-//! up to the region's symmetries.
+//! The packing family's native backend: the bitboard search of [`crate::engines::packing`]
+//! for tilings; for maximum packings the Russian-doll search ([`russian_doll`]), or, when
+//! pieces have minimums, the bitboard branch and bound bounded by the doll's table. Also
+//! tiling counts, natively and with SAT, raw and up to the region's symmetries.
 
 use crate::base::{Control, Goal, RawOutcome, Size};
 use crate::engines::packing::{maximise, PackingGoal, PackingOptions, Progress};
@@ -16,8 +16,8 @@ use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// The bounds the branch and bound uses, for evidence lines.
-const BOUNDS: &str = "area and Russian-doll bounds, mirror symmetry broken";
+/// The bound the branch and bound uses, for evidence lines.
+const BOUNDS: &str = "bounded by the Russian-doll table of the instance without the minimums";
 
 /// Progress lines start after this long, so that quick runs stay quiet.
 const QUIET: Duration = Duration::from_secs(1);
@@ -124,8 +124,8 @@ fn pack(
             ));
         }
     };
-    // Piece minimums rule out the neighbourhood search (it may drop pieces): plain branch
-    // and bound then answers the goal directly.
+    // Piece minimums rule out the Russian doll alone (its table ignores them): the branch
+    // and bound over the same scan, bounded by that table, answers the goal.
     if instance.pieces.iter().any(|l| l.min > 0) {
         let options = PackingOptions {
             goal: match goal {
@@ -140,7 +140,7 @@ fn pack(
         let found = outcome.best.as_ref().map(|b| packing.solution_of(b));
         let len = outcome.best_len();
         let size = Size::nodes(outcome.stats.nodes);
-        let bb = "native branch and bound";
+        let bb = "native bitboard branch and bound";
         return Ok(match (goal, outcome.proved, found) {
             (Goal::AtLeast(k), _, Some(s)) if len >= k => {
                 RawOutcome::satisfiable(s, format!("{bb} found {len} >= {k}"), size)

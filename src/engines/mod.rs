@@ -8,6 +8,4 @@ pub mod exact_cover;
 pub mod nqueens_count;
 pub mod obstacle_queens;
 pub mod packing;
-pub mod packing_lns;
 pub mod russian_doll;
-pub mod tiling64;

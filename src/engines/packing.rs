@@ -1,26 +1,559 @@
-//! Packing placements into a grid region: tilings by exact cover, maximum packings by branch and bound.
+//! Packing placements into a grid region by one bitboard search: tilings (enumerated,
+//! counted, counted up to symmetry) and maximum packings with piece minimums.
 //!
 //! The input is plain data ([`PackingInstance`]): a rectangle of cells, some blocked, a list of
-//! [`Placement`]s (a piece index and the cells it would cover) and per-piece count limits.
-//! [`orientations`](crate::geometry::placements::orientations) and [`placements`](crate::geometry::placements::placements) build placement lists from polyomino shapes.
+//! [`Placement`](crate::geometry::placements::Placement)s (a piece index and the cells it
+//! would cover) and per-piece count limits.
+//! [`orientations`](crate::geometry::placements::orientations) and
+//! [`placements`](crate::geometry::placements::placements) build placement lists from
+//! polyomino shapes.
 //!
-//! - [`count_tilings`] / [`enumerate_tilings`]: every free cell covered exactly once, solved as
-//!   exact cover ([`super::exact_cover`]); [`count_tilings`] can also count up to the symmetries
-//!   of the rectangle (see [`count_tilings`] for why that count is sound).
-//! - [`maximise`]: as many pieces as possible (cells may stay empty), or the decision "at least
-//!   K pieces", by a depth-first branch and bound over cells in row-major order.
+//! The search ([`Scan`]) keeps the board as one bitset ([`Board`]: `u64`, `u128` or
+//! [`Wide`] words, the smallest that holds the board, so up to 1024 cells), cells numbered in
+//! the Russian doll's scan order ([`scan_order`]: along the short side first, so the first
+//! open cell is one `trailing_ones` away and the frontier stays short). At the first open
+//! cell it tries every placement whose first cell it is, grouped by piece so that a used-up
+//! piece is passed over at once; a tiling must cover that cell, a packing may also leave it
+//! empty. Nothing is allocated in the loop.
+//!
+//! - [`count_tilings`] / [`enumerate_tilings`]: every free cell covered exactly once. After
+//!   each placement the open cells are split into connected regions by bitwise flood fill,
+//!   and the node is cut when a region cannot be tiled by size alone (smaller than the
+//!   smallest piece, or not a multiple of the gcd of the piece sizes): most dead ends of
+//!   6 x 10 pentominoes are small pockets that the plain search only finds many levels
+//!   later. [`count_tilings`] can also count up to the symmetries of the rectangle (see there
+//!   for why that count is sound). Dancing links ([`super::exact_cover`]) remains as the
+//!   independent cross-check and for boards of more than 1024 cells.
+//! - [`maximise`]: as many pieces as possible, or the decision "at least K". Without piece
+//!   minimums this is the Russian doll ([`super::russian_doll`]) alone. With minimums, the
+//!   doll's suffix table of the instance without them (`S[q]`: the most pieces whose first
+//!   cell is `q` or later) bounds a branch and bound over the same scan: a node at cell `q`
+//!   with `placed` pieces is cut when `placed + S[q]` cannot reach the target, or when the
+//!   pieces still owed to the minimums outnumber `S[q]`.
 
 use rustc_hash::FxHashMap;
-use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::exact_cover::{ExactCover, SearchEnd, SearchSummary};
-use crate::geometry::placements::{
-    mirror_halves, placement_index, symmetry_group, PackingError, PackingInstance, PieceLimit,
-    Placement,
-};
+use super::russian_doll::{self, scan_order, DollOptions, Wide, Window};
+use crate::geometry::placements::{symmetry_group, PackingError, PackingInstance, PieceLimit};
+
+// ---------------------------------------------------------------------------------------------
+// Boards
+
+/// A whole board as a bitset in scan order: the [`Window`] operations and those the flood
+/// fill needs. Implemented for `u64`, `u128` and [`Wide`].
+pub trait Board: Window + PartialEq {
+    /// Bits in both.
+    fn and(self, other: Self) -> Self;
+    /// Bits of `self` not in `other`.
+    fn without(self, other: Self) -> Self;
+    /// Shifted away from bit 0 by `n` (bits pushed past `BITS` are dropped).
+    fn shl(self, n: u32) -> Self;
+    /// Number of bits set.
+    fn count(self) -> u32;
+    /// The lowest bit set, alone (empty if none).
+    fn lowest(self) -> Self;
+    /// Whether no bit is set.
+    #[inline(always)]
+    fn is_empty(self) -> bool {
+        self == Self::empty()
+    }
+}
+
+macro_rules! primitive_board {
+    ($t:ty) => {
+        impl Board for $t {
+            #[inline(always)]
+            fn and(self, other: Self) -> Self {
+                self & other
+            }
+            #[inline(always)]
+            fn without(self, other: Self) -> Self {
+                self & !other
+            }
+            #[inline(always)]
+            fn shl(self, n: u32) -> Self {
+                self.checked_shl(n).unwrap_or(0)
+            }
+            #[inline(always)]
+            fn count(self) -> u32 {
+                self.count_ones()
+            }
+            #[inline(always)]
+            fn lowest(self) -> Self {
+                self & self.wrapping_neg()
+            }
+        }
+    };
+}
+primitive_board!(u64);
+primitive_board!(u128);
+
+impl<const K: usize> Board for Wide<K> {
+    #[inline(always)]
+    fn and(mut self, other: Self) -> Self {
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            *a &= b;
+        }
+        self
+    }
+    #[inline(always)]
+    fn without(mut self, other: Self) -> Self {
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            *a &= !b;
+        }
+        self
+    }
+    #[inline(always)]
+    fn shl(self, n: u32) -> Self {
+        let (words, bits) = ((n / 64) as usize, n % 64);
+        let mut out = [0u64; K];
+        for (i, o) in out.iter_mut().enumerate().skip(words) {
+            let lo = self.0[i - words];
+            let below = if i > words { self.0[i - words - 1] } else { 0 };
+            *o = if bits == 0 {
+                lo
+            } else {
+                lo << bits | below >> (64 - bits)
+            };
+        }
+        Wide(out)
+    }
+    #[inline(always)]
+    fn count(self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+    #[inline(always)]
+    fn lowest(self) -> Self {
+        let mut out = [0u64; K];
+        if let Some(i) = self.0.iter().position(|&w| w != 0) {
+            out[i] = self.0[i] & self.0[i].wrapping_neg();
+        }
+        Wide(out)
+    }
+}
+
+/// Most cells a bitboard search handles (16 words).
+pub const MAX_BOARD_CELLS: usize = 1024;
+
+/// Calls `$run::<B>($args)` with `B` the smallest [`Board`] of at least `$words` words
+/// (`$words` at most 16).
+macro_rules! with_board {
+    ($words:expr, $run:ident($($arg:expr),*)) => {
+        match $words {
+            0 | 1 => $run::<u64>($($arg),*),
+            2 => $run::<u128>($($arg),*),
+            3 => $run::<Wide<3>>($($arg),*),
+            4 => $run::<Wide<4>>($($arg),*),
+            5 => $run::<Wide<5>>($($arg),*),
+            6 => $run::<Wide<6>>($($arg),*),
+            7 => $run::<Wide<7>>($($arg),*),
+            8 => $run::<Wide<8>>($($arg),*),
+            9 => $run::<Wide<9>>($($arg),*),
+            10 => $run::<Wide<10>>($($arg),*),
+            11 => $run::<Wide<11>>($($arg),*),
+            12 => $run::<Wide<12>>($($arg),*),
+            13 => $run::<Wide<13>>($($arg),*),
+            14 => $run::<Wide<14>>($($arg),*),
+            15 => $run::<Wide<15>>($($arg),*),
+            _ => $run::<Wide<16>>($($arg),*),
+        }
+    };
+}
+
+/// Words of the board a search uses: the fewest that hold the board, or `at_least`.
+fn board_words(cells: usize, at_least: usize) -> usize {
+    cells.div_ceil(64).max(at_least).max(1)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The bitboard search
+
+/// Some placements of one piece starting at one scan cell, as (mask, placement index).
+struct Group<B> {
+    piece: usize,
+    masks: Vec<(B, usize)>,
+}
+
+/// The instance as bitboards in scan order, shared (read-only) by the searches.
+struct Scan<B> {
+    cells: usize,
+    /// Per scan cell, the placements whose first cell it is, grouped by piece.
+    starting: Vec<Vec<Group<B>>>,
+    /// Every cell of the board; the blocked ones.
+    full: B,
+    blocked: B,
+    /// Cells with a neighbour one bit up / one bit down along a scan line; the line length.
+    has_next: B,
+    has_prev: B,
+    line: u32,
+    /// Smallest placement size and gcd of the placement sizes (region pruning).
+    min_size: u32,
+    gcd: u32,
+    min: Vec<usize>,
+    max: Vec<usize>,
+    /// Row-major cell to scan position.
+    position: Vec<usize>,
+}
+
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+impl<B: Board> Scan<B> {
+    /// The search over the placements with `keep(index)` (the board must fit in `B`).
+    fn new(instance: &PackingInstance, keep: impl Fn(usize) -> bool) -> Self {
+        let (w, h) = (instance.width, instance.height);
+        let cells = w * h;
+        assert!(cells <= B::BITS, "the board must fit in the bitboard");
+        let order = scan_order(w, h);
+        let mut position = vec![0; cells];
+        for (k, &c) in order.iter().enumerate() {
+            position[c] = k;
+        }
+        let line = w.min(h);
+        let mut starting: Vec<Vec<Group<B>>> = (0..cells).map(|_| Vec::new()).collect();
+        let (mut min_size, mut g) = (u32::MAX, 0);
+        for (i, p) in instance.placements.iter().enumerate() {
+            if !keep(i) {
+                continue;
+            }
+            let first = p.cells.iter().map(|&c| position[c]).min().unwrap_or(0);
+            let mask = p.cells.iter().fold(B::empty(), |m, &c| m.with(position[c]));
+            min_size = min_size.min(p.cells.len() as u32);
+            g = gcd(g, p.cells.len() as u32);
+            let groups = &mut starting[first];
+            match groups.iter_mut().find(|grp| grp.piece == p.piece) {
+                Some(group) => group.masks.push((mask, i)),
+                None => groups.push(Group {
+                    piece: p.piece,
+                    masks: vec![(mask, i)],
+                }),
+            }
+        }
+        let bits =
+            |f: &dyn Fn(usize) -> bool| (0..cells).filter(|&k| f(k)).fold(B::empty(), B::with);
+        Scan {
+            cells,
+            starting,
+            full: bits(&|_| true),
+            blocked: bits(&|k| instance.blocked[order[k]]),
+            has_next: bits(&|k| k % line + 1 < line),
+            has_prev: bits(&|k| k % line > 0),
+            line: line as u32,
+            min_size: min_size.min(cells as u32).max(1),
+            gcd: g.max(1),
+            min: instance.pieces.iter().map(|l| l.min).collect(),
+            max: instance
+                .pieces
+                .iter()
+                .map(|l| l.max.unwrap_or(usize::MAX))
+                .collect(),
+            position,
+        }
+    }
+
+    /// The mask of a placement's cells.
+    fn mask(&self, cells: &[usize]) -> B {
+        cells
+            .iter()
+            .fold(B::empty(), |m, &c| m.with(self.position[c]))
+    }
+
+    /// The open cells next to `region` (one step along or across a scan line).
+    #[inline]
+    fn grow(&self, region: B, open: B) -> B {
+        let along = region
+            .and(self.has_next)
+            .shl(1)
+            .union(region.and(self.has_prev).shr(1));
+        let across = region.shl(self.line).union(region.shr(self.line));
+        region.union(along).union(across).and(open)
+    }
+
+    /// Whether every connected region of open cells could be tiled by its size alone.
+    #[inline]
+    fn regions_ok(&self, filled: B) -> bool {
+        let mut open = self.full.without(filled);
+        while !open.is_empty() {
+            let mut region = open.lowest();
+            loop {
+                let next = self.grow(region, open);
+                if next == region {
+                    break;
+                }
+                region = next;
+            }
+            let size = region.count();
+            if size < self.min_size || !size.is_multiple_of(self.gcd) {
+                return false;
+            }
+            open = open.without(region);
+        }
+        true
+    }
+}
+
+/// What a [`Searcher`] looks for.
+enum Task<'t> {
+    /// Every tiling, handed to the callback.
+    Tile {
+        /// Cut nodes whose open regions cannot be tiled by size.
+        regions: bool,
+        visit: &'t mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+    },
+    /// Packings meeting the minimums with at least `target` pieces, `target` raised past
+    /// each one found when maximising.
+    Pack {
+        /// Per scan cell (and a last 0): at most this many pieces start there or later.
+        suffix: &'t [u32],
+        target: u32,
+        maximise: bool,
+        best: Option<Vec<usize>>,
+        progress_every: u64,
+        progress: &'t mut dyn FnMut(&Progress),
+        root_bound: usize,
+    },
+}
+
+/// One depth-first search over a [`Scan`].
+struct Searcher<'s, 't, B> {
+    scan: &'s Scan<B>,
+    task: Task<'t>,
+    used: Vec<usize>,
+    /// Pieces still owed to the minimums.
+    owed: u32,
+    /// Pieces the maximums still allow (`u32::MAX` if some piece is unlimited).
+    spare: u32,
+    chosen: Vec<usize>,
+    solutions: u64,
+    nodes: u64,
+    stop: Option<&'s AtomicBool>,
+    deadline: Option<Instant>,
+    end: SearchEnd,
+}
+
+impl<'s, 't, B: Board> Searcher<'s, 't, B> {
+    fn new(
+        scan: &'s Scan<B>,
+        task: Task<'t>,
+        stop: Option<&'s AtomicBool>,
+        deadline: Option<Instant>,
+    ) -> Self {
+        Searcher {
+            scan,
+            task,
+            used: vec![0; scan.min.len()],
+            owed: scan.min.iter().sum::<usize>() as u32,
+            spare: scan
+                .max
+                .iter()
+                .try_fold(0u32, |sum, &m| {
+                    (m != usize::MAX).then(|| sum.saturating_add(m.min(u32::MAX as usize) as u32))
+                })
+                .unwrap_or(u32::MAX),
+            chosen: Vec::new(),
+            solutions: 0,
+            nodes: 0,
+            stop,
+            deadline,
+            end: SearchEnd::Exhausted,
+        }
+    }
+
+    /// Runs the search with the placements `fixed` placed first (whether kept or not).
+    fn run(&mut self, instance: &PackingInstance, fixed: &[usize]) {
+        let mut filled = self.scan.blocked;
+        for &f in fixed {
+            let p = &instance.placements[f];
+            let mask = self.scan.mask(&p.cells);
+            if mask.overlaps(filled) || !self.push(p.piece, f) {
+                return;
+            }
+            filled = filled.union(mask);
+        }
+        let _ = match self.task {
+            Task::Tile { regions, .. } => {
+                if regions && !self.scan.regions_ok(filled) {
+                    return;
+                }
+                self.tile(filled)
+            }
+            Task::Pack { .. } => self.pack(filled, fixed.len() as u32),
+        };
+    }
+
+    /// Adds placement `index` of `piece` if the piece's maximum allows.
+    #[inline(always)]
+    fn push(&mut self, piece: usize, index: usize) -> bool {
+        let used = self.used[piece];
+        if used >= self.scan.max[piece] {
+            return false;
+        }
+        if used < self.scan.min[piece] {
+            self.owed -= 1;
+        }
+        if self.spare != u32::MAX {
+            self.spare -= 1;
+        }
+        self.used[piece] = used + 1;
+        self.chosen.push(index);
+        true
+    }
+
+    #[inline(always)]
+    fn pop(&mut self, piece: usize) {
+        self.chosen.pop();
+        self.used[piece] -= 1;
+        if self.used[piece] < self.scan.min[piece] {
+            self.owed += 1;
+        }
+        if self.spare != u32::MAX {
+            self.spare += 1;
+        }
+    }
+
+    /// Counts a node; `true` when the search must stop (flag or deadline).
+    #[inline(always)]
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes & 0xfff == 0 {
+            let stopped = self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+                || self.deadline.is_some_and(|d| Instant::now() >= d);
+            if stopped {
+                self.end = SearchEnd::StopFlag;
+                return true;
+            }
+        }
+        false
+    }
+
+    fn tile(&mut self, filled: B) -> ControlFlow<()> {
+        if self.tick() {
+            return ControlFlow::Break(());
+        }
+        let scan = self.scan;
+        let q = filled.trailing_ones() as usize;
+        if q >= scan.cells {
+            if self.owed == 0 {
+                self.solutions += 1;
+                let Task::Tile { visit, .. } = &mut self.task else {
+                    unreachable!("tile runs tile tasks")
+                };
+                if visit(&self.chosen).is_break() {
+                    self.end = SearchEnd::Callback;
+                    return ControlFlow::Break(());
+                }
+            }
+            return ControlFlow::Continue(());
+        }
+        let regions = matches!(self.task, Task::Tile { regions: true, .. });
+        for group in &scan.starting[q] {
+            if self.used[group.piece] >= scan.max[group.piece] {
+                continue;
+            }
+            for &(mask, index) in &group.masks {
+                if mask.overlaps(filled) {
+                    continue;
+                }
+                let next = filled.union(mask);
+                if regions && !scan.regions_ok(next) {
+                    continue;
+                }
+                self.push(group.piece, index);
+                let flow = self.tile(next);
+                self.pop(group.piece);
+                flow?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// The branch and bound of [`maximise`] with minimums; `filled` holds the cells covered,
+    /// blocked or left empty.
+    fn pack(&mut self, mut filled: B, placed: u32) -> ControlFlow<()> {
+        if self.tick() {
+            return ControlFlow::Break(());
+        }
+        let scan = self.scan;
+        let Task::Pack {
+            target,
+            maximise,
+            best,
+            progress,
+            progress_every,
+            root_bound,
+            ..
+        } = &mut self.task
+        else {
+            unreachable!("pack runs pack tasks")
+        };
+        if *progress_every > 0 && self.nodes.is_multiple_of(*progress_every) {
+            progress(&Progress {
+                best: best.as_ref().map(Vec::len),
+                bound: *root_bound,
+                nodes: self.nodes,
+            });
+        }
+        if placed >= *target && self.owed == 0 {
+            *best = Some(self.chosen.clone());
+            progress(&Progress {
+                best: Some(self.chosen.len()),
+                bound: *root_bound,
+                nodes: self.nodes,
+            });
+            if !*maximise {
+                self.end = SearchEnd::Callback;
+                return ControlFlow::Break(());
+            }
+            *target = placed + 1;
+        }
+        // Cells where nothing starts stay empty whatever follows.
+        let mut q = filled.trailing_ones() as usize;
+        while q < scan.cells && scan.starting[q].is_empty() {
+            filled = filled.with(q);
+            q = filled.trailing_ones() as usize;
+        }
+        if q >= scan.cells {
+            return ControlFlow::Continue(());
+        }
+        for group in &scan.starting[q] {
+            for &(mask, index) in &group.masks {
+                if !self.promising(q, placed) {
+                    return ControlFlow::Continue(());
+                }
+                if mask.overlaps(filled) || !self.push(group.piece, index) {
+                    continue;
+                }
+                let flow = self.pack(filled.union(mask), placed + 1);
+                self.pop(group.piece);
+                flow?;
+            }
+        }
+        if !self.promising(q + 1, placed) {
+            return ControlFlow::Continue(());
+        }
+        self.pack(filled.with(q), placed)
+    }
+
+    /// Whether pieces starting at scan cell `q` or later can still reach the target and pay
+    /// what the minimums are owed.
+    #[inline(always)]
+    fn promising(&self, q: usize, placed: u32) -> bool {
+        let Task::Pack { suffix, target, .. } = &self.task else {
+            return true;
+        };
+        let more = suffix[q].min(self.spare);
+        placed.saturating_add(more) >= *target && self.owed <= more
+    }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Tilings
@@ -65,49 +598,65 @@ fn tiling_problem(
     (problem, option_placement)
 }
 
-/// Which algorithm searches tilings. Both are Algorithm X on the same exact-cover problem
-/// (cells and limited pieces as items); they differ in data structure and item choice.
+/// Which algorithm searches tilings.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum TilingEngine {
-    /// [`TilingEngine::Bitboard64`] when the board has at most 64 cells,
-    /// [`TilingEngine::Bitboard`] when it has at most 128, otherwise
-    /// [`TilingEngine::DancingLinks`].
+    /// The bitboard search when the board has at most [`AUTO_BITBOARD_CELLS`] cells (with
+    /// region pruning on boards of one word), dancing links otherwise.
     #[default]
     Auto,
-    /// Dancing links ([`ExactCover`]), branching on the item with fewest options (cells and
-    /// pieces used exactly once).
+    /// Dancing links ([`ExactCover`]): Algorithm X on cells and limited pieces as items,
+    /// branching on the item with fewest options. Shares no code with the bitboard search.
     DancingLinks,
-    /// Board as a 128-bit mask, branching on the first empty cell along the board's shorter
-    /// side; piece limits kept as counters. Fast on small boards.
-    Bitboard,
-    /// Board as a 64-bit mask, with pruning of empty regions whose size no set of pieces can
-    /// fill (see [`super::tiling64`]). The fastest engine on boards of at most 64 cells.
-    Bitboard64,
+    /// The bitboard search ([`Scan`]), branching on the first open cell in scan order.
+    Bitboard {
+        /// Cut nodes whose open regions cannot be tiled by their size alone.
+        regions: bool,
+        /// Words of the board at least (0: the fewest that hold it), so that the wide
+        /// boards can be cross-checked on small instances.
+        words: usize,
+    },
+}
+
+/// Boards up to this many cells are tiled by the bitboard search under
+/// [`TilingEngine::Auto`]; larger ones by dancing links, as before the engines were merged
+/// (no measurement yet says where the bitboard stops paying).
+pub const AUTO_BITBOARD_CELLS: usize = 128;
+
+/// Region pruning pays on boards of one word: measured (criterion, shared machine), 6 x 10
+/// pentominoes need it, while 6 x 12 L-trominoes (two words) took 0.22 s with it against
+/// 0.11 s without.
+const AUTO_REGIONS_CELLS: usize = 64;
+
+/// The bitboard search's settings for `engine` on `instance` (region pruning, words), or
+/// `None` for dancing links.
+fn bitboard_choice(instance: &PackingInstance, engine: TilingEngine) -> Option<(bool, usize)> {
+    let cells = instance.width * instance.height;
+    match engine {
+        TilingEngine::Auto => (cells <= AUTO_BITBOARD_CELLS)
+            .then(|| (cells <= AUTO_REGIONS_CELLS, board_words(cells, 0))),
+        TilingEngine::DancingLinks => None,
+        TilingEngine::Bitboard { regions, words } => {
+            let words = board_words(cells, words);
+            assert!(
+                cells <= MAX_BOARD_CELLS && words <= 16,
+                "the bitboard search takes at most {MAX_BOARD_CELLS} cells"
+            );
+            Some((regions, words))
+        }
+    }
 }
 
 /// Runs the chosen engine over the placements with `keep(index)`, passing placement indices.
 fn solve_tilings(
     instance: &PackingInstance,
     engine: TilingEngine,
-    keep: impl Fn(usize) -> bool,
+    keep: &dyn Fn(usize) -> bool,
     stop: &AtomicBool,
     visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
 ) -> SearchSummary {
-    let cells = instance.width * instance.height;
-    if engine == TilingEngine::Bitboard64 || (engine == TilingEngine::Auto && cells <= 64) {
-        assert!(cells <= 64, "the 64-bit engine needs at most 64 cells");
-        return super::tiling64::Tiling64::new(instance, keep).solve(stop, visit);
-    }
-    let bitboard = match engine {
-        TilingEngine::Auto => cells <= 128,
-        TilingEngine::DancingLinks | TilingEngine::Bitboard64 => false,
-        TilingEngine::Bitboard => {
-            assert!(cells <= 128, "the bitboard engine needs at most 128 cells");
-            true
-        }
-    };
-    if bitboard {
-        return BitboardTiling::new(instance, keep).solve(stop, visit);
+    if let Some((regions, words)) = bitboard_choice(instance, engine) {
+        return with_board!(words, tile_with(instance, regions, keep, stop, visit));
     }
     let (problem, option_placement) = tiling_problem(instance, keep);
     let mut tiling = Vec::new();
@@ -118,133 +667,76 @@ fn solve_tilings(
     })
 }
 
-/// A piece and some of its placements as (mask, placement index).
-type PieceGroup = (usize, Vec<(u128, usize)>);
-
-/// Tiling search on a 128-bit board: bits are cells in scan order (row-major, or column-major
-/// when the board is wider than tall, so that scan lines are short).
-struct BitboardTiling<'a> {
-    instance: &'a PackingInstance,
-    /// Per bit, the placements whose first bit it is, grouped by piece: (piece, group of
-    /// (mask, placement index)), so that a used-up piece is skipped at once.
-    starting: Vec<Vec<PieceGroup>>,
-    full: u128,
-    blocked: u128,
-    used: Vec<usize>,
-    max: Vec<usize>,
-    chosen: Vec<usize>,
-    solutions: u64,
-    nodes: u64,
-    end: SearchEnd,
+/// The bitboard tiling search over the placements with `keep(index)`.
+fn tile_with<B: Board>(
+    instance: &PackingInstance,
+    regions: bool,
+    keep: &dyn Fn(usize) -> bool,
+    stop: &AtomicBool,
+    visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+) -> SearchSummary {
+    let scan = Scan::<B>::new(instance, keep);
+    let mut searcher = Searcher::new(&scan, Task::Tile { regions, visit }, Some(stop), None);
+    searcher.run(instance, &[]);
+    SearchSummary {
+        solutions: searcher.solutions,
+        nodes: searcher.nodes,
+        end: searcher.end,
+    }
 }
 
-impl<'a> BitboardTiling<'a> {
-    fn new(instance: &'a PackingInstance, keep: impl Fn(usize) -> bool) -> Self {
-        let (w, h) = (instance.width, instance.height);
-        let bit = |c: usize| if w > h { (c % w) * h + c / w } else { c };
-        let n = w * h;
-        let mut starting: Vec<Vec<PieceGroup>> = vec![Vec::new(); n];
-        for (i, p) in instance.placements.iter().enumerate() {
-            if !keep(i) {
-                continue;
-            }
-            let mask = p.cells.iter().fold(0u128, |m, &c| m | 1 << bit(c));
-            let groups = &mut starting[mask.trailing_zeros() as usize];
-            match groups.iter_mut().find(|g| g.0 == p.piece) {
-                Some(group) => group.1.push((mask, i)),
-                None => groups.push((p.piece, vec![(mask, i)])),
-            }
-        }
-        let blocked = (0..n)
-            .filter(|&c| instance.blocked[c])
-            .fold(0u128, |m, c| m | 1 << bit(c));
-        BitboardTiling {
-            instance,
-            starting,
-            full: if n == 128 {
-                u128::MAX
-            } else {
-                (1u128 << n) - 1
-            },
-            blocked,
-            used: vec![0; instance.pieces.len()],
-            max: instance
-                .pieces
-                .iter()
-                .map(|l| l.max.unwrap_or(usize::MAX))
-                .collect(),
-            chosen: Vec::new(),
-            solutions: 0,
-            nodes: 0,
-            end: SearchEnd::Exhausted,
-        }
-    }
+/// The pivot piece of a symmetric count: its orbit representatives and their stabilisers.
+struct Pivots<'a> {
+    piece: usize,
+    representatives: &'a [usize],
+    group: &'a [Vec<usize>],
+    stabiliser: &'a FxHashMap<usize, Vec<usize>>,
+}
 
-    fn solve(
-        mut self,
-        stop: &AtomicBool,
-        visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
-    ) -> SearchSummary {
-        let _ = self.search(self.blocked, stop, visit);
-        SearchSummary {
-            solutions: self.solutions,
-            nodes: self.nodes,
-            end: self.end,
-        }
-    }
-
-    fn search(
-        &mut self,
-        filled: u128,
-        stop: &AtomicBool,
-        visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
-        self.nodes += 1;
-        if self.nodes & 0xffff == 0 && stop.load(Ordering::Relaxed) {
-            self.end = SearchEnd::StopFlag;
-            return ControlFlow::Break(());
-        }
-        if filled == self.full {
-            let ok = self
-                .instance
-                .pieces
-                .iter()
-                .zip(&self.used)
-                .all(|(l, &n)| n >= l.min);
-            if ok {
-                self.solutions += 1;
-                if visit(&self.chosen).is_break() {
-                    self.end = SearchEnd::Callback;
-                    return ControlFlow::Break(());
+/// The symmetric count by the bitboard search: one search per representative of the pivot
+/// piece, with it placed first, in parallel.
+fn count_by_pivot<B: Board>(
+    instance: &PackingInstance,
+    pivots: &Pivots<'_>,
+    regions: bool,
+    stop: &AtomicBool,
+) -> TilingCount {
+    use rayon::prelude::*;
+    let scan = Scan::<B>::new(instance, |i| instance.placements[i].piece != pivots.piece);
+    let order = pivots.group.len() as u64;
+    let parts: Vec<(u64, u64, u64, SearchEnd)> = pivots
+        .representatives
+        .par_iter()
+        .map(|&r| {
+            let (mut raw, mut orbits) = (0u64, 0u64);
+            let (mut tiling, mut image) = (Vec::new(), Vec::new());
+            let stabiliser = &pivots.stabiliser[&r];
+            let mut visit = |found: &[usize]| {
+                if let Some(fixing) =
+                    canonical_fixers(found, pivots.group, stabiliser, &mut tiling, &mut image)
+                {
+                    orbits += 1;
+                    raw += order / fixing;
                 }
-            }
-            return ControlFlow::Continue(());
-        }
-        let b = (!filled).trailing_zeros() as usize;
-        // Taken out and put back so the recursion can borrow `self` mutably.
-        let groups = std::mem::take(&mut self.starting[b]);
-        let mut flow = ControlFlow::Continue(());
-        'groups: for (piece, group) in &groups {
-            let piece = *piece;
-            if self.used[piece] >= self.max[piece] {
-                continue;
-            }
-            for &(mask, index) in group {
-                if mask & filled != 0 {
-                    continue;
-                }
-                self.used[piece] += 1;
-                self.chosen.push(index);
-                flow = self.search(filled | mask, stop, visit);
-                self.chosen.pop();
-                self.used[piece] -= 1;
-                if flow.is_break() {
-                    break 'groups;
-                }
-            }
-        }
-        self.starting[b] = groups;
-        flow
+                ControlFlow::Continue(())
+            };
+            let task = Task::Tile {
+                regions,
+                visit: &mut visit,
+            };
+            let mut searcher = Searcher::new(&scan, task, Some(stop), None);
+            searcher.run(instance, &[r]);
+            let (nodes, end) = (searcher.nodes, searcher.end);
+            drop(searcher);
+            (raw, orbits, nodes, end)
+        })
+        .collect();
+    TilingCount {
+        raw: parts.iter().map(|p| p.0).sum(),
+        up_to_symmetry: Some(parts.iter().map(|p| p.1).sum()),
+        symmetries: pivots.group.len(),
+        nodes: parts.iter().map(|p| p.2).sum(),
+        complete: parts.iter().all(|p| p.3 == SearchEnd::Exhausted),
     }
 }
 
@@ -272,7 +764,7 @@ where
     F: FnMut(&[usize]) -> ControlFlow<()>,
 {
     instance.validate()?;
-    Ok(solve_tilings(instance, engine, |_| true, stop, &mut visit))
+    Ok(solve_tilings(instance, engine, &|_| true, stop, &mut visit))
 }
 
 /// Result of [`count_tilings`].
@@ -345,7 +837,7 @@ pub fn count_tilings_with(
         })
         .min_by_key(|(n, q, _)| (*n, *q));
     let all_elements: Vec<usize> = (0..group.len()).collect();
-    let mut stabiliser: HashMap<usize, Vec<usize>> = HashMap::new();
+    let mut stabiliser: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
     let pivot_piece = pivot.as_ref().map(|(_, q, _)| *q);
     if let Some((_, _, reps)) = &pivot {
         for &r in reps {
@@ -356,42 +848,22 @@ pub fn count_tilings_with(
     let keep = |i: usize| {
         pivot_piece.is_none_or(|q| instance.placements[i].piece != q || stabiliser.contains_key(&i))
     };
-    let cells = instance.width * instance.height;
-    if let (Some((_, q, reps)), true) = (
-        &pivot,
-        engine == TilingEngine::Bitboard64 || (engine == TilingEngine::Auto && cells <= 64),
-    ) {
-        // One subproblem per representative, with the pivot placed first (see
-        // `Tiling64::solve_from`), run in parallel: the subproblems share nothing.
-        use rayon::prelude::*;
-        let q = *q;
-        let parts: Vec<(u64, u64, SearchSummary)> = reps
-            .par_iter()
-            .map(|&r| {
-                let engine =
-                    super::tiling64::Tiling64::new(instance, |i| instance.placements[i].piece != q);
-                let (mut raw, mut orbits) = (0u64, 0u64);
-                let mut tiling = Vec::new();
-                let mut image = Vec::new();
-                let summary = engine.solve_from(&[r], stop, &mut |found: &[usize]| {
-                    if let Some(fixing) =
-                        canonical_fixers(found, &group, &stabiliser[&r], &mut tiling, &mut image)
-                    {
-                        orbits += 1;
-                        raw += order / fixing;
-                    }
-                    ControlFlow::Continue(())
-                });
-                (raw, orbits, summary)
-            })
-            .collect();
-        return Ok(TilingCount {
-            raw: parts.iter().map(|p| p.0).sum(),
-            up_to_symmetry: Some(parts.iter().map(|p| p.1).sum()),
-            symmetries: group.len(),
-            nodes: parts.iter().map(|p| p.2.nodes).sum(),
-            complete: parts.iter().all(|p| p.2.end == SearchEnd::Exhausted),
-        });
+    if let (Some((_, q, reps)), Some((regions, words))) =
+        (&pivot, bitboard_choice(instance, engine))
+    {
+        // One subproblem per representative, with the pivot placed first (a piece placed
+        // first, wherever it is, splits the board early, so the region check prunes from the
+        // first levels on), run in parallel: the subproblems share nothing.
+        let pivots = Pivots {
+            piece: *q,
+            representatives: reps,
+            group: &group,
+            stabiliser: &stabiliser,
+        };
+        return Ok(with_board!(
+            words,
+            count_by_pivot(instance, &pivots, regions, stop)
+        ));
     }
     let (mut raw, mut orbits) = (0u64, 0u64);
     let mut tiling = Vec::new();
@@ -425,7 +897,7 @@ pub fn count_tilings_with(
         raw += order / fixing;
         ControlFlow::Continue(())
     };
-    let summary = solve_tilings(instance, engine, keep, stop, &mut visit);
+    let summary = solve_tilings(instance, engine, &keep, stop, &mut visit);
     Ok(TilingCount {
         raw,
         up_to_symmetry: Some(orbits),
@@ -495,93 +967,41 @@ pub enum PackingGoal {
     AtLeast(usize),
 }
 
-/// Upper bounds [`maximise`] may use to prune (each is valid on its own; the smallest is used).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BoundSet {
-    /// Cells that are free, undecided and still covered by a live placement, divided by the
-    /// smallest piece size.
-    pub area: bool,
-    /// Per row, per maximal run of such cells, `run / m` where `m` is the smallest, over
-    /// placements, longest horizontal run of cells of the placement: each piece owns one such
-    /// run in one row.
-    pub rows: bool,
-    /// The same by columns.
-    pub columns: bool,
-    /// The Russian-doll bound (see [`suffix_optima`]): with `c` the first cell that a live
-    /// placement covers, every piece still to come starts (has its first cell, row-major) at
-    /// `c` or later, so they number at most the suffix optimum of `c`. Split further at the
-    /// start of a later row `s`: the pieces starting before row `s` lie in rows `r..s + t`
-    /// (`r`: the row of `c`; `t + 1`: the tallest placement's rows), so they number at most
-    /// the coverable cells there over the smallest piece size, and those starting from row
-    /// `s` on at most the suffix optimum of row `s`'s first cell. On an open rectangle the
-    /// first group also fits in a band of rows, and a band moved down to the bottom rows is
-    /// a band there, so the suffix optimum of that many bottom rows bounds it too. The bound
-    /// is the least of these.
-    pub suffixes: bool,
-}
-
-impl Default for BoundSet {
-    fn default() -> Self {
-        BoundSet {
-            area: true,
-            rows: false,
-            columns: false,
-            suffixes: true,
-        }
-    }
-}
-
 /// Options of [`maximise`].
 #[derive(Clone, Copy, Debug)]
 pub struct PackingOptions<'a> {
     /// Maximise, or decide "at least K".
     pub goal: PackingGoal,
-    /// Bounds used for pruning.
-    pub bounds: BoundSet,
-    /// Keep only packings with no more pieces centred in the second half than in the first,
-    /// for each mirror of the rectangle that preserves the instance ([`mirror_halves`]).
-    /// Never changes the optimum or the answer to "at least K".
-    pub break_symmetry: bool,
-    /// The suffix optima from an earlier [`suffix_optima`] call on the same instance, so that
-    /// repeated runs do not find them again; `None` finds them when [`BoundSet::suffixes`] is
-    /// on.
-    pub suffixes: Option<&'a [usize]>,
-    /// Remember exhausted scan states (see [`PackingStats::prunes_memo`]); used only in scan
-    /// order with unlimited pieces.
-    pub memo: bool,
+    /// With piece minimums, bound the branch and bound by the Russian doll's suffix table of
+    /// the instance without them (on). Off, the bound at scan cell `q` is the free cells from
+    /// `q` on over the smallest placement: weaker, and independent of the doll, for
+    /// cross-checks.
+    pub table: bool,
+    /// Options of the Russian doll (threads, memo); its `stop` and `deadline` are replaced by
+    /// the ones below. The branch and bound itself runs on the calling thread.
+    pub doll: DollOptions<'a>,
+    /// Words of the board at least (0: the fewest that hold it), so that the wide boards can
+    /// be cross-checked on small instances.
+    pub words: usize,
     /// Raised by another thread (e.g. Ctrl-C) to stop; the best packing so far is kept.
     pub stop: Option<&'a AtomicBool>,
     /// Stop at this instant; the best packing so far is kept.
     pub deadline: Option<Instant>,
-    /// Call the progress callback every this many nodes (0: only on improvements).
+    /// Call the progress callback every this many branch-and-bound nodes (0: only on
+    /// improvements).
     pub progress_every: u64,
-    /// Which cell to branch on.
-    pub cell_order: CellOrder,
-}
-
-/// Which undecided cell [`maximise`] branches on.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum CellOrder {
-    /// The first coverable cell in row-major order; branches are the placements starting there.
-    #[default]
-    Scan,
-    /// The coverable cell with the fewest live placements (first in row-major order on ties);
-    /// branches are all live placements covering it.
-    FewestPlacements,
 }
 
 impl Default for PackingOptions<'_> {
     fn default() -> Self {
         PackingOptions {
             goal: PackingGoal::Maximise,
-            bounds: BoundSet::default(),
-            break_symmetry: true,
-            suffixes: None,
-            memo: true,
+            table: true,
+            doll: DollOptions::default(),
+            words: 0,
             stop: None,
             deadline: None,
             progress_every: 1 << 20,
-            cell_order: CellOrder::Scan,
         }
     }
 }
@@ -593,52 +1013,24 @@ pub struct Progress {
     pub best: Option<usize>,
     /// Proven upper bound on the number of pieces (the root bound until the search ends).
     pub bound: usize,
-    /// Nodes visited so far.
+    /// Branch-and-bound nodes visited so far.
     pub nodes: u64,
 }
 
 /// Counters of a [`maximise`] run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PackingStats {
-    /// Search nodes visited (the suffix optima's searches included).
+    /// Search nodes visited in all (the Russian doll's included).
     pub nodes: u64,
-    /// Nodes cut off by a bound or by symmetry breaking.
-    pub prunes: u64,
-    /// Cut-offs that the area bound alone would have made.
-    pub prunes_area: u64,
-    /// Cut-offs that the row bound alone would have made.
-    pub prunes_rows: u64,
-    /// Cut-offs that the column bound alone would have made.
-    pub prunes_columns: u64,
-    /// Cut-offs that the Russian-doll bound alone would have made.
-    pub prunes_suffixes: u64,
-    /// Cut-offs by symmetry breaking (the second half can no longer be caught up).
-    pub prunes_symmetry: u64,
-    /// Cut-offs by the memo of exhausted scan states: a state (scan cell, decided cells from
-    /// there on, mirror balances) met again after its subtree was searched in full, which
-    /// bounds what can still be placed from it.
-    pub prunes_memo: u64,
-}
-
-impl PackingStats {
-    fn add(&mut self, other: &PackingStats) {
-        self.nodes += other.nodes;
-        self.prunes += other.prunes;
-        self.prunes_area += other.prunes_area;
-        self.prunes_rows += other.prunes_rows;
-        self.prunes_columns += other.prunes_columns;
-        self.prunes_suffixes += other.prunes_suffixes;
-        self.prunes_symmetry += other.prunes_symmetry;
-        self.prunes_memo += other.prunes_memo;
-    }
+    /// Nodes of the Russian doll that made the suffix table.
+    pub table_nodes: u64,
 }
 
 /// Result of [`maximise`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PackingOutcome {
     /// Placement indices of the best packing found (`None` if none satisfies the piece
-    /// minimums, or, for [`PackingGoal::AtLeast`], none was found with at least K pieces and
-    /// none with fewer was recorded).
+    /// minimums, or none was found before a stop).
     pub best: Option<Vec<usize>>,
     /// `true` if the search finished: for [`PackingGoal::Maximise`] `best` is optimal; for
     /// [`PackingGoal::AtLeast`] either `best` has at least K pieces or no such packing exists.
@@ -656,744 +1048,234 @@ impl PackingOutcome {
     }
 }
 
-/// Packs as many pieces as possible (or decides "at least K") by depth-first branch and bound.
-///
-/// The search visits free cells in row-major order. At the first undecided cell that some live
-/// placement (one whose cells are all undecided) still covers, it branches on every live
-/// placement whose first cell it is, then on leaving the cell empty; any placement covering
-/// that cell must start there, since every earlier cell is already decided. A node is cut off
-/// when pieces placed plus the smallest enabled bound of [`BoundSet`] cannot beat the best
-/// packing (or reach K), or when symmetry breaking can no longer be met. `progress` is called
-/// on every improvement and every `progress_every` nodes.
+/// Why [`maximise`] refused an instance.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MaximiseError {
+    /// The instance is malformed.
+    #[error(transparent)]
+    Instance(#[from] PackingError),
+    /// The Russian doll refused it (placements reaching too far).
+    #[error("{0}")]
+    Doll(#[from] russian_doll::DollError),
+    /// A board with piece minimums larger than the bitboard search takes.
+    #[error(
+        "the board has {0} cells; with piece minimums at most {MAX_BOARD_CELLS} are supported"
+    )]
+    TooLarge(usize),
+}
+
+/// Packs as many pieces as possible (or decides "at least K"): by the Russian doll without
+/// piece minimums, and with them by the bitboard branch and bound bounded by the doll's
+/// table (see the module doc). `progress` is called on every improvement and every
+/// `progress_every` branch-and-bound nodes.
 pub fn maximise(
     instance: &PackingInstance,
     options: &PackingOptions<'_>,
     mut progress: impl FnMut(&Progress),
-) -> Result<PackingOutcome, PackingError> {
+) -> Result<PackingOutcome, MaximiseError> {
     instance.validate()?;
-    let mut suffix_stats = PackingStats::default();
-    let found;
-    let suffixes = match (options.bounds.suffixes, options.suffixes) {
-        (false, _) => None,
-        (true, Some(suffixes)) => Some(suffixes),
-        (true, None) => {
-            let (suffixes, stats) = suffix_optima(instance, options, |_, _| {});
-            suffix_stats = stats;
-            match suffixes {
-                Some(suffixes) => {
-                    found = suffixes;
-                    Some(found.as_slice())
-                }
-                // Stopped while finding the suffix optima: report the plain root bound.
-                None => {
-                    let search = BranchAndBound::new(instance, options, None, false);
-                    return Ok(PackingOutcome {
-                        best: None,
-                        proved: false,
-                        bound: search.bound().0,
-                        stats: suffix_stats,
-                    });
-                }
-            }
+    let cells = instance.width * instance.height;
+    let minimums = instance.pieces.iter().any(|l| l.min > 0);
+    if minimums && cells > MAX_BOARD_CELLS {
+        return Err(MaximiseError::TooLarge(cells));
+    }
+    if !minimums {
+        // The doll answers alone, maximums included.
+        let doll_options = DollOptions {
+            stop: options.stop,
+            deadline: options.deadline,
+            ..options.doll
+        };
+        let doll = russian_doll::solve(instance, &doll_options, |_, _| {})?;
+        let stats = PackingStats {
+            nodes: doll.stats.nodes,
+            table_nodes: doll.stats.nodes,
+        };
+        return Ok(PackingOutcome {
+            best: Some(doll.best),
+            proved: doll.proved,
+            bound: doll.bound,
+            stats,
+        });
+    }
+    let words = board_words(cells, options.words);
+    let (suffix, table_nodes) = if options.table {
+        // The suffix table of the instance without the minimums (the maximums kept), by
+        // this same search: the doll's own search has no bound for binding maximums.
+        let relaxed = PackingInstance {
+            pieces: instance
+                .pieces
+                .iter()
+                .map(|l| PieceLimit { min: 0, max: l.max })
+                .collect(),
+            ..instance.clone()
+        };
+        let table = with_board!(words, suffix_table(&relaxed, options));
+        let Some(suffix) = table.suffix else {
+            return Ok(PackingOutcome {
+                best: None,
+                proved: false,
+                bound: area_suffix(instance)[0] as usize,
+                stats: PackingStats {
+                    nodes: table.nodes,
+                    table_nodes: table.nodes,
+                },
+            });
+        };
+        // A largest packing that meets the minimums anyway is the answer.
+        if instance.check_packing(&table.best).is_ok() {
+            return Ok(PackingOutcome {
+                bound: table.best.len(),
+                best: Some(table.best),
+                proved: true,
+                stats: PackingStats {
+                    nodes: table.nodes,
+                    table_nodes: table.nodes,
+                },
+            });
         }
+        (suffix, table.nodes)
+    } else {
+        (area_suffix(instance), 0)
     };
-    let invariant = shift_invariant(instance);
-    let mut outcome = branch_and_bound(instance, options, suffixes, invariant, &mut progress);
-    outcome.stats.add(&suffix_stats);
+    let mut outcome = with_board!(words, pack_with(instance, options, &suffix, &mut progress));
+    outcome.stats.nodes += table_nodes;
+    outcome.stats.table_nodes = table_nodes;
     Ok(outcome)
 }
 
-/// The suffix optima, for the Russian-doll bound ([`BoundSet::suffixes`]): entry `c` (one per
-/// cell, row-major, and a last entry 0) is the most pieces that fit when every piece's first
-/// cell is `c` or later, respecting the piece maximums but not the minimums.
-///
-/// Found from the last cell back, as in Östergård's maximum-clique algorithm: entry `c` is
-/// entry `c + 1` or one more, since the placements starting at `c` all cover `c` and at most
-/// one of them is used; one more exactly when some packing starts a piece at `c`, which one
-/// branch-and-bound run decides, pruned by the entries already found. `found(c, optimum)` is
-/// called for each cell where some placement starts. `None` when stopped (by `options.stop`
-/// or `options.deadline`) first; the counters cover the work done either way.
-pub fn suffix_optima(
-    instance: &PackingInstance,
-    options: &PackingOptions<'_>,
-    mut found: impl FnMut(usize, usize),
-) -> (Option<Vec<usize>>, PackingStats) {
-    let cells = instance.width * instance.height;
-    let mut suffixes = vec![usize::MAX; cells + 1];
-    suffixes[cells] = 0;
-    let mut stats = PackingStats::default();
-    let pieces: Vec<PieceLimit> = instance
-        .pieces
-        .iter()
-        .map(|l| PieceLimit { min: 0, max: l.max })
-        .collect();
-    let first_cell: Vec<usize> = instance
-        .placements
-        .iter()
-        .map(|p| min_max(&p.cells).0)
-        .collect();
-    // The tails below are not shift invariant, but bands of them are bands of the instance.
-    let invariant = shift_invariant(instance);
-    for c in (0..cells).rev() {
-        let below = suffixes[c + 1];
-        let starts_here = instance
-            .placements
-            .iter()
-            .zip(&first_cell)
-            .any(|(p, &first)| first == c && pieces[p.piece].max != Some(0));
-        if !starts_here {
-            suffixes[c] = below;
+/// A suffix table and the packing that set its first entry.
+struct SuffixTable {
+    /// Per scan position (and a last 0): the most pieces whose first cell is there or later;
+    /// `None` if stopped first.
+    suffix: Option<Vec<u32>>,
+    best: Vec<usize>,
+    nodes: u64,
+}
+
+/// The Russian-doll suffix table of `instance` (no minimums) by the bitboard search, from
+/// the last scan cell back: entry `c` is entry `c + 1` or one more, one more exactly when a
+/// packing of that many pieces starts every piece at `c` or later, which one search decides,
+/// bounded by the entries already found, the area and the maximums.
+fn suffix_table<B: Board>(instance: &PackingInstance, options: &PackingOptions<'_>) -> SuffixTable {
+    let scan = Scan::<B>::new(instance, |_| true);
+    let mut suffix = area_suffix(instance);
+    let (mut best, mut nodes) = (Vec::new(), 0);
+    for c in (0..scan.cells).rev() {
+        let below = suffix[c + 1];
+        if scan.starting[c].is_empty() || suffix[c] <= below {
+            suffix[c] = below;
             continue;
         }
-        let tail = PackingInstance {
-            width: instance.width,
-            height: instance.height,
-            blocked: instance.blocked.clone(),
-            placements: instance
-                .placements
-                .iter()
-                .zip(&first_cell)
-                .filter(|(_, &first)| first >= c)
-                .map(|(p, _)| p.clone())
-                .collect(),
-            pieces: pieces.clone(),
-        };
-        let sub = PackingOptions {
-            goal: PackingGoal::AtLeast(below + 1),
+        suffix[c] = below + 1;
+        let mut quiet = |_: &Progress| {};
+        let task = Task::Pack {
+            suffix: &suffix,
+            target: below + 1,
+            maximise: false,
+            best: None,
             progress_every: 0,
-            cell_order: CellOrder::Scan,
-            ..*options
+            progress: &mut quiet,
+            root_bound: 0,
         };
-        let outcome = branch_and_bound(&tail, &sub, Some(&suffixes), invariant, &mut |_| {});
-        stats.add(&outcome.stats);
-        if outcome.best_len() > below {
-            suffixes[c] = below + 1;
-        } else if outcome.proved {
-            suffixes[c] = below;
-        } else {
-            return (None, stats);
+        let mut searcher = Searcher::new(&scan, task, options.stop, options.deadline);
+        // Cells before c are closed: every piece starts at c or later.
+        let closed = scan
+            .blocked
+            .union(scan.full.without(scan.full.shl(c as u32)));
+        let _ = searcher.pack(closed, 0);
+        nodes += searcher.nodes;
+        let end = searcher.end;
+        let Task::Pack { best: found, .. } = searcher.task else {
+            unreachable!("a pack task")
+        };
+        match (found, end) {
+            (Some(packing), _) => best = packing,
+            (None, SearchEnd::StopFlag) => {
+                return SuffixTable {
+                    suffix: None,
+                    best,
+                    nodes,
+                }
+            }
+            (None, _) => suffix[c] = below,
         }
-        found(c, suffixes[c]);
     }
-    (Some(suffixes), stats)
+    SuffixTable {
+        suffix: Some(suffix),
+        best,
+        nodes,
+    }
 }
 
-/// One branch-and-bound run with the suffix optima already known (if used); `shift_invariant`
-/// tells whether the instance they were found for is (see [`shift_invariant`]).
-fn branch_and_bound(
+/// Per scan position (and a last 0): free cells from there on over the smallest placement,
+/// capped by the piece maximums.
+fn area_suffix(instance: &PackingInstance) -> Vec<u32> {
+    let order = scan_order(instance.width, instance.height);
+    let smallest = instance
+        .placements
+        .iter()
+        .map(|p| p.cells.len())
+        .min()
+        .unwrap_or(1);
+    let capacity = instance
+        .pieces
+        .iter()
+        .try_fold(0usize, |sum, l| l.max.map(|m| sum + m))
+        .unwrap_or(usize::MAX);
+    let mut suffix = vec![0u32; order.len() + 1];
+    let mut free = 0;
+    for k in (0..order.len()).rev() {
+        free += usize::from(!instance.blocked[order[k]]);
+        suffix[k] = (free / smallest).min(capacity) as u32;
+    }
+    suffix
+}
+
+/// The branch and bound with minimums on a board of type `B`.
+fn pack_with<B: Board>(
     instance: &PackingInstance,
     options: &PackingOptions<'_>,
-    suffixes: Option<&[usize]>,
-    shift_invariant: bool,
+    suffix: &[u32],
     progress: &mut dyn FnMut(&Progress),
 ) -> PackingOutcome {
-    let mut search = BranchAndBound::new(instance, options, suffixes, shift_invariant);
-    let root_bound = search.bound().0;
-    search.root_bound = root_bound;
-    let finished = search.run(progress).is_continue();
-    let best_len = search.best.as_ref().map(Vec::len);
-    let bound = match (finished, options.goal) {
-        (true, PackingGoal::Maximise) => best_len.unwrap_or(0),
-        (true, PackingGoal::AtLeast(k)) if best_len.is_none_or(|b| b < k) => {
-            root_bound.min(k.saturating_sub(1))
-        }
+    let root_bound = suffix[0] as usize;
+    let (target, maximise) = match options.goal {
+        PackingGoal::Maximise => (0, true),
+        PackingGoal::AtLeast(k) => (k.min(u32::MAX as usize) as u32, false),
+    };
+    let scan = Scan::<B>::new(instance, |_| true);
+    let task = Task::Pack {
+        suffix,
+        target,
+        maximise,
+        best: None,
+        progress_every: options.progress_every,
+        progress,
+        root_bound,
+    };
+    let mut searcher = Searcher::new(&scan, task, options.stop, options.deadline);
+    searcher.run(instance, &[]);
+    let (nodes, end) = (searcher.nodes, searcher.end);
+    let Task::Pack { best, .. } = searcher.task else {
+        unreachable!("a pack task")
+    };
+    let found = best.as_ref().map(Vec::len);
+    let proved = end != SearchEnd::StopFlag;
+    let bound = match (proved, options.goal) {
+        (true, PackingGoal::Maximise) => found.unwrap_or(0),
+        (true, PackingGoal::AtLeast(k)) if found.is_none() => root_bound.min(k.saturating_sub(1)),
         _ => root_bound,
     };
-    let proved = finished
-        || matches!(options.goal, PackingGoal::AtLeast(k) if best_len.is_some_and(|b| b >= k));
     PackingOutcome {
-        best: search
-            .best
-            .map(|b| b.into_iter().map(|p| p as usize).collect()),
+        best,
         proved,
         bound,
-        stats: search.stats,
+        stats: PackingStats {
+            nodes,
+            table_nodes: 0,
+        },
     }
-}
-
-/// Most states the memo of one [`maximise`] run keeps (about 48 bytes each).
-const MEMO_CAPACITY: usize = 4_000_000;
-
-/// A scan state of the branch and bound: the cell the scan is at, which cells from there on
-/// are decided (covered by pieces started earlier), and the mirror balances. With unlimited
-/// pieces and no minimums, the pieces still placeable depend on nothing else: earlier cells
-/// are all decided or coverable by no live placement, and no piece started earlier reaches
-/// past the window.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct MemoKey {
-    cell: u32,
-    window: u128,
-    balances: [i32; 2],
-}
-
-/// Symmetry breaking for one mirror during the search.
-struct MirrorState {
-    /// Per placement: +1 if centred in the first half, -1 in the second, 0 on the line.
-    weight: Vec<i8>,
-    /// Pieces placed in the first half minus those in the second; must end at 0 or more.
-    balance: i64,
-    /// The largest first cell of a first-half placement: in scan order, none can be placed
-    /// once the scan has passed it.
-    last_first_start: Option<usize>,
-}
-
-struct BranchAndBound<'a> {
-    instance: &'a PackingInstance,
-    options: &'a PackingOptions<'a>,
-    /// Per cell, the placements covering it.
-    covering: Vec<Vec<u32>>,
-    /// Per cell, the placements whose first cell it is.
-    starting: Vec<Vec<u32>>,
-    decided: Vec<bool>,
-    /// Per placement, how many of its cells are decided (live when 0).
-    dead: Vec<u16>,
-    /// Per cell, live placements covering it.
-    live_cover: Vec<u32>,
-    /// Undecided cells with `live_cover > 0`: in all, and per row.
-    coverable: usize,
-    coverable_in_row: Vec<usize>,
-    min_size: usize,
-    run_rows: usize,
-    run_columns: usize,
-    /// Rows spanned by the tallest placement, less one.
-    tallest: usize,
-    /// The suffix optima ([`suffix_optima`]), when that bound is on.
-    suffixes: Option<&'a [usize]>,
-    /// Whether the instance the suffix optima were found for is shift invariant (see
-    /// [`shift_invariant`]): then a band of `m` rows holds at most what the bottom `m` rows
-    /// hold, a suffix optimum.
-    shift_invariant: bool,
-    mirrors: Vec<MirrorState>,
-    /// Decided cells as bits, for the memo's keys.
-    decided_bits: Vec<u64>,
-    /// Cells from a placement's first cell to its last (the most over placements): a piece
-    /// started before cell `c` covers nothing at or after `c + reach`.
-    reach: usize,
-    /// Upper bounds on the pieces still placeable from a scan state (see [`MemoKey`]), learnt
-    /// from exhausted subtrees; `None` when the state does not determine the future.
-    memo: Option<FxHashMap<MemoKey, usize>>,
-    /// Packings recorded so far (to tell whether a subtree recorded one).
-    records: u64,
-    used: Vec<usize>,
-    chosen: Vec<u32>,
-    best: Option<Vec<u32>>,
-    stats: PackingStats,
-    root_bound: usize,
-    started: Instant,
-}
-
-impl<'a> BranchAndBound<'a> {
-    fn new(
-        instance: &'a PackingInstance,
-        options: &'a PackingOptions<'a>,
-        suffixes: Option<&'a [usize]>,
-        shift_invariant: bool,
-    ) -> Self {
-        let w = instance.width;
-        let cells = w * instance.height;
-        let mut covering = vec![Vec::new(); cells];
-        let mut starting = vec![Vec::new(); cells];
-        let mut min_size = usize::MAX;
-        let (mut run_rows, mut run_columns) = (usize::MAX, usize::MAX);
-        let (mut tallest, mut reach) = (0, 1);
-        for (i, p) in instance.placements.iter().enumerate() {
-            if instance.pieces[p.piece].max == Some(0) {
-                continue;
-            }
-            for &c in &p.cells {
-                covering[c].push(i as u32);
-            }
-            let (first, last) = min_max(&p.cells);
-            starting[first].push(i as u32);
-            tallest = tallest.max(last / w - first / w);
-            reach = reach.max(last - first + 1);
-            min_size = min_size.min(p.cells.len());
-            run_rows = run_rows.min(longest_run(&p.cells, |c| (c / w, c % w)));
-            run_columns = run_columns.min(longest_run(&p.cells, |c| (c % w, c / w)));
-        }
-        let live_cover: Vec<u32> = covering.iter().map(|v| v.len() as u32).collect();
-        let mut coverable_in_row = vec![0; instance.height];
-        for c in (0..cells).filter(|&c| !instance.blocked[c] && live_cover[c] > 0) {
-            coverable_in_row[c / w] += 1;
-        }
-        let mirrors = if options.break_symmetry {
-            mirror_halves(instance)
-                .into_iter()
-                .map(|m| MirrorState {
-                    weight: m.side.iter().map(|s| -(*s as i8)).collect(),
-                    balance: 0,
-                    last_first_start: instance
-                        .placements
-                        .iter()
-                        .zip(&m.side)
-                        .filter(|(_, s)| s.is_lt())
-                        .map(|(p, _)| min_max(&p.cells).0)
-                        .max(),
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        // In scan order the state (scan cell, decided cells from there on, mirror balances)
-        // determines every bound and every future branch, unless piece counts matter.
-        let memo = (options.memo
-            && options.cell_order == CellOrder::Scan
-            && reach <= 128
-            && mirrors.len() <= 2
-            && instance
-                .pieces
-                .iter()
-                .all(|l| l.min == 0 && l.max.is_none()))
-        .then(FxHashMap::default);
-        let mut decided_bits = vec![0u64; cells.div_ceil(64) + 2];
-        for c in (0..cells).filter(|&c| instance.blocked[c]) {
-            decided_bits[c / 64] |= 1 << (c % 64);
-        }
-        BranchAndBound {
-            instance,
-            options,
-            covering,
-            starting,
-            decided: instance.blocked.clone(),
-            dead: vec![0; instance.placements.len()],
-            live_cover,
-            coverable: coverable_in_row.iter().sum(),
-            coverable_in_row,
-            min_size: min_size.max(1),
-            run_rows: run_rows.max(1),
-            run_columns: run_columns.max(1),
-            tallest,
-            suffixes: suffixes.filter(|t| t.len() == cells + 1),
-            shift_invariant: suffixes.is_some() && shift_invariant,
-            mirrors,
-            decided_bits,
-            reach,
-            memo,
-            records: 0,
-            used: vec![0; instance.pieces.len()],
-            chosen: Vec::new(),
-            best: None,
-            stats: PackingStats::default(),
-            root_bound: 0,
-            started: Instant::now(),
-        }
-    }
-
-    fn is_coverable(&self, c: usize) -> bool {
-        !self.decided[c] && self.live_cover[c] > 0
-    }
-
-    /// Counts `c` out of (or, with `add`, back into) the coverable cells.
-    fn count_coverable(&mut self, c: usize, add: bool) {
-        let row = c / self.instance.width;
-        if add {
-            self.coverable += 1;
-            self.coverable_in_row[row] += 1;
-        } else {
-            self.coverable -= 1;
-            self.coverable_in_row[row] -= 1;
-        }
-    }
-
-    fn decide(&mut self, c: usize) {
-        if self.live_cover[c] > 0 {
-            self.count_coverable(c, false);
-        }
-        self.decided[c] = true;
-        self.decided_bits[c / 64] |= 1 << (c % 64);
-        for k in 0..self.covering[c].len() {
-            let p = self.covering[c][k] as usize;
-            self.dead[p] += 1;
-            if self.dead[p] == 1 {
-                for j in 0..self.instance.placements[p].cells.len() {
-                    let d = self.instance.placements[p].cells[j];
-                    self.live_cover[d] -= 1;
-                    if self.live_cover[d] == 0 && !self.decided[d] {
-                        self.count_coverable(d, false);
-                    }
-                }
-            }
-        }
-    }
-
-    fn undecide(&mut self, c: usize) {
-        for k in (0..self.covering[c].len()).rev() {
-            let p = self.covering[c][k] as usize;
-            if self.dead[p] == 1 {
-                for j in 0..self.instance.placements[p].cells.len() {
-                    let d = self.instance.placements[p].cells[j];
-                    if self.live_cover[d] == 0 && !self.decided[d] {
-                        self.count_coverable(d, true);
-                    }
-                    self.live_cover[d] += 1;
-                }
-            }
-            self.dead[p] -= 1;
-        }
-        self.decided[c] = false;
-        self.decided_bits[c / 64] &= !(1 << (c % 64));
-        if self.live_cover[c] > 0 {
-            self.count_coverable(c, true);
-        }
-    }
-
-    /// Upper bound on pieces still placeable: (smallest enabled bound, area, rows, columns,
-    /// suffixes), disabled ones `usize::MAX`.
-    fn bound(&self) -> (usize, usize, usize, usize, usize) {
-        let (w, h) = (self.instance.width, self.instance.height);
-        let runs = |lines: usize, len: usize, cell: &dyn Fn(usize, usize) -> usize, m: usize| {
-            let mut total = 0;
-            for line in 0..lines {
-                let mut run = 0;
-                for k in 0..len {
-                    if self.is_coverable(cell(line, k)) {
-                        run += 1;
-                    } else {
-                        total += run / m;
-                        run = 0;
-                    }
-                }
-                total += run / m;
-            }
-            total
-        };
-        let b = self.options.bounds;
-        let area = if b.area {
-            self.coverable / self.min_size
-        } else {
-            usize::MAX
-        };
-        let rows = if b.rows {
-            runs(h, w, &|y, x| y * w + x, self.run_rows)
-        } else {
-            usize::MAX
-        };
-        let columns = if b.columns {
-            runs(w, h, &|x, y| y * w + x, self.run_columns)
-        } else {
-            usize::MAX
-        };
-        let suffixes = self.suffix_bound();
-        let mut best = area
-            .min(rows)
-            .min(columns)
-            .min(suffixes)
-            .min(self.capacity_left());
-        if best == usize::MAX {
-            best = self.coverable;
-        }
-        (best, area, rows, columns, suffixes)
-    }
-
-    /// The Russian-doll bound of [`BoundSet::suffixes`] (`usize::MAX` when not in use).
-    fn suffix_bound(&self) -> usize {
-        let Some(suffixes) = self.suffixes else {
-            return usize::MAX;
-        };
-        let (w, h) = (self.instance.width, self.instance.height);
-        let Some(r) = (0..h).find(|&y| self.coverable_in_row[y] > 0) else {
-            return 0;
-        };
-        let c = (r * w..(r + 1) * w)
-            .find(|&c| self.is_coverable(c))
-            .expect("the row has a coverable cell");
-        let mut best = suffixes[c];
-        // Coverable cells in rows r..=last, where the pieces starting before row s lie.
-        let (mut cells, mut top) = (0, r);
-        for s in r + 1..=h {
-            let last = (s - 1 + self.tallest).min(h - 1);
-            while top <= last {
-                cells += self.coverable_in_row[top];
-                top += 1;
-            }
-            let mut before = cells / self.min_size;
-            if self.shift_invariant {
-                // The band r..=last holds at most what the bottom band of as many rows holds
-                // (usize::MAX while that is not known yet).
-                before = before.min(suffixes[(h - (last + 1 - r)) * w]);
-            }
-            best = best.min(before.saturating_add(suffixes[s * w]));
-        }
-        best
-    }
-
-    /// Uses left under the piece maximums (`usize::MAX` if some piece is unlimited).
-    fn capacity_left(&self) -> usize {
-        let mut total = 0usize;
-        for (limit, &n) in self.instance.pieces.iter().zip(&self.used) {
-            match limit.max {
-                None => return usize::MAX,
-                Some(m) => total += m - n,
-            }
-        }
-        total
-    }
-
-    fn minimums_met(&self) -> bool {
-        self.instance
-            .pieces
-            .iter()
-            .zip(&self.used)
-            .all(|(l, &n)| n >= l.min)
-    }
-
-    /// Whether the pieces placed meet symmetry breaking as they stand.
-    fn halves_balanced(&self) -> bool {
-        self.mirrors.iter().all(|m| m.balance >= 0)
-    }
-
-    /// Whether symmetry breaking can still be met when at most `more` pieces are added, the
-    /// next of them starting at cell `c` or later in scan order.
-    fn halves_reachable(&self, c: usize, more: usize, scan: bool) -> bool {
-        self.mirrors.iter().all(|m| {
-            let catch_up = if scan && m.last_first_start.is_none_or(|last| c > last) {
-                0
-            } else {
-                more as i64
-            };
-            m.balance + catch_up >= 0
-        })
-    }
-
-    /// The memo key of the scan state at cell `c`.
-    fn memo_key(&self, c: usize) -> MemoKey {
-        // Bits c .. c + 128 of the decided cells, of which the first `reach` matter.
-        let (word, shift) = (c / 64, c % 64);
-        let lo = self.decided_bits[word] as u128 | (self.decided_bits[word + 1] as u128) << 64;
-        let hi = self.decided_bits[word + 2] as u128;
-        let mut window = lo >> shift;
-        if shift > 0 {
-            window |= hi << (128 - shift);
-        }
-        if self.reach < 128 {
-            window &= (1u128 << self.reach) - 1;
-        }
-        let mut balances = [0i32; 2];
-        for (b, m) in balances.iter_mut().zip(&self.mirrors) {
-            *b = m.balance as i32;
-        }
-        MemoKey {
-            cell: c as u32,
-            window,
-            balances,
-        }
-    }
-
-    fn place(&mut self, p: usize) {
-        let piece = self.instance.placements[p].piece;
-        for j in 0..self.instance.placements[p].cells.len() {
-            self.decide(self.instance.placements[p].cells[j]);
-        }
-        self.used[piece] += 1;
-        self.chosen.push(p as u32);
-        for m in &mut self.mirrors {
-            m.balance += i64::from(m.weight[p]);
-        }
-    }
-
-    fn unplace(&mut self, p: usize) {
-        for m in &mut self.mirrors {
-            m.balance -= i64::from(m.weight[p]);
-        }
-        self.chosen.pop();
-        self.used[self.instance.placements[p].piece] -= 1;
-        for j in (0..self.instance.placements[p].cells.len()).rev() {
-            self.undecide(self.instance.placements[p].cells[j]);
-        }
-    }
-
-    /// Smallest piece count a new packing must reach to matter.
-    fn target(&self) -> usize {
-        match self.options.goal {
-            PackingGoal::Maximise => self.best.as_ref().map_or(0, |b| b.len() + 1),
-            PackingGoal::AtLeast(k) => k,
-        }
-    }
-
-    fn report(&self, progress: &mut dyn FnMut(&Progress)) {
-        progress(&Progress {
-            best: self.best.as_ref().map(Vec::len),
-            bound: self.root_bound,
-            nodes: self.stats.nodes,
-        });
-    }
-
-    fn run(&mut self, progress: &mut dyn FnMut(&Progress)) -> ControlFlow<()> {
-        self.started = Instant::now();
-        self.search(0, progress)
-    }
-
-    fn search(&mut self, from: usize, progress: &mut dyn FnMut(&Progress)) -> ControlFlow<()> {
-        self.stats.nodes += 1;
-        if self.stats.nodes & 0xfff == 0 {
-            let stopped = self.options.stop.is_some_and(|s| s.load(Ordering::Relaxed))
-                || self.options.deadline.is_some_and(|d| Instant::now() >= d);
-            if stopped {
-                return ControlFlow::Break(());
-            }
-        }
-        let every = self.options.progress_every;
-        if every > 0 && self.stats.nodes.is_multiple_of(every) {
-            self.report(progress);
-        }
-        let placed = self.chosen.len();
-        if self.minimums_met()
-            && self.halves_balanced()
-            && (self.best.is_none() || placed > self.best.as_ref().map_or(0, Vec::len))
-        {
-            // In decision mode, only packings that reach K (or the first, empty one) count.
-            let record = match self.options.goal {
-                PackingGoal::Maximise => true,
-                PackingGoal::AtLeast(k) => placed >= k || self.best.is_none(),
-            };
-            if record {
-                self.records += 1;
-                self.best = Some(self.chosen.clone());
-                self.report(progress);
-                if matches!(self.options.goal, PackingGoal::AtLeast(k) if placed >= k) {
-                    return ControlFlow::Break(());
-                }
-            }
-        }
-        let cells = self.decided.len();
-        let c = match self.options.cell_order {
-            CellOrder::Scan => (from..cells).find(|&c| self.is_coverable(c)),
-            CellOrder::FewestPlacements => (0..cells)
-                .filter(|&c| self.is_coverable(c))
-                .min_by_key(|&c| self.live_cover[c]),
-        };
-        let Some(c) = c else {
-            return ControlFlow::Continue(());
-        };
-        let next = match self.options.cell_order {
-            CellOrder::Scan => c + 1,
-            CellOrder::FewestPlacements => 0,
-        };
-        let scan = self.options.cell_order == CellOrder::Scan;
-        let target = self.target();
-        let (bound, area, rows, columns, suffixes) = self.bound();
-        if placed.saturating_add(bound) < target {
-            self.stats.prunes += 1;
-            // A disabled bound is usize::MAX: add without overflowing.
-            self.stats.prunes_area += u64::from(placed.saturating_add(area) < target);
-            self.stats.prunes_rows += u64::from(placed.saturating_add(rows) < target);
-            self.stats.prunes_columns += u64::from(placed.saturating_add(columns) < target);
-            self.stats.prunes_suffixes += u64::from(placed.saturating_add(suffixes) < target);
-            return ControlFlow::Continue(());
-        }
-        if !self.halves_reachable(c, bound, scan) {
-            self.stats.prunes += 1;
-            self.stats.prunes_symmetry += 1;
-            return ControlFlow::Continue(());
-        }
-        let key = self.memo.as_ref().map(|_| self.memo_key(c));
-        if let (Some(memo), Some(key)) = (&self.memo, &key) {
-            if memo.get(key).is_some_and(|&more| placed + more < target) {
-                self.stats.prunes += 1;
-                self.stats.prunes_memo += 1;
-                return ControlFlow::Continue(());
-            }
-        }
-        let records = self.records;
-        self.explore(c, next, scan, progress)?;
-        // Exhausted without a new packing: from this state, fewer than target - placed more.
-        if let (Some(memo), Some(key)) = (&mut self.memo, key) {
-            // (With target <= placed the node was kept from recording by symmetry breaking,
-            // which a count of more pieces cannot express.)
-            if let Some(more) = target.checked_sub(placed + 1) {
-                if self.records == records && memo.len() < MEMO_CAPACITY {
-                    let entry = memo.entry(key).or_insert(more);
-                    *entry = (*entry).min(more);
-                }
-            }
-        }
-        ControlFlow::Continue(())
-    }
-
-    /// Branches at cell `c`: every live placement starting at (or, out of scan order,
-    /// covering) `c`, then `c` left empty.
-    fn explore(
-        &mut self,
-        c: usize,
-        next: usize,
-        scan: bool,
-        progress: &mut dyn FnMut(&Progress),
-    ) -> ControlFlow<()> {
-        let placed = self.chosen.len();
-        let branches = if scan {
-            self.starting[c].len()
-        } else {
-            self.covering[c].len()
-        };
-        for k in 0..branches {
-            let p = if scan {
-                self.starting[c][k]
-            } else {
-                self.covering[c][k]
-            } as usize;
-            let piece = self.instance.placements[p].piece;
-            if self.dead[p] != 0 || !self.instance.pieces[piece].allows_more(self.used[piece]) {
-                continue;
-            }
-            self.place(p);
-            let flow = self.search(next, progress);
-            self.unplace(p);
-            flow?;
-            if placed + self.bound().0 < self.target() {
-                return ControlFlow::Continue(());
-            }
-        }
-        self.decide(c);
-        let flow = self.search(next, progress);
-        self.undecide(c);
-        flow
-    }
-}
-
-/// Whether the instance has no blocked cells and every placement moved one row up or down is
-/// a placement too, whenever it stays on the board.
-fn shift_invariant(instance: &PackingInstance) -> bool {
-    let (w, h) = (instance.width, instance.height);
-    if instance.blocked.iter().any(|&b| b) {
-        return false;
-    }
-    let index = placement_index(instance);
-    instance.placements.iter().all(|p| {
-        let (first, last) = min_max(&p.cells);
-        let moved = |down: bool| Placement {
-            piece: p.piece,
-            cells: p
-                .cells
-                .iter()
-                .map(|&c| if down { c + w } else { c - w })
-                .collect(),
-        };
-        (last / w + 1 >= h || index.contains_key(&moved(true)))
-            && (first / w == 0 || index.contains_key(&moved(false)))
-    })
-}
-
-/// The smallest and largest of a placement's cells.
-fn min_max(cells: &[usize]) -> (usize, usize) {
-    let first = cells.iter().copied().min().expect("validated: not empty");
-    let last = cells.iter().copied().max().expect("validated: not empty");
-    (first, last)
-}
-
-/// Longest run of consecutive cells in one line, where `key` maps a cell to (line, position).
-fn longest_run(cells: &[usize], key: impl Fn(usize) -> (usize, usize)) -> usize {
-    let mut keys: Vec<(usize, usize)> = cells.iter().map(|&c| key(c)).collect();
-    keys.sort_unstable();
-    let (mut best, mut run) = (0, 0);
-    for (k, &(line, pos)) in keys.iter().enumerate() {
-        run = if k > 0 && keys[k - 1] == (line, pos.wrapping_sub(1)) {
-            run + 1
-        } else {
-            1
-        };
-        best = best.max(run);
-    }
-    best
 }
 
 #[cfg(test)]
@@ -1583,14 +1465,34 @@ mod tests {
         best
     }
 
+    /// Every configuration of [`maximise`]: the doll's table or the area bound, each on the
+    /// fewest words and on wider boards.
+    fn configurations() -> Vec<PackingOptions<'static>> {
+        let mut all = Vec::new();
+        for table in [true, false] {
+            for words in [0, 3] {
+                all.push(PackingOptions {
+                    table,
+                    words,
+                    doll: DollOptions {
+                        threads: 1,
+                        memo_log2: 10,
+                        ..DollOptions::default()
+                    },
+                    ..PackingOptions::default()
+                });
+            }
+        }
+        all
+    }
+
     #[test]
-    fn branch_and_bound_matches_brute_force() {
+    fn maximise_matches_brute_force_in_every_configuration() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2024);
-        let (mut mirrored, mut memoised) = (0, 0);
-        for case in 0..120 {
+        let (mut with_minimums, mut searched) = (0, 0);
+        for case in 0..150 {
             let mut instance = random_instance(&mut rng, 5);
             if case % 2 == 0 {
-                // Half the cases on open rectangles, which the mirrors preserve more often.
                 instance = PackingInstance::from_shapes(
                     instance.width,
                     instance.height,
@@ -1599,131 +1501,78 @@ mod tests {
                 );
             }
             if case % 3 == 0 {
-                // Unlimited pieces: the memo of scan states is on only then.
-                instance.pieces.fill(PieceLimit::unlimited());
+                // Force a minimum: the branch and bound runs only with one.
+                let piece = rng.gen_range(0..instance.pieces.len());
+                let limit = &mut instance.pieces[piece];
+                limit.min = limit.min.max(1);
+                limit.max = limit.max.map(|m| m.max(1));
             }
-            mirrored += usize::from(!mirror_halves(&instance).is_empty());
-            memoised += usize::from(
-                instance
-                    .pieces
-                    .iter()
-                    .all(|l| *l == PieceLimit::unlimited()),
-            );
+            let minimums = instance.pieces.iter().any(|l| l.min > 0);
+            with_minimums += usize::from(minimums);
             let expected = brute_force_max(&instance);
-            let all_bounds = BoundSet {
-                area: true,
-                rows: true,
-                columns: true,
-                suffixes: true,
-            };
-            let area_only = BoundSet {
-                area: true,
-                rows: false,
-                columns: false,
-                suffixes: false,
-            };
-            for (bounds, break_symmetry, cell_order) in [
-                (BoundSet::default(), true, CellOrder::Scan),
-                (all_bounds, false, CellOrder::Scan),
-                (area_only, true, CellOrder::FewestPlacements),
-                (all_bounds, true, CellOrder::FewestPlacements),
-            ] {
-                let options = PackingOptions {
-                    bounds,
-                    break_symmetry,
-                    cell_order,
-                    ..PackingOptions::default()
-                };
+            for options in configurations() {
                 let outcome = maximise(&instance, &options, |_| {}).unwrap();
                 assert!(outcome.proved);
                 let found = outcome
                     .best
                     .as_ref()
                     .map(|b| instance.check_packing(b).unwrap());
-                assert_eq!(found, expected, "case {case}\n{instance:?}");
-                if let Some(best) = expected {
-                    assert_eq!(outcome.bound, best);
-                    // Decisions at the optimum and just above it.
-                    for (k, reachable) in [(best, true), (best + 1, false)] {
-                        let options = PackingOptions {
-                            goal: PackingGoal::AtLeast(k),
-                            ..options
-                        };
-                        let outcome = maximise(&instance, &options, |_| {}).unwrap();
-                        assert!(outcome.proved);
-                        let len = outcome
-                            .best
-                            .as_ref()
-                            .map(|b| instance.check_packing(b).unwrap());
-                        assert_eq!(len.is_some_and(|n| n >= k), reachable, "case {case} k {k}");
+                assert_eq!(found, expected, "case {case} {options:?}\n{instance:?}");
+                searched += usize::from(outcome.stats.nodes > outcome.stats.table_nodes);
+                let Some(best) = expected else { continue };
+                assert_eq!(outcome.bound, best);
+                // Decisions at the optimum and just above it.
+                for (k, reachable) in [(best, true), (best + 1, false)] {
+                    let options = PackingOptions {
+                        goal: PackingGoal::AtLeast(k),
+                        ..options
+                    };
+                    let outcome = maximise(&instance, &options, |_| {}).unwrap();
+                    assert!(outcome.proved);
+                    let len = outcome
+                        .best
+                        .as_ref()
+                        .map(|b| instance.check_packing(b).unwrap());
+                    assert_eq!(len.is_some_and(|n| n >= k), reachable, "case {case} k {k}");
+                    if !reachable {
+                        assert!(outcome.bound < k);
                     }
                 }
             }
         }
-        // Symmetry breaking was exercised, not just switched on.
-        assert!(mirrored >= 40, "only {mirrored} instances had a mirror");
         assert!(
-            memoised >= 40,
-            "only {memoised} instances had unlimited pieces"
+            with_minimums >= 60,
+            "only {with_minimums} instances had minimums"
+        );
+        // The branch and bound ran, not only the doll.
+        assert!(
+            searched >= 100,
+            "the branch and bound ran only {searched} times"
         );
     }
 
     #[test]
-    fn memo_and_russian_doll_keep_the_optimum() {
-        // Boxes too large for brute force: every pruning rule on against only the area bound,
-        // on unlimited pieces (where the memo is used).
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(77);
-        let mut memo_prunes = 0;
-        for case in 0..60 {
-            let (width, height) = (rng.gen_range(4..=7), rng.gen_range(4..=7));
-            let blocked = if case % 2 == 0 {
-                vec![false; width * height]
+    fn wide_board_operations_match_u128() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        for _ in 0..200 {
+            let (a, b): (u128, u128) = (rng.gen(), rng.gen());
+            let wide = |x: u128| Wide::<3>([x as u64, (x >> 64) as u64, 0]);
+            let narrow = |w: Wide<3>| w.0[0] as u128 | (w.0[1] as u128) << 64;
+            let n = rng.gen_range(0..130);
+            assert_eq!(narrow(wide(a).and(wide(b))), a & b);
+            assert_eq!(narrow(wide(a).without(wide(b))), a & !b);
+            assert_eq!(narrow(wide(a).shl(n)), a.checked_shl(n).unwrap_or(0));
+            assert_eq!(wide(a).count(), a.count_ones());
+            assert_eq!(narrow(wide(a).lowest()), a & a.wrapping_neg());
+            // Bits pushed out of the low two words land in the third.
+            let high = wide(a).shl(n);
+            let spill = if n == 0 {
+                0
             } else {
-                (0..width * height).map(|_| rng.gen_bool(0.1)).collect()
+                a.checked_shr(128 - n).unwrap_or(0)
             };
-            let mut pieces = random_pieces(&mut rng, case % 4 < 2);
-            pieces
-                .iter_mut()
-                .for_each(|p| p.1 = PieceLimit::unlimited());
-            let instance = PackingInstance::from_shapes(width, height, blocked, &pieces);
-            let plain = PackingOptions {
-                bounds: BoundSet {
-                    area: true,
-                    rows: false,
-                    columns: false,
-                    suffixes: false,
-                },
-                break_symmetry: false,
-                memo: false,
-                ..PackingOptions::default()
-            };
-            let expected = maximise(&instance, &plain, |_| {}).unwrap();
-            let outcome = maximise(&instance, &PackingOptions::default(), |_| {}).unwrap();
-            assert!(expected.proved && outcome.proved);
-            let found = outcome
-                .best
-                .as_ref()
-                .map(|b| instance.check_packing(b).unwrap());
-            assert_eq!(
-                found,
-                Some(expected.best_len()),
-                "case {case}\n{instance:?}"
-            );
-            memo_prunes += outcome.stats.prunes_memo;
-            // Every suffix optimum is a decision of its own: a sharper test than the optimum.
-            let (with_memo, _) = suffix_optima(&instance, &PackingOptions::default(), |_, _| {});
-            let no_memo = PackingOptions {
-                memo: false,
-                break_symmetry: false,
-                ..PackingOptions::default()
-            };
-            let (without, _) = suffix_optima(&instance, &no_memo, |_, _| {});
-            assert_eq!(with_memo, without, "case {case}\n{instance:?}");
+            assert_eq!(high.0[2] as u128, spill & u64::MAX as u128);
         }
-        assert!(
-            memo_prunes > 1000,
-            "the memo pruned only {memo_prunes} nodes"
-        );
     }
 
     /// Tilings up to symmetry by brute force: canonicalise every raw tiling under the group.
@@ -1779,25 +1628,21 @@ mod tests {
             let count = count_tilings(&instance, true, &stop).unwrap();
             let (raw, orbits) = orbits_by_brute_force(&instance);
             assert_eq!((count.raw, count.up_to_symmetry), (raw, Some(orbits)));
-            // The two engines agree, with and without symmetry.
+            // Every engine agrees, with and without symmetry.
             for symmetry in [false, true] {
                 let links =
                     count_tilings_with(&instance, symmetry, TilingEngine::DancingLinks, &stop)
                         .unwrap();
-                let bits =
-                    count_tilings_with(&instance, symmetry, TilingEngine::Bitboard, &stop).unwrap();
-                let bits64 =
-                    count_tilings_with(&instance, symmetry, TilingEngine::Bitboard64, &stop)
-                        .unwrap();
                 assert_eq!(links.raw, raw);
-                assert_eq!(
-                    (bits.raw, bits.up_to_symmetry),
-                    (links.raw, links.up_to_symmetry)
-                );
-                assert_eq!(
-                    (bits64.raw, bits64.up_to_symmetry),
-                    (links.raw, links.up_to_symmetry)
-                );
+                for (regions, words) in [(true, 0), (false, 0), (true, 3)] {
+                    let engine = TilingEngine::Bitboard { regions, words };
+                    let bits = count_tilings_with(&instance, symmetry, engine, &stop).unwrap();
+                    assert_eq!(
+                        (bits.raw, bits.up_to_symmetry),
+                        (links.raw, links.up_to_symmetry),
+                        "{engine:?}"
+                    );
+                }
             }
             checked += u64::from(raw > 0);
         }
@@ -1860,7 +1705,10 @@ mod tests {
         instance.placements[0].cells.push(99);
         assert!(matches!(
             maximise(&instance, &PackingOptions::default(), |_| {}),
-            Err(PackingError::BadPlacement { placement: 0, .. })
+            Err(MaximiseError::Instance(PackingError::BadPlacement {
+                placement: 0,
+                ..
+            }))
         ));
         let mut instance = cross_box(5, 5);
         instance.blocked.pop();

@@ -199,7 +199,8 @@ pub enum Command {
         #[arg(long, value_name = "I/N")]
         shard: Option<Shard>,
     },
-    /// Add up the `--json` outputs of `solve --count --shard I/N` runs: the total count.
+    /// Add up the `--json` outputs of `solve --count --shard I/N` runs (the total count), or
+    /// join those of `sweep --shard I/N` runs (the whole table).
     Merge {
         /// The JSON files, one per shard.
         #[arg(required = true)]
@@ -318,6 +319,38 @@ pub enum Command {
         /// shards into one folder and run `prove` there without --shard to complete it.
         #[arg(long, value_name = "I/N")]
         shard: Option<Shard>,
+    },
+    /// Solve a model over a range of sizes and print a table (size, optimum, status, time,
+    /// how established): packing boxes W x H with W <= H (--width, --height), or queens
+    /// boards N x N (--size). Exit 3 if some instance was stopped by --time-limit.
+    Sweep {
+        /// The model file (TOML): an open packing box, or an empty queens board (size = N).
+        model: PathBuf,
+        /// Packing: the box widths, as A..=B, A..B or N.
+        #[arg(long, value_name = "RANGE")]
+        width: Option<String>,
+        /// Packing: the box heights, as A..=B, A..B or N (boxes with width <= height).
+        #[arg(long, value_name = "RANGE")]
+        height: Option<String>,
+        /// Queens: the board sizes N, as A..=B, A..B or N.
+        #[arg(long, value_name = "RANGE")]
+        size: Option<String>,
+        /// The backend (default: the family's fastest).
+        #[arg(long, value_enum)]
+        backend: Option<BackendArg>,
+        /// Stop each instance after this many seconds (its row then says so).
+        #[arg(long, value_name = "SECS")]
+        time_limit: Option<f64>,
+        /// Run one shard of the rows (row i belongs to shard i mod N + 1); `merge` joins the
+        /// shards' --json outputs.
+        #[arg(long, value_name = "I/N")]
+        shard: Option<Shard>,
+        /// Print the table as JSON on stdout.
+        #[arg(long, conflicts_with = "csv")]
+        json: bool,
+        /// Print the table as CSV on stdout.
+        #[arg(long)]
+        csv: bool,
     },
     /// Re-verify a certificate written by `prove`: exit 0 if everything holds, 1 saying
     /// what failed otherwise.

@@ -13,6 +13,7 @@ mod output;
 mod progress;
 mod prove;
 mod solve;
+mod sweep;
 
 use args::{Cli, Command};
 use clap::Parser;
@@ -193,5 +194,29 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
             prove::run(&model, &output, args, control)
         }
         Command::Check { dir, json, shard } => check::run(&dir, json, shard),
+        Command::Sweep {
+            model,
+            width,
+            height,
+            size,
+            backend,
+            time_limit,
+            shard,
+            json,
+            csv,
+        } => {
+            let args = sweep::SweepArgs {
+                model: &model,
+                width,
+                height,
+                size,
+                backend: backend.map(Backend::from),
+                time_limit: limit(time_limit)?,
+                shard,
+                json,
+                csv,
+            };
+            sweep::run(&args, stop)
+        }
     }
 }

@@ -1,8 +1,10 @@
-//! `puzzlec merge FILES...`: the total of shard counts, checked to belong together.
+//! `puzzlec merge FILES...`: the total of shard counts, or the whole table of sweep shards,
+//! checked to belong together.
 
 use crate::output::{exit, print_json, print_stdout, Failure};
 use puzzlec::base::error::InputError;
 use puzzlec::driver::enumerate::merge;
+use puzzlec::driver::sweep::is_sweep_json;
 use puzzlec::report::json::MergeReport;
 use std::path::PathBuf;
 
@@ -13,6 +15,9 @@ pub fn run(files: &[PathBuf], json: bool) -> Result<u8, Failure> {
         let text = std::fs::read_to_string(file)
             .map_err(|e| Failure::Input(InputError::file(file, format!("cannot read: {e}"))))?;
         inputs.push((file.display().to_string(), text));
+    }
+    if inputs.first().is_some_and(|(_, text)| is_sweep_json(text)) {
+        return crate::sweep::merged(&inputs, json);
     }
     let merged = merge(&inputs).map_err(Failure::Usage)?;
     if json {

@@ -1,0 +1,103 @@
+//! `puzzlec sweep MODEL --width A..=B --height C..=D | --size A..=B`: one model over a range
+//! of sizes, a row per instance, as text, CSV or JSON; `merge` joins sharded sweeps.
+
+use crate::output::{exit, print_json, print_stdout, Failure};
+use puzzlec::base::shard::Shard;
+use puzzlec::driver::sweep::{
+    csv, merge, parse_range, sweep, text_table, SweepAxes, SweepOptions, SweepReport,
+};
+use puzzlec::driver::{Backend, SolveError};
+use puzzlec::puzzle::load_model_file;
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The flags of `sweep`.
+pub struct SweepArgs<'a> {
+    pub model: &'a Path,
+    pub width: Option<String>,
+    pub height: Option<String>,
+    pub size: Option<String>,
+    pub backend: Option<Backend>,
+    pub time_limit: Option<Duration>,
+    pub shard: Option<Shard>,
+    pub json: bool,
+    pub csv: bool,
+}
+
+fn range(flag: &str, text: &str) -> Result<std::ops::RangeInclusive<usize>, Failure> {
+    parse_range(text).map_err(|e| Failure::Usage(format!("--{flag}: {e}")))
+}
+
+/// Runs the sweep and prints it; exit 3 if any instance was stopped.
+pub fn run(args: &SweepArgs<'_>, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
+    let axes = match (&args.width, &args.height, &args.size) {
+        (Some(w), Some(h), None) => SweepAxes::Boxes {
+            widths: range("width", w)?,
+            heights: range("height", h)?,
+        },
+        (None, None, Some(n)) => SweepAxes::Sizes(range("size", n)?),
+        _ => {
+            return Err(Failure::Usage(
+                "sweep needs --width and --height (packing) or --size (queens)".into(),
+            ))
+        }
+    };
+    let puzzle = load_model_file(args.model)?;
+    let options = SweepOptions {
+        axes,
+        time_limit: args.time_limit,
+        shard: args.shard,
+        backend: args.backend,
+    };
+    let model = args.model.display().to_string();
+    let report = sweep(&model, &puzzle, &options, stop, |row| {
+        eprintln!(
+            "{}: {} {} in {:.3} s",
+            row.name(),
+            row.status,
+            row.value.map_or("-".into(), |v| v.to_string()),
+            row.seconds
+        )
+    })
+    .map_err(|e| match e {
+        SolveError::Usage(message) => Failure::Usage(message),
+        other => Failure::Internal(other.to_string()),
+    })?;
+    print(&report, args.json, args.csv)
+}
+
+/// Prints a sweep (or a merged one) in the format asked; the exit code says whether every
+/// row was proved.
+fn print(report: &SweepReport, json: bool, as_csv: bool) -> Result<u8, Failure> {
+    if json {
+        print_json(report);
+    } else if as_csv {
+        print_stdout(&csv(report));
+    } else {
+        print_stdout(&text_table(report));
+    }
+    let run = report.rows.len();
+    if report.stopped > 0 {
+        eprintln!(
+            "{} of {run} instances stopped by the time limit (not proved)",
+            report.stopped
+        );
+        Ok(exit::NOT_PROVEN)
+    } else {
+        Ok(exit::OK)
+    }
+}
+
+/// `merge` of sweep shards: the whole table, in the format asked.
+pub fn merged(inputs: &[(String, String)], json: bool) -> Result<u8, Failure> {
+    let report = merge(inputs).map_err(Failure::Usage)?;
+    eprintln!(
+        "{} rows of {}: {} shards joined",
+        report.rows.len(),
+        report.model,
+        inputs.len()
+    );
+    print(&report, json, false)
+}

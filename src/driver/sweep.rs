@@ -1,0 +1,467 @@
+//! Sweeps: one model solved over a range of sizes, one row per instance (optimum, how it was
+//! established, time), in a deterministic order that `--shard I/N` splits and [`merge`]
+//! puts back together.
+//!
+//! A packing model must be an open box (`width` and `height`, no blocked cell): the sweep
+//! keeps its pieces and goal and changes the box, over every `width x height` with `width
+//! <= height` in the ranges (a box and its transpose have the same answer). A queens model
+//! must be an empty square board (`size = N`): the sweep changes N.
+
+use std::ops::RangeInclusive;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::base::shard::Shard;
+use crate::base::{Control, Goal};
+use crate::driver::{solve, Backend, SolveError};
+use crate::puzzle::packing::Packing;
+use crate::puzzle::queens::Queens;
+use crate::puzzle::Puzzle;
+
+/// The sizes a sweep visits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SweepAxes {
+    /// Packing boxes `width x height` with `width <= height`.
+    Boxes {
+        /// The widths.
+        widths: RangeInclusive<usize>,
+        /// The heights.
+        heights: RangeInclusive<usize>,
+    },
+    /// Queens boards `n x n`.
+    Sizes(RangeInclusive<usize>),
+}
+
+/// One instance of a sweep: a box or a board size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Instance {
+    /// Columns (the box's short side, or N).
+    pub width: usize,
+    /// Rows (the box's long side, or N).
+    pub height: usize,
+}
+
+/// One row of a sweep.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SweepRow {
+    /// Position in the whole sweep's deterministic order (shards keep it).
+    pub index: usize,
+    /// Columns.
+    pub width: usize,
+    /// Rows.
+    pub height: usize,
+    /// `optimal`, `feasible` (stopped with a solution), `unknown` (stopped without),
+    /// `unsatisfiable`, `satisfiable`.
+    pub status: String,
+    /// Whether the answer is proved (not cut short by the time limit).
+    pub proven: bool,
+    /// The optimum when proved, else the best value found.
+    pub value: Option<usize>,
+    /// The proven upper bound, when known.
+    pub bound: Option<usize>,
+    /// The backend that answered.
+    pub backend: String,
+    /// How the answer was established (the backend's evidence line).
+    pub evidence: String,
+    /// Wall-clock time of the instance.
+    pub seconds: f64,
+}
+
+impl SweepRow {
+    /// The instance's name: `13 x 19`.
+    pub fn name(&self) -> String {
+        format!("{} x {}", self.width, self.height)
+    }
+}
+
+/// A whole sweep, or one shard of it: what `sweep --json` prints and [`merge`] reads.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SweepReport {
+    /// Always `"sweep"`, so that `merge` can tell sweeps from counts.
+    pub command: String,
+    /// The model file, as given.
+    pub model: String,
+    /// The model's family.
+    pub kind: String,
+    /// The swept axes: `width` and `height` (packing) or `size` (queens), each `[first,
+    /// last]`.
+    pub axes: Axes,
+    /// The per-instance time limit in seconds, if any.
+    pub time_limit: Option<f64>,
+    /// The shard, `null` for the whole sweep.
+    pub shard: Option<ShardJson>,
+    /// Instances in the whole sweep (all shards).
+    pub instances: usize,
+    /// The rows of this shard (all rows when not sharded), in sweep order.
+    pub rows: Vec<SweepRow>,
+    /// Rows stopped by the time limit (not proved).
+    pub stopped: usize,
+}
+
+/// The swept ranges as written in JSON.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Axes {
+    /// Widths `[first, last]` (packing).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub width: Option<[usize; 2]>,
+    /// Heights `[first, last]` (packing).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub height: Option<[usize; 2]>,
+    /// Board sizes `[first, last]` (queens).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub size: Option<[usize; 2]>,
+}
+
+/// A shard in JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardJson {
+    /// Which shard, from 1.
+    pub index: u32,
+    /// Of how many.
+    pub count: u32,
+}
+
+impl SweepAxes {
+    /// Every instance, in sweep order: by width, then height (packing); by N (queens).
+    pub fn instances(&self) -> Vec<Instance> {
+        match self {
+            SweepAxes::Boxes { widths, heights } => widths
+                .clone()
+                .flat_map(|w| {
+                    heights
+                        .clone()
+                        .filter(move |&h| w <= h)
+                        .map(move |h| Instance {
+                            width: w,
+                            height: h,
+                        })
+                })
+                .collect(),
+            SweepAxes::Sizes(sizes) => sizes
+                .clone()
+                .map(|n| Instance {
+                    width: n,
+                    height: n,
+                })
+                .collect(),
+        }
+    }
+
+    fn json(&self) -> Axes {
+        let pair = |r: &RangeInclusive<usize>| Some([*r.start(), *r.end()]);
+        match self {
+            SweepAxes::Boxes { widths, heights } => Axes {
+                width: pair(widths),
+                height: pair(heights),
+                size: None,
+            },
+            SweepAxes::Sizes(sizes) => Axes {
+                width: None,
+                height: None,
+                size: pair(sizes),
+            },
+        }
+    }
+}
+
+/// Parses a range `A..=B`, `A..B` (B excluded) or a single `N`.
+pub fn parse_range(text: &str) -> Result<RangeInclusive<usize>, String> {
+    let bad = || format!("invalid range {text:?}: expected A..=B, A..B or N (whole numbers)");
+    let number = |s: &str| s.trim().parse::<usize>().map_err(|_| bad());
+    let range = if let Some((a, b)) = text.split_once("..=") {
+        number(a)?..=number(b)?
+    } else if let Some((a, b)) = text.split_once("..") {
+        let b = number(b)?;
+        if b == 0 {
+            return Err(format!("invalid range {text:?}: it is empty"));
+        }
+        number(a)?..=b - 1
+    } else {
+        let n = number(text)?;
+        n..=n
+    };
+    if range.is_empty() {
+        return Err(format!("invalid range {text:?}: it is empty"));
+    }
+    if *range.start() == 0 {
+        return Err(format!("invalid range {text:?}: sizes start at 1"));
+    }
+    Ok(range)
+}
+
+/// What a sweep was asked, besides the model.
+#[derive(Clone, Debug)]
+pub struct SweepOptions {
+    /// The sizes.
+    pub axes: SweepAxes,
+    /// Per-instance time limit.
+    pub time_limit: Option<Duration>,
+    /// Only this shard's rows.
+    pub shard: Option<Shard>,
+    /// The backend (`None`: the one preferred for the family).
+    pub backend: Option<Backend>,
+}
+
+/// Checks that `puzzle` can be swept over `axes`, saying why not.
+pub fn check_sweepable(puzzle: &Puzzle, axes: &SweepAxes) -> Result<(), String> {
+    match (puzzle, axes) {
+        (Puzzle::Packing(p), SweepAxes::Boxes { .. }) => {
+            if p.blocked.iter().any(|&b| b) {
+                Err("a packing sweep needs an open box (width and height, no blocked cell), not a region".into())
+            } else {
+                Ok(())
+            }
+        }
+        (Puzzle::Packing(_), SweepAxes::Sizes(_)) => {
+            Err("a packing model sweeps over --width and --height, not --size".into())
+        }
+        (Puzzle::Queens(q), SweepAxes::Sizes(_)) => {
+            if q.width == q.height && q.free.iter().all(|&f| f) {
+                Ok(())
+            } else {
+                Err("a queens sweep needs an empty square board (size = N), not a board with obstacles".into())
+            }
+        }
+        (Puzzle::Queens(_), SweepAxes::Boxes { .. }) => {
+            Err("a queens model sweeps over --size, not --width and --height".into())
+        }
+        (Puzzle::Dissection(_), _) => Err("dissection models cannot be swept".into()),
+    }
+}
+
+/// The model resized to `instance`.
+fn resized(puzzle: &Puzzle, instance: Instance) -> Puzzle {
+    match puzzle {
+        Puzzle::Packing(p) => {
+            let (w, h) = (instance.width, instance.height);
+            let mut packing = Packing::new(w, h, vec![false; w * h], p.pieces.clone(), p.kind);
+            packing.description = p.description.clone();
+            Puzzle::Packing(packing)
+        }
+        Puzzle::Queens(_) => Puzzle::Queens(Queens::empty(instance.width)),
+        Puzzle::Dissection(_) => unreachable!("checked by check_sweepable"),
+    }
+}
+
+/// Runs the sweep (this shard's rows), calling `row_done` after each row. Each instance gets
+/// its own `--time-limit`; `stop` (Ctrl-C) ends the sweep, the rows not run are left out.
+pub fn sweep(
+    model: &str,
+    puzzle: &Puzzle,
+    options: &SweepOptions,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    mut row_done: impl FnMut(&SweepRow),
+) -> Result<SweepReport, SolveError> {
+    check_sweepable(puzzle, &options.axes).map_err(SolveError::Usage)?;
+    let instances = options.axes.instances();
+    let backend = options
+        .backend
+        .unwrap_or_else(|| Backend::preferred_for(puzzle));
+    let mut rows = Vec::new();
+    for (index, &instance) in instances.iter().enumerate() {
+        if options.shard.is_some_and(|s| !s.owns(index)) {
+            continue;
+        }
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
+        let resized = resized(puzzle, instance);
+        // Without an objective (a tiling) Maximise asks for any solution.
+        let goal = Goal::Maximise;
+        let control = Control::new(stop.clone(), options.time_limit);
+        let outcome = solve(&resized, backend, goal, &control)?;
+        let row = SweepRow {
+            index,
+            width: instance.width,
+            height: instance.height,
+            status: outcome.status.name().to_string(),
+            proven: outcome.status.is_proven(),
+            value: outcome.value,
+            bound: outcome.bound,
+            backend: outcome.label(),
+            evidence: outcome.evidence.clone(),
+            seconds: outcome.elapsed.as_secs_f64(),
+        };
+        row_done(&row);
+        rows.push(row);
+    }
+    Ok(SweepReport {
+        command: "sweep".into(),
+        model: model.to_string(),
+        kind: kind_name(puzzle).into(),
+        axes: options.axes.json(),
+        time_limit: options.time_limit.map(|t| t.as_secs_f64()),
+        shard: options.shard.map(|s| ShardJson {
+            index: s.index,
+            count: s.count,
+        }),
+        instances: instances.len(),
+        stopped: rows.iter().filter(|r| !r.proven).count(),
+        rows,
+    })
+}
+
+fn kind_name(puzzle: &Puzzle) -> &'static str {
+    match puzzle {
+        Puzzle::Queens(_) => "queens",
+        Puzzle::Packing(_) => "packing",
+        Puzzle::Dissection(_) => "dissection",
+    }
+}
+
+/// Whether `text` is a sweep's JSON (so `merge` reads it as one).
+pub fn is_sweep_json(text: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(text)
+        .is_ok_and(|v| v.get("command").and_then(|c| c.as_str()) == Some("sweep"))
+}
+
+/// Puts the shards of one sweep back together: every file must be a shard of the same
+/// sweep (model, family, axes, time limit, shard count), each shard given once and none
+/// missing. `inputs` are (file name, JSON text). The rows come out in sweep order.
+pub fn merge(inputs: &[(String, String)]) -> Result<SweepReport, String> {
+    let mut parts: Vec<(String, SweepReport)> = Vec::new();
+    for (name, text) in inputs {
+        let report: SweepReport = serde_json::from_str(text)
+            .map_err(|e| format!("{name}: not the JSON of a sweep: {e}"))?;
+        parts.push((name.clone(), report));
+    }
+    let Some((first_name, first)) = parts.first() else {
+        return Err("no files to merge".into());
+    };
+    let count = first.shard.map_or(1, |s| s.count);
+    let mut seen = vec![None::<&str>; count as usize];
+    for (name, part) in &parts {
+        let same = part.model == first.model
+            && part.kind == first.kind
+            && part.axes == first.axes
+            && part.time_limit == first.time_limit
+            && part.instances == first.instances;
+        if !same {
+            return Err(format!(
+                "{name} is a different sweep from {first_name} (model, sizes or time limit differ)"
+            ));
+        }
+        let shard = part.shard.unwrap_or(ShardJson { index: 1, count: 1 });
+        if shard.count != count {
+            return Err(format!(
+                "{name} is shard {}/{} but {first_name} is of {count} shards",
+                shard.index, shard.count
+            ));
+        }
+        let slot = &mut seen[(shard.index - 1) as usize];
+        if let Some(other) = slot {
+            return Err(format!(
+                "shard {}/{count} is given twice: {other} and {name}",
+                shard.index
+            ));
+        }
+        *slot = Some(name.as_str());
+    }
+    if let Some(missing) = seen.iter().position(Option::is_none) {
+        return Err(format!("shard {}/{count} is missing", missing + 1));
+    }
+    let mut rows: Vec<SweepRow> = parts.iter().flat_map(|(_, p)| p.rows.clone()).collect();
+    rows.sort_by_key(|r| r.index);
+    if rows.len() != first.instances || rows.iter().enumerate().any(|(i, r)| r.index != i) {
+        return Err(format!(
+            "the shards hold {} rows of the sweep's {} (a shard stopped by Ctrl-C?)",
+            rows.len(),
+            first.instances
+        ));
+    }
+    Ok(SweepReport {
+        command: "sweep".into(),
+        model: first.model.clone(),
+        kind: first.kind.clone(),
+        axes: first.axes.clone(),
+        time_limit: first.time_limit,
+        shard: None,
+        instances: first.instances,
+        stopped: rows.iter().filter(|r| !r.proven).count(),
+        rows,
+    })
+}
+
+/// The rows as text: one line per instance (size, answer, how established, time).
+pub fn text_table(report: &SweepReport) -> String {
+    let mut out = format!(
+        "{:<9} {:>7}  {:<9} {:>10}  {}\n",
+        "size", "optimum", "status", "time", "how"
+    );
+    for row in &report.rows {
+        let value = match (row.proven, row.value, row.bound) {
+            (true, Some(v), _) => v.to_string(),
+            (false, v, b) => format!(
+                "{}..{}",
+                v.map_or("?".into(), |v| v.to_string()),
+                b.map_or("?".into(), |b| b.to_string())
+            ),
+            (true, None, _) => "-".into(),
+        };
+        out.push_str(&format!(
+            "{:<9} {:>7}  {:<9} {:>8.3} s  {}\n",
+            row.name(),
+            value,
+            row.status,
+            row.seconds,
+            row.evidence
+        ));
+    }
+    out
+}
+
+/// The rows as CSV with a header line (`width,height,status,proven,value,bound,backend,
+/// seconds,evidence`); shards' CSV files concatenate into the whole (drop the repeated
+/// headers, sort by the first two columns).
+pub fn csv(report: &SweepReport) -> String {
+    let mut out = String::from("width,height,status,proven,value,bound,backend,seconds,evidence\n");
+    let opt = |v: Option<usize>| v.map_or(String::new(), |v| v.to_string());
+    for row in &report.rows {
+        out.push_str(&format!(
+            "{},{},{},{},{},{},{},{:.3},\"{}\"\n",
+            row.width,
+            row.height,
+            row.status,
+            row.proven,
+            opt(row.value),
+            opt(row.bound),
+            row.backend,
+            row.seconds,
+            row.evidence.replace('"', "\"\"")
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_parse() {
+        assert_eq!(parse_range("5..=16"), Ok(5..=16));
+        assert_eq!(parse_range("5..16"), Ok(5..=15));
+        assert_eq!(parse_range("7"), Ok(7..=7));
+        assert_eq!(
+            parse_range("9..=5"),
+            Err("invalid range \"9..=5\": it is empty".into())
+        );
+        assert!(parse_range("a..b").is_err());
+        assert!(parse_range("0..=3").is_err());
+    }
+
+    #[test]
+    fn boxes_are_visited_short_side_first_in_a_fixed_order() {
+        let axes = SweepAxes::Boxes {
+            widths: 5..=7,
+            heights: 6..=7,
+        };
+        let names: Vec<(usize, usize)> = axes
+            .instances()
+            .iter()
+            .map(|i| (i.width, i.height))
+            .collect();
+        assert_eq!(names, [(5, 6), (5, 7), (6, 6), (6, 7), (7, 7)]);
+    }
+}
