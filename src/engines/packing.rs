@@ -415,9 +415,8 @@ impl<'s, 't, B: Board> Searcher<'s, 't, B> {
         if self.used[piece] < self.scan.min[piece] {
             self.owed += 1;
         }
-        if self.spare != u32::MAX {
-            self.spare += 1;
-        }
+        // u32::MAX stands for "no spare-capacity bound": it stays there.
+        self.spare = self.spare.saturating_add(1);
     }
 
     /// Counts a node; `true` when the search must stop (flag or deadline).
