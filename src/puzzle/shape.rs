@@ -9,9 +9,7 @@ use super::packing::{Packing, PackingKind};
 use super::queens::Queens;
 use super::Puzzle;
 use crate::geometry::isometry::Isometry;
-use crate::geometry::placements::mirror_halves;
 use crate::model::shape::{ConstraintShape, ModelShape, ObjectiveShape};
-use std::cmp::Ordering;
 
 /// The number of decimal digits of `n`.
 fn digits(n: usize) -> u64 {
@@ -86,12 +84,10 @@ fn packing_shape(packing: &Packing) -> ModelShape {
             min => shape.add(ConstraintShape::AtLeast(own, min), 1),
         }
     }
-    for mirror in mirror_halves(&packing.instance) {
-        let count = |wanted: Ordering| mirror.side.iter().filter(|&&s| s == wanted).count();
-        let (first, second) = (count(Ordering::Less), count(Ordering::Greater));
-        if second > 0 {
-            shape.add(ConstraintShape::AtLeastAsMany(first, second), 1);
-        }
+    // Symmetry breaking: one unit clause per placement it rules out.
+    let units = packing.symmetry_units().len() as u64;
+    if units > 0 {
+        shape.add(ConstraintShape::Clause(1), units);
     }
     if packing.kind == PackingKind::Maximise {
         let groups = packing.cell_groups(&covering);
