@@ -6,6 +6,7 @@
 //! SAT enumeration with blocking clauses as an independent cross-check. Every solution
 //! handed out is verified against the puzzle's rules first.
 
+use super::with_stop;
 use crate::base::shard::Shard;
 use crate::base::{plural, Control, Goal, Status};
 use crate::driver::{Backend, SolveError};
@@ -19,7 +20,6 @@ use crate::puzzle::dissection::{Dissection, DissectionPuzzle};
 use crate::puzzle::queens::{Queens, QueensSolution};
 use crate::puzzle::{Puzzle, Solution};
 use std::collections::{BTreeMap, HashSet};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -855,28 +855,6 @@ pub fn enumerate_dissections(
         }),
         None => Ok(result),
     }
-}
-
-/// Runs `f` with a stop flag of its own that a watchdog raises once `control` says stop
-/// (deadline or Ctrl-C), for searches that poll only a flag. A private flag, so that a
-/// deadline never looks like Ctrl-C to later runs sharing `control`.
-fn with_stop<T>(control: &Control, f: impl FnOnce(&AtomicBool) -> T) -> T {
-    let flag = AtomicBool::new(false);
-    let done = AtomicBool::new(false);
-    std::thread::scope(|scope| {
-        scope.spawn(|| {
-            while !done.load(Ordering::Relaxed) {
-                if control.should_stop() {
-                    flag.store(true, Ordering::Relaxed);
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(10));
-            }
-        });
-        let out = f(&flag);
-        done.store(true, Ordering::Relaxed);
-        out
-    })
 }
 
 /// What the SAT enumeration thread sends back.

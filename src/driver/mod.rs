@@ -489,3 +489,28 @@ pub fn verdict(rows: &[CompareRow]) -> Verdict {
         }
     }
 }
+
+/// Runs `f` with a stop flag of its own that a watchdog raises once `control` says stop
+/// (deadline or Ctrl-C), for searches that poll only a flag. A private flag, so that a
+/// deadline never looks like Ctrl-C to later runs sharing `control`.
+pub(crate) fn with_stop<T>(
+    control: &Control,
+    f: impl FnOnce(&std::sync::atomic::AtomicBool) -> T,
+) -> T {
+    let flag = std::sync::atomic::AtomicBool::new(false);
+    let done = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                if control.should_stop() {
+                    flag.store(true, std::sync::atomic::Ordering::Relaxed);
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+        });
+        let out = f(&flag);
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        out
+    })
+}

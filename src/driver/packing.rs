@@ -3,6 +3,7 @@
 //! pieces have minimums, the bitboard branch and bound bounded by the doll's table. Also
 //! tiling counts, natively and with SAT, raw and up to the region's symmetries.
 
+use super::with_stop;
 use crate::base::{Control, Goal, RawOutcome, Size};
 use crate::engines::packing::{maximise, PackingGoal, PackingOptions, Progress};
 use crate::engines::russian_doll::{self, DollOptions};
@@ -13,7 +14,6 @@ use crate::oracle::{varisat, OracleError};
 use crate::puzzle::packing::{Packing, PackingKind, PackingSolution};
 use std::collections::HashSet;
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// The bound the branch and bound uses, for evidence lines.
@@ -76,28 +76,6 @@ fn tile(
             format!("{}; exact cover had not finished", control.reason()),
             size,
         ),
-    })
-}
-
-/// Runs `f` with a stop flag of its own that a watchdog raises once `control` says stop
-/// (deadline or Ctrl-C), for searches that poll only a flag. A private flag, so that a
-/// deadline never looks like Ctrl-C to later runs sharing `control`.
-fn with_stop<T>(control: &Control, f: impl FnOnce(&AtomicBool) -> T) -> T {
-    let flag = AtomicBool::new(false);
-    let done = AtomicBool::new(false);
-    std::thread::scope(|scope| {
-        scope.spawn(|| {
-            while !done.load(Ordering::Relaxed) {
-                if control.should_stop() {
-                    flag.store(true, Ordering::Relaxed);
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(10));
-            }
-        });
-        let out = f(&flag);
-        done.store(true, Ordering::Relaxed);
-        out
     })
 }
 
