@@ -235,8 +235,7 @@ fn resized(puzzle: &Puzzle, instance: Instance) -> Puzzle {
     match puzzle {
         Puzzle::Packing(p) => {
             let (w, h) = (instance.width, instance.height);
-            let mut packing =
-                Packing::new(w, h, vec![false; w * h], p.pieces.clone(), p.kind);
+            let mut packing = Packing::new(w, h, vec![false; w * h], p.pieces.clone(), p.kind);
             packing.description = p.description.clone();
             Puzzle::Packing(packing)
         }

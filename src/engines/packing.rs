@@ -8,7 +8,7 @@
 //! [`placements`](crate::geometry::placements::placements) build placement lists from
 //! polyomino shapes.
 //!
-//! The search ([`Scan`]) keeps the board as one bitset ([`Board`]: `u64`, `u128` or
+//! The search (`Scan`) keeps the board as one bitset ([`Board`]: `u64`, `u128` or
 //! [`Wide`] words, the smallest that holds the board, so up to 1024 cells), cells numbered in
 //! the Russian doll's scan order ([`scan_order`]: along the short side first, so the first
 //! open cell is one `trailing_ones` away and the frontier stays short). At the first open
@@ -238,7 +238,8 @@ impl<B: Board> Scan<B> {
                 }),
             }
         }
-        let bits = |f: &dyn Fn(usize) -> bool| (0..cells).filter(|&k| f(k)).fold(B::empty(), B::with);
+        let bits =
+            |f: &dyn Fn(usize) -> bool| (0..cells).filter(|&k| f(k)).fold(B::empty(), B::with);
         Scan {
             cells,
             starting,
@@ -414,9 +415,8 @@ impl<'s, 't, B: Board> Searcher<'s, 't, B> {
         if self.used[piece] < self.scan.min[piece] {
             self.owed += 1;
         }
-        if self.spare != u32::MAX {
-            self.spare += 1;
-        }
+        // `u32::MAX` (unlimited) stays put.
+        self.spare = self.spare.saturating_add(1);
     }
 
     /// Counts a node; `true` when the search must stop (flag or deadline).
@@ -607,7 +607,7 @@ pub enum TilingEngine {
     /// Dancing links ([`ExactCover`]): Algorithm X on cells and limited pieces as items,
     /// branching on the item with fewest options. Shares no code with the bitboard search.
     DancingLinks,
-    /// The bitboard search ([`Scan`]), branching on the first open cell in scan order.
+    /// The bitboard search (`Scan`), branching on the first open cell in scan order.
     Bitboard {
         /// Cut nodes whose open regions cannot be tiled by their size alone.
         regions: bool,
@@ -847,7 +847,9 @@ pub fn count_tilings_with(
     let keep = |i: usize| {
         pivot_piece.is_none_or(|q| instance.placements[i].piece != q || stabiliser.contains_key(&i))
     };
-    if let (Some((_, q, reps)), Some((regions, words))) = (&pivot, bitboard_choice(instance, engine)) {
+    if let (Some((_, q, reps)), Some((regions, words))) =
+        (&pivot, bitboard_choice(instance, engine))
+    {
         // One subproblem per representative, with the pivot placed first (a piece placed
         // first, wherever it is, splits the board early, so the region check prunes from the
         // first levels on), run in parallel: the subproblems share nothing.
@@ -1055,7 +1057,9 @@ pub enum MaximiseError {
     #[error("{0}")]
     Doll(#[from] russian_doll::DollError),
     /// A board with piece minimums larger than the bitboard search takes.
-    #[error("the board has {0} cells; with piece minimums at most {MAX_BOARD_CELLS} are supported")]
+    #[error(
+        "the board has {0} cells; with piece minimums at most {MAX_BOARD_CELLS} are supported"
+    )]
     TooLarge(usize),
 }
 
@@ -1133,10 +1137,7 @@ pub fn maximise(
     } else {
         (area_suffix(instance), 0)
     };
-    let mut outcome = with_board!(
-        words,
-        pack_with(instance, options, &suffix, &mut progress)
-    );
+    let mut outcome = with_board!(words, pack_with(instance, options, &suffix, &mut progress));
     outcome.stats.nodes += table_nodes;
     outcome.stats.table_nodes = table_nodes;
     Ok(outcome)
@@ -1178,7 +1179,9 @@ fn suffix_table<B: Board>(instance: &PackingInstance, options: &PackingOptions<'
         };
         let mut searcher = Searcher::new(&scan, task, options.stop, options.deadline);
         // Cells before c are closed: every piece starts at c or later.
-        let closed = scan.blocked.union(scan.full.without(scan.full.shl(c as u32)));
+        let closed = scan
+            .blocked
+            .union(scan.full.without(scan.full.shl(c as u32)));
         let _ = searcher.pack(closed, 0);
         nodes += searcher.nodes;
         let end = searcher.end;
@@ -1536,9 +1539,15 @@ mod tests {
                 }
             }
         }
-        assert!(with_minimums >= 60, "only {with_minimums} instances had minimums");
+        assert!(
+            with_minimums >= 60,
+            "only {with_minimums} instances had minimums"
+        );
         // The branch and bound ran, not only the doll.
-        assert!(searched >= 100, "the branch and bound ran only {searched} times");
+        assert!(
+            searched >= 100,
+            "the branch and bound ran only {searched} times"
+        );
     }
 
     #[test]
@@ -1556,7 +1565,11 @@ mod tests {
             assert_eq!(narrow(wide(a).lowest()), a & a.wrapping_neg());
             // Bits pushed out of the low two words land in the third.
             let high = wide(a).shl(n);
-            let spill = if n == 0 { 0 } else { a.checked_shr(128 - n).unwrap_or(0) };
+            let spill = if n == 0 {
+                0
+            } else {
+                a.checked_shr(128 - n).unwrap_or(0)
+            };
             assert_eq!(high.0[2] as u128, spill & u64::MAX as u128);
         }
     }
@@ -1691,7 +1704,10 @@ mod tests {
         instance.placements[0].cells.push(99);
         assert!(matches!(
             maximise(&instance, &PackingOptions::default(), |_| {}),
-            Err(MaximiseError::Instance(PackingError::BadPlacement { placement: 0, .. }))
+            Err(MaximiseError::Instance(PackingError::BadPlacement {
+                placement: 0,
+                ..
+            }))
         ));
         let mut instance = cross_box(5, 5);
         instance.blocked.pop();
