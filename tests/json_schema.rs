@@ -303,3 +303,32 @@ fn merge_json_matches_the_documented_schema() {
         &[&["merge", "{tmp}/1.json", "{tmp}/2.json", "--json"]],
     );
 }
+
+#[test]
+fn sweep_json_matches_the_documented_schema() {
+    check_section(
+        "sweep",
+        &[
+            &[
+                "sweep",
+                "cross-13x19.toml",
+                "--width",
+                "5..=6",
+                "--height",
+                "5..7",
+                "--json",
+            ],
+            &[
+                "sweep",
+                "queens-8.toml",
+                "--size",
+                "4..=6",
+                "--shard",
+                "2/2",
+                "--time-limit",
+                "60",
+                "--json",
+            ],
+        ],
+    );
+}

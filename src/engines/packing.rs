@@ -8,7 +8,7 @@
 //! [`placements`](crate::geometry::placements::placements) build placement lists from
 //! polyomino shapes.
 //!
-//! The search ([`Scan`]) keeps the board as one bitset ([`Board`]: `u64`, `u128` or
+//! The search (`Scan`) keeps the board as one bitset ([`Board`]: `u64`, `u128` or
 //! [`Wide`] words, the smallest that holds the board, so up to 1024 cells), cells numbered in
 //! the Russian doll's scan order ([`scan_order`]: along the short side first, so the first
 //! open cell is one `trailing_ones` away and the frontier stays short). At the first open
@@ -415,7 +415,7 @@ impl<'s, 't, B: Board> Searcher<'s, 't, B> {
         if self.used[piece] < self.scan.min[piece] {
             self.owed += 1;
         }
-        // u32::MAX stands for "no spare-capacity bound": it stays there.
+        // `u32::MAX` (unlimited) stays put.
         self.spare = self.spare.saturating_add(1);
     }
 
@@ -607,7 +607,7 @@ pub enum TilingEngine {
     /// Dancing links ([`ExactCover`]): Algorithm X on cells and limited pieces as items,
     /// branching on the item with fewest options. Shares no code with the bitboard search.
     DancingLinks,
-    /// The bitboard search ([`Scan`]), branching on the first open cell in scan order.
+    /// The bitboard search (`Scan`), branching on the first open cell in scan order.
     Bitboard {
         /// Cut nodes whose open regions cannot be tiled by their size alone.
         regions: bool,

@@ -1,0 +1,246 @@
+//! `puzzlec sweep`: cross boxes against the optima of the independent C program
+//! (../shared/refs/cross_doll.c), queens boards, CSV, shards joined by `merge`, stopped
+//! rows, and the errors.
+
+mod common;
+
+use common::{models, puzzlec};
+use serde_json::Value;
+
+/// Optima of crosses in W x H boxes, 5 <= W <= H <= 13, W <= 8, as printed by
+/// `cross_doll W H` (../shared/refs/cross_doll.c, `gcc -O3 -march=native`; the same table
+/// as tests/russian_doll.rs, which holds the boxes up to 13 x 13).
+const CROSS_DOLL: &[(usize, usize, usize)] = &[
+    (5, 5, 1),
+    (5, 6, 1),
+    (5, 7, 1),
+    (5, 8, 2),
+    (5, 9, 2),
+    (5, 10, 2),
+    (5, 11, 3),
+    (5, 12, 3),
+    (5, 13, 3),
+    (6, 6, 2),
+    (6, 7, 2),
+    (6, 8, 2),
+    (6, 9, 3),
+    (6, 10, 3),
+    (6, 11, 4),
+    (6, 12, 4),
+    (6, 13, 5),
+    (7, 7, 2),
+    (7, 8, 3),
+    (7, 9, 4),
+    (7, 10, 4),
+    (7, 11, 5),
+    (7, 12, 6),
+    (7, 13, 6),
+    (8, 8, 4),
+    (8, 9, 4),
+    (8, 10, 4),
+    (8, 11, 5),
+    (8, 12, 6),
+    (8, 13, 6),
+];
+
+fn rows(json: &str) -> Vec<(usize, usize, usize, bool)> {
+    let value: Value = serde_json::from_str(json).expect("sweep prints JSON");
+    value["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| {
+            (
+                r["width"].as_u64().unwrap() as usize,
+                r["height"].as_u64().unwrap() as usize,
+                r["value"].as_u64().unwrap_or(0) as usize,
+                r["proven"].as_bool().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn cross_boxes_match_cross_doll() {
+    let run = puzzlec(
+        &models(),
+        &[
+            "sweep",
+            "cross-13x19.toml",
+            "--width",
+            "5..=8",
+            "--height",
+            "5..=13",
+            "--json",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let expected: Vec<_> = CROSS_DOLL
+        .iter()
+        .map(|&(w, h, n)| (w, h, n, true))
+        .collect();
+    assert_eq!(rows(&run.stdout), expected);
+    let value: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(value["instances"], 30);
+    assert_eq!(value["stopped"], 0);
+    assert!(value["rows"][0]["evidence"]
+        .as_str()
+        .unwrap()
+        .contains("Russian-doll"));
+}
+
+#[test]
+fn text_and_csv_tables() {
+    let args = [
+        "sweep",
+        "cross-13x19.toml",
+        "--width",
+        "6",
+        "--height",
+        "8..10",
+    ];
+    let text = puzzlec(&models(), &args);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    let lines: Vec<&str> = text.stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{}", text.stdout);
+    assert!(lines[0].starts_with("size"));
+    assert!(lines[1].starts_with("6 x 8") && lines[1].contains(" 2  optimal"));
+    assert!(lines[2].starts_with("6 x 9") && lines[2].contains(" 3  optimal"));
+    let csv = puzzlec(&models(), &[&args[..], &["--csv"]].concat());
+    assert_eq!(csv.code, 0, "{}", csv.stderr);
+    let lines: Vec<&str> = csv.stdout.lines().collect();
+    assert_eq!(
+        lines[0],
+        "width,height,status,proven,value,bound,backend,seconds,evidence"
+    );
+    assert!(lines[1].starts_with("6,8,optimal,true,2,2,native,"));
+    assert!(lines[2].starts_with("6,9,optimal,true,3,3,native,"));
+}
+
+#[test]
+fn queens_sizes() {
+    let run = puzzlec(
+        &models(),
+        &["sweep", "queens-8.toml", "--size", "4..=7", "--json"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        rows(&run.stdout),
+        [
+            (4, 4, 4, true),
+            (5, 5, 5, true),
+            (6, 6, 6, true),
+            (7, 7, 7, true)
+        ]
+    );
+}
+
+#[test]
+fn shards_merge_into_the_whole_sweep() {
+    let dir = tempfile::tempdir().unwrap();
+    let sweep = [
+        "sweep",
+        "cross-13x19.toml",
+        "--width",
+        "5..=7",
+        "--height",
+        "5..=9",
+        "--json",
+    ];
+    let whole = puzzlec(&models(), &sweep);
+    assert_eq!(whole.code, 0, "{}", whole.stderr);
+    let mut files = Vec::new();
+    for shard in ["1/3", "2/3", "3/3"] {
+        let part = puzzlec(&models(), &[&sweep[..], &["--shard", shard]].concat());
+        assert_eq!(part.code, 0, "{}", part.stderr);
+        let value: Value = serde_json::from_str(&part.stdout).unwrap();
+        let index: usize = shard[..1].parse().unwrap();
+        // Shard I holds the rows whose index is I - 1 modulo 3.
+        for row in value["rows"].as_array().unwrap() {
+            assert_eq!(row["index"].as_u64().unwrap() as usize % 3, index - 1);
+        }
+        let file = dir.path().join(format!("part-{index}.json"));
+        std::fs::write(&file, &part.stdout).unwrap();
+        files.push(file.display().to_string());
+    }
+    let merged = puzzlec(
+        &models(),
+        &[
+            &["merge"],
+            &files.iter().map(String::as_str).collect::<Vec<_>>()[..],
+            &["--json"],
+        ]
+        .concat(),
+    );
+    assert_eq!(merged.code, 0, "{}", merged.stderr);
+    assert_eq!(rows(&merged.stdout), rows(&whole.stdout));
+    let value: Value = serde_json::from_str(&merged.stdout).unwrap();
+    assert_eq!(value["shard"], Value::Null);
+    // A missing shard and a shard given twice are refused.
+    let missing = puzzlec(&models(), &["merge", &files[0], &files[2]]);
+    assert_eq!(missing.code, 2);
+    assert!(
+        missing.stderr.contains("shard 2/3 is missing"),
+        "{}",
+        missing.stderr
+    );
+    let twice = puzzlec(&models(), &["merge", &files[0], &files[0], &files[1]]);
+    assert_eq!(twice.code, 2);
+    assert!(
+        twice.stderr.contains("shard 1/3 is given twice"),
+        "{}",
+        twice.stderr
+    );
+}
+
+#[test]
+fn stopped_instances_are_rows_and_exit_3() {
+    let run = puzzlec(
+        &models(),
+        &[
+            "sweep",
+            "cross-13x19.toml",
+            "--width",
+            "13",
+            "--height",
+            "13",
+            "--time-limit",
+            "0.000001",
+            "--json",
+        ],
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    let value: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(value["stopped"], 1);
+    assert_eq!(value["rows"][0]["proven"], false);
+    assert!(run
+        .stderr
+        .contains("1 of 1 instances stopped by the time limit"));
+}
+
+#[test]
+fn bad_sweeps_are_refused() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["sweep", "cross-13x19.toml", "--size", "5..=6"],
+            "error: a packing model sweeps over --width and --height, not --size",
+        ),
+        (
+            &["sweep", "cross-13x19.toml", "--width", "5"],
+            "error: sweep needs --width and --height (packing) or --size (queens)",
+        ),
+        (
+            &["sweep", "cross-13x19.toml", "--width", "9..=5", "--height", "9"],
+            "error: --width: invalid range \"9..=5\": it is empty",
+        ),
+        (
+            &["sweep", "obstacle-queens.toml", "--size", "5"],
+            "error: a queens sweep needs an empty square board (size = N), not a board with obstacles",
+        ),
+    ];
+    for (args, message) in cases {
+        let run = puzzlec(&models(), args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert_eq!(run.stderr.trim(), *message, "{args:?}");
+    }
+}
