@@ -948,24 +948,7 @@ fn count_tilings_sat(
         None,
         control,
         &mut |assignment| {
-            let tiling = packing.decode(assignment);
-            let least = group
-                .iter()
-                .map(|map| {
-                    let mut image: Vec<(usize, Vec<usize>)> = tiling
-                        .placed
-                        .iter()
-                        .map(|(piece, cells)| {
-                            let mut cells: Vec<usize> = cells.iter().map(|&c| map[c]).collect();
-                            cells.sort_unstable();
-                            (*piece, cells)
-                        })
-                        .collect();
-                    image.sort();
-                    image
-                })
-                .min()
-                .unwrap_or_default();
+            let least = crate::driver::packing::canonical(&group, &packing.decode(assignment));
             orbits.insert(least);
             true
         },

@@ -276,7 +276,7 @@ pub fn count_sat(packing: &Packing, control: &Control) -> Result<Counts, OracleE
         .map(Var::from_index)
         .collect();
     let found = varisat::enumerate(&model, &placements, None, control, &mut |assignment| {
-        orbits.insert(canonical(packing, &group, &packing.decode(assignment)));
+        orbits.insert(canonical(&group, &packing.decode(assignment)));
         true
     })?
     .unwrap_or_default();
@@ -299,9 +299,9 @@ pub fn symmetries(packing: &Packing) -> Vec<Vec<usize>> {
         .collect()
 }
 
-/// The smallest image of `solution` under `group`, as sorted (piece, cells) pairs.
-fn canonical(
-    _packing: &Packing,
+/// The smallest image of `solution` under `group`, as sorted (piece, cells) pairs: the name
+/// of its orbit.
+pub(crate) fn canonical(
     group: &[Vec<usize>],
     solution: &PackingSolution,
 ) -> Vec<(usize, Vec<usize>)> {
