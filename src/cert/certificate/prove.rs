@@ -245,13 +245,19 @@ fn record_answer(
             entry
         }
     };
+    // Nothing refuted (a satisfiable model): no proof run, so no proof time.
+    let refute_seconds = if encoding.refuted.is_some() {
+        refute_start.elapsed().as_secs_f64()
+    } else {
+        0.0
+    };
     Ok(Record {
         claim,
         how,
         encoding,
         files: folder.files,
         solve_seconds,
-        refute_seconds: refute_start.elapsed().as_secs_f64(),
+        refute_seconds,
     })
 }
 
