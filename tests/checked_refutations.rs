@@ -165,20 +165,25 @@ fn a_solver_without_a_proof_is_marked_unchecked_or_refused() {
     );
 }
 
-/// `prove --solver cadical MODEL -o DIR`, then `check DIR`: both must succeed; the check's
-/// stdout.
-fn prove_and_check_with_cadical(model: &str, dir: &Path, answer: &str) -> String {
-    let run = puzzlec(
+/// `prove MODEL -o DIR --solver SOLVER`, run in `models/`.
+fn prove_with_solver(model: &Path, dir: &Path, solver: &str) -> common::Run {
+    puzzlec(
         &models(),
         &[
             "prove",
-            models().join(model).to_str().unwrap(),
+            model.to_str().unwrap(),
             "-o",
             dir.to_str().unwrap(),
             "--solver",
-            "cadical",
+            solver,
         ],
-    );
+    )
+}
+
+/// `prove --solver cadical MODEL -o DIR`, then `check DIR`: both must succeed; the check's
+/// stdout.
+fn prove_and_check_with_cadical(model: &str, dir: &Path, answer: &str) -> String {
+    let run = prove_with_solver(&models().join(model), dir, "cadical");
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.starts_with(answer), "{}", run.stdout);
     assert!(run.stdout.contains("proof.drat"), "{}", run.stdout);
@@ -249,33 +254,22 @@ fn prove_refuses_a_solver_that_writes_no_proof_and_catches_a_lying_one() {
     let dir = tempfile::tempdir().unwrap();
     let model = models().join("obstacle-queens.toml");
     let out = dir.path().join("cert");
-    let run = puzzlec(
-        &models(),
-        &[
-            "prove",
-            model.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-            "--solver",
-            "cadical -q {cnf}",
-        ],
-    );
+    let run = prove_with_solver(&model, &out, "cadical -q {cnf}");
     assert_eq!(
         run.code, 0,
         "cadical with {{cnf}} still gets a proof file: {}",
         run.stderr
     );
-    let run = puzzlec(
-        &models(),
-        &[
-            "prove",
-            model.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-            "--solver",
-            "cbc",
-        ],
-    );
+    if common::programs_or_skip(module_path!(), &[("minisat", "minisat")]) {
+        let run = prove_with_solver(&model, &out, "minisat");
+        assert_eq!(run.code, 2);
+        assert_eq!(
+            run.stderr,
+            "error: --solver minisat: minisat writes no proof; a certificate needs a command \
+             that names {proof} (cadical is given `--no-binary {proof}` by puzzlec)\n"
+        );
+    }
+    let run = prove_with_solver(&model, &out, "cbc");
     assert_eq!(run.code, 2);
     assert_eq!(
         run.stderr,
@@ -287,16 +281,10 @@ fn prove_refuses_a_solver_that_writes_no_proof_and_catches_a_lying_one() {
         "liar",
         "echo 's UNSATISFIABLE'; : > \"$2\"; exit 20\n",
     );
-    let run = puzzlec(
-        &models(),
-        &[
-            "prove",
-            model.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-            "--solver",
-            &format!("{} {{cnf}} {{proof}}", liar.display()),
-        ],
+    let run = prove_with_solver(
+        &model,
+        &out,
+        &format!("{} {{cnf}} {{proof}}", liar.display()),
     );
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(

@@ -2,6 +2,9 @@
 //! (../shared/refs/cross_doll.c), random small instances against a plain dynamic programme,
 //! in every configuration of the switches.
 
+mod common;
+
+use common::CROSS_DOLL;
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -11,57 +14,6 @@ use puzzlec::engines::russian_doll::{
 };
 use puzzlec::geometry::placements::{orientations, PackingInstance, PieceLimit, PieceShapes};
 use puzzlec::geometry::shapes::cross_box;
-
-/// Optima of crosses in a W x H box, W <= H, from 5 x 5 to 13 x 13, as printed by
-/// `cross_doll W H` (../shared/refs/cross_doll.c, run once to make this table; it also
-/// printed the same optima for 6 x 5, 9 x 7, 13 x 8, 12 x 11 and 11 x 5, the boxes turned).
-const CROSS_DOLL: &[(usize, usize, usize)] = &[
-    (5, 5, 1),
-    (5, 6, 1),
-    (5, 7, 1),
-    (5, 8, 2),
-    (5, 9, 2),
-    (5, 10, 2),
-    (5, 11, 3),
-    (5, 12, 3),
-    (5, 13, 3),
-    (6, 6, 2),
-    (6, 7, 2),
-    (6, 8, 2),
-    (6, 9, 3),
-    (6, 10, 3),
-    (6, 11, 4),
-    (6, 12, 4),
-    (6, 13, 5),
-    (7, 7, 2),
-    (7, 8, 3),
-    (7, 9, 4),
-    (7, 10, 4),
-    (7, 11, 5),
-    (7, 12, 6),
-    (7, 13, 6),
-    (8, 8, 4),
-    (8, 9, 4),
-    (8, 10, 4),
-    (8, 11, 5),
-    (8, 12, 6),
-    (8, 13, 6),
-    (9, 9, 5),
-    (9, 10, 6),
-    (9, 11, 6),
-    (9, 12, 7),
-    (9, 13, 8),
-    (10, 10, 6),
-    (10, 11, 7),
-    (10, 12, 8),
-    (10, 13, 8),
-    (11, 11, 8),
-    (11, 12, 9),
-    (11, 13, 10),
-    (12, 12, 10),
-    (12, 13, 11),
-    (13, 13, 13),
-];
 
 /// Every configuration of the switches: memo, symmetry, one or two threads (with two,
 /// entries are split over the threads after a handful of nodes, so the split is exercised).
