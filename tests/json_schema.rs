@@ -171,7 +171,8 @@ fn solve_json_matches_the_documented_schema() {
             &["solve", "halves-asahi-2005.toml", "--json"],
             // A tiling: no objective, pieces in the solution.
             &["solve", "pentomino-6x10.toml", "--json"],
-            // A time-out before any solution: no size to report.
+            // A time-out on the SAT backend: stopped, not proven (size null if the model was
+            // not built yet).
             &[
                 "solve",
                 "cross-13x19.toml",
