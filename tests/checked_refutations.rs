@@ -8,17 +8,8 @@
 
 mod common;
 
-use common::{models, puzzlec};
-use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
-
-/// Writes an executable shell script `name` with `body` into `dir`.
-fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    path
-}
+use common::{models, puzzlec, script};
+use std::path::Path;
 
 /// The JSON `evidence` of a `--json` run.
 fn evidence(stdout: &str) -> String {
@@ -104,7 +95,7 @@ fn a_solver_lying_about_unsatisfiable_is_caught_by_its_proof() {
         "echo 's UNSATISFIABLE'\nprintf '1 2 0\\n0\\n' > \"$2\"\nexit 20\n",
     );
     let model = models().join("obstacle-queens.toml");
-    let solver = format!("{} {{cnf}} {{proof}}", liar.display());
+    let solver = format!("{} {{cnf}} {{proof}}", liar);
     let run = puzzlec(
         tmp.path(),
         &[
@@ -146,7 +137,7 @@ fn a_solver_without_a_proof_is_marked_unchecked_or_refused() {
         )
     };
     // No `{proof}`: nothing to check, and the evidence says so.
-    let run = solve(&silent.display().to_string());
+    let run = solve(&silent);
     assert_eq!(run.code, 20, "{}", run.stderr);
     assert!(
         evidence(&run.stdout).ends_with("; 1 run, 0 cuts; refutation not checked)"),
@@ -154,7 +145,7 @@ fn a_solver_without_a_proof_is_marked_unchecked_or_refused() {
         run.stdout
     );
     // A `{proof}` promised but not written: an error, not an unchecked claim.
-    let run = solve(&format!("{} {{cnf}} {{proof}}", silent.display()));
+    let run = solve(&format!("{} {{cnf}} {{proof}}", silent));
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
         run.stderr.starts_with(
@@ -281,11 +272,7 @@ fn prove_refuses_a_solver_that_writes_no_proof_and_catches_a_lying_one() {
         "liar",
         "echo 's UNSATISFIABLE'; : > \"$2\"; exit 20\n",
     );
-    let run = prove_with_solver(
-        &model,
-        &out,
-        &format!("{} {{cnf}} {{proof}}", liar.display()),
-    );
+    let run = prove_with_solver(&model, &out, &format!("{} {{cnf}} {{proof}}", liar));
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
         run.stderr

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{models, puzzlec, Run};
+use common::{models, puzzlec, script, Run};
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -235,15 +235,6 @@ fn the_readme_lists_every_shipped_model_with_its_known_answer() {
 }
 
 // ---- compare ----
-
-/// A shell script `name` in `dir`, made executable; returns its path.
-fn script(dir: &Path, name: &str, body: &str) -> String {
-    use std::os::unix::fs::PermissionsExt;
-    let path = dir.join(name);
-    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    path.display().to_string()
-}
 
 /// `puzzlec` with PATH set to `path` alone, so `compare` finds exactly the solvers there.
 fn compare_command(path: &Path, args: &[&str]) -> Command {

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{models, puzzlec, seeded_board};
+use common::{models, puzzlec, script, seeded_board};
 use puzzlec::base::{Control, Goal, Status};
 use puzzlec::driver::emit::{emit, Format};
 use puzzlec::driver::external::ExternalSolver;
@@ -18,7 +18,7 @@ use puzzlec::encode::{lp::LinearProgram, lp_file};
 use puzzlec::oracle::external::on_path;
 use puzzlec::puzzle::queens::Queens;
 use puzzlec::puzzle::{load_model_file, Puzzle};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// The programs the suite runs, with the Debian package that has each.
@@ -371,15 +371,6 @@ fn emit_writes_wcnf_and_opb_from_the_command_line() {
 }
 
 // ---- fake solvers ----
-
-/// A shell script `name` in a fresh folder, made executable.
-fn script(dir: &Path, name: &str, body: &str) -> String {
-    use std::os::unix::fs::PermissionsExt;
-    let path = dir.join(name);
-    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    path.display().to_string()
-}
 
 fn solve_with(backend: &str, solver: &str, extra: &[&str]) -> common::Run {
     let mut args = vec![

@@ -229,3 +229,13 @@ pub const CROSS_DOLL: &[(usize, usize, usize)] = &[
     (12, 13, 11),
     (13, 13, 13),
 ];
+
+/// An executable shell script `name` in `dir` running `body`: a fake solver for the tests
+/// of what puzzlec does with a solver that lies, crashes or prints garbage. Returns its path.
+pub fn script(dir: &Path, name: &str, body: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+    path.display().to_string()
+}
