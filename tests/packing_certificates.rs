@@ -476,6 +476,33 @@ fn shards_prove_and_check_apart_and_combine_by_copying_their_steps() {
 }
 
 #[test]
+fn prove_fails_when_a_fresh_step_proof_does_not_check() {
+    // A fake `cadical` first on PATH: it answers UNSATISFIABLE to every step and writes a
+    // binary DRAT proof that is only the empty clause. That refutes the steps that unit
+    // propagation settles, not step 0 of an 8 x 8 cross box, so prove must stop there.
+    let tmp = tempfile::tempdir().unwrap();
+    let bin = tmp.path().join("bin");
+    fs::create_dir(&bin).unwrap();
+    common::script(&bin, "cadical", "printf 'a\\000' > \"$4\"\nexit 20");
+    let model = write_model(tmp.path(), "cross-8x8.toml", &cross_model(8, 8));
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_puzzlec"))
+        .args(["prove", model.to_str().unwrap(), "-o"])
+        .arg(tmp.path().join("cert"))
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "error: step 0: the proof cadical wrote does not check: puzzlec's DRAT checker: proof \
+         byte offset 0: the empty clause is not implied: unit propagation on the active \
+         clauses finds no conflict\n"
+    );
+    assert!(!tmp.path().join("cert").join("manifest.json").exists());
+}
+
+#[test]
 fn prove_shard_is_refused_for_models_without_a_table() {
     let tmp = tempfile::tempdir().unwrap();
     let run = puzzlec(

@@ -135,6 +135,14 @@ impl StepProver {
         }
     }
 
+    /// The solver, as the user would type it.
+    fn name(self) -> &'static str {
+        match self {
+            StepProver::Varisat => "varisat",
+            StepProver::Cadical => "cadical",
+        }
+    }
+
     fn describe(self) -> &'static str {
         match self {
             StepProver::Varisat => "varisat (LRAT, checked by puzzlec's LRAT checker)",
@@ -807,7 +815,15 @@ fn prove_step(
         }
     }
     let proof = refute_step(options.prover, cnf.num_vars, &clauses, &dimacs)
-        .map_err(|e| ProveError::Internal(format!("step {c}: {e}")))?;
+        .map_err(|e| ProveError::Solver(format!("step {c}: {e}")))?;
+    // Checked before it is written, as the single-refutation route checks its proof: a
+    // solver's faulty proof fails `prove`, not a later `check`.
+    check_step_proof(options.prover.extension(), cnf.num_vars, &clauses, &proof).map_err(|e| {
+        ProveError::Solver(format!(
+            "step {c}: the proof {} wrote does not check: {e}",
+            options.prover.name()
+        ))
+    })?;
     let file = format!("{name}.{}", options.prover.extension());
     let path = dir.join(&file);
     std::fs::write(&path, &proof).map_err(|e| write_error(&path, &e))?;
