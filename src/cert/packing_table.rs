@@ -210,6 +210,218 @@ pub fn applies(puzzle: &Puzzle) -> Option<&Packing> {
 // ---------------------------------------------------------------------------------------------
 // The table and the steps
 
+/// Why a [`TABLE_FILE`] could not be read (lines are 1-based, comments included).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TableFileError {
+    /// The file has no line but comments.
+    #[error("no `positions` line")]
+    NoHeader,
+    /// The first line is not `positions N`.
+    #[error("expected `positions N`, found {0:?}")]
+    BadHeader(String),
+    /// `positions N` does not match the region.
+    #[error("{positions} positions, but the region has {cells} cells")]
+    WrongSize {
+        /// N of the header.
+        positions: usize,
+        /// Cells of the region.
+        cells: usize,
+    },
+    /// A line is not four whole numbers.
+    #[error("line {line}: expected four whole numbers `k x y S`")]
+    BadLine {
+        /// The line.
+        line: usize,
+    },
+    /// The positions are not numbered 0, 1, 2, ... in order.
+    #[error("line {line}: position {found}, expected {expected}")]
+    OutOfOrder {
+        /// The line.
+        line: usize,
+        /// The position it gives.
+        found: usize,
+        /// The position it should give.
+        expected: usize,
+    },
+    /// A cell outside the region.
+    #[error("line {line}: cell ({x}, {y}) is outside the region")]
+    Outside {
+        /// The line.
+        line: usize,
+        /// The cell's column.
+        x: usize,
+        /// The cell's row.
+        y: usize,
+    },
+    /// A cell listed twice.
+    #[error("line {line}: cell ({x}, {y}) has two positions")]
+    Repeated {
+        /// The line of the second listing.
+        line: usize,
+        /// The cell's column.
+        x: usize,
+        /// The cell's row.
+        y: usize,
+    },
+    /// Fewer positions than the header announced.
+    #[error("{listed} positions listed, {announced} announced")]
+    Missing {
+        /// Positions listed.
+        listed: usize,
+        /// Positions announced (the region's cells).
+        announced: usize,
+    },
+}
+
+/// A table that is not shaped as a Russian-doll table of the claimed optimum and its witness.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TableShapeError {
+    /// An entry is neither the next one nor one more.
+    #[error(
+        "position {position}: S = {entry} after S = {next} at position {}: an entry is the next one or one more",
+        .position + 1
+    )]
+    Step {
+        /// The position.
+        position: usize,
+        /// Its entry.
+        entry: usize,
+        /// The next position's entry.
+        next: usize,
+    },
+    /// An entry below the pieces of the witness that start there or later.
+    #[error("position {position}: S = {entry}, but the witness has {witness} pieces starting there or later")]
+    BelowWitness {
+        /// The position.
+        position: usize,
+        /// Its entry.
+        entry: usize,
+        /// The witness's pieces starting there or later.
+        witness: usize,
+    },
+    /// `S[0]` is not the claimed optimum.
+    #[error("position 0: S = {entry}, but the claimed optimum is {optimum}")]
+    NotTheOptimum {
+        /// `S[0]`.
+        entry: usize,
+        /// The manifest's optimum.
+        optimum: usize,
+    },
+}
+
+impl TableShapeError {
+    /// The position (and so the step) whose entry breaks the rule.
+    pub fn position(&self) -> usize {
+        match self {
+            TableShapeError::Step { position, .. }
+            | TableShapeError::BelowWitness { position, .. } => *position,
+            TableShapeError::NotTheOptimum { .. } => 0,
+        }
+    }
+}
+
+/// Why a step could not be refuted.
+#[derive(Debug, thiserror::Error)]
+pub enum StepRefuteError {
+    /// varisat failed.
+    #[error(transparent)]
+    Varisat(#[from] crate::cert::refute::RefuteError),
+    /// varisat found a model: the table entry is wrong (a search bug).
+    #[error("varisat found the step satisfiable")]
+    Satisfiable,
+    /// No scratch folder for CaDiCaL's files.
+    #[error(transparent)]
+    Scratch(#[from] crate::oracle::OracleError),
+    /// The step's CNF could not be written for CaDiCaL.
+    #[error("cannot write {}: {source}", .path.display())]
+    WriteCnf {
+        /// The CNF's path.
+        path: std::path::PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// `cadical` could not be started.
+    #[error("cannot run cadical: {0}")]
+    CannotRun(std::io::Error),
+    /// CaDiCaL answered something else than UNSATISFIABLE (exit 20).
+    #[error("cadical did not answer UNSATISFIABLE ({status}): {first_line}")]
+    NotRefuted {
+        /// Its exit status.
+        status: std::process::ExitStatus,
+        /// The first line it printed.
+        first_line: String,
+    },
+    /// CaDiCaL wrote no proof file.
+    #[error("cadical wrote no proof: {0}")]
+    NoProof(std::io::Error),
+    /// The proof could not be gzip-compressed.
+    #[error("compressing the proof: {0}")]
+    Compress(std::io::Error),
+}
+
+/// Why a step proof does not refute its step's CNF.
+#[derive(Debug, thiserror::Error)]
+pub enum StepProofError {
+    /// A `.drat.gz` file that gzip cannot read.
+    #[error("not a gzip file: {0}")]
+    NotGzip(std::io::Error),
+    /// An LRAT proof that is not UTF-8 text.
+    #[error("not UTF-8 text")]
+    NotUtf8,
+    /// The LRAT checker rejects it.
+    #[error("puzzlec's LRAT checker: {0}")]
+    Lrat(#[from] crate::checkers::lrat::LratError),
+    /// The DRAT checker rejects it.
+    #[error("puzzlec's DRAT checker: {0}")]
+    Drat(#[from] crate::checkers::drat::DratError),
+    /// A proof file of a kind puzzlec does not know.
+    #[error("unknown proof kind {0:?}")]
+    UnknownKind(String),
+}
+
+/// Why `check` rejects one step.
+#[derive(Debug, thiserror::Error)]
+pub enum StepCheckError {
+    /// The manifest lists no proof of the step.
+    #[error("no proof: {MANIFEST_FILE} lists no {step} file (the step is missing)")]
+    Missing {
+        /// The step's name (`step-NNN`).
+        step: String,
+    },
+    /// The manifest lists a step file with a name puzzlec does not know.
+    #[error("{file}: a step proof is named {step}.lrat or {step}.drat or {step}.drat.gz")]
+    BadName {
+        /// The file listed.
+        file: String,
+        /// The step's name (`step-NNN`).
+        step: String,
+    },
+    /// A file of the step cannot be read.
+    #[error("{file}: cannot read: {source}")]
+    CannotRead {
+        /// The file.
+        file: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A stored CNF differs from the one rebuilt from the model and the table.
+    #[error("{file} differs from the CNF rebuilt from {MODEL_FILE} and {TABLE_FILE} (first at line {line})")]
+    CnfDiffers {
+        /// The stored CNF.
+        file: String,
+        /// The first line that differs (1-based).
+        line: usize,
+    },
+    /// The proof does not refute the rebuilt CNF.
+    #[error("{file} does not refute the step's CNF ({source})")]
+    Proof {
+        /// The proof file.
+        file: String,
+        /// Why.
+        source: StepProofError,
+    },
+}
+
 /// A scan order and its table: the content of [`TABLE_FILE`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Table {
@@ -241,21 +453,19 @@ impl Table {
 
     /// Reads [`Table::text`] for a `width x height` region, checking that the positions are
     /// numbered in order and the cells form a permutation.
-    pub fn parse(text: &str, width: usize, height: usize) -> Result<Table, String> {
+    pub fn parse(text: &str, width: usize, height: usize) -> Result<Table, TableFileError> {
         let cells = width * height;
         let mut lines = text
             .lines()
             .enumerate()
             .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('c'));
-        let (_, header) = lines.next().ok_or("no `positions` line")?;
+        let (_, header) = lines.next().ok_or(TableFileError::NoHeader)?;
         let positions: usize = header
             .strip_prefix("positions ")
             .and_then(|n| n.trim().parse().ok())
-            .ok_or_else(|| format!("expected `positions N`, found {header:?}"))?;
+            .ok_or_else(|| TableFileError::BadHeader(header.to_string()))?;
         if positions != cells {
-            return Err(format!(
-                "{positions} positions, but the region has {cells} cells"
-            ));
+            return Err(TableFileError::WrongSize { positions, cells });
         }
         let mut order = Vec::with_capacity(cells);
         let mut entries = Vec::with_capacity(cells + 1);
@@ -266,35 +476,32 @@ impl Table {
                 .split_whitespace()
                 .map(str::parse)
                 .collect::<Result<_, _>>()
-                .map_err(|_| format!("line {number}: expected four whole numbers `k x y S`"))?;
+                .map_err(|_| TableFileError::BadLine { line: number })?;
             let &[k, x, y, s] = &fields[..] else {
-                return Err(format!(
-                    "line {number}: expected four whole numbers `k x y S`"
-                ));
+                return Err(TableFileError::BadLine { line: number });
             };
             if k != order.len() {
-                return Err(format!(
-                    "line {number}: position {k}, expected {}",
-                    order.len()
-                ));
+                return Err(TableFileError::OutOfOrder {
+                    line: number,
+                    found: k,
+                    expected: order.len(),
+                });
             }
             if x >= width || y >= height {
-                return Err(format!(
-                    "line {number}: cell ({x}, {y}) is outside the region"
-                ));
+                return Err(TableFileError::Outside { line: number, x, y });
             }
             let cell = y * width + x;
             if std::mem::replace(&mut seen[cell], true) {
-                return Err(format!("line {number}: cell ({x}, {y}) has two positions"));
+                return Err(TableFileError::Repeated { line: number, x, y });
             }
             order.push(cell);
             entries.push(s);
         }
         if order.len() != cells {
-            return Err(format!(
-                "{} positions listed, {cells} announced",
-                order.len()
-            ));
+            return Err(TableFileError::Missing {
+                listed: order.len(),
+                announced: cells,
+            });
         }
         entries.push(0);
         Ok(Table { order, entries })
@@ -351,7 +558,7 @@ fn check_shape(
     ranking_first: &[usize],
     witness: &[usize],
     optimum: usize,
-) -> Result<(), String> {
+) -> Result<(), TableShapeError> {
     let p = table.order.len();
     let mut from = vec![0usize; p + 1];
     for &i in witness {
@@ -363,23 +570,25 @@ fn check_shape(
     for c in (0..p).rev() {
         let (s, next) = (table.entries[c], table.entries[c + 1]);
         if s < next || s > next + 1 {
-            return Err(format!(
-                "position {c}: S = {s} after S = {next} at position {}: an entry is the next one or one more",
-                c + 1
-            ));
+            return Err(TableShapeError::Step {
+                position: c,
+                entry: s,
+                next,
+            });
         }
         if s < from[c] {
-            return Err(format!(
-                "position {c}: S = {s}, but the witness has {} pieces starting there or later",
-                from[c]
-            ));
+            return Err(TableShapeError::BelowWitness {
+                position: c,
+                entry: s,
+                witness: from[c],
+            });
         }
     }
     if table.entries[0] != optimum {
-        return Err(format!(
-            "position 0: S = {}, but the claimed optimum is {optimum}",
-            table.entries[0]
-        ));
+        return Err(TableShapeError::NotTheOptimum {
+            entry: table.entries[0],
+            optimum,
+        });
     }
     Ok(())
 }
@@ -529,7 +738,7 @@ fn refute_step(
     num_vars: usize,
     clauses: &[Vec<i32>],
     dimacs: &str,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, StepRefuteError> {
     match prover {
         StepProver::Varisat => {
             let mut lrat = Vec::new();
@@ -539,19 +748,20 @@ fn refute_step(
                 SolverProofFormat::Varisat,
                 std::io::sink(),
                 &mut lrat,
-            )
-            .map_err(|e| e.to_string())?;
+            )?;
             match outcome {
                 Refutation::Unsatisfiable => Ok(lrat),
-                Refutation::Satisfiable { .. } => Err("varisat found the step satisfiable".into()),
+                Refutation::Satisfiable { .. } => Err(StepRefuteError::Satisfiable),
             }
         }
         StepProver::Cadical => {
-            let scratch = crate::oracle::external::ScratchDir::new().map_err(|e| e.to_string())?;
+            let scratch = crate::oracle::external::ScratchDir::new()?;
             let cnf_path = scratch.file("step.cnf");
             let proof_path = scratch.file("step.drat");
-            std::fs::write(&cnf_path, dimacs)
-                .map_err(|e| format!("cannot write {}: {e}", cnf_path.display()))?;
+            std::fs::write(&cnf_path, dimacs).map_err(|source| StepRefuteError::WriteCnf {
+                path: cnf_path.clone(),
+                source,
+            })?;
             // `--unsat` tunes CaDiCaL for refutations: measured on the 13 x 19 box's hardest
             // steps, proofs 10-15% shorter. The proof is binary DRAT (half the text size).
             let output = std::process::Command::new("cadical")
@@ -560,29 +770,26 @@ fn refute_step(
                 .arg(&cnf_path)
                 .arg(&proof_path)
                 .output()
-                .map_err(|e| format!("cannot run cadical: {e}"))?;
+                .map_err(StepRefuteError::CannotRun)?;
             if output.status.code() != Some(20) {
-                return Err(format!(
-                    "cadical did not answer UNSATISFIABLE ({}): {}",
-                    output.status,
-                    String::from_utf8_lossy(&output.stdout)
+                return Err(StepRefuteError::NotRefuted {
+                    status: output.status,
+                    first_line: String::from_utf8_lossy(&output.stdout)
                         .lines()
                         .next()
                         .unwrap_or("")
-                ));
+                        .to_string(),
+                });
             }
-            let mut proof =
-                std::fs::read(&proof_path).map_err(|e| format!("cadical wrote no proof: {e}"))?;
+            let mut proof = std::fs::read(&proof_path).map_err(StepRefuteError::NoProof)?;
             // CaDiCaL writes no lemma when the formula refutes itself by unit propagation,
             // and puzzlec's checker wants an explicit empty clause: one more at the end is
             // harmless (steps after the refutation are not checked).
             proof.extend_from_slice(b"a\0");
             let mut gz =
                 flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(GZIP_LEVEL));
-            gz.write_all(&proof)
-                .map_err(|e| format!("compressing the proof: {e}"))?;
-            gz.finish()
-                .map_err(|e| format!("compressing the proof: {e}"))
+            gz.write_all(&proof).map_err(StepRefuteError::Compress)?;
+            gz.finish().map_err(StepRefuteError::Compress)
         }
     }
 }
@@ -594,14 +801,14 @@ fn check_step_proof(
     num_vars: usize,
     clauses: &[Vec<i32>],
     proof: &[u8],
-) -> Result<usize, String> {
+) -> Result<usize, StepProofError> {
     let unzipped;
     let (extension, proof) = match extension {
         "drat.gz" => {
             let mut bytes = Vec::new();
             flate2::read::GzDecoder::new(proof)
                 .read_to_end(&mut bytes)
-                .map_err(|e| format!("not a gzip file: {e}"))?;
+                .map_err(StepProofError::NotGzip)?;
             unzipped = bytes;
             ("drat", &unzipped[..])
         }
@@ -609,17 +816,11 @@ fn check_step_proof(
     };
     match extension {
         "lrat" => {
-            let text = std::str::from_utf8(proof).map_err(|_| "not UTF-8 text".to_string())?;
-            let stats = check_lrat(num_vars, clauses, text)
-                .map_err(|e| format!("puzzlec's LRAT checker: {e}"))?;
-            Ok(stats.additions)
+            let text = std::str::from_utf8(proof).map_err(|_| StepProofError::NotUtf8)?;
+            Ok(check_lrat(num_vars, clauses, text)?.additions)
         }
-        "drat" => {
-            let summary = check_drat(num_vars, clauses, proof, ProofEncoding::Detect)
-                .map_err(|e| format!("puzzlec's DRAT checker: {e}"))?;
-            Ok(summary.lemmas)
-        }
-        other => Err(format!("unknown proof kind {other:?}")),
+        "drat" => Ok(check_drat(num_vars, clauses, proof, ProofEncoding::Detect)?.lemmas),
+        other => Err(StepProofError::UnknownKind(other.to_string())),
     }
 }
 
@@ -963,14 +1164,8 @@ pub fn check(
     let chosen: Vec<usize> = (0..num_vars)
         .filter(|&i| witness.value(Var::from_index(i)))
         .collect();
-    check_shape(&table, &ranking.first, &chosen, optimum).map_err(|e| {
-        let position: usize = e
-            .strip_prefix("position ")
-            .and_then(|r| r.split(':').next())
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(0);
-        failed(format!("{table_name}: step {position}: {e}"))
-    })?;
+    check_shape(&table, &ranking.first, &chosen, optimum)
+        .map_err(|e| failed(format!("{table_name}: step {}: {e}", e.position())))?;
     let positions = table.order.len();
     steps.push(format!(
         "{table_name}: a scan order of the {positions} cells and a table with S = {optimum} at position 0, never falling by more than one, never below the witness"
@@ -981,7 +1176,7 @@ pub fn check(
     let owned: Vec<usize> = (0..positions)
         .filter(|&c| shard.is_none_or(|s| s.owns(c)))
         .collect();
-    let results: Vec<Result<StepChecked, String>> = owned
+    let results: Vec<Result<StepChecked, StepCheckError>> = owned
         .par_iter()
         .map(|&c| check_step(dir, manifest, packing, &ranking, &table, c))
         .collect();
@@ -1044,30 +1239,30 @@ fn check_step(
     ranking: &Ranking,
     table: &Table,
     c: usize,
-) -> Result<StepChecked, String> {
+) -> Result<StepChecked, StepCheckError> {
     let name = step_name(c, table.order.len());
     let Some(entry) = manifest.files.get(&name) else {
-        return Err(format!(
-            "no proof: {MANIFEST_FILE} lists no {name} file (the step is missing)"
-        ));
+        return Err(StepCheckError::Missing { step: name });
     };
     let Some(kind) = PROOF_KINDS
         .into_iter()
         .find(|kind| entry.name == format!("{name}.{kind}"))
     else {
-        let names: Vec<String> = PROOF_KINDS.iter().map(|k| format!("{name}.{k}")).collect();
-        return Err(format!(
-            "{}: a step proof is named {}",
-            entry.name,
-            names.join(" or ")
-        ));
+        return Err(StepCheckError::BadName {
+            file: entry.name.clone(),
+            step: name,
+        });
     };
     let cnf = step_cnf(packing, ranking, table, c);
     let stored_cnf = match manifest.files.get(&format!("{name}-cnf")) {
         None => false,
         Some(cnf_entry) => {
-            let found = std::fs::read(dir.join(&cnf_entry.name))
-                .map_err(|e| format!("{}: cannot read: {e}", cnf_entry.name))?;
+            let found = std::fs::read(dir.join(&cnf_entry.name)).map_err(|source| {
+                StepCheckError::CannotRead {
+                    file: cnf_entry.name.clone(),
+                    source,
+                }
+            })?;
             let rebuilt = step_dimacs(packing, ranking, table, c, &cnf);
             if found != rebuilt.as_bytes() {
                 let found = String::from_utf8_lossy(&found);
@@ -1077,21 +1272,83 @@ fn check_step(
                     .position(|(a, b)| a != b)
                     .unwrap_or_else(|| rebuilt.lines().count().min(found.lines().count()))
                     + 1;
-                return Err(format!(
-                    "{} differs from the CNF rebuilt from {MODEL_FILE} and {TABLE_FILE} (first at line {line})",
-                    cnf_entry.name
-                ));
+                return Err(StepCheckError::CnfDiffers {
+                    file: cnf_entry.name.clone(),
+                    line,
+                });
             }
             true
         }
     };
-    let proof = std::fs::read(dir.join(&entry.name))
-        .map_err(|e| format!("{}: cannot read: {e}", entry.name))?;
-    let lemmas = check_step_proof(kind, cnf.num_vars, &clauses_of(&cnf), &proof)
-        .map_err(|e| format!("{} does not refute the step's CNF ({e})", entry.name))?;
+    let proof =
+        std::fs::read(dir.join(&entry.name)).map_err(|source| StepCheckError::CannotRead {
+            file: entry.name.clone(),
+            source,
+        })?;
+    let lemmas =
+        check_step_proof(kind, cnf.num_vars, &clauses_of(&cnf), &proof).map_err(|source| {
+            StepCheckError::Proof {
+                file: entry.name.clone(),
+                source,
+            }
+        })?;
     Ok(StepChecked {
         kind,
         lemmas,
         stored_cnf,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Table, TableFileError};
+
+    /// A 2 x 1 region's table with `body` after the header `positions 2`.
+    fn parse(body: &str) -> Result<Table, TableFileError> {
+        Table::parse(&format!("c a comment\npositions 2\n{body}"), 2, 1)
+    }
+
+    #[test]
+    fn a_table_file_reads_back_what_text_writes() {
+        let table = Table {
+            order: vec![1, 0],
+            entries: vec![1, 1, 0],
+        };
+        assert_eq!(Table::parse(&table.text(2), 2, 1), Ok(table));
+    }
+
+    #[test]
+    fn each_malformed_table_file_is_named_by_line() {
+        let cases: [(Result<Table, TableFileError>, &str); 8] = [
+            (Table::parse("c only\n", 2, 1), "no `positions` line"),
+            (
+                Table::parse("places 2\n", 2, 1),
+                "expected `positions N`, found \"places 2\"",
+            ),
+            (
+                Table::parse("positions 3\n", 2, 1),
+                "3 positions, but the region has 2 cells",
+            ),
+            (
+                parse("0 0 0 1\n1 1 0\n"),
+                "line 4: expected four whole numbers `k x y S`",
+            ),
+            (
+                parse("0 0 0 1\n2 1 0 0\n"),
+                "line 4: position 2, expected 1",
+            ),
+            (
+                parse("0 0 0 1\n1 0 1 0\n"),
+                "line 4: cell (0, 1) is outside the region",
+            ),
+            (
+                parse("0 0 0 1\n1 0 0 0\n"),
+                "line 4: cell (0, 0) has two positions",
+            ),
+            (parse("0 0 0 1\n"), "1 positions listed, 2 announced"),
+        ];
+        for (result, message) in cases {
+            assert_eq!(result.unwrap_err().to_string(), message);
+        }
+    }
 }
