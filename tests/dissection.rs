@@ -1,5 +1,8 @@
 //! Tests of the native dissection search against an independent checker and brute force.
 
+mod common;
+use common::{glued, random_polyomino};
+
 use std::collections::{HashSet, VecDeque};
 use std::sync::atomic::AtomicBool;
 
@@ -7,7 +10,6 @@ use puzzlec::base::Control;
 use puzzlec::engines::dissection::{dissect, trivially_impossible, Cell, Dissection, Isometry};
 use puzzlec::model::{Assignment, Constraint, Lit, Model};
 use puzzlec::puzzle::dissection::DissectionPuzzle;
-use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -229,53 +231,6 @@ fn assert_matches_brute_force(cells: &[Cell], parts: usize, reflect: bool) {
         brute_force(cells, parts, reflect),
         "{cells:?} into {parts}, reflect {reflect}"
     );
-}
-
-/// A random polyomino of `size` cells grown from the origin.
-fn random_polyomino(rng: &mut ChaCha8Rng, size: usize) -> Vec<Cell> {
-    let mut cells = vec![(0, 0)];
-    while cells.len() < size {
-        let (x, y) = *cells.choose(rng).unwrap();
-        let next = *[(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)]
-            .choose(rng)
-            .unwrap();
-        if !cells.contains(&next) {
-            cells.push(next);
-        }
-    }
-    cells
-}
-
-/// A random polyomino glued to `copies - 1` random images of itself, each copy disjoint from
-/// and touching the cells before it; the cells come back shuffled.
-fn glued(rng: &mut ChaCha8Rng, size: usize, copies: usize, reflect: bool) -> Vec<Cell> {
-    let piece = random_polyomino(rng, size);
-    let mut cells: HashSet<Cell> = piece.iter().copied().collect();
-    for _ in 1..copies {
-        loop {
-            let orientation = rng.gen_range(0..if reflect { 8 } else { 4 });
-            let reach = 2 * size as i32 + 2;
-            let map = Isometry::new(
-                orientation,
-                (rng.gen_range(-reach..=reach), rng.gen_range(-reach..=reach)),
-            );
-            let image: Vec<Cell> = piece.iter().map(|&c| map.apply(c)).collect();
-            let disjoint = image.iter().all(|c| !cells.contains(c));
-            let touching = image.iter().any(|&(x, y)| {
-                [(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)]
-                    .iter()
-                    .any(|c| cells.contains(c))
-            });
-            if disjoint && touching {
-                cells.extend(image);
-                break;
-            }
-        }
-    }
-    let mut cells: Vec<Cell> = cells.into_iter().collect();
-    cells.sort();
-    cells.shuffle(rng);
-    cells
 }
 
 const SEED_SHAPE: &str = "

@@ -1,14 +1,15 @@
 //! The dissection family through every backend: the seed's known answer, glued shapes that
 //! must split, and seeded random shapes on which the backends must agree.
 
+mod common;
+use common::{glued, random_polyomino};
+
 use puzzlec::base::{Control, Goal, Incumbent, Status};
 use puzzlec::driver::enumerate::enumerate_dissections;
 use puzzlec::driver::{solve, Backend};
-use puzzlec::engines::dissection::{Cell, Isometry};
 use puzzlec::model::{Assignment, LazyConstraint, Lit, Var};
 use puzzlec::puzzle::dissection::DissectionPuzzle;
 use puzzlec::puzzle::{Puzzle, Solution};
-use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashSet;
@@ -155,50 +156,6 @@ fn small_counts_known_by_hand() {
             "{picture}"
         );
     }
-}
-
-/// A random polyomino of `size` cells grown from the origin.
-fn random_polyomino(rng: &mut ChaCha8Rng, size: usize) -> Vec<Cell> {
-    let mut cells = vec![(0, 0)];
-    while cells.len() < size {
-        let (x, y) = *cells.choose(rng).unwrap();
-        let next = *[(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)]
-            .choose(rng)
-            .unwrap();
-        if !cells.contains(&next) {
-            cells.push(next);
-        }
-    }
-    cells
-}
-
-/// A random polyomino glued to `copies - 1` images of itself, each disjoint from and
-/// touching what came before: by construction it has at least one dissection.
-fn glued(rng: &mut ChaCha8Rng, size: usize, copies: usize, reflect: bool) -> Vec<Cell> {
-    let piece = random_polyomino(rng, size);
-    let mut cells: HashSet<Cell> = piece.iter().copied().collect();
-    for _ in 1..copies {
-        loop {
-            let orientation = rng.gen_range(0..if reflect { 8 } else { 4 });
-            let reach = 2 * size as i32 + 2;
-            let map = Isometry::new(
-                orientation,
-                (rng.gen_range(-reach..=reach), rng.gen_range(-reach..=reach)),
-            );
-            let image: Vec<Cell> = piece.iter().map(|&c| map.apply(c)).collect();
-            let disjoint = image.iter().all(|c| !cells.contains(c));
-            let touching = image.iter().any(|&(x, y)| {
-                [(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)]
-                    .iter()
-                    .any(|c| cells.contains(c))
-            });
-            if disjoint && touching {
-                cells.extend(image);
-                break;
-            }
-        }
-    }
-    cells.into_iter().collect()
 }
 
 #[test]

@@ -1,9 +1,12 @@
 //! Shared helpers for the integration tests: random boards, a CLI harness and certificate folders.
 #![allow(dead_code)]
 
+use puzzlec::engines::dissection::{Cell, Isometry};
 use puzzlec::puzzle::queens::Queens;
+use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -238,4 +241,53 @@ pub fn script(dir: &Path, name: &str, body: &str) -> String {
     fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
     fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
     path.display().to_string()
+}
+
+/// A random polyomino of `size` cells grown from the origin.
+pub fn random_polyomino(rng: &mut ChaCha8Rng, size: usize) -> Vec<Cell> {
+    let mut cells = vec![(0, 0)];
+    while cells.len() < size {
+        let (x, y) = *cells.choose(rng).unwrap();
+        let next = *[(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)]
+            .choose(rng)
+            .unwrap();
+        if !cells.contains(&next) {
+            cells.push(next);
+        }
+    }
+    cells
+}
+
+/// A random polyomino glued to `copies - 1` random images of itself, each copy disjoint from
+/// and touching the cells before it, so the shape has at least one dissection into
+/// `copies` parts; the cells come back shuffled by `rng` (not in a `HashSet`'s order, which
+/// changes from run to run).
+pub fn glued(rng: &mut ChaCha8Rng, size: usize, copies: usize, reflect: bool) -> Vec<Cell> {
+    let piece = random_polyomino(rng, size);
+    let mut cells: HashSet<Cell> = piece.iter().copied().collect();
+    for _ in 1..copies {
+        loop {
+            let orientation = rng.gen_range(0..if reflect { 8 } else { 4 });
+            let reach = 2 * size as i32 + 2;
+            let map = Isometry::new(
+                orientation,
+                (rng.gen_range(-reach..=reach), rng.gen_range(-reach..=reach)),
+            );
+            let image: Vec<Cell> = piece.iter().map(|&c| map.apply(c)).collect();
+            let disjoint = image.iter().all(|c| !cells.contains(c));
+            let touching = image.iter().any(|&(x, y)| {
+                [(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)]
+                    .iter()
+                    .any(|c| cells.contains(c))
+            });
+            if disjoint && touching {
+                cells.extend(image);
+                break;
+            }
+        }
+    }
+    let mut cells: Vec<Cell> = cells.into_iter().collect();
+    cells.sort();
+    cells.shuffle(rng);
+    cells
 }
