@@ -86,69 +86,47 @@ pub trait Window: Copy + Send + Sync + 'static {
     fn key(self) -> Option<(u64, u64)>;
 }
 
-impl Window for u64 {
-    const BITS: usize = 64;
-    #[inline(always)]
-    fn empty() -> Self {
-        0
-    }
-    #[inline(always)]
-    fn with(self, bit: usize) -> Self {
-        self | 1 << bit
-    }
-    #[inline(always)]
-    fn overlaps(self, other: Self) -> bool {
-        self & other != 0
-    }
-    #[inline(always)]
-    fn union(self, other: Self) -> Self {
-        self | other
-    }
-    #[inline(always)]
-    fn shr(self, n: u32) -> Self {
-        self.checked_shr(n).unwrap_or(0)
-    }
-    #[inline(always)]
-    fn trailing_ones(self) -> u32 {
-        u64::trailing_ones(self)
-    }
-    #[inline(always)]
-    fn key(self) -> Option<(u64, u64)> {
-        Some((self, 0))
-    }
+/// [`Window`] for a primitive unsigned integer of `$bits` bits; `$key` turns a window `w`
+/// into the memo key.
+macro_rules! primitive_window {
+    ($int:ty, $bits:expr, |$w:ident| $key:expr) => {
+        impl Window for $int {
+            const BITS: usize = $bits;
+            #[inline(always)]
+            fn empty() -> Self {
+                0
+            }
+            #[inline(always)]
+            fn with(self, bit: usize) -> Self {
+                self | 1 << bit
+            }
+            #[inline(always)]
+            fn overlaps(self, other: Self) -> bool {
+                self & other != 0
+            }
+            #[inline(always)]
+            fn union(self, other: Self) -> Self {
+                self | other
+            }
+            #[inline(always)]
+            fn shr(self, n: u32) -> Self {
+                self.checked_shr(n).unwrap_or(0)
+            }
+            #[inline(always)]
+            fn trailing_ones(self) -> u32 {
+                <$int>::trailing_ones(self)
+            }
+            #[inline(always)]
+            fn key(self) -> Option<(u64, u64)> {
+                let $w = self;
+                Some($key)
+            }
+        }
+    };
 }
 
-impl Window for u128 {
-    const BITS: usize = 128;
-    #[inline(always)]
-    fn empty() -> Self {
-        0
-    }
-    #[inline(always)]
-    fn with(self, bit: usize) -> Self {
-        self | 1 << bit
-    }
-    #[inline(always)]
-    fn overlaps(self, other: Self) -> bool {
-        self & other != 0
-    }
-    #[inline(always)]
-    fn union(self, other: Self) -> Self {
-        self | other
-    }
-    #[inline(always)]
-    fn shr(self, n: u32) -> Self {
-        self.checked_shr(n).unwrap_or(0)
-    }
-    #[inline(always)]
-    fn trailing_ones(self) -> u32 {
-        u128::trailing_ones(self)
-    }
-    #[inline(always)]
-    fn key(self) -> Option<(u64, u64)> {
-        Some((self as u64, (self >> 64) as u64))
-    }
-}
+primitive_window!(u64, 64, |w| (w, 0));
+primitive_window!(u128, 128, |w| (w as u64, (w >> 64) as u64));
 
 /// A window of `K` 64-bit words, word 0 lowest, for placements reaching past 128 cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
