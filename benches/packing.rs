@@ -120,5 +120,23 @@ fn russian_doll(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, packing, russian_doll);
+/// The reach targets, 15 x 15 (17, < 30 s) and 16 x 16 (20, < 3 minutes): seconds
+/// per run, so the group takes minutes (`cargo bench --bench packing -- reach`).
+fn reach(c: &mut Criterion) {
+    let mut group = c.benchmark_group("reach");
+    group.sample_size(10);
+    for (side, optimum) in [(15, 17), (16, 20)] {
+        let crosses = cross_box(side, side);
+        group.bench_function(format!("cross_{side}x{side}_optimum_{optimum}"), |b| {
+            b.iter(|| {
+                let outcome =
+                    russian_doll::solve(&crosses, &DollOptions::default(), |_, _| {}).unwrap();
+                assert!(outcome.proved && outcome.best.len() == optimum);
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, packing, russian_doll, reach);
 criterion_main!(benches);
