@@ -81,7 +81,7 @@ pub fn run(
             if let Err(error) = guard::check(&puzzle, work, "this row", max_memory) {
                 rows.push(CompareRow::Failed {
                     label: contender.label(),
-                    error,
+                    error: error.to_string(),
                     elapsed: began.elapsed(),
                 });
                 continue;
