@@ -427,7 +427,7 @@ fn tilings(
     }
     let (counts, how) = match backend {
         Backend::Native => (
-            count_native(packing, control).map_err(|e| fail(&e))?,
+            count_native(packing, control)?,
             "native exact cover (symmetric count: one piece placed once per orbit)",
         ),
         Backend::Sat => (
@@ -471,10 +471,6 @@ fn list_tilings(
     on_solution: &mut dyn FnMut(&Solution),
     start: Instant,
 ) -> Result<CountOutcome, SolveError> {
-    let fail = |message: String| SolveError::Backend {
-        backend: backend.name(),
-        message,
-    };
     if options.unique {
         return Err(SolveError::Usage(
             "listing one tiling per symmetry class is not available; use --all, or --count --unique".into(),
@@ -499,8 +495,7 @@ fn list_tilings(
                 false
             }
         }
-    })
-    .map_err(fail)?;
+    })?;
     if let Some(error) = wrong {
         return Err(SolveError::WrongSolution {
             backend: backend.name(),

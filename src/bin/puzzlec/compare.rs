@@ -105,6 +105,11 @@ pub fn run(
                     elapsed: began.elapsed(),
                 }
             }
+            Err(SolveError::Native(error)) => CompareRow::Failed {
+                label: contender.label(),
+                error: error.to_string(),
+                elapsed: began.elapsed(),
+            },
             Err(error) => CompareRow::Failed {
                 label: contender.label(),
                 error: error.to_string(),
