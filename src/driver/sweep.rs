@@ -588,6 +588,36 @@ mod tests {
         );
         assert!(parse_range("a..b").is_err());
         assert!(parse_range("0..=3").is_err());
+        let problem = |text| parse_range(text).unwrap_err().problem;
+        assert_eq!(problem("a..b"), RangeProblem::Syntax);
+        assert_eq!(problem("3..1"), RangeProblem::Empty);
+        assert_eq!(problem("0..=3"), RangeProblem::Zero);
+        assert_eq!(
+            parse_range("0..=3").unwrap_err().to_string(),
+            "invalid range \"0..=3\": sizes start at 1"
+        );
+    }
+
+    #[test]
+    fn merge_names_the_missing_shard() {
+        let report = SweepReport {
+            command: "sweep".into(),
+            model: "m.toml".into(),
+            kind: "queens".into(),
+            axes: SweepAxes::Sizes(4..=6).json(),
+            time_limit: None,
+            shard: Some(ShardJson { index: 1, count: 3 }),
+            instances: 3,
+            rows: Vec::new(),
+            stopped: 0,
+        };
+        let text = serde_json::to_string(&report).unwrap();
+        let error = merge(&[("a.json".into(), text)]).unwrap_err();
+        assert!(
+            matches!(error, SweepMergeError::Missing { index: 2, count: 3 }),
+            "{error:?}"
+        );
+        assert_eq!(error.to_string(), "shard 2/3 is missing");
     }
 
     #[test]
