@@ -293,7 +293,9 @@ fn merge_adds_up_shard_files_and_rejects_mixtures() {
 fn merge_library_checks_goals() {
     let a = r#"{"model":"m","model_digest":"d","goal":"count optimal","backend":"native","value":8,"shard":{"index":1,"count":2},"count":40,"unique_count":null,"complete":true}"#;
     let b = r#"{"model":"m","model_digest":"d","goal":"count optimal, unique","backend":"native","value":8,"shard":{"index":2,"count":2},"count":52,"unique_count":7,"complete":true}"#;
-    let err = merge(&[("a".into(), a.into()), ("b".into(), b.into())]).unwrap_err();
+    let err = merge(&[("a".into(), a.into()), ("b".into(), b.into())])
+        .unwrap_err()
+        .to_string();
     assert!(err.starts_with("b:1: a shard of a different goal"), "{err}");
     let c = a.replace("\"index\":1", "\"index\":2").replace("40", "52");
     let total = merge(&[("a".into(), a.into()), ("c".into(), c)]).unwrap();

@@ -6,7 +6,7 @@ mod common;
 use common::{models, puzzlec};
 use puzzlec::base::{Control, Goal, Status};
 use puzzlec::driver::packing::{assignment_of, count_native, count_sat};
-use puzzlec::driver::{solve, Backend};
+use puzzlec::driver::{solve, Backend, SolveError};
 use puzzlec::geometry::placements::{orientations, PieceLimit};
 use puzzlec::geometry::shapes::picture_cells as shape;
 use puzzlec::puzzle::packing::{Packing, PackingKind, PackingSolution, PieceSpec};
@@ -39,6 +39,22 @@ fn pentomino_6x10_has_9356_tilings_and_2339_up_to_symmetry() {
     let counts = count_native(&packing, &Control::unlimited()).unwrap();
     assert_eq!((counts.raw, counts.up_to_symmetry), (9356, 2339));
     assert!(counts.complete);
+}
+
+#[test]
+fn at_least_on_a_tile_model_is_a_usage_error_not_a_backend_failure() {
+    let puzzle = Puzzle::Packing(load("pentomino-6x10.toml"));
+    let error = solve(
+        &puzzle,
+        Backend::Native,
+        Goal::AtLeast(12),
+        &Control::unlimited(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(&error, SolveError::Usage(m) if m == "a tile model has no objective: drop --at-least"),
+        "{error:?}"
+    );
 }
 
 #[test]

@@ -51,6 +51,9 @@ pub enum EmitError {
     /// incomplete.
     #[error("stopped")]
     Stopped,
+    /// The thread compiling the model panicked (a bug; the panic message is on stderr).
+    #[error("the compiling thread panicked")]
+    CompilePanicked,
 }
 
 impl From<StreamError> for EmitError {
@@ -197,11 +200,7 @@ fn compile_stoppable(
                 return Err(EmitError::Stopped)
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {}
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
-                return Err(EmitError::Io(std::io::Error::other(
-                    "the compiling thread panicked",
-                )))
-            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => return Err(EmitError::CompilePanicked),
         }
     }
 }

@@ -427,7 +427,7 @@ fn tilings(
     }
     let (counts, how) = match backend {
         Backend::Native => (
-            count_native(packing, control).map_err(|e| fail(&e))?,
+            count_native(packing, control)?,
             "native exact cover (symmetric count: one piece placed once per orbit)",
         ),
         Backend::Sat => (
@@ -471,10 +471,6 @@ fn list_tilings(
     on_solution: &mut dyn FnMut(&Solution),
     start: Instant,
 ) -> Result<CountOutcome, SolveError> {
-    let fail = |message: String| SolveError::Backend {
-        backend: backend.name(),
-        message,
-    };
     if options.unique {
         return Err(SolveError::Usage(
             "listing one tiling per symmetry class is not available; use --all, or --count --unique".into(),
@@ -499,8 +495,7 @@ fn list_tilings(
                 false
             }
         }
-    })
-    .map_err(fail)?;
+    })?;
     if let Some(error) = wrong {
         return Err(SolveError::WrongSolution {
             backend: backend.name(),
@@ -637,41 +632,167 @@ pub struct Merged {
     pub classes: BTreeMap<u64, u64>,
 }
 
+/// Why [`merge`] refused shard counts (bad input: the command line exits 2). Every variant
+/// names the file; those about a file's contents give its line (1 for a field of the
+/// document).
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    /// No file was given.
+    #[error("merge needs at least one file")]
+    NoFiles,
+    /// A file is not JSON.
+    #[error("{file}:{}: not JSON: {error}", .error.line())]
+    NotJson {
+        /// The file, as named.
+        file: String,
+        /// Where and why it does not parse.
+        #[source]
+        error: serde_json::Error,
+    },
+    /// A field of the `solve --count --json` output is missing.
+    #[error("{file}:1: missing `{key}`: not the --json output of `solve --count`")]
+    Missing {
+        /// The file.
+        file: String,
+        /// The field.
+        key: &'static str,
+    },
+    /// A field that should be a string is not one.
+    #[error("{file}:1: `{key}` should be a string")]
+    NotString {
+        /// The file.
+        file: String,
+        /// The field.
+        key: &'static str,
+    },
+    /// A field that should be a whole number is not one.
+    #[error("{file}:1: `{key}` should be a whole number")]
+    NotWholeNumber {
+        /// The file.
+        file: String,
+        /// The field.
+        key: &'static str,
+    },
+    /// The shard's count was stopped early.
+    #[error("{file}:1: this shard's count is incomplete (stopped early); run it again")]
+    Incomplete {
+        /// The file.
+        file: String,
+    },
+    /// A shard of another model than the first file's.
+    #[error("{file}:1: a shard of a different model ({model}, digest {digest}) than {first_model} (digest {first_digest})")]
+    DifferentModel {
+        /// The file.
+        file: String,
+        /// Its model.
+        model: String,
+        /// Its model digest.
+        digest: String,
+        /// The first file's model.
+        first_model: String,
+        /// The first file's model digest.
+        first_digest: String,
+    },
+    /// A shard of another goal (or counted value) than the first file's.
+    #[error(
+        "{file}:1: a shard of a different goal ({goal}{}) than the first file ({first_goal}{})",
+        value_words(*.value),
+        value_words(*.first_value)
+    )]
+    DifferentGoal {
+        /// The file.
+        file: String,
+        /// Its goal.
+        goal: String,
+        /// The value of the solutions it counted.
+        value: Option<u64>,
+        /// The first file's goal.
+        first_goal: String,
+        /// The first file's counted value.
+        first_value: Option<u64>,
+    },
+    /// A shard of a split into another number of shards than the first file's.
+    #[error(
+        "{file}:1: a shard of a split into {count}, the first file's split is into {first_count}"
+    )]
+    DifferentSplit {
+        /// The file.
+        file: String,
+        /// Its shard count.
+        count: u32,
+        /// The first file's shard count.
+        first_count: u32,
+    },
+    /// One file counted symmetry classes and the first did not, or the other way round.
+    #[error("{file}:1: counts symmetry classes differently from the first file")]
+    DifferentClasses {
+        /// The file.
+        file: String,
+    },
+    /// Two files hold the same shard.
+    #[error("{file}:1: shard {index}/{count} is given twice (also in {earlier})")]
+    Twice {
+        /// The file that holds it again.
+        file: String,
+        /// The shard.
+        index: u32,
+        /// Of how many.
+        count: u32,
+        /// The file that held it first.
+        earlier: String,
+    },
+    /// Shards no file holds.
+    #[error(
+        "{file}: shards missing: {}",
+        .missing.iter().map(|i| format!("{i}/{count}")).collect::<Vec<_>>().join(", ")
+    )]
+    ShardsMissing {
+        /// The first file (the merge as a whole).
+        file: String,
+        /// The missing shards, from 1.
+        missing: Vec<u32>,
+        /// Of how many.
+        count: u32,
+    },
+}
+
 /// Adds up the `--json` outputs of `solve --count --shard I/N` runs. Each input is (file
 /// name, contents). Errors name the file and, for malformed JSON, the line.
-pub fn merge(inputs: &[(String, String)]) -> Result<Merged, String> {
+pub fn merge(inputs: &[(String, String)]) -> Result<Merged, MergeError> {
     if inputs.is_empty() {
-        return Err("merge needs at least one file".into());
+        return Err(MergeError::NoFiles);
     }
     let mut merged: Option<(Merged, String, String, String)> = None;
     let mut seen: BTreeMap<u32, String> = BTreeMap::new();
     for (name, text) in inputs {
-        let value: serde_json::Value = serde_json::from_str(text)
-            .map_err(|e| format!("{name}:{}: not JSON: {e}", e.line()))?;
-        let field = |key: &str| {
-            value.get(key).ok_or_else(|| {
-                format!("{name}:1: missing `{key}`: not the --json output of `solve --count`")
-            })
+        let file = || name.clone();
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|error| MergeError::NotJson {
+                file: file(),
+                error,
+            })?;
+        let field = |key: &'static str| {
+            value
+                .get(key)
+                .ok_or_else(|| MergeError::Missing { file: file(), key })
         };
-        let text_of = |key: &str| -> Result<String, String> {
+        let text_of = |key: &'static str| -> Result<String, MergeError> {
             field(key)?
                 .as_str()
                 .map(str::to_string)
-                .ok_or_else(|| format!("{name}:1: `{key}` should be a string"))
+                .ok_or_else(|| MergeError::NotString { file: file(), key })
         };
-        let number = |v: &serde_json::Value, key: &str| -> Result<u64, String> {
+        let number = |v: &serde_json::Value, key: &'static str| -> Result<u64, MergeError> {
             v.get(key)
                 .and_then(serde_json::Value::as_u64)
-                .ok_or_else(|| format!("{name}:1: `{key}` should be a whole number"))
+                .ok_or_else(|| MergeError::NotWholeNumber { file: file(), key })
         };
         let digest = text_of("model_digest")?;
         let goal = text_of("goal")?;
         let backend = text_of("backend")?;
         let model = text_of("model")?;
         if field("complete")?.as_bool() != Some(true) {
-            return Err(format!(
-                "{name}:1: this shard's count is incomplete (stopped early); run it again"
-            ));
+            return Err(MergeError::Incomplete { file: file() });
         }
         let shard = field("shard")?;
         let (index, count) = if shard.is_null() {
@@ -707,28 +828,32 @@ pub fn merge(inputs: &[(String, String)]) -> Result<Merged, String> {
             None => merged = Some((part, digest, goal, backend)),
             Some((total, first_digest, first_goal, _)) => {
                 if digest != *first_digest {
-                    return Err(format!(
-                        "{name}:1: a shard of a different model ({model}, digest {digest}) than {} (digest {first_digest})",
-                        total.model
-                    ));
+                    return Err(MergeError::DifferentModel {
+                        file: file(),
+                        model,
+                        digest,
+                        first_model: total.model.clone(),
+                        first_digest: first_digest.clone(),
+                    });
                 }
                 if goal != *first_goal || part.value != total.value {
-                    return Err(format!(
-                        "{name}:1: a shard of a different goal ({goal}{}) than the first file ({first_goal}{})",
-                        value_words(part.value),
-                        value_words(total.value)
-                    ));
+                    return Err(MergeError::DifferentGoal {
+                        file: file(),
+                        goal,
+                        value: part.value,
+                        first_goal: first_goal.clone(),
+                        first_value: total.value,
+                    });
                 }
                 if count != total.shards {
-                    return Err(format!(
-                        "{name}:1: a shard of a split into {count}, the first file's split is into {}",
-                        total.shards
-                    ));
+                    return Err(MergeError::DifferentSplit {
+                        file: file(),
+                        count,
+                        first_count: total.shards,
+                    });
                 }
                 if part.unique_count.is_some() != total.unique_count.is_some() {
-                    return Err(format!(
-                        "{name}:1: counts symmetry classes differently from the first file"
-                    ));
+                    return Err(MergeError::DifferentClasses { file: file() });
                 }
                 total.count += part.count;
                 total.unique_count = total
@@ -741,22 +866,24 @@ pub fn merge(inputs: &[(String, String)]) -> Result<Merged, String> {
             }
         }
         if let Some(earlier) = seen.insert(index, name.clone()) {
-            return Err(format!(
-                "{name}:1: shard {index}/{count} is given twice (also in {earlier})"
-            ));
+            return Err(MergeError::Twice {
+                file: file(),
+                index,
+                count,
+                earlier,
+            });
         }
     }
     let (total, ..) = merged.expect("at least one input");
-    let missing: Vec<String> = (1..=total.shards)
+    let missing: Vec<u32> = (1..=total.shards)
         .filter(|i| !seen.contains_key(i))
-        .map(|i| format!("{i}/{}", total.shards))
         .collect();
     if !missing.is_empty() {
-        return Err(format!(
-            "{}: shards missing: {}",
-            inputs[0].0,
-            missing.join(", ")
-        ));
+        return Err(MergeError::ShardsMissing {
+            file: inputs[0].0.clone(),
+            missing,
+            count: total.shards,
+        });
     }
     Ok(total)
 }

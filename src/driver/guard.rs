@@ -160,27 +160,47 @@ fn suggested_limit(memory: u64) -> String {
     }
 }
 
+/// Work refused by [`check`]: its memory estimate is above the limit (a usage error: the
+/// command line exits 2 and names `--max-memory`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{what} would need about {} of memory ({} variables, {} {}{}), more than the limit of {}; \
+     raise it with --max-memory {} (estimated before building the model)",
+    show_bytes(.estimate.memory),
+    show_count(.estimate.variables),
+    show_count(.estimate.constraints),
+    .estimate.unit,
+    .estimate.file.map_or(String::new(), |bytes| format!(", a {} file", show_bytes(bytes))),
+    show_bytes(*.limit),
+    suggested_limit(.estimate.memory)
+)]
+pub struct OverMemoryLimit {
+    /// The work refused, as the caller named it ("emit --format dimacs").
+    pub what: String,
+    /// Its estimated size.
+    pub estimate: Estimate,
+    /// The limit, in bytes.
+    pub limit: u64,
+}
+
 /// Refuses `work` on `puzzle` when its memory estimate is above `limit` bytes: the one-line
 /// message gives the estimate and the flag that raises the limit. `what` names the work
 /// for the message ("emit --format dimacs", "solve --backend sat").
-pub fn check(puzzle: &Puzzle, work: Work, what: &str, limit: u64) -> Result<Estimate, String> {
+pub fn check(
+    puzzle: &Puzzle,
+    work: Work,
+    what: &str,
+    limit: u64,
+) -> Result<Estimate, OverMemoryLimit> {
     let estimate = estimate(puzzle, work);
     if estimate.memory <= limit {
         return Ok(estimate);
     }
-    let file = estimate.file.map_or(String::new(), |bytes| {
-        format!(", a {} file", show_bytes(bytes))
-    });
-    Err(format!(
-        "{what} would need about {} of memory ({} variables, {} {}{file}), more than the \
-         limit of {}; raise it with --max-memory {} (estimated before building the model)",
-        show_bytes(estimate.memory),
-        show_count(estimate.variables),
-        show_count(estimate.constraints),
-        estimate.unit,
-        show_bytes(limit),
-        suggested_limit(estimate.memory)
-    ))
+    Err(OverMemoryLimit {
+        what: what.to_string(),
+        estimate,
+        limit,
+    })
 }
 
 #[cfg(test)]
@@ -211,7 +231,9 @@ mod tests {
             at_least: None,
             complete: true,
         };
-        let message = check(&big, work, "emit", DEFAULT_MAX_MEMORY).unwrap_err();
+        let message = check(&big, work, "emit", DEFAULT_MAX_MEMORY)
+            .unwrap_err()
+            .to_string();
         assert!(!message.contains('\n'));
         assert!(message.starts_with("emit would need about "), "{message}");
         assert!(message.contains("more than the limit of 4.0G; raise it with --max-memory "));

@@ -127,6 +127,9 @@ pub enum SolveError {
     /// failure: the command line exits 2.
     #[error("{0}")]
     Usage(String),
+    /// The native search refused the instance.
+    #[error("native backend: {0}")]
+    Native(#[source] packing::NativePackingError),
     /// The backend failed.
     #[error("{backend} backend: {message}")]
     Backend {
@@ -143,6 +146,18 @@ pub enum SolveError {
         /// What went wrong.
         message: String,
     },
+}
+
+impl From<packing::NativePackingError> for SolveError {
+    /// A question the native search does not take is a usage error; any other refusal is
+    /// the backend's failure.
+    fn from(error: packing::NativePackingError) -> SolveError {
+        if error.is_usage() {
+            SolveError::Usage(error.to_string())
+        } else {
+            SolveError::Native(error)
+        }
+    }
 }
 
 /// Solves `puzzle` for `goal` with `backend`, stopping as `control` says. A stopped run
@@ -165,14 +180,7 @@ pub fn solve(
             let raw = run_stoppable(puzzle, backend, goal, control, incumbent.clone())?;
             raw.map_solution(|a| puzzle.decode(&a))
         }
-        Backend::Native => {
-            crate::driver::native::solve(puzzle, goal, control).map_err(|message| {
-                SolveError::Backend {
-                    backend: backend.name(),
-                    message,
-                }
-            })?
-        }
+        Backend::Native => crate::driver::native::solve(puzzle, goal, control)?,
     };
     finish(puzzle, backend, goal, raw, start.elapsed())
 }

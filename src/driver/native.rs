@@ -1,17 +1,19 @@
 //! The native backend: each family handed to its hand-written search.
 
+use super::packing::NativePackingError;
 use crate::base::{Control, Goal, RawOutcome, Size, Status};
 use crate::engines::dissection::{self, Dissection, DissectionSearch};
 use crate::puzzle::dissection::DissectionPuzzle;
 use crate::puzzle::{Puzzle, Solution};
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
-/// Answers `goal` for `puzzle` with its family's native search.
+/// Answers `goal` for `puzzle` with its family's native search. Only the packing searches
+/// can refuse (the queens and dissection searches take every instance).
 pub fn solve(
     puzzle: &Puzzle,
     goal: Goal,
     control: &Control,
-) -> Result<RawOutcome<Solution>, String> {
+) -> Result<RawOutcome<Solution>, NativePackingError> {
     match puzzle {
         Puzzle::Queens(q) => Ok(
             crate::engines::obstacle_queens::solve(&q.board(), goal, control)

@@ -5,10 +5,10 @@
 
 use super::with_stop;
 use crate::base::{Control, Goal, RawOutcome, Size};
-use crate::engines::packing::{maximise, PackingGoal, PackingOptions, Progress};
-use crate::engines::russian_doll::{self, DollOptions};
+use crate::engines::packing::{maximise, MaximiseError, PackingGoal, PackingOptions, Progress};
+use crate::engines::russian_doll::{self, DollError, DollOptions};
 use crate::geometry::isometry::RectSymmetry;
-use crate::geometry::placements::{placement_action, placement_index};
+use crate::geometry::placements::{placement_action, placement_index, PackingError};
 use crate::model::{Assignment, Var};
 use crate::oracle::{varisat, OracleError};
 use crate::puzzle::packing::{Packing, PackingKind, PackingSolution};
@@ -22,12 +22,37 @@ const BOUNDS: &str = "bounded by the Russian-doll table of the instance without 
 /// Progress lines start after this long, so that quick runs stay quiet.
 const QUIET: Duration = Duration::from_secs(1);
 
+/// Why the native packing backend gave no answer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NativePackingError {
+    /// "At least K" asked of a tile model, which has no objective: the question does not
+    /// apply (a usage error, not a failure of the search).
+    #[error("a tile model has no objective: drop --at-least")]
+    AtLeastOnTile,
+    /// The exact-cover tiling search refused the instance.
+    #[error(transparent)]
+    Tiling(#[from] PackingError),
+    /// The bitboard branch and bound refused the instance.
+    #[error(transparent)]
+    Maximise(#[from] MaximiseError),
+    /// The Russian-doll search refused the instance.
+    #[error(transparent)]
+    Doll(#[from] DollError),
+}
+
+impl NativePackingError {
+    /// Whether the question, not the search, is at fault (bad usage rather than a failure).
+    pub fn is_usage(&self) -> bool {
+        matches!(self, NativePackingError::AtLeastOnTile)
+    }
+}
+
 /// Answers `goal` for `packing` natively.
 pub fn solve(
     packing: &Packing,
     goal: Goal,
     control: &Control,
-) -> Result<RawOutcome<PackingSolution>, String> {
+) -> Result<RawOutcome<PackingSolution>, NativePackingError> {
     match packing.kind {
         PackingKind::Tile => tile(packing, goal, control),
         PackingKind::Maximise => pack(packing, goal, control),
@@ -38,9 +63,9 @@ fn tile(
     packing: &Packing,
     goal: Goal,
     control: &Control,
-) -> Result<RawOutcome<PackingSolution>, String> {
+) -> Result<RawOutcome<PackingSolution>, NativePackingError> {
     if let Goal::AtLeast(_) = goal {
-        return Err("a tile model has no objective: drop --at-least".into());
+        return Err(NativePackingError::AtLeastOnTile);
     }
     let mut found = None;
     let summary = with_stop(control, |stop| {
@@ -48,8 +73,7 @@ fn tile(
             found = Some(t.to_vec());
             ControlFlow::Break(())
         })
-    })
-    .map_err(|e| e.to_string())?;
+    })?;
     let size = Size::nodes(summary.nodes);
     Ok(match found {
         Some(t) => RawOutcome::satisfiable(
@@ -83,7 +107,7 @@ fn pack(
     packing: &Packing,
     goal: Goal,
     control: &Control,
-) -> Result<RawOutcome<PackingSolution>, String> {
+) -> Result<RawOutcome<PackingSolution>, NativePackingError> {
     let instance = &packing.instance;
     let started = Instant::now();
     let deadline = control.remaining().map(|r| Instant::now() + r);
@@ -114,7 +138,7 @@ fn pack(
             deadline,
             ..PackingOptions::default()
         };
-        let outcome = maximise(instance, &options, report).map_err(|e| e.to_string())?;
+        let outcome = maximise(instance, &options, report)?;
         let found = outcome.best.as_ref().map(|b| packing.solution_of(b));
         let len = outcome.best_len();
         let size = Size::nodes(outcome.stats.nodes);
@@ -157,7 +181,7 @@ fn russian_doll(
     packing: &Packing,
     goal: Goal,
     control: &Control,
-) -> Result<RawOutcome<PackingSolution>, String> {
+) -> Result<RawOutcome<PackingSolution>, NativePackingError> {
     let instance = &packing.instance;
     let started = Instant::now();
     let order = russian_doll::scan_order(instance.width, instance.height);
@@ -178,8 +202,7 @@ fn russian_doll(
                 elapsed.as_secs_f64()
             ));
         }
-    })
-    .map_err(|e| e.to_string())?;
+    })?;
     let size = Size::nodes(outcome.stats.nodes);
     let found = outcome.best.len();
     let best = packing.solution_of(&outcome.best);
@@ -228,11 +251,10 @@ pub struct Counts {
 
 /// Counts tilings natively (exact cover; see
 /// [`count_tilings`](crate::engines::packing::count_tilings) for the symmetric count).
-pub fn count_native(packing: &Packing, control: &Control) -> Result<Counts, String> {
+pub fn count_native(packing: &Packing, control: &Control) -> Result<Counts, NativePackingError> {
     let count = with_stop(control, |stop| {
         crate::engines::packing::count_tilings(&packing.instance, true, stop)
-    })
-    .map_err(|e| e.to_string())?;
+    })?;
     Ok(Counts {
         raw: count.raw,
         up_to_symmetry: count.up_to_symmetry.unwrap_or(count.raw),
@@ -246,7 +268,7 @@ pub fn list_native(
     packing: &Packing,
     control: &Control,
     visit: &mut dyn FnMut(PackingSolution) -> bool,
-) -> Result<(u64, bool), String> {
+) -> Result<(u64, bool), NativePackingError> {
     let mut listed = 0;
     let summary = with_stop(control, |stop| {
         crate::engines::packing::enumerate_tilings(&packing.instance, stop, |indices| {
@@ -257,8 +279,7 @@ pub fn list_native(
                 std::ops::ControlFlow::Break(())
             }
         })
-    })
-    .map_err(|e| e.to_string())?;
+    })?;
     Ok((
         listed,
         summary.end == crate::engines::exact_cover::SearchEnd::Exhausted,

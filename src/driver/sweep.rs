@@ -165,16 +165,47 @@ impl SweepAxes {
     }
 }
 
+/// Why [`parse_range`] refused a range.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("invalid range {text:?}: {problem}")]
+pub struct RangeError {
+    /// The range as given.
+    pub text: String,
+    /// What is wrong with it.
+    pub problem: RangeProblem,
+}
+
+/// What is wrong with a range (see [`RangeError`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RangeProblem {
+    /// Not `A..=B`, `A..B` or `N` with whole numbers.
+    #[error("expected A..=B, A..B or N (whole numbers)")]
+    Syntax,
+    /// It holds no size.
+    #[error("it is empty")]
+    Empty,
+    /// It starts at 0.
+    #[error("sizes start at 1")]
+    Zero,
+}
+
 /// Parses a range `A..=B`, `A..B` (B excluded) or a single `N`.
-pub fn parse_range(text: &str) -> Result<RangeInclusive<usize>, String> {
-    let bad = || format!("invalid range {text:?}: expected A..=B, A..B or N (whole numbers)");
-    let number = |s: &str| s.trim().parse::<usize>().map_err(|_| bad());
+pub fn parse_range(text: &str) -> Result<RangeInclusive<usize>, RangeError> {
+    let bad = |problem| RangeError {
+        text: text.to_string(),
+        problem,
+    };
+    let number = |s: &str| {
+        s.trim()
+            .parse::<usize>()
+            .map_err(|_| bad(RangeProblem::Syntax))
+    };
     let range = if let Some((a, b)) = text.split_once("..=") {
         number(a)?..=number(b)?
     } else if let Some((a, b)) = text.split_once("..") {
         let b = number(b)?;
         if b == 0 {
-            return Err(format!("invalid range {text:?}: it is empty"));
+            return Err(bad(RangeProblem::Empty));
         }
         number(a)?..=b - 1
     } else {
@@ -182,10 +213,10 @@ pub fn parse_range(text: &str) -> Result<RangeInclusive<usize>, String> {
         n..=n
     };
     if range.is_empty() {
-        return Err(format!("invalid range {text:?}: it is empty"));
+        return Err(bad(RangeProblem::Empty));
     }
     if *range.start() == 0 {
-        return Err(format!("invalid range {text:?}: sizes start at 1"));
+        return Err(bad(RangeProblem::Zero));
     }
     Ok(range)
 }
@@ -203,30 +234,58 @@ pub struct SweepOptions {
     pub backend: Option<Backend>,
 }
 
+/// Why a model cannot be swept over the sizes asked (a usage error: the command line exits
+/// 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotSweepable {
+    /// A packing model whose box has blocked cells.
+    #[error("a packing sweep needs an open box (width and height, no blocked cell), not a region")]
+    PackingRegion,
+    /// A packing model asked to sweep `--size`.
+    #[error("a packing model sweeps over --width and --height, not --size")]
+    PackingBySize,
+    /// A queens model whose board is not an empty square.
+    #[error("a queens sweep needs an empty square board (size = N), not a board with obstacles")]
+    QueensObstacles,
+    /// A queens model asked to sweep `--width` and `--height`.
+    #[error("a queens model sweeps over --size, not --width and --height")]
+    QueensByBox,
+    /// A dissection model.
+    #[error("dissection models cannot be swept")]
+    Dissection,
+}
+
+/// Why [`sweep`] stopped without a report.
+#[derive(Debug, thiserror::Error)]
+pub enum SweepError {
+    /// The model cannot be swept over these sizes.
+    #[error(transparent)]
+    NotSweepable(#[from] NotSweepable),
+    /// An instance's solve failed.
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+}
+
 /// Checks that `puzzle` can be swept over `axes`, saying why not.
-pub fn check_sweepable(puzzle: &Puzzle, axes: &SweepAxes) -> Result<(), String> {
+pub fn check_sweepable(puzzle: &Puzzle, axes: &SweepAxes) -> Result<(), NotSweepable> {
     match (puzzle, axes) {
         (Puzzle::Packing(p), SweepAxes::Boxes { .. }) => {
             if p.blocked.iter().any(|&b| b) {
-                Err("a packing sweep needs an open box (width and height, no blocked cell), not a region".into())
+                Err(NotSweepable::PackingRegion)
             } else {
                 Ok(())
             }
         }
-        (Puzzle::Packing(_), SweepAxes::Sizes(_)) => {
-            Err("a packing model sweeps over --width and --height, not --size".into())
-        }
+        (Puzzle::Packing(_), SweepAxes::Sizes(_)) => Err(NotSweepable::PackingBySize),
         (Puzzle::Queens(q), SweepAxes::Sizes(_)) => {
             if q.width == q.height && q.free.iter().all(|&f| f) {
                 Ok(())
             } else {
-                Err("a queens sweep needs an empty square board (size = N), not a board with obstacles".into())
+                Err(NotSweepable::QueensObstacles)
             }
         }
-        (Puzzle::Queens(_), SweepAxes::Boxes { .. }) => {
-            Err("a queens model sweeps over --size, not --width and --height".into())
-        }
-        (Puzzle::Dissection(_), _) => Err("dissection models cannot be swept".into()),
+        (Puzzle::Queens(_), SweepAxes::Boxes { .. }) => Err(NotSweepable::QueensByBox),
+        (Puzzle::Dissection(_), _) => Err(NotSweepable::Dissection),
     }
 }
 
@@ -252,8 +311,8 @@ pub fn sweep(
     options: &SweepOptions,
     stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
     mut row_done: impl FnMut(&SweepRow),
-) -> Result<SweepReport, SolveError> {
-    check_sweepable(puzzle, &options.axes).map_err(SolveError::Usage)?;
+) -> Result<SweepReport, SweepError> {
+    check_sweepable(puzzle, &options.axes)?;
     let instances = options.axes.instances();
     let backend = options
         .backend
@@ -316,18 +375,90 @@ pub fn is_sweep_json(text: &str) -> bool {
         .is_ok_and(|v| v.get("command").and_then(|c| c.as_str()) == Some("sweep"))
 }
 
+/// Why [`merge`] refused sweep shards (bad input: the command line exits 2).
+#[derive(Debug, thiserror::Error)]
+pub enum SweepMergeError {
+    /// A file is not a sweep's JSON.
+    #[error("{file}: not the JSON of a sweep: {error}")]
+    NotASweep {
+        /// The file, as named.
+        file: String,
+        /// Why it does not read as one.
+        #[source]
+        error: serde_json::Error,
+    },
+    /// No file was given.
+    #[error("no files to merge")]
+    NoFiles,
+    /// A file is a shard of another sweep (model, family, sizes, time limit or instance
+    /// count differ) than the first file.
+    #[error("{file} is a different sweep from {first} (model, sizes or time limit differ)")]
+    DifferentSweep {
+        /// The file.
+        file: String,
+        /// The first file.
+        first: String,
+    },
+    /// A file is a shard of a split into another number of shards than the first file.
+    #[error("{file} is shard {index}/{count} but {first} is of {first_count} shards")]
+    DifferentSplit {
+        /// The file.
+        file: String,
+        /// Its shard.
+        index: u32,
+        /// Its shard count.
+        count: u32,
+        /// The first file.
+        first: String,
+        /// The first file's shard count.
+        first_count: u32,
+    },
+    /// Two files hold the same shard.
+    #[error("shard {index}/{count} is given twice: {earlier} and {file}")]
+    Twice {
+        /// The shard.
+        index: u32,
+        /// Of how many.
+        count: u32,
+        /// The file that held it first.
+        earlier: String,
+        /// The file that holds it again.
+        file: String,
+    },
+    /// No file holds this shard.
+    #[error("shard {index}/{count} is missing")]
+    Missing {
+        /// The shard.
+        index: u32,
+        /// Of how many.
+        count: u32,
+    },
+    /// Every shard is there but rows are missing (a shard stopped by Ctrl-C leaves its
+    /// rows not run out).
+    #[error("the shards hold {rows} rows of the sweep's {instances} (a shard stopped by Ctrl-C?)")]
+    RowsMissing {
+        /// Rows the shards hold.
+        rows: usize,
+        /// Instances in the sweep.
+        instances: usize,
+    },
+}
+
 /// Puts the shards of one sweep back together: every file must be a shard of the same
 /// sweep (model, family, axes, time limit, shard count), each shard given once and none
 /// missing. `inputs` are (file name, JSON text). The rows come out in sweep order.
-pub fn merge(inputs: &[(String, String)]) -> Result<SweepReport, String> {
+pub fn merge(inputs: &[(String, String)]) -> Result<SweepReport, SweepMergeError> {
     let mut parts: Vec<(String, SweepReport)> = Vec::new();
     for (name, text) in inputs {
-        let report: SweepReport = serde_json::from_str(text)
-            .map_err(|e| format!("{name}: not the JSON of a sweep: {e}"))?;
+        let report: SweepReport =
+            serde_json::from_str(text).map_err(|error| SweepMergeError::NotASweep {
+                file: name.clone(),
+                error,
+            })?;
         parts.push((name.clone(), report));
     }
     let Some((first_name, first)) = parts.first() else {
-        return Err("no files to merge".into());
+        return Err(SweepMergeError::NoFiles);
     };
     let count = first.shard.map_or(1, |s| s.count);
     let mut seen = vec![None::<&str>; count as usize];
@@ -338,37 +469,45 @@ pub fn merge(inputs: &[(String, String)]) -> Result<SweepReport, String> {
             && part.time_limit == first.time_limit
             && part.instances == first.instances;
         if !same {
-            return Err(format!(
-                "{name} is a different sweep from {first_name} (model, sizes or time limit differ)"
-            ));
+            return Err(SweepMergeError::DifferentSweep {
+                file: name.clone(),
+                first: first_name.clone(),
+            });
         }
         let shard = part.shard.unwrap_or(ShardJson { index: 1, count: 1 });
         if shard.count != count {
-            return Err(format!(
-                "{name} is shard {}/{} but {first_name} is of {count} shards",
-                shard.index, shard.count
-            ));
+            return Err(SweepMergeError::DifferentSplit {
+                file: name.clone(),
+                index: shard.index,
+                count: shard.count,
+                first: first_name.clone(),
+                first_count: count,
+            });
         }
         let slot = &mut seen[(shard.index - 1) as usize];
         if let Some(other) = slot {
-            return Err(format!(
-                "shard {}/{count} is given twice: {other} and {name}",
-                shard.index
-            ));
+            return Err(SweepMergeError::Twice {
+                index: shard.index,
+                count,
+                earlier: other.to_string(),
+                file: name.clone(),
+            });
         }
         *slot = Some(name.as_str());
     }
     if let Some(missing) = seen.iter().position(Option::is_none) {
-        return Err(format!("shard {}/{count} is missing", missing + 1));
+        return Err(SweepMergeError::Missing {
+            index: missing as u32 + 1,
+            count,
+        });
     }
     let mut rows: Vec<SweepRow> = parts.iter().flat_map(|(_, p)| p.rows.clone()).collect();
     rows.sort_by_key(|r| r.index);
     if rows.len() != first.instances || rows.iter().enumerate().any(|(i, r)| r.index != i) {
-        return Err(format!(
-            "the shards hold {} rows of the sweep's {} (a shard stopped by Ctrl-C?)",
-            rows.len(),
-            first.instances
-        ));
+        return Err(SweepMergeError::RowsMissing {
+            rows: rows.len(),
+            instances: first.instances,
+        });
     }
     Ok(SweepReport {
         command: "sweep".into(),
@@ -444,11 +583,41 @@ mod tests {
         assert_eq!(parse_range("5..16"), Ok(5..=15));
         assert_eq!(parse_range("7"), Ok(7..=7));
         assert_eq!(
-            parse_range("9..=5"),
+            parse_range("9..=5").map_err(|e| e.to_string()),
             Err("invalid range \"9..=5\": it is empty".into())
         );
         assert!(parse_range("a..b").is_err());
         assert!(parse_range("0..=3").is_err());
+        let problem = |text| parse_range(text).unwrap_err().problem;
+        assert_eq!(problem("a..b"), RangeProblem::Syntax);
+        assert_eq!(problem("3..1"), RangeProblem::Empty);
+        assert_eq!(problem("0..=3"), RangeProblem::Zero);
+        assert_eq!(
+            parse_range("0..=3").unwrap_err().to_string(),
+            "invalid range \"0..=3\": sizes start at 1"
+        );
+    }
+
+    #[test]
+    fn merge_names_the_missing_shard() {
+        let report = SweepReport {
+            command: "sweep".into(),
+            model: "m.toml".into(),
+            kind: "queens".into(),
+            axes: SweepAxes::Sizes(4..=6).json(),
+            time_limit: None,
+            shard: Some(ShardJson { index: 1, count: 3 }),
+            instances: 3,
+            rows: Vec::new(),
+            stopped: 0,
+        };
+        let text = serde_json::to_string(&report).unwrap();
+        let error = merge(&[("a.json".into(), text)]).unwrap_err();
+        assert!(
+            matches!(error, SweepMergeError::Missing { index: 2, count: 3 }),
+            "{error:?}"
+        );
+        assert_eq!(error.to_string(), "shard 2/3 is missing");
     }
 
     #[test]

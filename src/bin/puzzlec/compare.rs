@@ -81,7 +81,7 @@ pub fn run(
             if let Err(error) = guard::check(&puzzle, work, "this row", max_memory) {
                 rows.push(CompareRow::Failed {
                     label: contender.label(),
-                    error,
+                    error: error.to_string(),
                     elapsed: began.elapsed(),
                 });
                 continue;
@@ -105,6 +105,11 @@ pub fn run(
                     elapsed: began.elapsed(),
                 }
             }
+            Err(SolveError::Native(error)) => CompareRow::Failed {
+                label: contender.label(),
+                error: error.to_string(),
+                elapsed: began.elapsed(),
+            },
             Err(error) => CompareRow::Failed {
                 label: contender.label(),
                 error: error.to_string(),

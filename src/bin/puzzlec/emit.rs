@@ -80,6 +80,11 @@ pub fn run(args: EmitArgs, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
                     let _ = std::fs::remove_file(&temporary);
                     return Err(cannot(&e));
                 }
+                // Reported as the write failure it always was (exit 2), though it is a bug.
+                Err(e @ EmitError::CompilePanicked) => {
+                    let _ = std::fs::remove_file(&temporary);
+                    return Err(cannot(&e));
+                }
             }
         }
         None => {
@@ -99,7 +104,7 @@ pub fn run(args: EmitArgs, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
                 }
                 // `puzzlec emit ... | head` is not an error.
                 Err(EmitError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-                Err(EmitError::Io(e)) => {
+                Err(e @ (EmitError::Io(_) | EmitError::CompilePanicked)) => {
                     return Err(Failure::Usage(format!("cannot write to stdout: {e}")))
                 }
             }

@@ -19,7 +19,7 @@ pub fn run(files: &[PathBuf], json: bool) -> Result<u8, Failure> {
     if inputs.first().is_some_and(|(_, text)| is_sweep_json(text)) {
         return crate::sweep::merged(&inputs, json);
     }
-    let merged = merge(&inputs).map_err(Failure::Usage)?;
+    let merged = merge(&inputs).map_err(|e| Failure::Usage(e.to_string()))?;
     if json {
         print_json(MergeReport::of(&merged));
     } else {

@@ -120,7 +120,7 @@ pub fn guard_memory(
     let what = format!("{}: {what}", model.display());
     guard::check(puzzle, work, &what, limit)
         .map(|_| ())
-        .map_err(Failure::Usage)
+        .map_err(|e| Failure::Usage(e.to_string()))
 }
 
 /// `--time-limit` as a duration.

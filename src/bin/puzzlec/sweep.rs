@@ -4,9 +4,9 @@
 use crate::output::{exit, print_json, print_stdout, Failure};
 use puzzlec::base::shard::Shard;
 use puzzlec::driver::sweep::{
-    csv, merge, parse_range, sweep, text_table, SweepAxes, SweepOptions, SweepReport,
+    csv, merge, parse_range, sweep, text_table, SweepAxes, SweepError, SweepOptions, SweepReport,
 };
-use puzzlec::driver::{Backend, SolveError};
+use puzzlec::driver::Backend;
 use puzzlec::puzzle::load_model_file;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -62,8 +62,8 @@ pub fn run(args: &SweepArgs<'_>, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
         )
     })
     .map_err(|e| match e {
-        SolveError::Usage(message) => Failure::Usage(message),
-        other => Failure::Internal(other.to_string()),
+        SweepError::NotSweepable(e) => Failure::Usage(e.to_string()),
+        SweepError::Solve(e) => Failure::from(e),
     })?;
     print(&report, args.json, args.csv)
 }
@@ -92,7 +92,7 @@ fn print(report: &SweepReport, json: bool, as_csv: bool) -> Result<u8, Failure> 
 
 /// `merge` of sweep shards: the whole table, in the format asked.
 pub fn merged(inputs: &[(String, String)], json: bool) -> Result<u8, Failure> {
-    let report = merge(inputs).map_err(Failure::Usage)?;
+    let report = merge(inputs).map_err(|e| Failure::Usage(e.to_string()))?;
     eprintln!(
         "{} rows of {}: {} shards joined",
         report.rows.len(),
