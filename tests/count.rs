@@ -303,6 +303,42 @@ fn merge_library_checks_goals() {
 }
 
 #[test]
+fn merge_refuses_hand_edited_shards_without_panicking_or_allocating() {
+    let file = |index: u64, count: u64| {
+        format!(
+            r#"{{"model":"m","model_digest":"d","goal":"count","backend":"native","value":null,"shard":{{"index":{index},"count":{count}}},"count":40,"unique_count":null,"complete":true}}"#
+        )
+    };
+    let error = |index: u64, count: u64| {
+        merge(&[("a".into(), file(index, count))])
+            .unwrap_err()
+            .to_string()
+    };
+    assert_eq!(
+        error(0, 2),
+        "a:1: invalid shard \"0/2\": shards are numbered from 1, so the index must be 1..=2"
+    );
+    assert_eq!(
+        error(3, 2),
+        "a:1: invalid shard \"3/2\": index 3 is larger than the shard count 2 (expected 1..=2)"
+    );
+    // Beyond u32: refused, not truncated to shard 1/1.
+    assert_eq!(
+        error(1, (1 << 32) + 1),
+        "a:1: invalid shard \"1/4294967297\": expected INDEX/COUNT with whole numbers, like 3/8"
+    );
+    // Four billion shards, one given: the first 20 missing are named, the rest counted.
+    let listed: Vec<String> = (2..=21).map(|i| format!("{i}/4000000000")).collect();
+    assert_eq!(
+        error(1, 4_000_000_000),
+        format!(
+            "a: shards missing: {} and 3999999979 more",
+            listed.join(", ")
+        )
+    );
+}
+
+#[test]
 fn shard_on_sat_is_refused() {
     let run = puzzlec(
         &models(),

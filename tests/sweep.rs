@@ -157,6 +157,26 @@ fn shards_merge_into_the_whole_sweep() {
         "{}",
         twice.stderr
     );
+    // Hand-edited shards: refused with the file named (no panic on index 0, no table of
+    // four billion slots).
+    let edited = |index: u64, count: u64| {
+        let mut value: Value =
+            serde_json::from_str(&std::fs::read_to_string(&files[0]).unwrap()).unwrap();
+        value["shard"] = serde_json::json!({ "index": index, "count": count });
+        let file = dir.path().join(format!("edited-{index}-{count}.json"));
+        std::fs::write(&file, value.to_string()).unwrap();
+        let run = puzzlec(&models(), &["merge", &file.display().to_string()]);
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        run.stderr.replace(&format!("{}", file.display()), "FILE")
+    };
+    assert_eq!(
+        edited(0, 3),
+        "error: FILE: invalid shard \"0/3\": shards are numbered from 1, so the index must be 1..=3\n"
+    );
+    assert_eq!(
+        edited(1, 4_000_000_000),
+        "error: shard 2/4000000000 is missing\n"
+    );
 }
 
 #[test]

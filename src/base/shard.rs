@@ -49,6 +49,12 @@ impl Shard {
         }
     }
 
+    /// The shard `index/count` read from a file (a shard's JSON), checked as [`Shard::parse`]
+    /// checks `--shard`: numbers beyond `u32` are refused, not truncated.
+    pub fn new(index: u64, count: u64) -> Result<Shard, ShardError> {
+        Shard::parse(&format!("{index}/{count}"))
+    }
+
     /// Whether subproblem number `i` (0-based, in the deterministic order) belongs to this shard.
     pub fn owns(&self, i: usize) -> bool {
         i % self.count as usize == (self.index - 1) as usize

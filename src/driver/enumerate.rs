@@ -673,6 +673,14 @@ pub enum MergeError {
         /// The field.
         key: &'static str,
     },
+    /// The shard is not `INDEX/COUNT` with `1 <= INDEX <= COUNT`.
+    #[error("{file}:1: {error}")]
+    BadShard {
+        /// The file.
+        file: String,
+        /// What is wrong with the shard.
+        error: crate::base::shard::ShardError,
+    },
     /// The shard's count was stopped early.
     #[error("{file}:1: this shard's count is incomplete (stopped early); run it again")]
     Incomplete {
@@ -743,18 +751,24 @@ pub enum MergeError {
     },
     /// Shards no file holds.
     #[error(
-        "{file}: shards missing: {}",
-        .missing.iter().map(|i| format!("{i}/{count}")).collect::<Vec<_>>().join(", ")
+        "{file}: shards missing: {}{}",
+        .missing.iter().map(|i| format!("{i}/{count}")).collect::<Vec<_>>().join(", "),
+        if *.more > 0 { format!(" and {more} more") } else { String::new() }
     )]
     ShardsMissing {
         /// The first file (the merge as a whole).
         file: String,
-        /// The missing shards, from 1.
+        /// The first missing shards, from 1 (at most [`MISSING_LISTED`]).
         missing: Vec<u32>,
+        /// How many more are missing.
+        more: usize,
         /// Of how many.
         count: u32,
     },
 }
+
+/// The most missing shards a merge error lists by name.
+pub const MISSING_LISTED: usize = 20;
 
 /// Adds up the `--json` outputs of `solve --count --shard I/N` runs. Each input is (file
 /// name, contents). Errors name the file and, for malformed JSON, the line.
@@ -798,10 +812,14 @@ pub fn merge(inputs: &[(String, String)]) -> Result<Merged, MergeError> {
         let (index, count) = if shard.is_null() {
             (1, 1)
         } else {
-            (
-                number(shard, "index")? as u32,
-                number(shard, "count")? as u32,
-            )
+            let shard =
+                Shard::new(number(shard, "index")?, number(shard, "count")?).map_err(|error| {
+                    MergeError::BadShard {
+                        file: file(),
+                        error,
+                    }
+                })?;
+            (shard.index, shard.count)
         };
         let unique = value
             .get("unique_count")
@@ -875,12 +893,16 @@ pub fn merge(inputs: &[(String, String)]) -> Result<Merged, MergeError> {
         }
     }
     let (total, ..) = merged.expect("at least one input");
+    // Lazily, and at most MISSING_LISTED of them: a hand-edited count of 4000000000 shards
+    // must not build a list of billions.
     let missing: Vec<u32> = (1..=total.shards)
         .filter(|i| !seen.contains_key(i))
+        .take(MISSING_LISTED)
         .collect();
     if !missing.is_empty() {
         return Err(MergeError::ShardsMissing {
             file: inputs[0].0.clone(),
+            more: total.shards as usize - seen.len() - missing.len(),
             missing,
             count: total.shards,
         });

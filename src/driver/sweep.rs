@@ -413,6 +413,14 @@ pub enum SweepMergeError {
         /// The first file's shard count.
         first_count: u32,
     },
+    /// A file's shard is not `INDEX/COUNT` with `1 <= INDEX <= COUNT`.
+    #[error("{file}: {error}")]
+    BadShard {
+        /// The file.
+        file: String,
+        /// What is wrong with the shard.
+        error: crate::base::shard::ShardError,
+    },
     /// Two files hold the same shard.
     #[error("shard {index}/{count} is given twice: {earlier} and {file}")]
     Twice {
@@ -461,7 +469,8 @@ pub fn merge(inputs: &[(String, String)]) -> Result<SweepReport, SweepMergeError
         return Err(SweepMergeError::NoFiles);
     };
     let count = first.shard.map_or(1, |s| s.count);
-    let mut seen = vec![None::<&str>; count as usize];
+    // By shard index; a map, since a hand-edited count may be in the billions.
+    let mut seen: std::collections::BTreeMap<u32, &str> = std::collections::BTreeMap::new();
     for (name, part) in &parts {
         let same = part.model == first.model
             && part.kind == first.kind
@@ -475,6 +484,12 @@ pub fn merge(inputs: &[(String, String)]) -> Result<SweepReport, SweepMergeError
             });
         }
         let shard = part.shard.unwrap_or(ShardJson { index: 1, count: 1 });
+        Shard::new(shard.index.into(), shard.count.into()).map_err(|error| {
+            SweepMergeError::BadShard {
+                file: name.clone(),
+                error,
+            }
+        })?;
         if shard.count != count {
             return Err(SweepMergeError::DifferentSplit {
                 file: name.clone(),
@@ -484,8 +499,7 @@ pub fn merge(inputs: &[(String, String)]) -> Result<SweepReport, SweepMergeError
                 first_count: count,
             });
         }
-        let slot = &mut seen[(shard.index - 1) as usize];
-        if let Some(other) = slot {
+        if let Some(other) = seen.insert(shard.index, name.as_str()) {
             return Err(SweepMergeError::Twice {
                 index: shard.index,
                 count,
@@ -493,11 +507,10 @@ pub fn merge(inputs: &[(String, String)]) -> Result<SweepReport, SweepMergeError
                 file: name.clone(),
             });
         }
-        *slot = Some(name.as_str());
     }
-    if let Some(missing) = seen.iter().position(Option::is_none) {
+    if let Some(missing) = (1..=count).find(|i| !seen.contains_key(i)) {
         return Err(SweepMergeError::Missing {
-            index: missing as u32 + 1,
+            index: missing,
             count,
         });
     }
