@@ -14,7 +14,9 @@ use crate::driver::emit::{emit, Format};
 use crate::encode::lp::{Comparison, LinearProgram};
 use crate::encode::{dimacs, lp_file, opb, wcnf, Cnf};
 use crate::model::{Assignment, Constraint, Lit, Model, Var};
-use crate::oracle::external_milp::{read_cbc_solution, read_glpk_solution, read_highs_solution};
+use crate::oracle::external_milp::{
+    read_cbc_solution, read_glpk_solution, read_highs_solution, SolutionError,
+};
 use crate::puzzle::{Puzzle, Solution};
 use std::collections::HashMap;
 
@@ -454,7 +456,8 @@ fn read_cnf(text: &str) -> Result<Cnf, String> {
 /// Reads the answer's claim and values; errors start with the line (`N: ...`) where there
 /// is one, to follow the answer's name.
 fn read_answer(kind: AnswerKind, text: &str, emitted: &Emitted) -> Result<(Claim, Values), String> {
-    let lp = |parsed: Result<(Option<bool>, HashMap<String, f64>), String>, absent_is_zero| {
+    let lp = |parsed: Result<(Option<bool>, HashMap<String, f64>), SolutionError>,
+              absent_is_zero| {
         let (found, values) = parsed.map_err(|e| format!(" {e}"))?;
         let claim = match found {
             Some(optimal) => Claim::Solution { optimal },
