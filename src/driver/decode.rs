@@ -1181,4 +1181,27 @@ mod tests {
             "2: \"y\" is not a literal"
         );
     }
+
+    #[test]
+    fn answer_errors_follow_the_file_name_with_their_line() {
+        let both = read_literal_lines("s SATISFIABLE\nv 1 -1 0\n", false)
+            .err()
+            .unwrap();
+        assert_eq!(both, AnswerError::BothValues { line: 2, var: 1 });
+        let status = AnswerError::NoStatus { result_file: true };
+        assert_eq!(status.line(), None);
+        let unreadable = Unreadable::Answer {
+            answer: "a.txt".into(),
+            problem: status,
+        };
+        assert_eq!(unreadable.to_string(), "a.txt: no status line (`SAT`)");
+        let unreadable = Unreadable::Answer {
+            answer: "a.txt".into(),
+            problem: both,
+        };
+        assert_eq!(
+            unreadable.to_string(),
+            "a.txt:2: variable 1 is given both values"
+        );
+    }
 }

@@ -119,4 +119,20 @@ mod tests {
         let formula = varisat::dimacs::DimacsParser::parse(text.as_bytes()).unwrap();
         assert_eq!(formula.len(), 3);
     }
+
+    #[test]
+    fn names_out_of_order_are_refused_with_their_line() {
+        assert_eq!(
+            read_var_names("c hello\nc var 1 a\nc var 3 b\n"),
+            Err(VarNameError::OutOfOrder {
+                line: 3,
+                number: 3,
+                expected: 2
+            })
+        );
+        assert_eq!(
+            read_var_names("c var 1\n"),
+            Err(VarNameError::NoName { line: 1 })
+        );
+    }
 }

@@ -612,4 +612,24 @@ mod tests {
             .to_string()
             .contains("unknown column"));
     }
+
+    #[test]
+    fn solution_errors_name_the_line_and_the_row() {
+        assert_eq!(
+            read_cbc_solution("Optimal - objective value 1\n 0 a x 0\n").unwrap_err(),
+            SolutionError::NotANumber {
+                line: 2,
+                value: "x".into()
+            }
+        );
+        let program = crate::encode::lp_file::read_lp(
+            "Maximize\n obj: a + b\nSubject To\n c1: a + b <= 1\nBinaries\n a b\nEnd\n",
+        )
+        .unwrap();
+        let both = HashMap::from([("a".to_string(), 1.0), ("b".to_string(), 1.0)]);
+        assert_eq!(
+            checked_values(&program, &both).unwrap_err(),
+            SolutionError::RowViolated("c1".into())
+        );
+    }
 }

@@ -605,4 +605,27 @@ mod tests {
         assert!(bad("s UNSATISFIABLE\n", false, 10).contains("contradicts"));
         assert!(bad("SAT\n1 3 0\n", true, 20).contains("contradicts"));
     }
+
+    #[test]
+    fn answer_errors_carry_the_line_and_the_clause() {
+        let read = |text: &str| read_answer(text, false, Some(10), &cnf());
+        assert_eq!(
+            read("s SATISFIABLE\nv 1 -2 -3 0\n"),
+            Err(SatAnswerError::FalsifiedClause(2))
+        );
+        assert_eq!(
+            read("s SATISFIABLE\nv 1 x 0\n"),
+            Err(SatAnswerError::NotALiteral {
+                line: 2,
+                word: "x".into()
+            })
+        );
+        assert_eq!(
+            read("s SATISFIABLE\nv 1 7 0\n"),
+            Err(SatAnswerError::NoSuchVariable {
+                literal: 7,
+                num_vars: 3
+            })
+        );
+    }
 }
