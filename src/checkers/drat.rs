@@ -314,16 +314,14 @@ pub fn check_drat(
     Ok(summary)
 }
 
-/// [`check_drat`] in the form the external SAT oracles take a checker (the encoding detected,
-/// the error in words): the proof's lemma count, or why it does not refute the formula.
+/// [`check_drat`] in the form the external SAT oracles take a checker (the encoding detected):
+/// the proof's lemma count, or why it does not refute the formula.
 pub fn check_refutation(
     num_vars: usize,
     clauses: &[Vec<i32>],
     proof: &[u8],
-) -> Result<usize, String> {
-    check_drat(num_vars, clauses, proof, ProofEncoding::Detect)
-        .map(|summary| summary.lemmas)
-        .map_err(|error| error.to_string())
+) -> Result<usize, DratError> {
+    check_drat(num_vars, clauses, proof, ProofEncoding::Detect).map(|summary| summary.lemmas)
 }
 
 /// Sentinel for "no clause" / "no literal".

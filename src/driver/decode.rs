@@ -11,11 +11,15 @@
 
 use crate::base::Size;
 use crate::driver::emit::{emit, Format};
+use crate::encode::dimacs::VarNameError;
 use crate::encode::lp::{Comparison, LinearProgram};
-use crate::encode::{dimacs, lp_file, opb, wcnf, Cnf};
+use crate::encode::lp_file::LpParseError;
+use crate::encode::{dimacs, lp_file, opb, wcnf, Cnf, ReadError};
 use crate::model::{Assignment, Constraint, Lit, Model, Var};
-use crate::oracle::external_milp::{read_cbc_solution, read_glpk_solution, read_highs_solution};
-use crate::puzzle::{Puzzle, Solution};
+use crate::oracle::external_milp::{
+    read_cbc_solution, read_glpk_solution, read_highs_solution, SolutionError,
+};
+use crate::puzzle::{Puzzle, Solution, VerifyError};
 use std::collections::HashMap;
 
 /// The kinds of answer file `decode` reads.
@@ -108,16 +112,364 @@ impl AnswerKind {
 }
 
 /// Why an answer could not be decoded.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum DecodeError {
     /// A file cannot be read as what it should be (the answer, the emitted file), or the
     /// emitted file is not one of this model: bad input.
-    #[error("{0}")]
-    Unreadable(String),
+    #[error(transparent)]
+    Unreadable(#[from] Unreadable),
     /// The answer is read but is no solution: the solver found none, or its values are
     /// partial, falsify the file, or break the puzzle's rules.
-    #[error("{0}")]
-    Rejected(String),
+    #[error("{answer}: {problem}")]
+    Rejected {
+        /// The answer's name.
+        answer: String,
+        /// Why it is no solution.
+        problem: Rejection,
+    },
+}
+
+/// Bad input to `decode`: each message starts with the file's name.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum Unreadable {
+    /// The answer is none of the kinds `decode` reads.
+    #[error(
+        "{answer}: not a solver answer puzzlec reads (SAT competition `s`/`v` lines, \
+         MiniSat's result file, MaxSAT or PB `v` lines, or a CBC, GLPK `-w` or HiGHS \
+         solution file)"
+    )]
+    NotAnAnswer {
+        /// The answer's name.
+        answer: String,
+    },
+    /// The answer is for files of another format than the emitted file.
+    #[error(
+        "{answer}: a {} is for {} files, but {emitted} is a {} file",
+        kind.describe(),
+        format_name(kind.format()),
+        format_name(*emitted_format)
+    )]
+    WrongFormat {
+        /// The answer's name.
+        answer: String,
+        /// What kind of answer it is.
+        kind: AnswerKind,
+        /// The emitted file's name.
+        emitted: String,
+        /// The emitted file's format.
+        emitted_format: Format,
+    },
+    /// The answer does not read.
+    #[error("{answer}{}", at_line(problem))]
+    Answer {
+        /// The answer's name.
+        answer: String,
+        /// What is wrong with it.
+        problem: AnswerError,
+    },
+    /// The emitted file does not read.
+    #[error("{file}: {problem}")]
+    Emitted {
+        /// The emitted file's name.
+        file: String,
+        /// What is wrong with it.
+        problem: EmittedError,
+    },
+    /// The emitted file lacks a variable of the model: it was written for another model.
+    #[error("{emitted} names no variable {variable}: it was not written for this model")]
+    ForeignFile {
+        /// The emitted file's name.
+        emitted: String,
+        /// The model variable it does not name.
+        variable: String,
+    },
+}
+
+/// `:LINE: problem` when the problem has a line, else `: problem`, to follow a file name.
+fn at_line(problem: &AnswerError) -> String {
+    match problem.line() {
+        Some(line) => format!(":{line}: {problem}"),
+        None => format!(": {problem}"),
+    }
+}
+
+/// An answer that does not read (its line, where there is one, is in [`AnswerError::line`]).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum AnswerError {
+    /// A status line after the first.
+    #[error("a second status line")]
+    SecondStatus {
+        /// The 1-based line.
+        line: usize,
+    },
+    /// Values after the 0 that ends them.
+    #[error("values after the closing 0")]
+    AfterClosingZero {
+        /// The 1-based line.
+        line: usize,
+    },
+    /// A word that is no literal.
+    #[error("{word:?} is not a literal")]
+    NotALiteral {
+        /// The 1-based line.
+        line: usize,
+        /// The word.
+        word: String,
+    },
+    /// A variable given as true and as false.
+    #[error("variable {var} is given both values")]
+    BothValues {
+        /// The 1-based line.
+        line: usize,
+        /// The variable's number.
+        var: usize,
+    },
+    /// No status line at all.
+    #[error(
+        "no status line ({})",
+        if *result_file { "`SAT`" } else { "`s SATISFIABLE` or `s OPTIMUM FOUND`" }
+    )]
+    NoStatus {
+        /// Whether the answer is MiniSat's result file.
+        result_file: bool,
+    },
+    /// A MILP solution file that does not read (its message names the line).
+    #[error(transparent)]
+    Solution(#[from] SolutionError),
+}
+
+impl AnswerError {
+    /// The 1-based line of the answer the problem is on, when the message does not say it.
+    pub fn line(&self) -> Option<usize> {
+        match self {
+            AnswerError::SecondStatus { line }
+            | AnswerError::AfterClosingZero { line }
+            | AnswerError::NotALiteral { line, .. }
+            | AnswerError::BothValues { line, .. } => Some(*line),
+            AnswerError::NoStatus { .. } | AnswerError::Solution(_) => None,
+        }
+    }
+}
+
+/// An emitted file that does not read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EmittedError {
+    /// Its `c var` or `* var` lines do not read.
+    #[error(transparent)]
+    VarNames(#[from] VarNameError),
+    /// Its DIMACS body does not read.
+    #[error(transparent)]
+    Cnf(#[from] CnfError),
+    /// Its WCNF body does not read.
+    #[error(transparent)]
+    Wcnf(ReadError),
+    /// Its OPB body does not read.
+    #[error(transparent)]
+    Opb(ReadError),
+    /// Its LP body does not read.
+    #[error(transparent)]
+    Lp(#[from] LpParseError),
+    /// It is none of the formats `emit` writes.
+    #[error("not a file `emit` writes (DIMACS, WCNF, OPB or CPLEX LP)")]
+    NotEmitted,
+}
+
+/// A DIMACS CNF file that does not read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CnfError {
+    /// A `p cnf` line without two numbers.
+    #[error("line {line}: bad header {header:?}")]
+    BadHeader {
+        /// The 1-based line.
+        line: usize,
+        /// The header line as written.
+        header: String,
+    },
+    /// A clause before the header.
+    #[error("line {line}: a clause before the `p cnf` header")]
+    ClauseBeforeHeader {
+        /// The 1-based line.
+        line: usize,
+    },
+    /// A word that is no literal.
+    #[error("line {line}: {word:?} is not a literal")]
+    NotALiteral {
+        /// The 1-based line.
+        line: usize,
+        /// The word.
+        word: String,
+    },
+    /// A literal over a variable beyond the header's count.
+    #[error("line {line}: literal {literal} beyond the header's variables")]
+    BeyondHeader {
+        /// The 1-based line.
+        line: usize,
+        /// The literal.
+        literal: i64,
+    },
+    /// No `p cnf` line.
+    #[error("no `p cnf` header")]
+    NoHeader,
+    /// Another number of clauses than the header declares, or a last clause without 0.
+    #[error("the header declares {declared} clauses, the file has {found}")]
+    ClauseCount {
+        /// Clauses the header declares.
+        declared: usize,
+        /// Clauses ended by 0 in the file.
+        found: usize,
+    },
+}
+
+/// Why an answer that reads is no solution.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum Rejection {
+    /// The solver says there is none.
+    #[error("the solver found no solution ({words}): nothing to decode")]
+    NoSolution {
+        /// The solver's words (`s UNSATISFIABLE`, `infeasible`).
+        words: String,
+    },
+    /// The solver stopped without deciding.
+    #[error("the solver stopped without a solution ({words}): nothing to decode")]
+    Stopped {
+        /// The solver's words (`s UNKNOWN`, CBC's status line).
+        words: String,
+    },
+    /// A value for a variable number beyond the emitted file's.
+    #[error("variable {var} is not in {file} (it has {count})")]
+    UnknownVariable {
+        /// The variable's number.
+        var: usize,
+        /// The emitted file's name.
+        file: String,
+        /// The file's variables.
+        count: usize,
+    },
+    /// A value for a column the emitted file does not have.
+    #[error("column {column} is not in {file}")]
+    UnknownColumn {
+        /// The column's LP name.
+        column: String,
+        /// The emitted file's name.
+        file: String,
+    },
+    /// A column value that is not 0 or 1.
+    #[error("column {column} has value {value}, not 0 or 1")]
+    NotZeroOne {
+        /// The column's LP name.
+        column: String,
+        /// Its value.
+        value: f64,
+    },
+    /// Model variables without a value.
+    #[error(
+        "partial: no value for {missing} of the {total} model variables, the first {first} ({first_in_file})"
+    )]
+    Partial {
+        /// How many have no value.
+        missing: usize,
+        /// The model's variables.
+        total: usize,
+        /// The first such model variable's name.
+        first: String,
+        /// That variable in the emitted file.
+        first_in_file: FileVariable,
+    },
+    /// The values falsify a clause of a DIMACS file.
+    #[error(
+        "the values falsify clause {clause} of {file} ({})",
+        clause_text(literals)
+    )]
+    FalsifiedClause {
+        /// The 1-based clause.
+        clause: usize,
+        /// The emitted file's name.
+        file: String,
+        /// The clause's DIMACS literals.
+        literals: Vec<i64>,
+    },
+    /// The values falsify a hard clause of a WCNF file.
+    #[error(
+        "the values falsify hard clause {clause} of {file} (h {})",
+        clause_text(literals)
+    )]
+    FalsifiedHardClause {
+        /// The 1-based hard clause.
+        clause: usize,
+        /// The emitted file's name.
+        file: String,
+        /// The clause's DIMACS literals.
+        literals: Vec<i64>,
+    },
+    /// The values break a constraint of an OPB file.
+    #[error(
+        "the values break constraint {constraint} of {file} (left side {lhs}, {} {rhs})",
+        if *equal { "=" } else { ">=" }
+    )]
+    BrokenOpbConstraint {
+        /// The 1-based constraint.
+        constraint: usize,
+        /// The emitted file's name.
+        file: String,
+        /// The left side's value.
+        lhs: i64,
+        /// `=` rather than `>=`.
+        equal: bool,
+        /// The right side.
+        rhs: i64,
+    },
+    /// The values break a row of an LP file.
+    #[error("the values break row {row} of {file} (left side {lhs}, right side {rhs})")]
+    BrokenLpRow {
+        /// The row's name.
+        row: String,
+        /// The emitted file's name.
+        file: String,
+        /// The left side's value.
+        lhs: f64,
+        /// The right side.
+        rhs: f64,
+    },
+    /// The values break a constraint of the model.
+    #[error("the values break constraint {constraint} of the model: {description}")]
+    BrokenModelConstraint {
+        /// The 1-based constraint.
+        constraint: usize,
+        /// The constraint in words, with (some of) its literals' names.
+        description: String,
+    },
+    /// The decoded solution breaks the puzzle's rules.
+    #[error("the decoded solution breaks the {family} rules: {}", error.0)]
+    BreaksRules {
+        /// The puzzle family.
+        family: &'static str,
+        /// What the rules found.
+        error: VerifyError,
+    },
+}
+
+/// A variable of an emitted file: an LP column, or a variable number of the other formats.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FileVariable {
+    /// An LP column, by its LP name.
+    Column(String),
+    /// A variable number (from 1).
+    Variable(usize),
+}
+
+impl std::fmt::Display for FileVariable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FileVariable::Column(name) => write!(f, "column {name}"),
+            FileVariable::Variable(number) => write!(f, "variable {number}"),
+        }
+    }
+}
+
+/// A clause's DIMACS line: `1 -2 0`.
+fn clause_text(literals: &[i64]) -> String {
+    let words: Vec<String> = literals.iter().map(i64::to_string).collect();
+    format!("{} 0", words.join(" "))
 }
 
 /// The files `decode` reads: each with the name errors give it.
@@ -223,12 +575,8 @@ impl Emitted {
 /// the puzzle's rules.
 pub fn decode(puzzle: &Puzzle, input: &DecodeInput) -> Result<Decoded, DecodeError> {
     let answer_name = input.answer_name;
-    let kind = AnswerKind::detect(input.answer).ok_or_else(|| {
-        DecodeError::Unreadable(format!(
-            "{answer_name}: not a solver answer puzzlec reads (SAT competition `s`/`v` lines, \
-             MiniSat's result file, MaxSAT or PB `v` lines, or a CBC, GLPK `-w` or HiGHS \
-             solution file)"
-        ))
+    let kind = AnswerKind::detect(input.answer).ok_or_else(|| Unreadable::NotAnAnswer {
+        answer: answer_name.to_string(),
     })?;
     let emitted = match input.emitted {
         Some((name, text)) => read_emitted(name, text, true)?,
@@ -238,29 +586,27 @@ pub fn decode(puzzle: &Puzzle, input: &DecodeInput) -> Result<Decoded, DecodeErr
         }
     };
     if emitted.format() != kind.format() {
-        return Err(DecodeError::Unreadable(format!(
-            "{answer_name}: a {} is for {} files, but {} is a {} file",
-            kind.describe(),
-            format_name(kind.format()),
-            emitted.name,
-            format_name(emitted.format())
-        )));
+        return Err(Unreadable::WrongFormat {
+            answer: answer_name.to_string(),
+            kind,
+            emitted: emitted.name.clone(),
+            emitted_format: emitted.format(),
+        }
+        .into());
     }
-    let (claim, values) = read_answer(kind, input.answer, &emitted)
-        .map_err(|e| DecodeError::Unreadable(format!("{answer_name}:{e}")))?;
-    let reject = |message: String| DecodeError::Rejected(format!("{answer_name}: {message}"));
+    let (claim, values) =
+        read_answer(kind, input.answer, &emitted).map_err(|problem| Unreadable::Answer {
+            answer: answer_name.to_string(),
+            problem,
+        })?;
+    let reject = |problem: Rejection| DecodeError::Rejected {
+        answer: answer_name.to_string(),
+        problem,
+    };
     let optimal = match claim {
         Claim::Solution { optimal } => optimal,
-        Claim::None(words) => {
-            return Err(reject(format!(
-                "the solver found no solution ({words}): nothing to decode"
-            )))
-        }
-        Claim::Unknown(words) => {
-            return Err(reject(format!(
-                "the solver stopped without a solution ({words}): nothing to decode"
-            )))
-        }
+        Claim::None(words) => return Err(reject(Rejection::NoSolution { words })),
+        Claim::Unknown(words) => return Err(reject(Rejection::Stopped { words })),
     };
     let file_values = file_values(&emitted, &values).map_err(reject)?;
     // Names first (a file of another model is bad input), then a partial answer, then
@@ -277,19 +623,17 @@ pub fn decode(puzzle: &Puzzle, input: &DecodeInput) -> Result<Decoded, DecodeErr
         check_file(&emitted, &file_values.0).map_err(reject)?;
     }
     if let Some(index) = model.constraints.iter().position(|c| !c.holds(&assignment)) {
-        return Err(reject(format!(
-            "the values break constraint {} of the model: {}",
-            index + 1,
-            describe_constraint(&model, &model.constraints[index])
-        )));
+        return Err(reject(Rejection::BrokenModelConstraint {
+            constraint: index + 1,
+            description: describe_constraint(&model, &model.constraints[index]),
+        }));
     }
     let solution = puzzle.decode(&assignment);
-    puzzle.verify(&solution).map_err(|e| {
-        reject(format!(
-            "the decoded solution breaks the {} rules: {}",
-            puzzle.kind(),
-            e.0
-        ))
+    puzzle.verify(&solution).map_err(|error| {
+        reject(Rejection::BreaksRules {
+            family: puzzle.kind(),
+            error,
+        })
     })?;
     let value = puzzle.value(&solution);
     let file_check = if emitted.checked {
@@ -338,18 +682,21 @@ fn format_name(format: Format) -> &'static str {
 
 /// Reads the emitted file: its names and its body.
 fn read_emitted(name: &str, text: &str, checked: bool) -> Result<Emitted, DecodeError> {
-    let unreadable = |message: String| DecodeError::Unreadable(format!("{name}: {message}"));
+    let unreadable = |problem: EmittedError| Unreadable::Emitted {
+        file: name.to_string(),
+        problem,
+    };
     let first = text
         .lines()
         .map(str::trim)
         .find(|l| !l.is_empty())
         .unwrap_or("");
     let (names, lp_names, body) = if first.starts_with("* #variable=") {
-        let names = star_var_names(text).map_err(unreadable)?;
-        let opb = opb::read_opb(text).map_err(|e| unreadable(e.to_string()))?;
+        let names = star_var_names(text).map_err(|e| unreadable(e.into()))?;
+        let opb = opb::read_opb(text).map_err(|e| unreadable(EmittedError::Opb(e)))?;
         (names, Vec::new(), Body::Opb(opb))
     } else if first.starts_with('\\') || first.eq_ignore_ascii_case("maximize") {
-        let program = lp_file::read_lp(text).map_err(|e| unreadable(e.to_string()))?;
+        let program = lp_file::read_lp(text).map_err(|e| unreadable(e.into()))?;
         let originals: HashMap<&str, &str> = text
             .lines()
             .filter_map(|l| l.strip_prefix("\\ column "))
@@ -367,20 +714,18 @@ fn read_emitted(name: &str, text: &str, checked: bool) -> Result<Emitted, Decode
             .collect();
         (names, program.columns.clone(), Body::Lp(program))
     } else if text.lines().any(|l| l.starts_with("p cnf ")) {
-        let names = dimacs::read_var_names(text).map_err(unreadable)?;
+        let names = dimacs::read_var_names(text).map_err(|e| unreadable(e.into()))?;
         (
             names,
             Vec::new(),
-            Body::Cnf(read_cnf(text).map_err(unreadable)?),
+            Body::Cnf(read_cnf(text).map_err(|e| unreadable(e.into()))?),
         )
     } else if text.lines().any(|l| l.starts_with("h ")) {
-        let names = dimacs::read_var_names(text).map_err(unreadable)?;
-        let formula = wcnf::read_wcnf(text).map_err(|e| unreadable(e.to_string()))?;
+        let names = dimacs::read_var_names(text).map_err(|e| unreadable(e.into()))?;
+        let formula = wcnf::read_wcnf(text).map_err(|e| unreadable(EmittedError::Wcnf(e)))?;
         (names, Vec::new(), Body::Wcnf(formula))
     } else {
-        return Err(unreadable(
-            "not a file `emit` writes (DIMACS, WCNF, OPB or CPLEX LP)".into(),
-        ));
+        return Err(unreadable(EmittedError::NotEmitted).into());
     };
     Ok(Emitted {
         name: name.to_string(),
@@ -392,7 +737,7 @@ fn read_emitted(name: &str, text: &str, checked: bool) -> Result<Emitted, Decode
 }
 
 /// The `* var N name` lines of an OPB file, in order.
-fn star_var_names(text: &str) -> Result<Vec<String>, String> {
+fn star_var_names(text: &str) -> Result<Vec<String>, VarNameError> {
     let lines: String = text
         .lines()
         .filter_map(|l| l.strip_prefix("* var "))
@@ -402,60 +747,67 @@ fn star_var_names(text: &str) -> Result<Vec<String>, String> {
 }
 
 /// A DIMACS CNF: the `p cnf` header and the clauses; errors name the line.
-fn read_cnf(text: &str) -> Result<Cnf, String> {
+fn read_cnf(text: &str) -> Result<Cnf, CnfError> {
     let mut cnf: Option<(Cnf, usize)> = None;
     let mut clause = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        let line = line.trim();
-        let at = |message: String| format!("line {}: {message}", index + 1);
-        if line.is_empty() || line.starts_with('c') {
+    for (index, text_line) in text.lines().enumerate() {
+        let line = index + 1;
+        let text_line = text_line.trim();
+        if text_line.is_empty() || text_line.starts_with('c') {
             continue;
         }
-        if let Some(header) = line.strip_prefix("p cnf ") {
+        if let Some(header) = text_line.strip_prefix("p cnf ") {
+            let bad_header = || CnfError::BadHeader {
+                line,
+                header: text_line.to_string(),
+            };
             let numbers: Vec<usize> = header
                 .split_whitespace()
                 .map(str::parse)
                 .collect::<Result<_, _>>()
-                .map_err(|_| at(format!("bad header {line:?}")))?;
+                .map_err(|_| bad_header())?;
             let [vars, clauses] = numbers[..] else {
-                return Err(at(format!("bad header {line:?}")));
+                return Err(bad_header());
             };
             cnf = Some((Cnf::with_vars(vars), clauses));
             continue;
         }
         let Some((formula, _)) = cnf.as_mut() else {
-            return Err(at("a clause before the `p cnf` header".into()));
+            return Err(CnfError::ClauseBeforeHeader { line });
         };
-        for word in line.split_whitespace() {
-            let literal: i64 = word
-                .parse()
-                .map_err(|_| at(format!("{word:?} is not a literal")))?;
+        for word in text_line.split_whitespace() {
+            let literal: i64 = word.parse().map_err(|_| CnfError::NotALiteral {
+                line,
+                word: word.to_string(),
+            })?;
             if literal == 0 {
                 formula.clauses.push(std::mem::take(&mut clause));
             } else if literal.unsigned_abs() as usize > formula.num_vars {
-                return Err(at(format!(
-                    "literal {literal} beyond the header's variables"
-                )));
+                return Err(CnfError::BeyondHeader { line, literal });
             } else {
                 clause.push(Lit::from_dimacs(literal));
             }
         }
     }
-    let (formula, declared) = cnf.ok_or("no `p cnf` header")?;
+    let (formula, declared) = cnf.ok_or(CnfError::NoHeader)?;
     if formula.clauses.len() != declared || !clause.is_empty() {
-        return Err(format!(
-            "the header declares {declared} clauses, the file has {}",
-            formula.clauses.len()
-        ));
+        return Err(CnfError::ClauseCount {
+            declared,
+            found: formula.clauses.len(),
+        });
     }
     Ok(formula)
 }
 
-/// Reads the answer's claim and values; errors start with the line (`N: ...`) where there
-/// is one, to follow the answer's name.
-fn read_answer(kind: AnswerKind, text: &str, emitted: &Emitted) -> Result<(Claim, Values), String> {
-    let lp = |parsed: Result<(Option<bool>, HashMap<String, f64>), String>, absent_is_zero| {
-        let (found, values) = parsed.map_err(|e| format!(" {e}"))?;
+/// Reads the answer's claim and values.
+fn read_answer(
+    kind: AnswerKind,
+    text: &str,
+    emitted: &Emitted,
+) -> Result<(Claim, Values), AnswerError> {
+    let lp = |parsed: Result<(Option<bool>, HashMap<String, f64>), SolutionError>,
+              absent_is_zero| {
+        let (found, values) = parsed?;
         let claim = match found {
             Some(optimal) => Claim::Solution { optimal },
             None => Claim::None("infeasible".into()),
@@ -488,7 +840,7 @@ fn read_answer(kind: AnswerKind, text: &str, emitted: &Emitted) -> Result<(Claim
 }
 
 /// Reads `s`/`v` answers (SAT, MaxSAT, PB) or MiniSat's result file (`result_file`).
-fn read_literal_lines(text: &str, result_file: bool) -> Result<(Claim, Values), String> {
+fn read_literal_lines(text: &str, result_file: bool) -> Result<(Claim, Values), AnswerError> {
     let mut claim: Option<Claim> = None;
     let mut values: HashMap<usize, bool> = HashMap::new();
     let mut closed = false;
@@ -512,7 +864,7 @@ fn read_literal_lines(text: &str, result_file: bool) -> Result<(Claim, Values), 
         };
         if let Some(status) = status {
             if claim.replace(status).is_some() {
-                return Err(format!("{number}: a second status line"));
+                return Err(AnswerError::SecondStatus { line: number });
             }
             continue;
         }
@@ -535,38 +887,33 @@ fn read_literal_lines(text: &str, result_file: bool) -> Result<(Claim, Values), 
         }
         for word in words {
             if closed {
-                return Err(format!("{number}: values after the closing 0"));
+                return Err(AnswerError::AfterClosingZero { line: number });
             }
             let (negative, body) = match word.strip_prefix(['-', '~']) {
                 Some(rest) => (true, rest),
                 None => (false, word),
             };
             let body = body.strip_prefix('x').unwrap_or(body);
-            let var: usize = body
-                .parse()
-                .map_err(|_| format!("{number}: {word:?} is not a literal"))?;
+            let var: usize = body.parse().map_err(|_| AnswerError::NotALiteral {
+                line: number,
+                word: word.to_string(),
+            })?;
             if var == 0 {
                 closed = true;
                 continue;
             }
             if values.insert(var, !negative) == Some(negative) {
-                return Err(format!("{number}: variable {var} is given both values"));
+                return Err(AnswerError::BothValues { line: number, var });
             }
         }
     }
-    let claim = claim.ok_or_else(|| {
-        if result_file {
-            " no status line (`SAT`)".to_string()
-        } else {
-            " no status line (`s SATISFIABLE` or `s OPTIMUM FOUND`)".to_string()
-        }
-    })?;
+    let claim = claim.ok_or(AnswerError::NoStatus { result_file })?;
     Ok((claim, Values::Numbers(values)))
 }
 
 /// The answer's values over the emitted file's variables (or columns), and which of them
 /// the answer gave.
-fn file_values(emitted: &Emitted, values: &Values) -> Result<(Vec<bool>, Vec<bool>), String> {
+fn file_values(emitted: &Emitted, values: &Values) -> Result<(Vec<bool>, Vec<bool>), Rejection> {
     let count = match &emitted.body {
         Body::Cnf(c) => c.num_vars,
         Body::Wcnf(w) => w.num_vars,
@@ -584,10 +931,11 @@ fn file_values(emitted: &Emitted, values: &Values) -> Result<(Vec<bool>, Vec<boo
                 if var > count {
                     // A regenerated file has no `--at-least` counter: its numbers end earlier.
                     if emitted.checked {
-                        return Err(format!(
-                            "variable {var} is not in {} (it has {count})",
-                            emitted.name
-                        ));
+                        return Err(Rejection::UnknownVariable {
+                            var,
+                            file: emitted.name.clone(),
+                            count,
+                        });
                     }
                     continue;
                 }
@@ -613,10 +961,16 @@ fn file_values(emitted: &Emitted, values: &Values) -> Result<(Vec<bool>, Vec<boo
             for (name, &v) in sorted {
                 let &column = index
                     .get(name.as_str())
-                    .ok_or_else(|| format!("column {name} is not in {}", emitted.name))?;
+                    .ok_or_else(|| Rejection::UnknownColumn {
+                        column: name.clone(),
+                        file: emitted.name.clone(),
+                    })?;
                 let rounded = v.round();
                 if (v - rounded).abs() > 1e-6 || !(rounded == 0.0 || rounded == 1.0) {
-                    return Err(format!("column {name} has value {v}, not 0 or 1"));
+                    return Err(Rejection::NotZeroOne {
+                        column: name.clone(),
+                        value: v,
+                    });
                 }
                 value[column] = rounded == 1.0;
                 given[column] = true;
@@ -627,34 +981,31 @@ fn file_values(emitted: &Emitted, values: &Values) -> Result<(Vec<bool>, Vec<boo
 }
 
 /// Checks the values against every clause or row of the emitted file.
-fn check_file(emitted: &Emitted, values: &[bool]) -> Result<(), String> {
+fn check_file(emitted: &Emitted, values: &[bool]) -> Result<(), Rejection> {
     let holds = |clause: &[Lit]| {
         clause
             .iter()
             .any(|l| values[l.var().index()] != l.is_negative())
     };
-    let show = |clause: &[Lit]| {
-        let lits: Vec<String> = clause.iter().map(|l| l.dimacs().to_string()).collect();
-        format!("{} 0", lits.join(" "))
-    };
+    let dimacs = |clause: &[Lit]| clause.iter().map(|l| l.dimacs()).collect();
     let name = &emitted.name;
     match &emitted.body {
         Body::Cnf(cnf) => {
             if let Some(i) = cnf.clauses.iter().position(|c| !holds(c)) {
-                return Err(format!(
-                    "the values falsify clause {} of {name} ({})",
-                    i + 1,
-                    show(&cnf.clauses[i])
-                ));
+                return Err(Rejection::FalsifiedClause {
+                    clause: i + 1,
+                    file: name.clone(),
+                    literals: dimacs(&cnf.clauses[i]),
+                });
             }
         }
         Body::Wcnf(formula) => {
             if let Some(i) = formula.hard.iter().position(|c| !holds(c)) {
-                return Err(format!(
-                    "the values falsify hard clause {} of {name} (h {})",
-                    i + 1,
-                    show(&formula.hard[i])
-                ));
+                return Err(Rejection::FalsifiedHardClause {
+                    clause: i + 1,
+                    file: name.clone(),
+                    literals: dimacs(&formula.hard[i]),
+                });
             }
         }
         Body::Opb(problem) => {
@@ -670,12 +1021,13 @@ fn check_file(emitted: &Emitted, values: &[bool]) -> Result<(), String> {
                 } else {
                     lhs >= row.rhs
                 }) {
-                    return Err(format!(
-                        "the values break constraint {} of {name} (left side {lhs}, {} {})",
-                        i + 1,
-                        if row.equal { "=" } else { ">=" },
-                        row.rhs
-                    ));
+                    return Err(Rejection::BrokenOpbConstraint {
+                        constraint: i + 1,
+                        file: name.clone(),
+                        lhs,
+                        equal: row.equal,
+                        rhs: row.rhs,
+                    });
                 }
             }
         }
@@ -693,10 +1045,12 @@ fn check_file(emitted: &Emitted, values: &[bool]) -> Result<(), String> {
                     Comparison::Equal => (lhs - row.rhs).abs() <= 1e-9,
                 };
                 if !holds {
-                    return Err(format!(
-                        "the values break row {} of {name} (left side {lhs}, right side {})",
-                        row.name, row.rhs
-                    ));
+                    return Err(Rejection::BrokenLpRow {
+                        row: row.name.clone(),
+                        file: name.clone(),
+                        lhs,
+                        rhs: row.rhs,
+                    });
                 }
             }
         }
@@ -711,7 +1065,7 @@ fn model_assignment(
     emitted: &Emitted,
     (values, given): &(Vec<bool>, Vec<bool>),
     kind: AnswerKind,
-) -> Result<Result<Assignment, String>, DecodeError> {
+) -> Result<Result<Assignment, Rejection>, DecodeError> {
     let position: HashMap<&str, usize> = emitted
         .names
         .iter()
@@ -721,27 +1075,28 @@ fn model_assignment(
     let mut assignment = Vec::with_capacity(model.num_vars());
     let mut missing: Vec<(usize, &str)> = Vec::new();
     for name in model.names() {
-        let &at = position.get(name.as_str()).ok_or_else(|| {
-            DecodeError::Unreadable(format!(
-                "{} names no variable {name}: it was not written for this model",
-                emitted.name
-            ))
-        })?;
+        let &at = position
+            .get(name.as_str())
+            .ok_or_else(|| Unreadable::ForeignFile {
+                emitted: emitted.name.clone(),
+                variable: name.clone(),
+            })?;
         if !given[at] {
             missing.push((at + 1, name));
         }
         assignment.push(values[at]);
     }
     if let Some(&(number, name)) = missing.first() {
-        let what = match kind.format() {
-            Format::Lp => format!("column {}", emitted.lp_names[number - 1]),
-            _ => format!("variable {number}"),
+        let first_in_file = match kind.format() {
+            Format::Lp => FileVariable::Column(emitted.lp_names[number - 1].clone()),
+            _ => FileVariable::Variable(number),
         };
-        return Ok(Err(format!(
-            "partial: no value for {} of the {} model variables, the first {name} ({what})",
-            missing.len(),
-            model.num_vars()
-        )));
+        return Ok(Err(Rejection::Partial {
+            missing: missing.len(),
+            total: model.num_vars(),
+            first: name.to_string(),
+            first_in_file,
+        }));
     }
     Ok(Ok(Assignment::new(assignment)))
 }
@@ -810,7 +1165,9 @@ mod tests {
         assert_eq!(read("SAT\n1 -2 3 0\n", true), expected);
         assert_eq!(read("s OPTIMUM FOUND\nv 101\n", false), expected);
         assert_eq!(read("s OPTIMUM FOUND\nv x1 -x2 x3\n", false), expected);
-        let error = |text: &str| read_literal_lines(text, false).err().unwrap();
+        // As the message puts it after the answer's name, less the first colon.
+        let error =
+            |text: &str| at_line(&read_literal_lines(text, false).err().unwrap())[1..].to_string();
         assert_eq!(
             error("s SATISFIABLE\nv 1 -1 0\n"),
             "2: variable 1 is given both values"
@@ -822,6 +1179,29 @@ mod tests {
         assert_eq!(
             error("s SATISFIABLE\nv 1 y 0\n"),
             "2: \"y\" is not a literal"
+        );
+    }
+
+    #[test]
+    fn answer_errors_follow_the_file_name_with_their_line() {
+        let both = read_literal_lines("s SATISFIABLE\nv 1 -1 0\n", false)
+            .err()
+            .unwrap();
+        assert_eq!(both, AnswerError::BothValues { line: 2, var: 1 });
+        let status = AnswerError::NoStatus { result_file: true };
+        assert_eq!(status.line(), None);
+        let unreadable = Unreadable::Answer {
+            answer: "a.txt".into(),
+            problem: status,
+        };
+        assert_eq!(unreadable.to_string(), "a.txt: no status line (`SAT`)");
+        let unreadable = Unreadable::Answer {
+            answer: "a.txt".into(),
+            problem: both,
+        };
+        assert_eq!(
+            unreadable.to_string(),
+            "a.txt:2: variable 1 is given both values"
         );
     }
 }

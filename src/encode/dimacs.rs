@@ -40,26 +40,55 @@ pub(crate) fn write_clause(out: &mut String, clause: &[Lit]) {
     out.push_str("0\n");
 }
 
+/// A `c var N name` line that does not read: which line, and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum VarNameError {
+    /// The line has a number but no name.
+    #[error("line {line}: `c var` line without a name")]
+    NoName {
+        /// The 1-based line.
+        line: usize,
+    },
+    /// The variable number is not a number.
+    #[error("line {line}: bad variable number {number:?}")]
+    BadNumber {
+        /// The 1-based line.
+        line: usize,
+        /// The number as written.
+        number: String,
+    },
+    /// The variables are not named 1, 2, 3... in order.
+    #[error("line {line}: variable {number} named out of order (expected {expected})")]
+    OutOfOrder {
+        /// The 1-based line.
+        line: usize,
+        /// The variable named.
+        number: usize,
+        /// The variable that should come next.
+        expected: usize,
+    },
+}
+
 /// Reads the `c var N name` lines of a DIMACS file written by [`write_dimacs`]: the names
 /// of variables 1..=n in order. Other comment lines are skipped.
-pub fn read_var_names(text: &str) -> Result<Vec<String>, String> {
+pub fn read_var_names(text: &str) -> Result<Vec<String>, VarNameError> {
     let mut names = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        let Some(rest) = line.strip_prefix("c var ") else {
+    for (index, text_line) in text.lines().enumerate() {
+        let line = index + 1;
+        let Some(rest) = text_line.strip_prefix("c var ") else {
             continue;
         };
-        let (number, name) = rest
-            .split_once(' ')
-            .ok_or_else(|| format!("line {}: `c var` line without a name", index + 1))?;
-        let number: usize = number
-            .parse()
-            .map_err(|_| format!("line {}: bad variable number {number:?}", index + 1))?;
+        let (number, name) = rest.split_once(' ').ok_or(VarNameError::NoName { line })?;
+        let number: usize = number.parse().map_err(|_| VarNameError::BadNumber {
+            line,
+            number: number.to_string(),
+        })?;
         if number != names.len() + 1 {
-            return Err(format!(
-                "line {}: variable {number} named out of order (expected {})",
-                index + 1,
-                names.len() + 1
-            ));
+            return Err(VarNameError::OutOfOrder {
+                line,
+                number,
+                expected: names.len() + 1,
+            });
         }
         names.push(name.to_string());
     }
@@ -89,5 +118,21 @@ mod tests {
         assert_eq!(read_var_names(&text).unwrap(), names);
         let formula = varisat::dimacs::DimacsParser::parse(text.as_bytes()).unwrap();
         assert_eq!(formula.len(), 3);
+    }
+
+    #[test]
+    fn names_out_of_order_are_refused_with_their_line() {
+        assert_eq!(
+            read_var_names("c hello\nc var 1 a\nc var 3 b\n"),
+            Err(VarNameError::OutOfOrder {
+                line: 3,
+                number: 3,
+                expected: 2
+            })
+        );
+        assert_eq!(
+            read_var_names("c var 1\n"),
+            Err(VarNameError::NoName { line: 1 })
+        );
     }
 }

@@ -115,12 +115,99 @@ impl MilpSolver {
     }
 }
 
+/// Why a MILP solver's solution file cannot be accepted: it does not read as the solver's
+/// format, or its values are not 0-1 or break a row of the program.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SolutionError {
+    /// CBC's first line is no status puzzlec knows.
+    #[error("unknown CBC status line {0:?}")]
+    UnknownCbcStatus(String),
+    /// A CBC value line without `index name value`.
+    #[error("line {line}: expected `index name value`")]
+    ExpectedIndexNameValue {
+        /// The 1-based line.
+        line: usize,
+    },
+    /// A value that is not a number (CBC, GLPK).
+    #[error("line {line}: {value:?} is not a number")]
+    NotANumber {
+        /// The 1-based line.
+        line: usize,
+        /// The word where the value should be.
+        value: String,
+    },
+    /// GLPK's `s mip` line gives another column count than the LP file has.
+    #[error("line {line}: {found} columns, the LP file has {expected}")]
+    ColumnCount {
+        /// The 1-based line.
+        line: usize,
+        /// The count as written.
+        found: String,
+        /// The LP file's columns.
+        expected: usize,
+    },
+    /// GLPK wrote another kind of solution than `mip`.
+    #[error("line {line}: a {kind} solution, not mip")]
+    NotMip {
+        /// The 1-based line.
+        line: usize,
+        /// The kind written (`bas`, `ipt`).
+        kind: String,
+    },
+    /// A GLPK `j` line for a column number the LP file does not have.
+    #[error("line {line}: no column {number}")]
+    NoColumn {
+        /// The 1-based line.
+        line: usize,
+        /// The column number as written.
+        number: String,
+    },
+    /// GLPK's status says the solution is undefined (or is unknown).
+    #[error("GLPK status {0:?} (undefined solution)")]
+    GlpkStatus(String),
+    /// GLPK's file has no `s mip` line.
+    #[error("no `s mip` line")]
+    NoMipLine,
+    /// The HiGHS file has no `Model status` line.
+    #[error("no `Model status` line")]
+    NoModelStatus,
+    /// HiGHS gave a status that is no answer.
+    #[error("HiGHS status {0:?}")]
+    HighsStatus(String),
+    /// The HiGHS file has no `# Columns` section.
+    #[error("no `# Columns` section")]
+    NoColumnsSection,
+    /// The HiGHS `# Columns` line has no count.
+    #[error("bad `# Columns` count")]
+    BadColumnsCount,
+    /// A HiGHS column line without `name value`.
+    #[error("line {line}: expected `name value`")]
+    ExpectedNameValue {
+        /// The 1-based line.
+        line: usize,
+    },
+    /// A value for a column the program does not have.
+    #[error("unknown column {0:?}")]
+    UnknownColumn(String),
+    /// A value that is not 0 or 1.
+    #[error("column {column} has value {value}, not 0 or 1")]
+    NotZeroOne {
+        /// The column's LP name.
+        column: String,
+        /// Its value.
+        value: f64,
+    },
+    /// The values break a row of the program.
+    #[error("the solution violates row {0}")]
+    RowViolated(String),
+}
+
 /// Column values by LP name into one value per column of `program`, checked: every value
 /// 0 or 1, every row satisfied.
 fn checked_values(
     program: &LinearProgram,
     values: &HashMap<String, f64>,
-) -> Result<Vec<bool>, String> {
+) -> Result<Vec<bool>, SolutionError> {
     let names = lp_names(&program.columns);
     let index: HashMap<&str, usize> = names
         .iter()
@@ -131,10 +218,13 @@ fn checked_values(
     for (name, &value) in values {
         let &column = index
             .get(name.as_str())
-            .ok_or_else(|| format!("unknown column {name:?}"))?;
+            .ok_or_else(|| SolutionError::UnknownColumn(name.clone()))?;
         let rounded = value.round();
         if (value - rounded).abs() > 1e-6 || !(rounded == 0.0 || rounded == 1.0) {
-            return Err(format!("column {name} has value {value}, not 0 or 1"));
+            return Err(SolutionError::NotZeroOne {
+                column: name.clone(),
+                value,
+            });
         }
         result[column] = rounded == 1.0;
     }
@@ -150,7 +240,7 @@ fn checked_values(
             Comparison::Equal => (lhs - row.rhs).abs() <= 1e-9,
         };
         if !holds {
-            return Err(format!("the solution violates row {}", row.name));
+            return Err(SolutionError::RowViolated(row.name.clone()));
         }
     }
     Ok(result)
@@ -158,7 +248,9 @@ fn checked_values(
 
 /// Reads CBC's solution file: a status line, then `index name value reduced-cost` lines
 /// (columns left out are 0).
-pub fn read_cbc_solution(text: &str) -> Result<(Option<bool>, HashMap<String, f64>), String> {
+pub fn read_cbc_solution(
+    text: &str,
+) -> Result<(Option<bool>, HashMap<String, f64>), SolutionError> {
     let mut lines = text.lines();
     let status = lines.next().unwrap_or("").trim();
     // Some(proven) for a solution, None for infeasible.
@@ -169,26 +261,28 @@ pub fn read_cbc_solution(text: &str) -> Result<(Option<bool>, HashMap<String, f6
     } else if status.starts_with("Stopped") {
         Some(false)
     } else {
-        return Err(format!("unknown CBC status line {status:?}"));
+        return Err(SolutionError::UnknownCbcStatus(status.to_string()));
     };
     let mut values = HashMap::new();
     if found.is_none() {
         return Ok((None, values));
     }
-    for (index, line) in lines.enumerate() {
-        let words: Vec<&str> = line
+    for (index, text_line) in lines.enumerate() {
+        let words: Vec<&str> = text_line
             .split_whitespace()
             .filter(|w| *w != "**") // CBC marks infeasibilities with `**`
             .collect();
         if words.is_empty() {
             continue;
         }
+        let line = index + 2;
         let [_, name, value, ..] = words[..] else {
-            return Err(format!("line {}: expected `index name value`", index + 2));
+            return Err(SolutionError::ExpectedIndexNameValue { line });
         };
-        let value: f64 = value
-            .parse()
-            .map_err(|_| format!("line {}: {value:?} is not a number", index + 2))?;
+        let value: f64 = value.parse().map_err(|_| SolutionError::NotANumber {
+            line,
+            value: value.to_string(),
+        })?;
         values.insert(name.to_string(), value);
     }
     if status.starts_with("Stopped") && values.is_empty() {
@@ -202,34 +296,42 @@ pub fn read_cbc_solution(text: &str) -> Result<(Option<bool>, HashMap<String, f6
 pub fn read_glpk_solution(
     text: &str,
     columns: &[String],
-) -> Result<(Option<bool>, HashMap<String, f64>), String> {
+) -> Result<(Option<bool>, HashMap<String, f64>), SolutionError> {
     let mut status = None;
     let mut values = HashMap::new();
-    for (index, line) in text.lines().enumerate() {
-        let words: Vec<&str> = line.split_whitespace().collect();
+    for (index, text_line) in text.lines().enumerate() {
+        let line = index + 1;
+        let words: Vec<&str> = text_line.split_whitespace().collect();
         match words[..] {
             ["s", "mip", _, cols, s, ..] => {
                 if cols.parse::<usize>().ok() != Some(columns.len()) {
-                    return Err(format!(
-                        "line {}: {cols} columns, the LP file has {}",
-                        index + 1,
-                        columns.len()
-                    ));
+                    return Err(SolutionError::ColumnCount {
+                        line,
+                        found: cols.to_string(),
+                        expected: columns.len(),
+                    });
                 }
                 status = Some(s.to_string());
             }
             ["s", kind, ..] => {
-                return Err(format!("line {}: a {kind} solution, not mip", index + 1))
+                return Err(SolutionError::NotMip {
+                    line,
+                    kind: kind.to_string(),
+                })
             }
             ["j", number, value, ..] => {
                 let name = number
                     .parse::<usize>()
                     .ok()
                     .and_then(|n| columns.get(n.wrapping_sub(1)))
-                    .ok_or_else(|| format!("line {}: no column {number}", index + 1))?;
-                let value: f64 = value
-                    .parse()
-                    .map_err(|_| format!("line {}: {value:?} is not a number", index + 1))?;
+                    .ok_or_else(|| SolutionError::NoColumn {
+                        line,
+                        number: number.to_string(),
+                    })?;
+                let value: f64 = value.parse().map_err(|_| SolutionError::NotANumber {
+                    line,
+                    value: value.to_string(),
+                })?;
                 values.insert(name.clone(), value);
             }
             _ => {}
@@ -239,38 +341,42 @@ pub fn read_glpk_solution(
         Some("o") => Ok((Some(true), values)),
         Some("f") => Ok((Some(false), values)),
         Some("n") => Ok((None, HashMap::new())),
-        Some(other) => Err(format!("GLPK status {other:?} (undefined solution)")),
-        None => Err("no `s mip` line".into()),
+        Some(other) => Err(SolutionError::GlpkStatus(other.to_string())),
+        None => Err(SolutionError::NoMipLine),
     }
 }
 
 /// Reads the HiGHS program's solution file: `Model status` then its value, and the values
 /// after `# Columns N` as `name value` lines.
-pub fn read_highs_solution(text: &str) -> Result<(Option<bool>, HashMap<String, f64>), String> {
+pub fn read_highs_solution(
+    text: &str,
+) -> Result<(Option<bool>, HashMap<String, f64>), SolutionError> {
     let lines: Vec<&str> = text.lines().collect();
     let status_at = lines
         .iter()
         .position(|l| l.trim() == "Model status")
-        .ok_or("no `Model status` line")?;
+        .ok_or(SolutionError::NoModelStatus)?;
     let status = lines.get(status_at + 1).map_or("", |l| l.trim());
     let found = match status {
         "Optimal" => Some(true),
         "Infeasible" => return Ok((None, HashMap::new())),
         "Time limit reached" => Some(false),
-        other => return Err(format!("HiGHS status {other:?}")),
+        other => return Err(SolutionError::HighsStatus(other.to_string())),
     };
     let columns_at = lines
         .iter()
         .position(|l| l.starts_with("# Columns"))
-        .ok_or("no `# Columns` section")?;
+        .ok_or(SolutionError::NoColumnsSection)?;
     let count: usize = lines[columns_at]
         .trim_start_matches("# Columns")
         .trim()
         .parse()
-        .map_err(|_| "bad `# Columns` count".to_string())?;
+        .map_err(|_| SolutionError::BadColumnsCount)?;
     let mut values = HashMap::new();
     for (offset, line) in lines[columns_at + 1..].iter().take(count).enumerate() {
-        let bad = || format!("line {}: expected `name value`", columns_at + offset + 2);
+        let bad = || SolutionError::ExpectedNameValue {
+            line: columns_at + offset + 2,
+        };
         let mut words = line.split_whitespace();
         let (Some(name), Some(value)) = (words.next(), words.next()) else {
             return Err(bad());
@@ -340,11 +446,10 @@ impl MilpSolver {
             }
             _ => read_highs_solution(&solution),
         };
-        let garbage = |e: String| {
-            OracleError::Rejected(format!(
-                "{name} wrote a solution puzzlec cannot accept: {e} (solution file: {})",
-                tail(&solution)
-            ))
+        let garbage = |problem: SolutionError| OracleError::BadSolution {
+            solver: name.clone(),
+            problem,
+            file_tail: tail(&solution),
         };
         match parsed.map_err(garbage)? {
             (None, _) => Ok(MilpAnswer::Infeasible),
@@ -363,9 +468,7 @@ impl MilpSolver {
         integral_bound: Option<usize>,
     ) -> Result<MilpAnswer, OracleError> {
         Ok(
-            match super::highs::solve_highs(program, control, integral_bound)
-                .map_err(OracleError::Embedded)?
-            {
+            match super::highs::solve_highs(program, control, integral_bound)? {
                 None => MilpAnswer::Infeasible,
                 Some((values, proven)) => MilpAnswer::Solution(values, proven),
             },
@@ -494,15 +597,39 @@ mod tests {
             vec![true, false]
         );
         assert_eq!(
-            checked_values(&program, &values(1.0, 1.0)).unwrap_err(),
+            checked_values(&program, &values(1.0, 1.0))
+                .unwrap_err()
+                .to_string(),
             "the solution violates row c1"
         );
         assert!(checked_values(&program, &values(0.5, 0.5))
             .unwrap_err()
+            .to_string()
             .contains("not 0 or 1"));
         let unknown = HashMap::from([("zz".to_string(), 1.0)]);
         assert!(checked_values(&program, &unknown)
             .unwrap_err()
+            .to_string()
             .contains("unknown column"));
+    }
+
+    #[test]
+    fn solution_errors_name_the_line_and_the_row() {
+        assert_eq!(
+            read_cbc_solution("Optimal - objective value 1\n 0 a x 0\n").unwrap_err(),
+            SolutionError::NotANumber {
+                line: 2,
+                value: "x".into()
+            }
+        );
+        let program = crate::encode::lp_file::read_lp(
+            "Maximize\n obj: a + b\nSubject To\n c1: a + b <= 1\nBinaries\n a b\nEnd\n",
+        )
+        .unwrap();
+        let both = HashMap::from([("a".to_string(), 1.0), ("b".to_string(), 1.0)]);
+        assert_eq!(
+            checked_values(&program, &both).unwrap_err(),
+            SolutionError::RowViolated("c1".into())
+        );
     }
 }

@@ -114,6 +114,66 @@ fn program_name(program: &str) -> &str {
     program.rsplit('/').next().unwrap_or(program)
 }
 
+/// Why a SAT program's answer cannot be accepted: it does not read, or its model is not
+/// one of the formula, or it contradicts the exit code.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SatAnswerError {
+    /// A status line after the first.
+    #[error("line {line}: a second status line")]
+    SecondStatus {
+        /// The 1-based line.
+        line: usize,
+    },
+    /// An `s` line with a status puzzlec does not know.
+    #[error("line {line}: unknown status {status:?}")]
+    UnknownStatus {
+        /// The 1-based line.
+        line: usize,
+        /// The status as written.
+        status: String,
+    },
+    /// A word in the model that is no literal.
+    #[error("line {line}: {word:?} is not a literal")]
+    NotALiteral {
+        /// The 1-based line.
+        line: usize,
+        /// The word.
+        word: String,
+    },
+    /// Literals after the 0 that ends the model.
+    #[error("line {line}: literals after the closing 0")]
+    AfterClosingZero {
+        /// The 1-based line.
+        line: usize,
+    },
+    /// No status line at all.
+    #[error("no status line (`s SATISFIABLE` / `SAT`) in the output")]
+    NoStatus,
+    /// A satisfiable answer whose model has no closing 0.
+    #[error("the model does not end with 0 (truncated output?)")]
+    Unterminated,
+    /// A literal over a variable the formula does not have.
+    #[error("literal {literal} names no variable (the formula has {num_vars})")]
+    NoSuchVariable {
+        /// The literal.
+        literal: i64,
+        /// The formula's variables.
+        num_vars: usize,
+    },
+    /// A variable given as true and as false.
+    #[error("variable {0} is given both values")]
+    BothValues(usize),
+    /// The model falsifies a clause.
+    #[error("the model falsifies clause {0}")]
+    FalsifiedClause(
+        /// The 1-based clause.
+        usize,
+    ),
+    /// Exit code 10 without a model, or 20 without a refutation.
+    #[error("exit code {0} contradicts the printed status")]
+    ExitCodeContradicts(i32),
+}
+
 /// Reads a SAT-competition answer (`s` and `v` lines) or, with `result_file`, MiniSat's
 /// result file, and checks the model against `cnf`. `exit_code` is cross-checked: 10 must
 /// come with a model, 20 with a refutation.
@@ -122,13 +182,13 @@ pub fn read_answer(
     result_file: bool,
     exit_code: Option<i32>,
     cnf: &Cnf,
-) -> Result<SatAnswer, String> {
+) -> Result<SatAnswer, SatAnswerError> {
     let mut status: Option<&str> = None;
     let mut literals: Vec<i64> = Vec::new();
     let mut terminated = false;
-    let mut set_status = |s: &'static str, line: usize| -> Result<(), String> {
+    let mut set_status = |s: &'static str, line: usize| -> Result<(), SatAnswerError> {
         if status.replace(s).is_some() {
-            return Err(format!("line {line}: a second status line"));
+            return Err(SatAnswerError::SecondStatus { line });
         }
         Ok(())
     };
@@ -157,7 +217,12 @@ pub fn read_answer(
                 "SATISFIABLE" => set_status("sat", number)?,
                 "UNSATISFIABLE" => set_status("unsat", number)?,
                 "UNKNOWN" | "INDETERMINATE" => set_status("unknown", number)?,
-                other => return Err(format!("line {number}: unknown status {other:?}")),
+                other => {
+                    return Err(SatAnswerError::UnknownStatus {
+                        line: number,
+                        status: other.to_string(),
+                    })
+                }
             }
             None
         } else if line == "v" {
@@ -168,11 +233,12 @@ pub fn read_answer(
         };
         let Some(words) = words else { continue };
         for word in words.split_whitespace() {
-            let literal: i64 = word
-                .parse()
-                .map_err(|_| format!("line {number}: {word:?} is not a literal"))?;
+            let literal: i64 = word.parse().map_err(|_| SatAnswerError::NotALiteral {
+                line: number,
+                word: word.to_string(),
+            })?;
             if terminated {
-                return Err(format!("line {number}: literals after the closing 0"));
+                return Err(SatAnswerError::AfterClosingZero { line: number });
             }
             if literal == 0 {
                 terminated = true;
@@ -182,24 +248,24 @@ pub fn read_answer(
         }
     }
     let answer = match status {
-        None => return Err("no status line (`s SATISFIABLE` / `SAT`) in the output".into()),
+        None => return Err(SatAnswerError::NoStatus),
         Some("unsat") => SatAnswer::Unsat,
         Some("unknown") => SatAnswer::Unknown,
         Some(_) => {
             if !terminated {
-                return Err("the model does not end with 0 (truncated output?)".into());
+                return Err(SatAnswerError::Unterminated);
             }
             let mut values: Vec<Option<bool>> = vec![None; cnf.num_vars];
             for &literal in &literals {
                 let var = literal.unsigned_abs() as usize;
                 if var > cnf.num_vars {
-                    return Err(format!(
-                        "literal {literal} names no variable (the formula has {})",
-                        cnf.num_vars
-                    ));
+                    return Err(SatAnswerError::NoSuchVariable {
+                        literal,
+                        num_vars: cnf.num_vars,
+                    });
                 }
                 if values[var - 1].replace(literal > 0) == Some(literal < 0) {
-                    return Err(format!("variable {var} is given both values"));
+                    return Err(SatAnswerError::BothValues(var));
                 }
             }
             // A variable left out may take either value; false is as good as any, since
@@ -210,7 +276,7 @@ pub fn read_answer(
                     .iter()
                     .any(|l| values[l.var().index()] != l.is_negative())
             }) {
-                return Err(format!("the model falsifies clause {}", index + 1));
+                return Err(SatAnswerError::FalsifiedClause(index + 1));
             }
             SatAnswer::Sat(values)
         }
@@ -221,10 +287,7 @@ pub fn read_answer(
         _ => true,
     };
     if !consistent {
-        return Err(format!(
-            "exit code {} contradicts the printed status",
-            exit_code.unwrap_or(0)
-        ));
+        return Err(SatAnswerError::ExitCodeContradicts(exit_code.unwrap_or(0)));
     }
     Ok(answer)
 }
@@ -304,11 +367,12 @@ pub fn run_dimacs(
     } else {
         stdout
     };
-    let answer = read_answer(&text, command.uses_result_file(), code, cnf).map_err(|e| {
-        OracleError::Rejected(format!(
-            "{name} printed an answer puzzlec cannot accept: {e} (output: {})",
-            tail(&text)
-        ))
+    let answer = read_answer(&text, command.uses_result_file(), code, cnf).map_err(|problem| {
+        OracleError::BadSatAnswer {
+            solver: name.clone(),
+            problem,
+            output_tail: tail(&text),
+        }
     })?;
     let (check, proof) = match &answer {
         SatAnswer::Unsat if command.writes_proof() => {
@@ -330,10 +394,11 @@ pub fn run_dimacs(
                 .iter()
                 .map(|clause| clause.iter().map(|l| l.dimacs() as i32).collect())
                 .collect();
-            let lemmas = check_refutation(cnf.num_vars, &clauses, &proof).map_err(|e| {
-                OracleError::Rejected(format!(
-                    "{name} answered UNSATISFIABLE, but its DRAT proof fails puzzlec's check: {e}"
-                ))
+            let lemmas = check_refutation(cnf.num_vars, &clauses, &proof).map_err(|error| {
+                OracleError::BadProof {
+                    solver: name.clone(),
+                    error,
+                }
             })?;
             (RefutationCheck::Checked { lemmas }, Some(proof))
         }
@@ -521,7 +586,9 @@ mod tests {
     #[test]
     fn bad_answers_are_refused() {
         let bad = |text: &str, file: bool, code: i32| {
-            read_answer(text, file, Some(code), &cnf()).unwrap_err()
+            read_answer(text, file, Some(code), &cnf())
+                .unwrap_err()
+                .to_string()
         };
         assert_eq!(
             bad("s SATISFIABLE\nv 1 -2 -3 0\n", false, 10),
@@ -537,5 +604,28 @@ mod tests {
         assert!(bad("hello\n", false, 10).contains("no status line"));
         assert!(bad("s UNSATISFIABLE\n", false, 10).contains("contradicts"));
         assert!(bad("SAT\n1 3 0\n", true, 20).contains("contradicts"));
+    }
+
+    #[test]
+    fn answer_errors_carry_the_line_and_the_clause() {
+        let read = |text: &str| read_answer(text, false, Some(10), &cnf());
+        assert_eq!(
+            read("s SATISFIABLE\nv 1 -2 -3 0\n"),
+            Err(SatAnswerError::FalsifiedClause(2))
+        );
+        assert_eq!(
+            read("s SATISFIABLE\nv 1 x 0\n"),
+            Err(SatAnswerError::NotALiteral {
+                line: 2,
+                word: "x".into()
+            })
+        );
+        assert_eq!(
+            read("s SATISFIABLE\nv 1 7 0\n"),
+            Err(SatAnswerError::NoSuchVariable {
+                literal: 7,
+                num_vars: 3
+            })
+        );
     }
 }

@@ -1,6 +1,7 @@
 //! HiGHS linked in through good_lp's `highs` feature: the same 0-1 program as microlp
 //! gets, solved in-process with the deadline as HiGHS's own time limit.
 
+use super::microlp::EmbeddedMilpError;
 use crate::base::Control;
 use crate::encode::lp::LinearProgram;
 
@@ -12,6 +13,6 @@ pub fn solve_highs(
     program: &LinearProgram,
     control: &Control,
     integral_bound: Option<usize>,
-) -> Result<Option<(Vec<bool>, bool)>, String> {
+) -> Result<Option<(Vec<bool>, bool)>, EmbeddedMilpError> {
     super::microlp::solve_using(program, good_lp::highs, "highs", control, integral_bound)
 }

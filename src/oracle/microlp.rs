@@ -7,10 +7,35 @@ use super::{MilpAnswer, MilpOracle, OracleError};
 use crate::base::{Control, Goal, Incumbent, RawOutcome};
 use crate::encode::lp::{Comparison, LinearProgram};
 use crate::model::{Assignment, Model};
+use good_lp::solvers::MipGapError;
 use good_lp::{
     microlp, variable, Expression, ProblemVariables, ResolutionError, Solution, SolutionStatus,
     SolverModel, WithMipGap, WithTimeLimit,
 };
+
+/// Why an embedded good_lp solver (microlp, HiGHS) gave no answer; the message starts with
+/// the solver's name.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum EmbeddedMilpError {
+    /// The solver refused the relative MIP gap puzzlec asked for.
+    #[error("{solver}: {error}")]
+    MipGap {
+        /// `microlp` or `highs`.
+        solver: &'static str,
+        /// good_lp's error.
+        #[source]
+        error: MipGapError,
+    },
+    /// The solver failed other than by finding the program infeasible.
+    #[error("{solver}: {error}")]
+    Resolution {
+        /// `microlp` or `highs`.
+        solver: &'static str,
+        /// good_lp's error.
+        #[source]
+        error: ResolutionError,
+    },
+}
 
 /// Solves with microlp, stopping at `control`'s deadline. Returns the column values and
 /// whether optimality was proven, or `None` when infeasible.
@@ -23,7 +48,7 @@ pub fn solve_microlp(
     program: &LinearProgram,
     control: &Control,
     integral_bound: Option<usize>,
-) -> Result<Option<(Vec<bool>, bool)>, String> {
+) -> Result<Option<(Vec<bool>, bool)>, EmbeddedMilpError> {
     solve_using(program, microlp, "microlp", control, integral_bound)
 }
 
@@ -33,10 +58,10 @@ pub fn solve_microlp(
 pub fn solve_using<S>(
     program: &LinearProgram,
     solver: S,
-    name: &str,
+    name: &'static str,
     control: &Control,
     integral_bound: Option<usize>,
-) -> Result<Option<(Vec<bool>, bool)>, String>
+) -> Result<Option<(Vec<bool>, bool)>, EmbeddedMilpError>
 where
     S: good_lp::Solver,
     S::Model: SolverModel<Error = ResolutionError> + WithTimeLimit + WithMipGap,
@@ -56,7 +81,10 @@ where
     if let Some(bound) = integral_bound {
         problem = problem
             .with_mip_gap(0.9 / (bound as f32 + 1.0))
-            .map_err(|e| format!("{name}: {e}"))?;
+            .map_err(|error| EmbeddedMilpError::MipGap {
+                solver: name,
+                error,
+            })?;
     }
     for row in &program.rows {
         let lhs = expression(&row.terms);
@@ -77,7 +105,10 @@ where
             Ok(Some((values, proven)))
         }
         Err(ResolutionError::Infeasible) => Ok(None),
-        Err(e) => Err(format!("{name}: {e}")),
+        Err(error) => Err(EmbeddedMilpError::Resolution {
+            solver: name,
+            error,
+        }),
     }
 }
 
@@ -95,12 +126,10 @@ impl MilpOracle for Microlp {
         control: &Control,
         integral_bound: Option<usize>,
     ) -> Result<MilpAnswer, OracleError> {
-        Ok(
-            match solve_microlp(program, control, integral_bound).map_err(OracleError::Embedded)? {
-                None => MilpAnswer::Infeasible,
-                Some((values, proven)) => MilpAnswer::Solution(values, proven),
-            },
-        )
+        Ok(match solve_microlp(program, control, integral_bound)? {
+            None => MilpAnswer::Infeasible,
+            Some((values, proven)) => MilpAnswer::Solution(values, proven),
+        })
     }
 
     fn infeasible(&self, question: &str, cuts: usize) -> String {

@@ -23,7 +23,7 @@ use crate::model::Lit;
 
 /// Why an oracle gave no answer. The message says what happened, quoting the program's
 /// output where there is one; the variant says what kind of failure it was.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum OracleError {
     /// A file could not be written or read, or the program could not be started.
     #[error("{0}")]
@@ -31,13 +31,52 @@ pub enum OracleError {
     /// The program ended abnormally: a crash, a signal, an exit code that is no answer.
     #[error("{0}")]
     Failed(String),
-    /// The program answered, but the answer broke the formula or the rows, was garbled, or
-    /// its refutation failed puzzlec's check.
+    /// The answer cannot be used for another reason: a program answered UNSATISFIABLE
+    /// without writing its proof, or a lazy constraint made a cut its answer satisfies.
     #[error("{0}")]
     Rejected(String),
-    /// An embedded solver (varisat, microlp, HiGHS) reported an error.
+    /// An external SAT program's answer was garbled, or its model broke the formula.
+    #[error("{solver} printed an answer puzzlec cannot accept: {problem} (output: {output_tail})")]
+    BadSatAnswer {
+        /// The program's name (`cadical`).
+        solver: String,
+        /// What is wrong with the answer.
+        #[source]
+        problem: external_sat::SatAnswerError,
+        /// The last lines of the answer (see [`external::tail`]).
+        output_tail: String,
+    },
+    /// An external SAT program answered UNSATISFIABLE, but its DRAT proof does not refute
+    /// the formula it was given.
+    #[error("{solver} answered UNSATISFIABLE, but its DRAT proof fails puzzlec's check: {error}")]
+    BadProof {
+        /// The program's name (`cadical`).
+        solver: String,
+        /// Why the checker refused the proof.
+        #[source]
+        error: crate::checkers::drat::DratError,
+    },
+    /// An external MILP program's solution file was garbled, or its values were not 0-1 or
+    /// broke a row.
+    #[error(
+        "{solver} wrote a solution puzzlec cannot accept: {problem} (solution file: {file_tail})"
+    )]
+    BadSolution {
+        /// The solver's name (`cbc`).
+        solver: String,
+        /// What is wrong with the solution.
+        #[source]
+        problem: external_milp::SolutionError,
+        /// The last lines of the solution file (see [`external::tail`]).
+        file_tail: String,
+    },
+    /// varisat reported an error, HiGHS was asked for but is not built in, or the thread
+    /// running a solver failed.
     #[error("{0}")]
     Embedded(String),
+    /// An embedded MILP solver (microlp, HiGHS) reported an error.
+    #[error(transparent)]
+    EmbeddedMilp(#[from] microlp::EmbeddedMilpError),
 }
 
 /// What a SAT oracle said about its formula under assumptions.

@@ -43,8 +43,8 @@ pub fn run(puzzle: &Puzzle, args: DecodeArgs) -> Result<u8, Failure> {
         origin: &origin,
     };
     let decoded = decode(puzzle, &input).map_err(|error| match error {
-        DecodeError::Unreadable(message) => Failure::Usage(message),
-        DecodeError::Rejected(message) => Failure::Internal(message),
+        DecodeError::Unreadable(error) => Failure::Usage(error.to_string()),
+        error @ DecodeError::Rejected { .. } => Failure::Internal(error.to_string()),
     })?;
     let has_objective = puzzle.has_objective();
     let outcome = Outcome {
