@@ -496,4 +496,29 @@ fn maxsat_and_pseudo_boolean_answers_decode_by_name() {
             "error: q8.pb: a pseudo-Boolean answer is for OPB files, but q8.wcnf is a WCNF file\n"
         )
     );
+    let run = decode(dir, "queens-8.toml", "q8.maxsat", Some("q8.opb"));
+    assert_eq!(
+        (run.code, run.stderr.as_str()),
+        (
+            2,
+            "error: q8.maxsat: a MaxSAT answer is for WCNF files, but q8.opb is an OPB file\n"
+        )
+    );
+    // A `* var` line of the OPB file out of order: the error names its line in the file.
+    let opb = std::fs::read_to_string(dir.join("q8.opb")).unwrap();
+    let line = opb.lines().position(|l| l.starts_with("* var 3 ")).unwrap() + 1;
+    std::fs::write(
+        dir.join("swapped.opb"),
+        opb.replacen("* var 3 ", "* var 4 ", 1),
+    )
+    .unwrap();
+    let run = decode(dir, "queens-8.toml", "q8.pb", Some("swapped.opb"));
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.ends_with(&format!(
+            "line {line}: variable 4 named out of order (expected 3)\n"
+        )),
+        "{}",
+        run.stderr
+    );
 }

@@ -144,10 +144,10 @@ pub enum Unreadable {
     },
     /// The answer is for files of another format than the emitted file.
     #[error(
-        "{answer}: a {} is for {} files, but {emitted} is a {} file",
+        "{answer}: a {} is for {} files, but {emitted} is {} file",
         kind.describe(),
         format_name(kind.format()),
-        format_name(*emitted_format)
+        with_article(*emitted_format)
     )]
     WrongFormat {
         /// The answer's name.
@@ -680,6 +680,15 @@ fn format_name(format: Format) -> &'static str {
     }
 }
 
+/// "a DIMACS", "an LP": the format's name as spoken, with its article.
+fn with_article(format: Format) -> String {
+    let article = match format {
+        Format::Lp | Format::Opb => "an",
+        Format::Dimacs | Format::Wcnf => "a",
+    };
+    format!("{article} {}", format_name(format))
+}
+
 /// Reads the emitted file: its names and its body.
 fn read_emitted(name: &str, text: &str, checked: bool) -> Result<Emitted, DecodeError> {
     let unreadable = |problem: EmittedError| Unreadable::Emitted {
@@ -692,7 +701,7 @@ fn read_emitted(name: &str, text: &str, checked: bool) -> Result<Emitted, Decode
         .find(|l| !l.is_empty())
         .unwrap_or("");
     let (names, lp_names, body) = if first.starts_with("* #variable=") {
-        let names = star_var_names(text).map_err(|e| unreadable(e.into()))?;
+        let names = dimacs::read_names_after(text, "* var").map_err(|e| unreadable(e.into()))?;
         let opb = opb::read_opb(text).map_err(|e| unreadable(EmittedError::Opb(e)))?;
         (names, Vec::new(), Body::Opb(opb))
     } else if first.starts_with('\\') || first.eq_ignore_ascii_case("maximize") {
@@ -734,16 +743,6 @@ fn read_emitted(name: &str, text: &str, checked: bool) -> Result<Emitted, Decode
         lp_names,
         body,
     })
-}
-
-/// The `* var N name` lines of an OPB file, in order.
-fn star_var_names(text: &str) -> Result<Vec<String>, VarNameError> {
-    let lines: String = text
-        .lines()
-        .filter_map(|l| l.strip_prefix("* var "))
-        .map(|rest| format!("c var {rest}\n"))
-        .collect();
-    dimacs::read_var_names(&lines)
 }
 
 /// A DIMACS CNF: the `p cnf` header and the clauses; errors name the line.

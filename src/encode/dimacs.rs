@@ -44,10 +44,12 @@ pub(crate) fn write_clause(out: &mut String, clause: &[Lit]) {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum VarNameError {
     /// The line has a number but no name.
-    #[error("line {line}: `c var` line without a name")]
+    #[error("line {line}: `{marker}` line without a name")]
     NoName {
         /// The 1-based line.
         line: usize,
+        /// What starts the naming lines: `c var` (DIMACS) or `* var` (OPB).
+        marker: &'static str,
     },
     /// The variable number is not a number.
     #[error("line {line}: bad variable number {number:?}")]
@@ -72,13 +74,24 @@ pub enum VarNameError {
 /// Reads the `c var N name` lines of a DIMACS file written by [`write_dimacs`]: the names
 /// of variables 1..=n in order. Other comment lines are skipped.
 pub fn read_var_names(text: &str) -> Result<Vec<String>, VarNameError> {
+    read_names_after(text, "c var")
+}
+
+/// Reads the lines `MARKER N name` of `text` (`c var` in DIMACS, `* var` in OPB): the names
+/// of variables 1..=n in order; errors give the line's number in the whole text.
+pub fn read_names_after(text: &str, marker: &'static str) -> Result<Vec<String>, VarNameError> {
     let mut names = Vec::new();
     for (index, text_line) in text.lines().enumerate() {
         let line = index + 1;
-        let Some(rest) = text_line.strip_prefix("c var ") else {
+        let Some(rest) = text_line
+            .strip_prefix(marker)
+            .and_then(|r| r.strip_prefix(' '))
+        else {
             continue;
         };
-        let (number, name) = rest.split_once(' ').ok_or(VarNameError::NoName { line })?;
+        let (number, name) = rest
+            .split_once(' ')
+            .ok_or(VarNameError::NoName { line, marker })?;
         let number: usize = number.parse().map_err(|_| VarNameError::BadNumber {
             line,
             number: number.to_string(),
