@@ -145,7 +145,10 @@ mod tests {
         );
         assert_eq!(
             read_var_names("c var 1\n"),
-            Err(VarNameError::NoName { line: 1 })
+            Err(VarNameError::NoName {
+                line: 1,
+                marker: "c var"
+            })
         );
     }
 }
