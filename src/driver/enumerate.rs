@@ -326,7 +326,7 @@ fn sat(
     })
     .map_err(|error| SolveError::Backend {
         backend: "sat",
-        message: error.to_string(),
+        failure: error.into(),
     })?;
     if let Some(error) = wrong {
         return Err(error);
@@ -402,10 +402,6 @@ fn tilings(
 ) -> Result<CountOutcome, SolveError> {
     use crate::driver::packing::{count_native, symmetries};
     use crate::puzzle::packing::PackingKind;
-    let fail = |message: &str| SolveError::Backend {
-        backend: backend.name(),
-        message: message.to_string(),
-    };
     if packing.kind != PackingKind::Tile {
         return Err(SolveError::Usage(
             "counting is available for tiling models (goal = \"tile\"); this model maximises"
@@ -431,7 +427,10 @@ fn tilings(
             "native exact cover (symmetric count: one piece placed once per orbit)",
         ),
         Backend::Sat => (
-            count_tilings_sat(packing, control).map_err(|e| fail(&e.to_string()))?,
+            count_tilings_sat(packing, control).map_err(|e| SolveError::Backend {
+                backend: backend.name(),
+                failure: e.into(),
+            })?,
             "varisat enumeration with one blocking clause per tiling, orbits named by their least image",
         ),
         Backend::Milp => unreachable!("refused in enumerate"),
@@ -970,7 +969,7 @@ pub fn enumerate_dissections(
             )
             .map_err(|error| SolveError::Backend {
                 backend: "sat",
-                message: error.to_string(),
+                failure: error.into(),
             })?
             .unwrap_or_default();
             DissectionCount {

@@ -12,6 +12,7 @@ pub mod sweep;
 
 use crate::base::{Control, Goal, Incumbent, RawOutcome, Size, Status};
 use crate::model::Assignment;
+use crate::oracle::OracleError;
 // Counting and enumeration (`solve --all / --count / --unique`) live in their own module.
 use crate::puzzle::{Puzzle, Solution, VerifyError};
 pub use enumerate::{enumerate, CountOutcome, EnumerateOptions};
@@ -131,21 +132,48 @@ pub enum SolveError {
     #[error("native backend: {0}")]
     Native(#[source] packing::NativePackingError),
     /// The backend failed.
-    #[error("{backend} backend: {message}")]
+    #[error("{backend} backend: {failure}")]
     Backend {
         /// The backend.
         backend: &'static str,
         /// What went wrong.
-        message: String,
+        #[source]
+        failure: BackendFailure,
     },
     /// An external solver failed (crashed, printed garbage) or its answer failed a check.
-    #[error("{solver}: {message}")]
+    #[error("{solver}: {failure}")]
     External {
         /// The solver, as `backend:solver`.
         solver: String,
         /// What went wrong.
-        message: String,
+        #[source]
+        failure: ExternalFailure,
     },
+}
+
+/// What failed inside an embedded backend (see [`SolveError::Backend`]).
+#[derive(Debug, thiserror::Error)]
+pub enum BackendFailure {
+    /// The solver reported an error.
+    #[error(transparent)]
+    Oracle(#[from] OracleError),
+    /// The solver's thread could not be started.
+    #[error("cannot start a thread: {0}")]
+    Thread(std::io::Error),
+    /// The solver's thread panicked (a bug; the panic message is on stderr).
+    #[error("the solver thread panicked")]
+    Panicked,
+}
+
+/// What failed with an external solver (see [`SolveError::External`]).
+#[derive(Debug, thiserror::Error)]
+pub enum ExternalFailure {
+    /// The program failed, or its answer or proof was refused.
+    #[error(transparent)]
+    Oracle(#[from] OracleError),
+    /// Its answer, decoded, failed the puzzle's rules or its claimed value.
+    #[error(transparent)]
+    Answer(Box<SolveError>),
 }
 
 impl From<packing::NativePackingError> for SolveError {
@@ -199,9 +227,9 @@ pub fn solve_external(
     let start = Instant::now();
     let backend = solver.backend();
     let label = format!("{}:{}", backend.name(), solver.name());
-    let failed = |message: String| SolveError::External {
+    let failed = |failure: ExternalFailure| SolveError::External {
         solver: label.clone(),
-        message,
+        failure,
     };
     // No known solution here: `--solver` asks for that program's answer, so it is always
     // run (the puzzle's upper bound still ends the raise-k loop).
@@ -215,10 +243,10 @@ pub fn solve_external(
             crate::oracle::external_milp::solve(&model, goal, program, control, &incumbent)
         }
     }
-    .map_err(|e| failed(e.to_string()))?;
+    .map_err(|e| failed(e.into()))?;
     let raw = raw.map_solution(|a| puzzle.decode(&a));
-    let mut outcome =
-        finish(puzzle, backend, goal, raw, start.elapsed()).map_err(|e| failed(e.to_string()))?;
+    let mut outcome = finish(puzzle, backend, goal, raw, start.elapsed())
+        .map_err(|e| failed(ExternalFailure::Answer(Box::new(e))))?;
     outcome.solver = Some(solver.name());
     Ok(outcome)
 }
@@ -281,7 +309,7 @@ fn run_stoppable(
         })
         .map_err(|e| SolveError::Backend {
             backend: backend.name(),
-            message: format!("cannot start a thread: {e}"),
+            failure: BackendFailure::Thread(e),
         })?;
     loop {
         match receiver.recv_timeout(Duration::from_millis(20)) {
@@ -293,13 +321,13 @@ fn run_stoppable(
             Ok(result) => {
                 return result.map_err(|error| SolveError::Backend {
                     backend: backend.name(),
-                    message: error.to_string(),
+                    failure: error.into(),
                 })
             }
             Err(mpsc::RecvTimeoutError::Disconnected) => {
                 return Err(SolveError::Backend {
                     backend: backend.name(),
-                    message: "the solver thread panicked".into(),
+                    failure: BackendFailure::Panicked,
                 })
             }
             Err(mpsc::RecvTimeoutError::Timeout) if control.should_stop() => {

@@ -98,13 +98,16 @@ pub fn run(
                 return Err(error.into())
             }
             // The row names the solver already.
-            Err(SolveError::External { message, .. } | SolveError::Backend { message, .. }) => {
-                CompareRow::Failed {
-                    label: contender.label(),
-                    error: message,
-                    elapsed: began.elapsed(),
-                }
-            }
+            Err(SolveError::External { failure, .. }) => CompareRow::Failed {
+                label: contender.label(),
+                error: failure.to_string(),
+                elapsed: began.elapsed(),
+            },
+            Err(SolveError::Backend { failure, .. }) => CompareRow::Failed {
+                label: contender.label(),
+                error: failure.to_string(),
+                elapsed: began.elapsed(),
+            },
             Err(SolveError::Native(error)) => CompareRow::Failed {
                 label: contender.label(),
                 error: error.to_string(),
