@@ -12,7 +12,7 @@
 use crate::base::Size;
 use crate::driver::emit::{emit, Format};
 use crate::encode::dimacs::VarNameError;
-use crate::encode::lp::{Comparison, LinearProgram};
+use crate::encode::lp::LinearProgram;
 use crate::encode::lp_file::LpParseError;
 use crate::encode::{dimacs, lp_file, opb, wcnf, Cnf, ReadError};
 use crate::model::{Assignment, Constraint, Lit, Model, Var};
@@ -1032,18 +1032,8 @@ fn check_file(emitted: &Emitted, values: &[bool]) -> Result<(), Rejection> {
         }
         Body::Lp(program) => {
             for row in &program.rows {
-                let lhs: f64 = row
-                    .terms
-                    .iter()
-                    .filter(|&&(_, c)| values[c])
-                    .map(|&(c, _)| c)
-                    .sum();
-                let holds = match row.comparison {
-                    Comparison::AtMost => lhs <= row.rhs + 1e-9,
-                    Comparison::AtLeast => lhs >= row.rhs - 1e-9,
-                    Comparison::Equal => (lhs - row.rhs).abs() <= 1e-9,
-                };
-                if !holds {
+                let lhs = row.lhs(values);
+                if !row.holds_at(lhs) {
                     return Err(Rejection::BrokenLpRow {
                         row: row.name.clone(),
                         file: name.clone(),

@@ -27,6 +27,27 @@ pub struct Row {
     pub rhs: f64,
 }
 
+impl Row {
+    /// The left side at the 0-1 point `values` (one per column).
+    pub fn lhs(&self, values: &[bool]) -> f64 {
+        self.terms
+            .iter()
+            .filter(|&&(_, column)| values[column])
+            .map(|&(coefficient, _)| coefficient)
+            .sum()
+    }
+
+    /// Whether a left side of `lhs` satisfies the row, within 1e-9 (solvers print
+    /// rounded values).
+    pub fn holds_at(&self, lhs: f64) -> bool {
+        match self.comparison {
+            Comparison::AtMost => lhs <= self.rhs + 1e-9,
+            Comparison::AtLeast => lhs >= self.rhs - 1e-9,
+            Comparison::Equal => (lhs - self.rhs).abs() <= 1e-9,
+        }
+    }
+}
+
 /// A 0-1 linear program: maximise the objective subject to the rows, every column binary.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LinearProgram {

@@ -8,7 +8,7 @@
 use super::loops::answer_goal_milp;
 use super::{MilpAnswer, MilpOracle, OracleError};
 use crate::base::{Control, Goal, Incumbent, RawOutcome};
-use crate::encode::lp::{Comparison, LinearProgram};
+use crate::encode::lp::LinearProgram;
 use crate::encode::lp_file::{lp_names, read_lp, write_lp};
 use crate::model::{Assignment, Model};
 use crate::oracle::external::ScratchDir;
@@ -229,17 +229,7 @@ fn checked_values(
         result[column] = rounded == 1.0;
     }
     for row in &program.rows {
-        let lhs: f64 = row
-            .terms
-            .iter()
-            .map(|&(c, i)| if result[i] { c } else { 0.0 })
-            .sum();
-        let holds = match row.comparison {
-            Comparison::AtMost => lhs <= row.rhs + 1e-9,
-            Comparison::AtLeast => lhs >= row.rhs - 1e-9,
-            Comparison::Equal => (lhs - row.rhs).abs() <= 1e-9,
-        };
-        if !holds {
+        if !row.holds_at(row.lhs(&result)) {
             return Err(SolutionError::RowViolated(row.name.clone()));
         }
     }

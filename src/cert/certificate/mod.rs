@@ -141,6 +141,23 @@ pub struct ModelEntry {
     pub kind: String,
 }
 
+impl ModelEntry {
+    /// The entry of the model file `model_bytes`, read from `source`, a `puzzle`: as every
+    /// route of `prove` records it.
+    pub fn of(
+        source: &std::path::Path,
+        model_bytes: &[u8],
+        puzzle: &crate::puzzle::Puzzle,
+    ) -> ModelEntry {
+        ModelEntry {
+            file: MODEL_FILE.to_string(),
+            sha256: crate::base::digest::sha256_hex(model_bytes),
+            source: source.display().to_string(),
+            kind: puzzle.kind().to_string(),
+        }
+    }
+}
+
 /// How the refuted CNF was built.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EncodingEntry {

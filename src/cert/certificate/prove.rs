@@ -535,12 +535,7 @@ fn write_manifest(
     let mut manifest = Manifest {
         format: FORMAT.to_string(),
         tool: format!("puzzlec {}", env!("CARGO_PKG_VERSION")),
-        model: ModelEntry {
-            file: MODEL_FILE.to_string(),
-            sha256: sha256_hex(model_bytes),
-            source: model_path.display().to_string(),
-            kind: puzzle.kind().to_string(),
-        },
+        model: ModelEntry::of(model_path, model_bytes, puzzle),
         claim: record.claim,
         how: record.how,
         encoding: record.encoding,
