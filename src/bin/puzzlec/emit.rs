@@ -80,10 +80,10 @@ pub fn run(args: EmitArgs, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
                     let _ = std::fs::remove_file(&temporary);
                     return Err(cannot(&e));
                 }
-                // Reported as the write failure it always was (exit 2), though it is a bug.
+                // A bug, not bad input: exit 1.
                 Err(e @ EmitError::CompilePanicked) => {
                     let _ = std::fs::remove_file(&temporary);
-                    return Err(cannot(&e));
+                    return Err(Failure::Internal(e.to_string()));
                 }
             }
         }
@@ -104,8 +104,11 @@ pub fn run(args: EmitArgs, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
                 }
                 // `puzzlec emit ... | head` is not an error.
                 Err(EmitError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-                Err(e @ (EmitError::Io(_) | EmitError::CompilePanicked)) => {
+                Err(EmitError::Io(e)) => {
                     return Err(Failure::Usage(format!("cannot write to stdout: {e}")))
+                }
+                Err(e @ EmitError::CompilePanicked) => {
+                    return Err(Failure::Internal(e.to_string()))
                 }
             }
         }
