@@ -1296,7 +1296,20 @@ fn check_step(
 
 #[cfg(test)]
 mod tests {
-    use super::{Table, TableFileError};
+    use super::{StepCheckError, Table, TableFileError, PROOF_KINDS};
+
+    #[test]
+    fn a_misnamed_step_file_lists_every_proof_kind() {
+        let names: Vec<String> = PROOF_KINDS.map(|k| format!("step-007.{k}")).to_vec();
+        let error = StepCheckError::BadName {
+            file: "step-007.txt".into(),
+            step: "step-007".into(),
+        };
+        assert_eq!(
+            error.to_string(),
+            format!("step-007.txt: a step proof is named {}", names.join(" or "))
+        );
+    }
 
     /// A 2 x 1 region's table with `body` after the header `positions 2`.
     fn parse(body: &str) -> Result<Table, TableFileError> {
