@@ -234,20 +234,6 @@ impl PackingInstance {
         Ok(packing.len())
     }
 
-    /// [`Self::check_packing`] without the piece minimums: a partial packing, as a search
-    /// holds it on the way, respects cells and maximums. Returns the number of pieces.
-    pub fn check_packing_limits_max(&self, packing: &[usize]) -> Result<usize, PackingError> {
-        let relaxed = PackingInstance {
-            pieces: self
-                .pieces
-                .iter()
-                .map(|l| PieceLimit { min: 0, max: l.max })
-                .collect(),
-            ..self.clone()
-        };
-        relaxed.check_packing(packing)
-    }
-
     /// [`Self::check_packing`], and every free cell is covered.
     pub fn check_tiling(&self, packing: &[usize]) -> Result<usize, PackingError> {
         let n = self.check_packing(packing)?;
