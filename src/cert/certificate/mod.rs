@@ -142,8 +142,8 @@ pub struct ModelEntry {
 }
 
 impl ModelEntry {
-    /// The entry of the model file `model_bytes`, read from `source`, a `puzzle`: as every
-    /// route of `prove` records it.
+    /// The manifest's entry for a model file: `model_bytes` hashed, the path `source` they
+    /// were read from, and `puzzle`'s family (both routes of `prove` record it so).
     pub fn of(
         source: &std::path::Path,
         model_bytes: &[u8],
