@@ -7,7 +7,7 @@ mod common;
 
 use common::models;
 use puzzlec::base::Control;
-use puzzlec::driver::packing::{list_native, symmetries};
+use puzzlec::driver::packing::{canonical, list_native, symmetries};
 use puzzlec::puzzle::{load_model_file, Puzzle};
 use std::collections::HashSet;
 
@@ -29,27 +29,9 @@ fn every_class_of_pentomino_tilings_keeps_a_member() {
     // the placements that are their own images.
     assert_eq!(ruled_out.len(), 228);
     let group = symmetries(&packing);
-    let class_of = |placed: &[(usize, Vec<usize>)]| {
-        group
-            .iter()
-            .map(|map| {
-                let mut image: Vec<(usize, Vec<usize>)> = placed
-                    .iter()
-                    .map(|(piece, cells)| {
-                        let mut cells: Vec<usize> = cells.iter().map(|&c| map[c]).collect();
-                        cells.sort_unstable();
-                        (*piece, cells)
-                    })
-                    .collect();
-                image.sort();
-                image
-            })
-            .min()
-            .unwrap()
-    };
     let (mut all, mut kept) = (HashSet::new(), HashSet::new());
     let (count, complete) = list_native(&packing, &Control::unlimited(), &mut |tiling| {
-        let class = class_of(&tiling.placed);
+        let class = canonical(&group, &tiling);
         if tiling.placed.iter().all(|p| !ruled_out.contains(p)) {
             kept.insert(class.clone());
         }
