@@ -5,14 +5,13 @@
 
 mod common;
 
-use common::models;
+use common::{models, random_polyomino};
 use puzzlec::driver::emit::{emit, Format};
-use puzzlec::engines::dissection::{dissect, Cell};
+use puzzlec::engines::dissection::dissect;
 use puzzlec::model::Assignment;
 use puzzlec::puzzle::dissection::DissectionPuzzle;
 use puzzlec::puzzle::load_model_file;
 use puzzlec::puzzle::Puzzle;
-use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::process::Command;
@@ -86,16 +85,7 @@ fn dimacs_of_random_shapes_agrees_with_the_native_search() {
     for round in 0..24 {
         let reflect = round % 2 == 0;
         let (size, parts) = [(8, 2), (10, 2), (12, 2), (9, 3), (12, 3), (12, 4)][round % 6];
-        let mut cells: Vec<Cell> = vec![(0, 0)];
-        while cells.len() < size {
-            let (x, y) = *cells.choose(&mut rng).unwrap();
-            let next = *[(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)]
-                .choose(&mut rng)
-                .unwrap();
-            if !cells.contains(&next) {
-                cells.push(next);
-            }
-        }
+        let cells = random_polyomino(&mut rng, size);
         let stop = AtomicBool::new(false);
         let native = dissect(&cells, parts, reflect, &mut |_| false, &stop);
         let exists = native.count > 0;

@@ -7,15 +7,14 @@
 
 mod common;
 
-use common::models;
+use common::{models, random_polyomino};
 use puzzlec::driver::emit::{emit, Format};
 use puzzlec::encode::lp_file::read_lp;
-use puzzlec::engines::dissection::{dissect, Cell};
+use puzzlec::engines::dissection::dissect;
 use puzzlec::model::Assignment;
 use puzzlec::oracle::external_milp::{read_cbc_solution, read_glpk_solution};
 use puzzlec::puzzle::dissection::DissectionPuzzle;
 use puzzlec::puzzle::{load_model_file, Puzzle};
-use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashMap;
@@ -131,16 +130,7 @@ fn complete_lp_of_random_shapes_agrees_with_the_native_search() {
     for round in 0..12 {
         let reflect = round % 2 == 0;
         let (size, parts) = [(8, 2), (10, 2), (6, 3), (9, 3)][round % 4];
-        let mut cells: Vec<Cell> = vec![(0, 0)];
-        while cells.len() < size {
-            let (x, y) = *cells.choose(&mut rng).unwrap();
-            let next = *[(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)]
-                .choose(&mut rng)
-                .unwrap();
-            if !cells.contains(&next) {
-                cells.push(next);
-            }
-        }
+        let cells = random_polyomino(&mut rng, size);
         let stop = AtomicBool::new(false);
         let exists = dissect(&cells, parts, reflect, &mut |_| false, &stop).count > 0;
         let puzzle = Puzzle::Dissection(DissectionPuzzle::from_cells(&cells, parts, reflect));

@@ -322,10 +322,7 @@ pub fn symmetries(packing: &Packing) -> Vec<Vec<usize>> {
 
 /// The smallest image of `solution` under `group`, as sorted (piece, cells) pairs: the name
 /// of its orbit.
-pub fn canonical(
-    group: &[Vec<usize>],
-    solution: &PackingSolution,
-) -> Vec<(usize, Vec<usize>)> {
+pub fn canonical(group: &[Vec<usize>], solution: &PackingSolution) -> Vec<(usize, Vec<usize>)> {
     group
         .iter()
         .map(|map| {
