@@ -25,7 +25,9 @@ pub enum ShardError {
 ///
 /// Shard `index` (1-based) does the subproblems `i` with `i % count == index - 1`.
 /// The answers of shards `1/count ..= count/count` of the same N add up to the full one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// In JSON it is `{"index": I, "count": N}`; one read from a file is checked with
+/// [`Shard::new`] (deserialising does not check the range).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Shard {
     /// Which shard this is, from 1 to `count`.
     pub index: u32,

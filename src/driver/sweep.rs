@@ -90,7 +90,7 @@ pub struct SweepReport {
     /// The per-instance time limit in seconds, if any.
     pub time_limit: Option<f64>,
     /// The shard, `null` for the whole sweep.
-    pub shard: Option<ShardJson>,
+    pub shard: Option<Shard>,
     /// Instances in the whole sweep (all shards).
     pub instances: usize,
     /// The rows of this shard (all rows when not sharded), in sweep order.
@@ -111,15 +111,6 @@ pub struct Axes {
     /// Board sizes `[first, last]` (queens).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub size: Option<[usize; 2]>,
-}
-
-/// A shard in JSON.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ShardJson {
-    /// Which shard, from 1.
-    pub index: u32,
-    /// Of how many.
-    pub count: u32,
 }
 
 impl SweepAxes {
@@ -351,10 +342,7 @@ pub fn sweep(
         kind: kind_name(puzzle).into(),
         axes: options.axes.json(),
         time_limit: options.time_limit.map(|t| t.as_secs_f64()),
-        shard: options.shard.map(|s| ShardJson {
-            index: s.index,
-            count: s.count,
-        }),
+        shard: options.shard,
         instances: instances.len(),
         stopped: rows.iter().filter(|r| !r.proven).count(),
         rows,
@@ -483,7 +471,7 @@ pub fn merge(inputs: &[(String, String)]) -> Result<SweepReport, SweepMergeError
                 first: first_name.clone(),
             });
         }
-        let shard = part.shard.unwrap_or(ShardJson { index: 1, count: 1 });
+        let shard = part.shard.unwrap_or(Shard { index: 1, count: 1 });
         Shard::new(shard.index.into(), shard.count.into()).map_err(|error| {
             SweepMergeError::BadShard {
                 file: name.clone(),
@@ -619,7 +607,7 @@ mod tests {
             kind: "queens".into(),
             axes: SweepAxes::Sizes(4..=6).json(),
             time_limit: None,
-            shard: Some(ShardJson { index: 1, count: 3 }),
+            shard: Some(Shard { index: 1, count: 3 }),
             instances: 3,
             rows: Vec::new(),
             stopped: 0,

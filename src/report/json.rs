@@ -204,15 +204,6 @@ pub struct ClassCount {
     pub classes: u64,
 }
 
-/// A shard as `index/count`.
-#[derive(Serialize)]
-pub struct ShardJson {
-    /// Which shard, from 1.
-    pub index: u32,
-    /// How many shards.
-    pub count: u32,
-}
-
 /// `solve --count --json` (and `--all`, `--unique`): the count and how it was established.
 #[derive(Serialize)]
 pub struct CountReport {
@@ -229,7 +220,7 @@ pub struct CountReport {
     /// The value of every counted solution.
     pub value: Option<usize>,
     /// The shard this run did.
-    pub shard: Option<ShardJson>,
+    pub shard: Option<Shard>,
     /// Solutions counted.
     pub count: u64,
     /// Symmetry classes counted.
@@ -264,7 +255,7 @@ impl CountReport {
             goal: count_goal(options),
             backend: outcome.backend.name(),
             value: outcome.value,
-            shard: outcome.shard.map(shard_json),
+            shard: outcome.shard,
             count: outcome.count,
             unique_count: outcome.unique_count,
             symmetries: outcome.symmetries,
@@ -274,13 +265,6 @@ impl CountReport {
             seconds: outcome.elapsed.as_secs_f64(),
             solutions: None,
         }
-    }
-}
-
-fn shard_json(shard: Shard) -> ShardJson {
-    ShardJson {
-        index: shard.index,
-        count: shard.count,
     }
 }
 
