@@ -71,7 +71,7 @@ use crate::base::digest::sha256_hex;
 use crate::base::shard::Shard;
 use crate::base::Control;
 use crate::cert::certificate::{
-    parse_witness, witness_text, CheckError, Checked, Claim, EncodingEntry, FileEntry, Manifest,
+    verified_witness, witness_text, CheckError, Checked, Claim, EncodingEntry, FileEntry, Manifest,
     ModelEntry, ProveError, ProveOptions, Times, CNF_FILE, CUTS_FILE, DRAT_FILE, FORMAT, LRAT_FILE,
     MANIFEST_FILE, MODEL_FILE, VARISAT_FILE, WITNESS_FILE,
 };
@@ -1135,21 +1135,14 @@ pub fn check(
     // The witness: a packing by the rules, of the claimed size.
     let witness_name = file_of("witness")?;
     let num_vars = packing.instance.placements.len();
-    let witness = parse_witness(&text(witness_name)?, num_vars)
-        .map_err(|e| failed(format!("{witness_name}: {e}")))?;
-    let solution = puzzle.decode(&witness);
-    puzzle
-        .verify(&solution)
-        .map_err(|e| failed(format!("{witness_name}: {e}")))?;
-    let value = puzzle.value(&solution);
-    if value != optimum {
-        return Err(failed(format!(
-            "{witness_name}: the solution has value {value}, the manifest claims {optimum}"
-        )));
-    }
-    steps.push(format!(
-        "{witness_name}: a solution of value {value}, verified by the packing rules"
-    ));
+    let (witness, step) = verified_witness(
+        witness_name,
+        &text(witness_name)?,
+        num_vars,
+        puzzle,
+        &Claim::Optimal { value: optimum },
+    )?;
+    steps.push(step);
 
     // The table: a scan order, and entries shaped as a Russian-doll table the witness fits.
     let table_name = file_of(TABLE_ROLE)?;

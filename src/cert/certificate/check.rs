@@ -11,13 +11,48 @@ use crate::cert::packing_table;
 use crate::cert::refute::check_with_varisat;
 use crate::checkers::drat::{check_drat, ProofEncoding};
 use crate::checkers::lrat::{check_lrat, parse_dimacs};
-use crate::model::{Lit, Model};
+use crate::model::{Assignment, Lit, Model};
 use crate::puzzle::load::parse_model;
 use crate::puzzle::Puzzle;
 use std::path::Path;
 
 fn failed(message: String) -> CheckError {
     CheckError::Failed(message)
+}
+
+/// The witness file `name` (its `text`, over `num_vars` model variables) read, decoded and
+/// verified by `puzzle`'s rules, and of the claimed value when `claim` is an optimum: the
+/// assignment and the step line saying so. Every certificate route checks its witness here.
+pub(crate) fn verified_witness(
+    name: &str,
+    text: &str,
+    num_vars: usize,
+    puzzle: &Puzzle,
+    claim: &Claim,
+) -> Result<(Assignment, String), CheckError> {
+    let witness = parse_witness(text, num_vars).map_err(|e| failed(format!("{name}: {e}")))?;
+    let solution = puzzle.decode(&witness);
+    puzzle
+        .verify(&solution)
+        .map_err(|e| failed(format!("{name}: {e}")))?;
+    let value = puzzle.value(&solution);
+    if let Claim::Optimal { value: claimed } = *claim {
+        if value != claimed {
+            return Err(failed(format!(
+                "{name}: the solution has value {value}, the manifest claims {claimed}"
+            )));
+        }
+    }
+    let solution = if puzzle.has_objective() {
+        format!("a solution of value {value}")
+    } else {
+        "a solution".to_string()
+    };
+    let step = format!(
+        "{name}: {solution}, verified by the {} rules",
+        puzzle.kind()
+    );
+    Ok((witness, step))
 }
 
 /// Re-verifies the certificate in `dir`; every step is listed in the result. Fails at the
@@ -208,29 +243,8 @@ impl CheckedFolder<'_> {
 
     /// The witness satisfies the puzzle's rules and has the claimed value.
     fn witness(&self, puzzle: &Puzzle, model: &Model, claim: &Claim) -> Result<String, CheckError> {
-        let witness = parse_witness(&self.text(WITNESS_FILE)?, model.num_vars())
-            .map_err(|e| failed(format!("{WITNESS_FILE}: {e}")))?;
-        let solution = puzzle.decode(&witness);
-        puzzle
-            .verify(&solution)
-            .map_err(|e| failed(format!("{WITNESS_FILE}: {e}")))?;
-        let value = puzzle.value(&solution);
-        if let Claim::Optimal { value: claimed } = *claim {
-            if value != claimed {
-                return Err(failed(format!(
-                    "{WITNESS_FILE}: the solution has value {value}, the manifest claims {claimed}"
-                )));
-            }
-        }
-        let solution = if puzzle.has_objective() {
-            format!("a solution of value {value}")
-        } else {
-            "a solution".to_string()
-        };
-        Ok(format!(
-            "{WITNESS_FILE}: {solution}, verified by the {} rules",
-            puzzle.kind()
-        ))
+        let text = self.text(WITNESS_FILE)?;
+        verified_witness(WITNESS_FILE, &text, model.num_vars(), puzzle, claim).map(|(_, step)| step)
     }
 
     /// Every recorded cut holds in every solution, by the puzzle's rules; the cut clauses,

@@ -45,6 +45,7 @@ use std::path::PathBuf;
 mod check;
 mod prove;
 
+pub(crate) use check::verified_witness;
 pub use check::{check, check_shard};
 pub use prove::{prove, prove_using, prove_with, ProveOptions};
 
