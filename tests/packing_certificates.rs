@@ -308,6 +308,23 @@ fn a_lowered_or_raised_table_entry_is_rejected_naming_the_step() {
     );
     edit(&original);
     check(&dir).unwrap();
+    // The witness with one piece taken out: still a packing, but of 3, not the claimed 4.
+    let witness = fs::read_to_string(dir.join("witness.txt")).unwrap();
+    let placed = witness
+        .lines()
+        .filter(|l| l.starts_with("v "))
+        .flat_map(str::split_whitespace)
+        .find(|w| w.parse::<i64>().is_ok_and(|n| n > 0))
+        .unwrap()
+        .to_string();
+    let fewer = witness.replacen(&format!(" {placed} "), &format!(" -{placed} "), 1);
+    assert_ne!(fewer, witness);
+    fs::write(dir.join("witness.txt"), fewer).unwrap();
+    rehash(&dir, "witness.txt");
+    assert_eq!(
+        check(&dir).unwrap_err().to_string(),
+        "witness.txt: the solution has value 3, the manifest claims 4"
+    );
 }
 
 #[test]
