@@ -31,7 +31,7 @@ fn contest_certificate(c: &mut Criterion) {
 
 /// The table certificate of the 10 x 10 cross box (optimum 6, 100 steps, refuted by CaDiCaL
 /// when it is on PATH, else varisat). The 13 x 19 box takes minutes: it is the ignored test
-/// `the_13_by_19_cross_box_certificate` in tests/packing_certificates.rs.
+/// `the_13_by_19_cross_box_certificate` in tests/integration/packing_certificates.rs.
 fn cross_table_certificate(c: &mut Criterion) {
     let tmp = tempfile::tempdir().expect("a temporary folder");
     let model = tmp.path().join("cross-10x10.toml");

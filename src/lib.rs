@@ -1,6 +1,6 @@
 //! puzzlec: compile combinatorial grid puzzles into constraint models and settle them.
 //!
-//! The crate is layered; each layer imports only the ones below it (a test, `tests/layering.rs`,
+//! The crate is layered; each layer imports only the ones below it (a test, `tests/integration/layering.rs`,
 //! keeps it so):
 //!
 //! - [`checkers`]: the LRAT and DRAT proof checkers, importing nothing of the crate.

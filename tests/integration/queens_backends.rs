@@ -1,6 +1,6 @@
 //! Known answers for queens, and agreement of every backend on seeded random boards.
 
-mod common;
+use crate::common;
 
 use common::{models, seeded_board};
 use puzzlec::base::{Control, Goal, Status};

@@ -1,6 +1,6 @@
 //! The command line as users run it: outputs, exit codes and JSON.
 
-mod common;
+use crate::common;
 
 use common::{models, puzzlec};
 

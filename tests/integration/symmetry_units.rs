@@ -3,7 +3,7 @@
 //! symmetry class: on pentomino 6 x 10, every one of the 2339 classes of the 9356 tilings
 //! has a member that the unit clauses allow.
 
-mod common;
+use crate::common;
 
 use common::models;
 use puzzlec::base::Control;

@@ -6,7 +6,7 @@
 //! (the shared `common::cadical_or_skip`); with `PUZZLEC_REQUIRE_EXTERNAL=1` they fail
 //! instead.
 
-mod common;
+use crate::common;
 
 use common::{models, puzzlec, script};
 use std::path::Path;

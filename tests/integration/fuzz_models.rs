@@ -9,7 +9,7 @@
 //! a case never asks for a huge model. `PUZZLEC_FUZZ_CASES` sets the number of cases
 //! (default 1500; each runs three or four commands).
 
-mod common;
+use crate::common;
 
 use common::puzzlec;
 use proptest::prelude::*;

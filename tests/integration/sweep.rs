@@ -2,7 +2,7 @@
 //! (../shared/refs/cross_doll.c), queens boards, CSV, shards joined by `merge`, stopped
 //! rows, and the errors.
 
-mod common;
+use crate::common;
 
 use common::{models, puzzlec, CROSS_DOLL};
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! The packing family: known answers (6 x 10 pentominoes, the 13 x 19 cross box), agreement
 //! of SAT, MILP and native search on seeded random instances, CLI output and bad input.
 
-mod common;
+use crate::common;
 
 use common::{models, puzzlec};
 use puzzlec::base::{Control, Goal, Status};

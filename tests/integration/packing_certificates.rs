@@ -2,7 +2,7 @@
 //! boxes proved and checked with their known optima, shards combined, and tampering caught
 //! with a message naming the step. The 13 x 19 cross box is behind `#[ignore]`.
 
-mod common;
+use crate::common;
 
 use common::{assert_fails, models, puzzlec, rehash};
 use puzzlec::base::shard::Shard;
@@ -111,7 +111,7 @@ fn proof_of(dir: &Path, k: usize) -> String {
 #[test]
 fn cross_boxes_get_table_certificates_with_their_known_optima() {
     let tmp = tempfile::tempdir().unwrap();
-    // Optima from ../shared/refs/cross_doll.c (as in tests/russian_doll.rs).
+    // Optima from ../shared/refs/cross_doll.c (as in tests/integration/russian_doll.rs).
     for (w, h, optimum) in [(6, 6, 2), (7, 7, 2), (8, 8, 4), (6, 9, 3), (9, 9, 5)] {
         let model = write_model(
             tmp.path(),

@@ -1,7 +1,7 @@
 //! Counting and enumeration: known answers (OEIS A000170, A002562), native against SAT on
 //! random obstacle boards, every listed solution verified and distinct, shards that add up.
 
-mod common;
+use crate::common;
 
 use common::{models, puzzlec, seeded_board};
 use puzzlec::base::shard::Shard;

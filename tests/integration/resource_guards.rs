@@ -3,7 +3,7 @@
 //! when complete, and a time limit that stops it (exit 3) leaves no file behind;
 //! `--incomplete` says so in the file.
 
-mod common;
+use crate::common;
 
 use common::{models, puzzlec};
 use std::path::Path;

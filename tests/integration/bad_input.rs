@@ -1,6 +1,6 @@
 //! Bad input: one clear line naming the file, the line and the problem, exit code 2.
 
-mod common;
+use crate::common;
 
 use common::{puzzlec, Run};
 use std::path::Path;

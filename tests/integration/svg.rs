@@ -1,7 +1,7 @@
 //! SVG pictures: `solve --svg` through the binary, parsed back to count the shapes, and the
 //! seed instances rendered to PNG by resvg and decoded again, checking pixel colours.
 
-mod common;
+use crate::common;
 
 use common::{models, puzzlec};
 use puzzlec::report::render::{Boundaries, LabelledGrid};

@@ -1,7 +1,7 @@
 //! `puzzlec prove` and `puzzlec check` end to end: certificates of real answers pass, and each
 //! kind of tampering fails with a message that says exactly what failed.
 
-mod common;
+use crate::common;
 
 use common::{assert_fails, check, edit, edit_unhashed, models, prove, puzzlec, rehash, Run};
 use puzzlec::base::digest::sha256_hex;
@@ -497,7 +497,7 @@ fn prove_draws_the_certified_witness() {
 fn a_packing_at_its_structural_bound_gets_proofs_that_end_with_the_empty_clause() {
     // Four 2 x 2 squares fill a 4 x 4 board: "at least 5" is an empty clause in the CNF.
     // (`exactly = 4`: a piece minimum keeps the single refutation rather than the
-    // Russian-doll table, see tests/packing_certificates.rs.)
+    // Russian-doll table, see tests/integration/packing_certificates.rs.)
     let tmp = tempfile::tempdir().unwrap();
     let model = tmp.path().join("squares.toml");
     fs::write(

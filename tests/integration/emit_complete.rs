@@ -3,7 +3,7 @@
 //! its answer decodes to a dissection that the puzzle's rules accept. Skipped (with a
 //! "SKIPPED" line) when `cadical` is not installed, unless `PUZZLEC_REQUIRE_EXTERNAL=1`.
 
-mod common;
+use crate::common;
 
 use common::{models, random_polyomino};
 use puzzlec::driver::emit::{emit, Format};

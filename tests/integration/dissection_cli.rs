@@ -1,7 +1,7 @@
 //! The dissection family on the command line: the seed's answer, impossible shapes, and bad
 //! model files.
 
-mod common;
+use crate::common;
 
 use common::{models, puzzlec, Run};
 

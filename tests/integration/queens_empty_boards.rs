@@ -2,7 +2,7 @@
 //! explicit construction reaches it, so every backend proves N optimal at once and says
 //! how. N = 1..3 (where the construction does not exist) still go through the solvers.
 
-mod common;
+use crate::common;
 
 use puzzlec::base::{Control, Goal, Status};
 use puzzlec::driver::{solve, Backend};

@@ -1,7 +1,7 @@
 //! The dissection family through every backend: the seed's known answer, glued shapes that
 //! must split, and seeded random shapes on which the backends must agree.
 
-mod common;
+use crate::common;
 use common::{glued, random_polyomino};
 
 use puzzlec::base::{Control, Goal, Incumbent, Status};

@@ -5,7 +5,7 @@
 //! impossible by counting is certified by its reason, which `check` recomputes. Each kind of
 //! tampering fails with a message that says exactly what failed.
 
-mod common;
+use crate::common;
 
 use common::{assert_fails, check, edit, edit_unhashed, models, prove, puzzlec, rehash};
 use puzzlec::base::digest::sha256_hex;

@@ -4,7 +4,7 @@
 //! what it counted, says it is a lower bound (text and JSON), and with `--unique` reports
 //! classes and solutions that agree with each other.
 
-mod common;
+use crate::common;
 
 use common::{models, puzzlec, Run};
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! (../shared/refs/cross_doll.c), random small instances against a plain dynamic programme,
 //! in every configuration of the switches.
 
-mod common;
+use crate::common;
 
 use common::CROSS_DOLL;
 use std::collections::HashMap;

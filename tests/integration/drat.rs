@@ -6,8 +6,6 @@
 //! (the shared `common::report_missing`); with `PUZZLEC_REQUIRE_EXTERNAL=1` they fail
 //! instead. `DRAT_FUZZ_ROUNDS` lengthens the random runs.
 
-mod common;
-
 mod helpers {
     #![allow(dead_code)]
     //! Shared helpers of the integration tests: formula generators, proof producers, brute force.

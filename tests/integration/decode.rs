@@ -4,7 +4,7 @@
 //! what fails. The solver runs are skipped (with a "SKIPPED" line) when the program is
 //! not installed, unless `PUZZLEC_REQUIRE_EXTERNAL=1`.
 
-mod common;
+use crate::common;
 
 use common::{models, puzzlec, Run};
 use puzzlec::oracle::external::on_path;

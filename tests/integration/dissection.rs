@@ -1,6 +1,6 @@
 //! Tests of the native dissection search against an independent checker and brute force.
 
-mod common;
+use crate::common;
 use common::{glued, random_polyomino};
 
 use std::collections::{HashSet, VecDeque};

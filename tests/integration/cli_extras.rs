@@ -1,6 +1,6 @@
 //! The friendlier CLI: `models`, `explain`, `--color`, shell completions and the man page.
 
-mod common;
+use crate::common;
 
 use common::{models, puzzlec};
 

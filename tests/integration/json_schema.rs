@@ -2,7 +2,7 @@
 //! and each command's output must have exactly the documented fields (none missing over
 //! the runs, none undocumented), each of its documented type, and the schema version key.
 
-mod common;
+use crate::common;
 
 use common::{models, puzzlec};
 use serde_json::Value;

@@ -1,6 +1,6 @@
 //! Tiling counts through `solve --count`: raw and up to the region's symmetries.
 
-mod common;
+use crate::common;
 
 use common::{models, puzzlec};
 

@@ -2,7 +2,7 @@
 //! names the exit codes, JSON without placeholders, plain wording, and `compare` that keeps
 //! going past a failed solver, keeps to its limit and stops on Ctrl-C.
 
-mod common;
+use crate::common;
 
 use common::{models, puzzlec, script, Run};
 use serde_json::Value;

@@ -6,7 +6,7 @@
 //! missing; with `PUZZLEC_REQUIRE_EXTERNAL=1` (set by `.ci/run` after installing them) a
 //! missing program fails the test instead.
 
-mod common;
+use crate::common;
 
 use common::{models, puzzlec, script, seeded_board};
 use puzzlec::base::{Control, Goal, Status};
@@ -67,7 +67,7 @@ fn embedded_optimum(puzzle: &Puzzle) -> Option<usize> {
 }
 
 /// Models whose optimum no SAT or MILP solver here settles in a test's time (the 13 x 19
-/// cross box: the native search proves 19 in seconds, tests/packing.rs, but "at least 20"
+/// cross box: the native search proves 19 in seconds, tests/integration/packing.rs, but "at least 20"
 /// as CNF or MILP is beyond the solvers), skipped with a message.
 const TOO_HARD: [&str; 1] = ["cross-13x19.toml"];
 

@@ -5,7 +5,7 @@
 //! "SKIPPED" line) when `cbc` or `glpsol` is not installed, unless
 //! `PUZZLEC_REQUIRE_EXTERNAL=1`.
 
-mod common;
+use crate::common;
 
 use common::{models, random_polyomino};
 use puzzlec::driver::emit::{emit, Format};
