@@ -277,6 +277,16 @@ fn prove_json_matches_the_documented_schema() {
                 "{tmp}",
                 "--json",
             ],
+            // A certified count with its classes.
+            &[
+                "prove",
+                "queens-8.toml",
+                "--count",
+                "--unique",
+                "-o",
+                "{tmp}",
+                "--json",
+            ],
         ],
     );
 }

@@ -10,6 +10,7 @@ mod common;
 mod bad_input;
 mod certificates;
 mod certify;
+mod certify_counts;
 mod certify_dissection;
 mod checked_refutations;
 mod cli;

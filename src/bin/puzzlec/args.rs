@@ -290,10 +290,20 @@ pub enum Command {
         /// The certificate folder (created if missing).
         #[arg(short, long, value_name = "DIR")]
         output: PathBuf,
-        /// Record the number of solutions instead, counted natively and by SAT enumeration
-        /// (the two must agree; `check` counts again; not a proof of completeness).
+        /// Certify the number of optimal solutions (of solutions, for a model without an
+        /// objective) instead: every solution listed, and the model with each one blocked
+        /// refuted (with the optimum's certificate beside it).
         #[arg(long)]
         count: bool,
+        /// With --count: list one solution per class under the symmetries that map the
+        /// board onto itself; `check` expands the classes, so their number and sizes are
+        /// certified too.
+        #[arg(long, requires = "count")]
+        unique: bool,
+        /// With --count: refuse (exit 2, before listing) counts above N solutions, whose
+        /// list and blocking clauses would be too big to certify one by one.
+        #[arg(long, value_name = "N", default_value_t = puzzlec::cert::certificate::count::DEFAULT_MAX_LISTED, requires = "count")]
+        max_solutions: u64,
         /// An external SAT solver that finds the answer and writes the DRAT refutation,
         /// checked by puzzlec's DRAT checker before it is written, e.g. `cadical` (given
         /// `--no-binary {proof}`); other commands must name `{proof}`. Without it: varisat,

@@ -175,6 +175,8 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
             model,
             output,
             count,
+            unique,
+            max_solutions,
             solver,
             time_limit,
             json,
@@ -185,6 +187,8 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
             let control = Control::new(stop, limit(time_limit)?);
             let args = prove::ProveArgs {
                 count,
+                unique,
+                max_solutions,
                 solver: solver.as_deref(),
                 json,
                 svg: svg.as_deref(),

@@ -17,6 +17,10 @@ use std::path::Path;
 pub struct ProveArgs<'a> {
     /// `--count`.
     pub count: bool,
+    /// `--unique`.
+    pub unique: bool,
+    /// `--max-solutions`.
+    pub max_solutions: u64,
     /// `--solver`.
     pub solver: Option<&'a str>,
     /// `--json`.
@@ -58,13 +62,10 @@ pub fn run(model: &Path, dir: &Path, args: ProveArgs, control: Control) -> Resul
             ExternalSolver::Milp(_) => unreachable!("parsed for the SAT backend"),
         },
     };
-    if args.count && solver.is_some() {
-        return Err(Failure::Usage(
-            "--solver does not apply to --count: counts are native and varisat enumeration".into(),
-        ));
-    }
     let options = ProveOptions {
         count: args.count,
+        unique: args.unique,
+        max_listed: args.max_solutions,
         solver,
         control,
         shard: args.shard,

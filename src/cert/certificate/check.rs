@@ -1,12 +1,11 @@
 //! `check`: re-verify a certificate folder without trusting any of its files.
 
 use super::{
-    count_twice, parse_witness, refuted_dimacs, CheckError, Checked, Claim, CountError, Manifest,
-    CNF_FILE, CUTS_FILE, DRAT_FILE, FORMAT, LRAT_FILE, MANIFEST_FILE, VARISAT_FILE, WITNESS_FILE,
+    parse_witness, refuted_dimacs, CheckError, Checked, Claim, Manifest, RefutationFiles,
+    CUTS_FILE, FORMAT, MANIFEST_FILE, SINGLE_REFUTATION, WITNESS_FILE,
 };
 use crate::base::digest::sha256_hex;
 use crate::base::shard::Shard;
-use crate::base::Control;
 use crate::cert::packing_table;
 use crate::cert::refute::check_with_varisat;
 use crate::checkers::drat::{check_drat, ProofEncoding};
@@ -16,7 +15,7 @@ use crate::puzzle::load::parse_model;
 use crate::puzzle::Puzzle;
 use std::path::Path;
 
-fn failed(message: String) -> CheckError {
+pub(super) fn failed(message: String) -> CheckError {
     CheckError::Failed(message)
 }
 
@@ -72,9 +71,7 @@ pub fn check_shard(dir: &Path, shard: Option<Shard>) -> Result<Checked, CheckErr
     let model_name = &manifest.model.file;
     let puzzle = folder.model(&manifest)?;
     match &manifest.claim {
-        Claim::Count { count, value } => {
-            return check_count(&puzzle, model_name, *count, *value, steps)
-        }
+        Claim::Count { .. } => return super::count::check(&folder, &manifest, &puzzle, steps),
         Claim::Impossible { reason } => {
             return check_impossible(&puzzle, model_name, reason, steps)
         }
@@ -100,7 +97,15 @@ pub fn check_shard(dir: &Path, shard: Option<Shard>) -> Result<Checked, CheckErr
     } else {
         Vec::new()
     };
-    steps.extend(folder.refutation(&model, &manifest, &cuts)?);
+    if let Some((rebuilt, entry)) = refuted_dimacs(&model, &manifest.claim, &cuts) {
+        steps.extend(folder.refutation(
+            &rebuilt,
+            &entry,
+            &manifest,
+            SINGLE_REFUTATION,
+            !cuts.is_empty(),
+        )?);
+    }
 
     let conclusion = match manifest.claim {
         Claim::Optimal { value } => format!("certified: {value} is the optimum of {model_name}"),
@@ -134,47 +139,6 @@ fn read_manifest(dir: &Path) -> Result<Manifest, CheckError> {
         )));
     }
     Ok(manifest)
-}
-
-/// A count record: both counts again, which must give the manifest's numbers.
-fn check_count(
-    puzzle: &Puzzle,
-    model_name: &str,
-    count: u64,
-    value: Option<usize>,
-    mut steps: Vec<String>,
-) -> Result<Checked, CheckError> {
-    steps.push(format!(
-        "{model_name}: SHA-256 matches the manifest ({} puzzle)",
-        puzzle.kind()
-    ));
-    let (recounted, how) = count_twice(puzzle, &Control::unlimited()).map_err(|e| match e {
-        CountError::Stopped => unreachable!("an unlimited count does not stop"),
-        CountError::Failed(message) => failed(format!("recount: {message}")),
-    })?;
-    let claimed = Claim::Count { count, value };
-    if recounted != claimed {
-        let Claim::Count {
-            count: again,
-            value: again_value,
-        } = &recounted
-        else {
-            unreachable!("count_twice returns a count")
-        };
-        let value_of = |v: &Option<usize>| v.map_or("none".to_string(), |v| v.to_string());
-        return Err(failed(format!(
-            "recount: {again} solutions (value {}), but the manifest claims {count} (value {})",
-            value_of(again_value),
-            value_of(&value)
-        )));
-    }
-    steps.push(format!("recount: {count} solutions again ({how})"));
-    Ok(Checked {
-        steps,
-        conclusion: format!(
-            "recorded: {model_name} has {count} solutions, by two independent counts (not a proof of completeness)"
-        ),
-    })
 }
 
 /// An impossibility by counting alone: the rules must give the same reason again.
@@ -211,16 +175,16 @@ fn check_impossible(
 }
 
 /// The folder being checked, for reading its files with messages that name them.
-struct CheckedFolder<'a> {
-    dir: &'a Path,
+pub(super) struct CheckedFolder<'a> {
+    pub(super) dir: &'a Path,
 }
 
 impl CheckedFolder<'_> {
-    fn read(&self, name: &str) -> Result<Vec<u8>, CheckError> {
+    pub(super) fn read(&self, name: &str) -> Result<Vec<u8>, CheckError> {
         std::fs::read(self.dir.join(name)).map_err(|e| failed(format!("{name}: cannot read: {e}")))
     }
 
-    fn text(&self, name: &str) -> Result<String, CheckError> {
+    pub(super) fn text(&self, name: &str) -> Result<String, CheckError> {
         String::from_utf8(self.read(name)?).map_err(|_| failed(format!("{name}: not UTF-8 text")))
     }
 
@@ -242,14 +206,23 @@ impl CheckedFolder<'_> {
     }
 
     /// The witness satisfies the puzzle's rules and has the claimed value.
-    fn witness(&self, puzzle: &Puzzle, model: &Model, claim: &Claim) -> Result<String, CheckError> {
+    pub(super) fn witness(
+        &self,
+        puzzle: &Puzzle,
+        model: &Model,
+        claim: &Claim,
+    ) -> Result<String, CheckError> {
         let text = self.text(WITNESS_FILE)?;
         verified_witness(WITNESS_FILE, &text, model.num_vars(), puzzle, claim).map(|(_, step)| step)
     }
 
     /// Every recorded cut holds in every solution, by the puzzle's rules; the cut clauses,
     /// in the file's order.
-    fn cuts(&self, puzzle: &Puzzle, model: &Model) -> Result<(Vec<Vec<Lit>>, String), CheckError> {
+    pub(super) fn cuts(
+        &self,
+        puzzle: &Puzzle,
+        model: &Model,
+    ) -> Result<(Vec<Vec<Lit>>, String), CheckError> {
         let cut_text = self.text(CUTS_FILE)?;
         let parsed = crate::cert::cuts::parse(&cut_text, model.num_vars())
             .map_err(|e| failed(format!("{CUTS_FILE}: {e}")))?;
@@ -269,81 +242,90 @@ impl CheckedFolder<'_> {
         Ok((clauses, step))
     }
 
-    /// The CNF is exactly the one the model, the claim and the cuts give, and every proof
-    /// the manifest lists refutes it (at least one of puzzlec's own checkers must run).
-    fn refutation(
+    /// The CNF file of `files` is exactly `rebuilt` (the CNF the model, the claim, the cuts
+    /// (`with_cuts`) and, for a count, the listed solutions give, described by `entry`), and
+    /// every proof of it the manifest lists refutes it (at least one of puzzlec's own
+    /// checkers must run).
+    pub(super) fn refutation(
         &self,
-        model: &Model,
+        rebuilt: &str,
+        entry: &super::EncodingEntry,
         manifest: &Manifest,
-        cuts: &[Vec<Lit>],
+        files: RefutationFiles,
+        with_cuts: bool,
     ) -> Result<Vec<String>, CheckError> {
-        let Some((rebuilt, entry)) = refuted_dimacs(model, &manifest.claim, cuts) else {
-            return Ok(Vec::new());
-        };
+        let (
+            cnf_file,
+            (lrat_role, lrat_file),
+            (drat_role, drat_file),
+            (varisat_role, varisat_file),
+        ) = (files.cnf.1, files.lrat, files.drat, files.varisat);
         let model_name = &manifest.model.file;
-        let found = self.text(CNF_FILE)?;
-        let source = if cuts.is_empty() {
-            model_name.to_string()
-        } else {
-            format!("{model_name} and {CUTS_FILE}")
-        };
-        if let Some(difference) = first_difference(&rebuilt, &found) {
+        let found = self.text(cnf_file)?;
+        let mut source = model_name.to_string();
+        if with_cuts {
+            source = format!("{source} and {CUTS_FILE}");
+        }
+        if files == super::COUNT_REFUTATION {
+            source = format!("{source} and {}", super::SOLUTIONS_FILE);
+        }
+        if let Some(difference) = first_difference(rebuilt, &found) {
             return Err(failed(format!(
-                "{CNF_FILE} differs from the CNF rebuilt from {source}: {difference}"
+                "{cnf_file} differs from the CNF rebuilt from {source}: {difference}"
             )));
         }
-        let refuted = entry.refuted.unwrap_or_default();
-        let with_cuts = if cuts.is_empty() {
+        let refuted = entry.refuted.clone().unwrap_or_default();
+        let with_cuts = if entry.cuts == 0 {
             String::new()
         } else {
-            format!(" with {} cuts", cuts.len())
+            format!(" with {} cuts", entry.cuts)
         };
         let mut steps = vec![format!(
-            "{CNF_FILE}: identical to the CNF rebuilt from {source} ({refuted}{with_cuts}; {} variables, {} clauses)",
+            "{cnf_file}: identical to the CNF rebuilt from {source} ({refuted}{with_cuts}; {} variables, {} clauses)",
             entry.variables, entry.clauses
         )];
         let (num_vars, clauses) =
-            parse_dimacs(&found).map_err(|e| failed(format!("{CNF_FILE}: {e}")))?;
+            parse_dimacs(&found).map_err(|e| failed(format!("{cnf_file}: {e}")))?;
         let listed = |role: &str| manifest.files.contains_key(role);
-        if !listed("lrat") && !listed("drat") {
+        if !listed(lrat_role) && !listed(drat_role) {
             return Err(failed(format!(
-                "{MANIFEST_FILE}: no proof of {CNF_FILE} is listed ({LRAT_FILE} or {DRAT_FILE})"
+                "{MANIFEST_FILE}: no proof of {cnf_file} is listed ({lrat_file} or {drat_file})"
             )));
         }
-        if listed("lrat") {
-            let lrat = self.text(LRAT_FILE)?;
+        if listed(lrat_role) {
+            let lrat = self.text(lrat_file)?;
             let stats = check_lrat(num_vars, &clauses, &lrat).map_err(|e| {
                 failed(format!(
-                    "{LRAT_FILE} does not refute {CNF_FILE} (puzzlec's LRAT checker): {e}"
+                    "{lrat_file} does not refute {cnf_file} (puzzlec's LRAT checker): {e}"
                 ))
             })?;
             steps.push(format!(
-                "{LRAT_FILE}: refutes {CNF_FILE} (puzzlec's LRAT checker: {} additions, {} hints)",
+                "{lrat_file}: refutes {cnf_file} (puzzlec's LRAT checker: {} additions, {} hints)",
                 stats.additions, stats.hints
             ));
         }
-        if listed("drat") {
-            let drat = self.read(DRAT_FILE)?;
+        if listed(drat_role) {
+            let drat = self.read(drat_file)?;
             let summary =
                 check_drat(num_vars, &clauses, &drat, ProofEncoding::Text).map_err(|e| {
                     failed(format!(
-                        "{DRAT_FILE} does not refute {CNF_FILE} (puzzlec's DRAT checker): {e}"
+                        "{drat_file} does not refute {cnf_file} (puzzlec's DRAT checker): {e}"
                     ))
                 })?;
             steps.push(format!(
-                "{DRAT_FILE}: refutes {CNF_FILE} (puzzlec's DRAT checker: {} lemmas, {} in the core)",
+                "{drat_file}: refutes {cnf_file} (puzzlec's DRAT checker: {} lemmas, {} in the core)",
                 summary.lemmas, summary.core_lemmas
             ));
         }
-        if listed("varisat") {
-            let native = self.read(VARISAT_FILE)?;
+        if listed(varisat_role) {
+            let native = self.read(varisat_file)?;
             check_with_varisat(num_vars, &clauses, &native[..]).map_err(|e| {
                 failed(format!(
-                    "{VARISAT_FILE} does not refute {CNF_FILE} (varisat's checker): {e}"
+                    "{varisat_file} does not refute {cnf_file} (varisat's checker): {e}"
                 ))
             })?;
             steps.push(format!(
-                "{VARISAT_FILE}: refutes {CNF_FILE} (varisat's checker)"
+                "{varisat_file}: refutes {cnf_file} (varisat's checker)"
             ));
         }
         Ok(steps)

@@ -33,7 +33,6 @@
 //! refused.
 
 use crate::base::error::InputError;
-use crate::base::Control;
 use crate::encode::amo::AmoEncoding;
 use crate::encode::{cnf as encode, dimacs, Cnf};
 use crate::model::{Assignment, Lit, Model};
@@ -43,6 +42,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 mod check;
+pub mod count;
 mod prove;
 
 pub(crate) use check::verified_witness;
@@ -65,6 +65,46 @@ pub const DRAT_FILE: &str = "proof.drat";
 pub const VARISAT_FILE: &str = "proof.varisat";
 /// The cuts of lazy constraints that [`CNF_FILE`] ends with, and their reasons.
 pub const CUTS_FILE: &str = "cuts.txt";
+/// A count certificate's list of solutions (see [`count`]).
+pub const SOLUTIONS_FILE: &str = "solutions.txt";
+/// A count certificate's CNF: the model's, with every listed solution blocked.
+pub const COUNT_CNF_FILE: &str = "count.dimacs";
+/// The LRAT refutation of [`COUNT_CNF_FILE`].
+pub const COUNT_LRAT_FILE: &str = "count.lrat";
+/// The textual DRAT refutation of [`COUNT_CNF_FILE`].
+pub const COUNT_DRAT_FILE: &str = "count.drat";
+/// The varisat-native refutation of [`COUNT_CNF_FILE`].
+pub const COUNT_VARISAT_FILE: &str = "count.varisat";
+
+/// One refuted CNF of a certificate folder and its proofs: each a manifest role and a file
+/// name. A count certificate holds two: the optimum's and the count's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RefutationFiles {
+    /// The CNF.
+    pub cnf: (&'static str, &'static str),
+    /// Its LRAT refutation.
+    pub lrat: (&'static str, &'static str),
+    /// Its textual DRAT refutation.
+    pub drat: (&'static str, &'static str),
+    /// Its varisat-native refutation.
+    pub varisat: (&'static str, &'static str),
+}
+
+/// The refutation of an optimum's "better than the answer", or of an impossible model.
+pub const SINGLE_REFUTATION: RefutationFiles = RefutationFiles {
+    cnf: ("cnf", CNF_FILE),
+    lrat: ("lrat", LRAT_FILE),
+    drat: ("drat", DRAT_FILE),
+    varisat: ("varisat", VARISAT_FILE),
+};
+
+/// The refutation of a count certificate's CNF with every listed solution blocked.
+pub const COUNT_REFUTATION: RefutationFiles = RefutationFiles {
+    cnf: ("count_cnf", COUNT_CNF_FILE),
+    lrat: ("count_lrat", COUNT_LRAT_FILE),
+    drat: ("count_drat", COUNT_DRAT_FILE),
+    varisat: ("count_varisat", COUNT_VARISAT_FILE),
+};
 
 /// The `format` written into every manifest; [`check`] refuses others. Version 2: every file
 /// is hashed, the folder holds no others, and every proof ends with the empty clause.
@@ -72,13 +112,18 @@ pub const FORMAT: &str = "puzzlec-certificate/2";
 
 /// The files `prove` may write besides the model and the manifest; stale ones are removed
 /// before a new certificate is written into a folder, as [`check`] refuses unlisted files.
-const WRITTEN_FILES: [&str; 6] = [
+const WRITTEN_FILES: [&str; 11] = [
     WITNESS_FILE,
     CNF_FILE,
     CUTS_FILE,
     LRAT_FILE,
     DRAT_FILE,
     VARISAT_FILE,
+    SOLUTIONS_FILE,
+    COUNT_CNF_FILE,
+    COUNT_LRAT_FILE,
+    COUNT_DRAT_FILE,
+    COUNT_VARISAT_FILE,
 ];
 
 /// The at-most-one encoding certificates use (the CNF must be rebuilt exactly).
@@ -106,16 +151,60 @@ pub enum Claim {
         /// The reason, in the puzzle's words.
         reason: String,
     },
-    /// The puzzle has `count` optimal solutions (all solutions, for a family without an
-    /// objective), counted by two independent methods that agree: the native search and SAT
-    /// enumeration with blocking clauses. A record of how the count was established, not a
-    /// proof of completeness: `check` counts again both ways.
+    /// The puzzle has exactly `count` optimal solutions (all solutions, for a family
+    /// without an objective): every one is listed in [`SOLUTIONS_FILE`] (or, with
+    /// `classes`, one member of each class under the symmetries that map the puzzle onto
+    /// itself), and [`COUNT_CNF_FILE`], the model with every listed solution blocked, is
+    /// refuted. For a family with an objective the folder also certifies the optimum
+    /// `value`, as [`Claim::Optimal`] does. See [`count`].
     Count {
         /// The number of solutions.
         count: u64,
         /// The optimum every counted solution has, for families with an objective.
         value: Option<usize>,
+        /// With `--unique`: how many classes there are of each size (class size -> number
+        /// of classes); in JSON a list of `{"size": 8, "classes": 11}`.
+        #[serde(default, skip_serializing_if = "Option::is_none", with = "class_sizes")]
+        classes: Option<std::collections::BTreeMap<usize, u64>>,
     },
+}
+
+/// A count's classes in JSON: `[{"size": 4, "classes": 1}, {"size": 8, "classes": 11}]`
+/// (a map's keys would be strings, which a tagged enum cannot read back as numbers).
+mod class_sizes {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::collections::BTreeMap;
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct SizeEntry {
+        size: usize,
+        classes: u64,
+    }
+
+    pub fn serialize<S: Serializer>(
+        value: &Option<BTreeMap<usize, u64>>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let entries: Option<Vec<SizeEntry>> = value.as_ref().map(|map| {
+            map.iter()
+                .map(|(&size, &classes)| SizeEntry { size, classes })
+                .collect()
+        });
+        entries.serialize(serializer)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<BTreeMap<usize, u64>>, D::Error> {
+        let entries: Option<Vec<SizeEntry>> = Option::deserialize(deserializer)?;
+        Ok(entries.map(|entries| {
+            entries
+                .into_iter()
+                .map(|entry| (entry.size, entry.classes))
+                .collect()
+        }))
+    }
 }
 
 impl Claim {
@@ -258,17 +347,6 @@ pub enum ProveError {
     Internal(String),
 }
 
-/// Why [`count_twice`] has no count.
-#[derive(Debug, thiserror::Error)]
-enum CountError {
-    /// A time limit or Ctrl-C stopped a count.
-    #[error("stopped")]
-    Stopped,
-    /// A count failed, or the two counts disagree.
-    #[error("{0}")]
-    Failed(String),
-}
-
 /// Why `check` did not accept a certificate.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CheckError {
@@ -307,11 +385,31 @@ fn refuted_cnf(
     cuts: &[Vec<Lit>],
 ) -> Option<(Cnf, String, EncodingEntry)> {
     let bound = claim.refuted_bound()?;
+    Some(certificate_cnf(model, bound, cuts, &[]))
+}
+
+/// The CNF of `model` with "objective at least k" when `bound` is `Some(k)` (the
+/// constraints alone for `None`), then the `cuts`, then the `blocked` clauses (a count
+/// certificate's, one per listed solution): the clauses, the DIMACS text with its comments
+/// (which depends only on the arguments, so `check` can rebuild it byte for byte), and the
+/// manifest's entry.
+pub(super) fn certificate_cnf(
+    model: &Model,
+    bound: Option<usize>,
+    cuts: &[Vec<Lit>],
+    blocked: &[Vec<Lit>],
+) -> (Cnf, String, EncodingEntry) {
     let encoding = encode::encode(model, AMO);
-    let refuted = match bound {
+    let mut refuted = match bound {
         Some(k) => format!("objective at least {k}"),
         None => "the constraints alone".to_string(),
     };
+    if !blocked.is_empty() {
+        refuted = format!(
+            "{refuted}, and none of the {} of {SOLUTIONS_FILE}",
+            crate::base::plural(blocked.len() as u64, "listed solution")
+        );
+    }
     let mut comments = vec![
         format!("puzzlec certificate CNF of {MODEL_FILE}: {refuted}"),
         format!("objective counted by {}", encoding.objective_encoding),
@@ -321,13 +419,21 @@ fn refuted_cnf(
         ),
     ];
     if !cuts.is_empty() {
+        let place = if blocked.is_empty() { "last" } else { "next" };
         comments.push(format!(
-            "the last {} clauses are the cuts of {CUTS_FILE}, in its order",
+            "the {place} {} clauses are the cuts of {CUTS_FILE}, in its order",
             cuts.len()
+        ));
+    }
+    if !blocked.is_empty() {
+        comments.push(format!(
+            "the last {} clauses block the solutions of {SOLUTIONS_FILE}, one each, in its order",
+            blocked.len()
         ));
     }
     let mut cnf = encoding.cnf_with_at_least(bound);
     cnf.clauses.extend(cuts.iter().cloned());
+    cnf.clauses.extend(blocked.iter().cloned());
     let entry = EncodingEntry {
         at_most_one: format!("{AMO:?}").to_lowercase(),
         objective: encoding.objective_encoding.clone(),
@@ -337,7 +443,7 @@ fn refuted_cnf(
         cuts: cuts.len(),
     };
     let text = dimacs::write_dimacs(&cnf, model.names(), &comments);
-    Some((cnf, text, entry))
+    (cnf, text, entry)
 }
 
 /// The encoding entry of a certificate that refutes nothing.
@@ -350,46 +456,6 @@ fn unrefuted_encoding(model: &Model) -> EncodingEntry {
         clauses: 0,
         cuts: 0,
     }
-}
-
-/// Counts the solutions natively and by SAT enumeration; the claim and how it was
-/// established, or why there is none (a count failed or stopped, or the two disagree).
-fn count_twice(puzzle: &Puzzle, control: &Control) -> Result<(Claim, String), CountError> {
-    use crate::driver::{enumerate, Backend, EnumerateOptions};
-    let options = EnumerateOptions::default();
-    let mut counts = Vec::new();
-    for backend in [Backend::Native, Backend::Sat] {
-        let outcome = enumerate(puzzle, backend, &options, control, &mut |_| {})
-            .map_err(|e| CountError::Failed(e.to_string()))?;
-        if !outcome.complete && control.should_stop() {
-            return Err(CountError::Stopped);
-        }
-        if !outcome.complete {
-            return Err(CountError::Failed(format!(
-                "the {} count did not finish",
-                backend.name()
-            )));
-        }
-        counts.push(outcome);
-    }
-    let (native, sat) = (&counts[0], &counts[1]);
-    if (native.count, native.value) != (sat.count, sat.value) {
-        return Err(CountError::Failed(format!(
-            "the counts disagree: native {} (value {:?}), sat {} (value {:?})",
-            native.count, native.value, sat.count, sat.value
-        )));
-    }
-    let how = format!(
-        "counted twice, and the counts agree: native: {}; sat: {}. A record, not a proof of completeness",
-        native.evidence, sat.evidence
-    );
-    Ok((
-        Claim::Count {
-            count: native.count,
-            value: native.value,
-        },
-        how,
-    ))
 }
 
 /// The witness file: the solution drawn in comment lines, then every model variable's value

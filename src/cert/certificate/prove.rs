@@ -1,9 +1,9 @@
 //! `prove`: find the answer, then write the certificate folder that [`super::check`] verifies.
 
 use super::{
-    count_twice, refuted_cnf, unrefuted_encoding, witness_text, Claim, CountError, FileEntry,
-    Manifest, ModelEntry, ProveError, Times, CNF_FILE, CUTS_FILE, DRAT_FILE, FORMAT, LRAT_FILE,
-    MANIFEST_FILE, MODEL_FILE, VARISAT_FILE, WITNESS_FILE, WRITTEN_FILES,
+    refuted_cnf, unrefuted_encoding, witness_text, Claim, FileEntry, Manifest, ModelEntry,
+    ProveError, RefutationFiles, Times, CNF_FILE, CUTS_FILE, FORMAT, MANIFEST_FILE, MODEL_FILE,
+    SINGLE_REFUTATION, WITNESS_FILE, WRITTEN_FILES,
 };
 use crate::base::digest::sha256_hex;
 use crate::base::error::InputError;
@@ -23,8 +23,15 @@ use std::time::{Duration, Instant};
 /// How [`prove_using`] establishes its answer.
 #[derive(Clone, Debug)]
 pub struct ProveOptions {
-    /// Record the number of solutions instead of the optimum (see [`Claim::Count`]).
+    /// Certify the number of solutions instead of the optimum (see [`Claim::Count`] and
+    /// [`super::count`]).
     pub count: bool,
+    /// With `count`: list one solution of each class under the puzzle's symmetries, and
+    /// certify the number of classes and their sizes too.
+    pub unique: bool,
+    /// With `count`: refuse (before listing) a count above this many solutions, whose list
+    /// and blocking clauses would be too big to certify one by one.
+    pub max_listed: u64,
     /// An external SAT program (its command line, see [`SatCommand`]) that finds the answer
     /// and writes the DRAT refutation, which puzzlec checks before writing it; varisat when
     /// `None`.
@@ -41,6 +48,8 @@ impl Default for ProveOptions {
     fn default() -> Self {
         ProveOptions {
             count: false,
+            unique: false,
+            max_listed: super::count::DEFAULT_MAX_LISTED,
             solver: None,
             control: Control::unlimited(),
             shard: None,
@@ -54,8 +63,8 @@ pub fn prove(model_path: &Path, dir: &Path) -> Result<Manifest, ProveError> {
     prove_with(model_path, dir, false)
 }
 
-/// [`prove`], or with `count` a record of the number of solutions: counted natively and by
-/// SAT enumeration, which must agree (see [`Claim::Count`]).
+/// [`prove`], or with `count` a certificate of the number of solutions (see
+/// [`Claim::Count`]).
 pub fn prove_with(model_path: &Path, dir: &Path, count: bool) -> Result<Manifest, ProveError> {
     prove_using(
         model_path,
@@ -127,7 +136,7 @@ fn prove_here(
         );
     }
     let record = if options.count {
-        record_count(&puzzle, dir, &model_bytes, &options.control)?
+        super::count::record(&puzzle, model_path, dir, &model_bytes, options)?
     } else if let Some(reason) = puzzle.trivially_impossible() {
         // Nothing to search or refute: the reason is the certificate, recomputed by `check`.
         let model = puzzle.compile();
@@ -149,34 +158,10 @@ fn prove_here(
     write_manifest(dir, model_path, &model_bytes, &puzzle, record, start)
 }
 
-/// The count record: native and SAT counts that agree (see [`Claim::Count`]).
-fn record_count(
-    puzzle: &Puzzle,
-    dir: &Path,
-    model_bytes: &[u8],
-    control: &Control,
-) -> Result<Record, ProveError> {
-    let solve_start = Instant::now();
-    let (claim, how) = count_twice(puzzle, control).map_err(|e| match e {
-        CountError::Stopped => ProveError::Stopped(control.reason()),
-        CountError::Failed(message) => ProveError::Internal(message),
-    })?;
-    let solve_seconds = solve_start.elapsed().as_secs_f64();
-    Folder::fresh(dir, model_bytes)?;
-    Ok(Record {
-        claim,
-        how,
-        encoding: unrefuted_encoding(&puzzle.compile()),
-        files: BTreeMap::new(),
-        solve_seconds,
-        refute_seconds: 0.0,
-    })
-}
-
 /// The answer's record: the solver finds the answer, the witness is verified by the rules,
 /// and the CNF of "better than the answer" (or of the constraints, for no answer) is refuted
 /// with proofs, after the cuts it needs are collected with their reasons.
-fn record_answer(
+pub(super) fn record_answer(
     puzzle: &Puzzle,
     model_path: &Path,
     dir: &Path,
@@ -185,10 +170,7 @@ fn record_answer(
 ) -> Result<Record, ProveError> {
     let model = puzzle.compile();
     refuse_lazy(&model, model_path)?;
-    let solver = match &options.solver {
-        Some(command) => ProofSolver::External(command),
-        None => ProofSolver::Varisat,
-    };
+    let solver = ProofSolver::of(options);
 
     let solve_start = Instant::now();
     let (claim, witness) = find_answer(&model, &solver, &options.control)?;
@@ -222,25 +204,16 @@ fn record_answer(
     let encoding = match refuted_cnf(&model, &claim, &cuts) {
         None => unrefuted_encoding(&model),
         Some((cnf, text, entry)) => {
-            folder.put("cnf", CNF_FILE, text.as_bytes())?;
-            let (num_vars, clauses) = parse_dimacs(&text)
-                .map_err(|e| ProveError::Internal(format!("our own DIMACS: {e}")))?;
-            let question = entry.refuted.as_deref().unwrap_or("the CNF");
-            match &solver {
-                ProofSolver::Varisat => {
-                    write_varisat_proofs(num_vars, &clauses, question, &mut folder)?
-                }
-                ProofSolver::External(command) => {
-                    let lemmas = write_external_proof(
-                        command,
-                        &cnf,
-                        &text,
-                        question,
-                        &options.control,
-                        &mut folder,
-                    )?;
-                    how = format!("{how} ({})", plural(lemmas as u64, "lemma"));
-                }
+            let lemmas = solver.write_refutation(
+                &cnf,
+                &text,
+                &entry,
+                SINGLE_REFUTATION,
+                &options.control,
+                &mut folder,
+            )?;
+            if let Some(lemmas) = lemmas {
+                how = format!("{how} ({})", plural(lemmas as u64, "lemma"));
             }
             entry
         }
@@ -262,15 +235,50 @@ fn record_answer(
 }
 
 /// Who finds the answer and writes the refutation.
-enum ProofSolver<'a> {
+pub(super) enum ProofSolver<'a> {
     /// varisat: LRAT, DRAT and varisat's own proof format.
     Varisat,
     /// An external SAT program: its DRAT proof, checked by puzzlec's DRAT checker.
     External(&'a SatCommand),
 }
 
-impl ProofSolver<'_> {
-    fn name(&self) -> String {
+impl<'a> ProofSolver<'a> {
+    /// The solver `options` name: an external program, or varisat.
+    pub(super) fn of(options: &'a ProveOptions) -> ProofSolver<'a> {
+        match &options.solver {
+            Some(command) => ProofSolver::External(command),
+            None => ProofSolver::Varisat,
+        }
+    }
+
+    /// Writes the CNF `text` (the clauses of `cnf`, described by `entry`) and its
+    /// refutation into `folder` under the names of `files`; returns the lemma count of an
+    /// external solver's proof (checked by puzzlec's DRAT checker), `None` for varisat's.
+    pub(super) fn write_refutation(
+        &self,
+        cnf: &crate::encode::Cnf,
+        text: &str,
+        entry: &super::EncodingEntry,
+        files: RefutationFiles,
+        control: &Control,
+        folder: &mut Folder,
+    ) -> Result<Option<usize>, ProveError> {
+        folder.put(files.cnf.0, files.cnf.1, text.as_bytes())?;
+        let question = entry.refuted.as_deref().unwrap_or("the CNF");
+        match self {
+            ProofSolver::Varisat => {
+                let (num_vars, clauses) = parse_dimacs(text)
+                    .map_err(|e| ProveError::Internal(format!("our own DIMACS: {e}")))?;
+                write_varisat_proofs(num_vars, &clauses, question, files, folder)?;
+                Ok(None)
+            }
+            ProofSolver::External(command) => {
+                write_external_proof(command, cnf, text, question, files, control, folder).map(Some)
+            }
+        }
+    }
+
+    pub(super) fn name(&self) -> String {
         match self {
             ProofSolver::Varisat => "varisat".to_string(),
             ProofSolver::External(command) => command.name(),
@@ -278,7 +286,7 @@ impl ProofSolver<'_> {
     }
 
     /// Who checks the refutation, in the manifest's words.
-    fn checkers(&self) -> &'static str {
+    pub(super) fn checkers(&self) -> &'static str {
         match self {
             ProofSolver::Varisat => "puzzlec's LRAT checker and varisat's checker",
             ProofSolver::External(_) => "puzzlec's DRAT checker",
@@ -386,11 +394,12 @@ fn collect_cuts(
 }
 
 /// Refutes the CNF with varisat twice (it writes one proof per run) and writes its LRAT,
-/// DRAT and native proofs.
+/// DRAT and native proofs under the names of `files`.
 fn write_varisat_proofs(
     num_vars: usize,
     clauses: &[Vec<i32>],
     question: &str,
+    files: RefutationFiles,
     folder: &mut Folder,
 ) -> Result<(), ProveError> {
     let (mut native, mut lrat, mut drat) = (Vec::new(), Vec::new(), Vec::new());
@@ -416,9 +425,9 @@ fn write_varisat_proofs(
     )
     .map_err(|e| ProveError::Internal(e.to_string()))?;
     end_with_empty_clause(&mut drat);
-    folder.put("lrat", LRAT_FILE, &lrat)?;
-    folder.put("drat", DRAT_FILE, &drat)?;
-    folder.put("varisat", VARISAT_FILE, &native)
+    folder.put(files.lrat.0, files.lrat.1, &lrat)?;
+    folder.put(files.drat.0, files.drat.1, &drat)?;
+    folder.put(files.varisat.0, files.varisat.1, &native)
 }
 
 /// Refutes the CNF `text` (the clauses of `cnf`) with the external program `command`, which
@@ -429,6 +438,7 @@ fn write_external_proof(
     cnf: &crate::encode::Cnf,
     text: &str,
     question: &str,
+    files: RefutationFiles,
     control: &Control,
     folder: &mut Folder,
 ) -> Result<usize, ProveError> {
@@ -452,7 +462,7 @@ fn write_external_proof(
         )));
     };
     end_with_empty_clause(&mut proof);
-    folder.put("drat", DRAT_FILE, &proof)?;
+    folder.put(files.drat.0, files.drat.1, &proof)?;
     Ok(lemmas)
 }
 
@@ -468,26 +478,26 @@ fn end_with_empty_clause(drat: &mut Vec<u8>) {
 }
 
 /// What `prove` established, to be written into the manifest.
-struct Record {
-    claim: Claim,
-    how: String,
-    encoding: super::EncodingEntry,
-    files: BTreeMap<String, FileEntry>,
-    solve_seconds: f64,
-    refute_seconds: f64,
+pub(super) struct Record {
+    pub(super) claim: Claim,
+    pub(super) how: String,
+    pub(super) encoding: super::EncodingEntry,
+    pub(super) files: BTreeMap<String, FileEntry>,
+    pub(super) solve_seconds: f64,
+    pub(super) refute_seconds: f64,
 }
 
 /// The certificate folder being written: the files put so far, with their hashes.
-struct Folder {
-    dir: PathBuf,
-    files: BTreeMap<String, FileEntry>,
+pub(super) struct Folder {
+    pub(super) dir: PathBuf,
+    pub(super) files: BTreeMap<String, FileEntry>,
 }
 
 impl Folder {
     /// Creates `dir` if needed, removes the certificate files a former `prove` may have left
     /// there (so that the folder holds only what the new manifest lists) and writes the copy
     /// of the model.
-    fn fresh(dir: &Path, model_bytes: &[u8]) -> Result<Folder, ProveError> {
+    pub(super) fn fresh(dir: &Path, model_bytes: &[u8]) -> Result<Folder, ProveError> {
         std::fs::create_dir_all(dir).map_err(|e| write_error(dir, &e))?;
         for name in WRITTEN_FILES.iter().chain([&MANIFEST_FILE]) {
             let path = dir.join(name);
@@ -508,7 +518,7 @@ impl Folder {
 
     /// Writes the file `name` with the `role` the manifest gives it, recording its SHA-256
     /// for `check`.
-    fn put(&mut self, role: &str, name: &str, bytes: &[u8]) -> Result<(), ProveError> {
+    pub(super) fn put(&mut self, role: &str, name: &str, bytes: &[u8]) -> Result<(), ProveError> {
         let path = self.dir.join(name);
         std::fs::write(&path, bytes).map_err(|e| write_error(&path, &e))?;
         self.files.insert(
