@@ -21,6 +21,7 @@ mod decode;
 mod dissection;
 mod dissection_backends;
 mod dissection_cli;
+mod docs_commands;
 mod drat;
 mod edges;
 mod emit_complete;

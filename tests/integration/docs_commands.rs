@@ -1,0 +1,187 @@
+//! The commands shown in the README and the guide run as shown: every ```console block of
+//! `README.md` and `docs/*.md` is run, each `$ ` line by `sh` in a fresh folder that has the
+//! repository's `models/`, with the `puzzlec` under test first on PATH, and what it prints
+//! (stdout and stderr, in order) is compared with the lines shown after it. Times and node
+//! counts are masked; a line `...` stands for any number of lines.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// One command of a console block and the output shown for it.
+struct Shown {
+    command: String,
+    output: Vec<String>,
+}
+
+/// The ```console blocks of a Markdown text, each as its commands.
+fn console_blocks(text: &str) -> Vec<Vec<Shown>> {
+    let mut blocks = Vec::new();
+    let mut current: Option<Vec<Shown>> = None;
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        match &mut current {
+            None if trimmed == "```console" => current = Some(Vec::new()),
+            None => {}
+            Some(_) if trimmed.starts_with("```") => blocks.push(current.take().unwrap()),
+            Some(block) => match trimmed.strip_prefix("$ ") {
+                Some(command) => block.push(Shown {
+                    command: command.to_string(),
+                    output: Vec::new(),
+                }),
+                None => block
+                    .last_mut()
+                    .expect("a console block starts with a `$ ` command")
+                    .output
+                    .push(trimmed.to_string()),
+            },
+        }
+    }
+    assert!(current.is_none(), "an unclosed console block");
+    blocks
+}
+
+/// Masks what varies from run to run: times and search-node counts.
+fn masked(line: &str) -> String {
+    let mut out = String::new();
+    let words: Vec<&str> = line.split(' ').collect();
+    for (i, word) in words.iter().enumerate() {
+        let next = words.get(i + 1).copied().unwrap_or("");
+        let number = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_digit() || c == '.');
+        let unit = |w: &str| {
+            let w = w.trim_end_matches([',', ';', ')', ':']);
+            w == "s" || w == "ms" || w == "nodes"
+        };
+        let w = word.trim_start_matches('(');
+        if number(w) && unit(next) {
+            out.push_str(&word.replace(w, "<n>"));
+        } else {
+            out.push_str(word);
+        }
+        out.push(' ');
+    }
+    out.pop();
+    out
+}
+
+/// Whether one printed line matches one shown line: equal once masked, or, for a shown line
+/// that ends in `...`, beginning with what it shows before them.
+fn line_matches(shown: &str, line: &str) -> bool {
+    let (shown, line) = (masked(shown), masked(line));
+    match shown.strip_suffix("...") {
+        Some(prefix) => line.starts_with(prefix),
+        None => shown == line,
+    }
+}
+
+/// Whether `found` matches `shown`, where a shown line `...` matches any run of lines.
+fn matches(shown: &[String], found: &[String]) -> bool {
+    match shown.split_first() {
+        None => found.is_empty(),
+        Some((first, rest)) if first == "..." => {
+            (0..=found.len()).any(|skip| matches(rest, &found[skip..]))
+        }
+        Some((first, rest)) => found
+            .split_first()
+            .is_some_and(|(line, more)| line_matches(first, line) && matches(rest, more)),
+    }
+}
+
+/// External programs a shown command may run (program, Debian package): a block that
+/// needs a missing one is skipped, saying so.
+const EXTERNAL: [(&str, &str); 5] = [
+    ("cadical", "cadical"),
+    ("minisat", "minisat"),
+    ("cryptominisat5", "cryptominisat"),
+    ("cbc", "coinor-cbc"),
+    ("glpsol", "glpk-utils"),
+];
+
+/// The Markdown files whose console blocks are run.
+fn documents() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![root.join("README.md")];
+    let mut docs: Vec<PathBuf> = fs::read_dir(root.join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    docs.sort();
+    files.extend(docs);
+    files
+}
+
+#[test]
+fn every_console_block_runs_as_shown() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_puzzlec")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut ran = 0;
+    let mut failures: Vec<String> = Vec::new();
+    for document in documents() {
+        let text = fs::read_to_string(&document).unwrap();
+        let name = document.strip_prefix(root).unwrap().display().to_string();
+        for block in console_blocks(&text) {
+            let tmp = tempfile::tempdir().unwrap();
+            std::os::unix::fs::symlink(root.join("models"), tmp.path().join("models")).unwrap();
+            let needs: Vec<(&str, &str)> = EXTERNAL
+                .iter()
+                .copied()
+                .filter(|(program, _)| block.iter().any(|s| s.command.contains(program)))
+                .collect();
+            if !crate::common::programs_or_skip(&format!("{}: {name}", module_path!()), &needs) {
+                continue;
+            }
+            for shown in block {
+                let output = Command::new("sh")
+                    .arg("-c")
+                    .arg(format!("(\n{}\n) 2>&1", shown.command))
+                    .current_dir(tmp.path())
+                    .env("PATH", &path)
+                    .env("NO_COLOR", "1")
+                    .output()
+                    .unwrap();
+                let found: Vec<String> = String::from_utf8_lossy(&output.stdout)
+                    .lines()
+                    .map(str::to_string)
+                    .collect();
+                if !matches(&shown.output, &found) {
+                    failures.push(format!(
+                        "{name}: `$ {}` printed\n{}\nbut the document shows\n{}",
+                        shown.command,
+                        found.join("\n"),
+                        shown.output.join("\n")
+                    ));
+                }
+                ran += 1;
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    assert!(ran >= 8, "only {ran} commands found in console blocks");
+}
+
+#[test]
+fn the_matcher_skips_with_dots_and_masks_times() {
+    let lines = |s: &str| s.lines().map(str::to_string).collect::<Vec<_>>();
+    assert!(matches(&lines("a\n...\nz"), &lines("a\nb\nc\nz")));
+    assert!(matches(&lines("a\n...\nz"), &lines("a\nz")));
+    assert!(!matches(&lines("a\nz"), &lines("a\nb\nz")));
+    assert!(matches(
+        &lines("optimal 20 by sat in 0.004 s: (3009968 nodes)"),
+        &lines("optimal 20 by sat in 0.107 s: (3001 nodes)")
+    ));
+    assert!(!matches(&lines("optimal 20"), &lines("optimal 21")));
+    assert!(matches(
+        &lines("proved in 0.079 s: varisat ..."),
+        &lines("proved in 0.021 s: varisat found")
+    ));
+    assert!(!matches(
+        &lines("proved: minisat ..."),
+        &lines("proved: varisat found")
+    ));
+}
