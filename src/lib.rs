@@ -17,6 +17,23 @@
 //! - [`report`]: JSON, text pictures, SVG, colour, model descriptions.
 //!
 //! The command line (`src/bin/puzzlec`) sits on top and is the only part that prints.
+//!
+//! # Embedding
+//!
+//! The entry points are re-exported here: [`load_model_file`] reads a model into a
+//! [`Puzzle`], [`solve`] answers it with a [`Backend`] into an [`Outcome`] (a solution
+//! verified by the puzzle's rules, and the evidence of how the answer was established),
+//! [`prove`] writes a certificate folder and [`check`] verifies one. `examples/embed.rs`
+//! uses them all; `docs/library.md` walks through them.
+//!
+//! ```
+//! use puzzlec::{Backend, Control, Goal};
+//! let model = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/queens-8.toml");
+//! let puzzle = puzzlec::load_model_file(&model)?;
+//! let outcome = puzzlec::solve(&puzzle, Backend::Sat, Goal::Maximise, &Control::unlimited())?;
+//! assert_eq!(outcome.answer(), "optimal 8");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 #![warn(missing_docs)]
 
@@ -31,3 +48,8 @@ pub mod model;
 pub mod oracle;
 pub mod puzzle;
 pub mod report;
+
+pub use base::{Control, Goal, Status};
+pub use cert::certificate::{check, prove, Checked, Claim, Manifest};
+pub use driver::{solve, Backend, Outcome};
+pub use puzzle::{load_model_file, Puzzle, Solution};

@@ -45,6 +45,17 @@ impl Backend {
     /// Every backend, in the order `compare` runs them.
     pub const ALL: [Backend; 3] = [Backend::Sat, Backend::Milp, Backend::Native];
 
+    /// The backend of a name, as the command line spells it (`sat`, `milp`, `native`).
+    ///
+    /// ```
+    /// use puzzlec::Backend;
+    /// assert_eq!(Backend::from_name("milp"), Some(Backend::Milp));
+    /// assert_eq!(Backend::from_name("gurobi"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Backend> {
+        Backend::ALL.into_iter().find(|b| b.name() == name)
+    }
+
     /// The backend's name on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {
@@ -190,6 +201,16 @@ impl From<packing::NativePackingError> for SolveError {
 
 /// Solves `puzzle` for `goal` with `backend`, stopping as `control` says. A stopped run
 /// returns the best verified solution found so far, marked as not proven.
+///
+/// ```
+/// use puzzlec::{Backend, Control, Goal};
+/// let model = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/obstacle-queens.toml");
+/// let puzzle = puzzlec::load_model_file(&model)?;
+/// let outcome = puzzlec::solve(&puzzle, Backend::Native, Goal::Maximise, &Control::unlimited())?;
+/// assert_eq!(outcome.answer(), "optimal 20");
+/// assert!(outcome.evidence.starts_with("native"), "{}", outcome.evidence);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn solve(
     puzzle: &Puzzle,
     backend: Backend,

@@ -121,6 +121,15 @@ struct KindOnly {
 pub const KINDS: &[&str] = &["queens", "dissection", "packing"];
 
 /// Reads and validates the model file at `path`.
+///
+/// ```
+/// let model = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/cross-13x19.toml");
+/// let puzzle = puzzlec::load_model_file(&model)?;
+/// assert_eq!(puzzle.kind(), "packing");
+/// let missing = puzzlec::load_model_file(std::path::Path::new("no-such.toml")).unwrap_err();
+/// assert_eq!(missing.to_string(), "no-such.toml: cannot read: no such file");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn load_model_file(path: &Path) -> Result<Puzzle, InputError> {
     let metadata = std::fs::metadata(path)
         .map_err(|e| InputError::file(path, format!("cannot read: {}", io_reason(&e))))?;

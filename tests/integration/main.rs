@@ -30,6 +30,7 @@ mod external_solvers;
 mod fuzz_models;
 mod json_schema;
 mod layering;
+mod library;
 mod packing;
 mod packing_certificates;
 mod packing_count_cli;

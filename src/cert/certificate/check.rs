@@ -56,6 +56,18 @@ pub(crate) fn verified_witness(
 
 /// Re-verifies the certificate in `dir`; every step is listed in the result. Fails at the
 /// first check that does not hold, saying which.
+///
+/// ```
+/// let model = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/halves-impossible.toml");
+/// let dir = std::env::temp_dir().join(format!("puzzlec-doc-check-{}", std::process::id()));
+/// puzzlec::prove(&model, &dir)?;
+/// let checked = puzzlec::check(&dir)?;
+/// assert_eq!(checked.conclusion, "certified: model.toml has no solution");
+/// std::fs::write(dir.join("proof.drat"), "0\n")?; // tampered: the hash no longer matches
+/// assert!(puzzlec::check(&dir).unwrap_err().to_string().starts_with("proof.drat: SHA-256"));
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn check(dir: &Path) -> Result<Checked, CheckError> {
     check_shard(dir, None)
 }

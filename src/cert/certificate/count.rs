@@ -6,14 +6,14 @@
 //!   in it (DIMACS numbers, ended by 0). With `--unique`, one line per class: the least
 //!   member (as a sorted list of variables) of each class under the symmetries that map the
 //!   puzzle onto itself.
-//! * [`COUNT_CNF_FILE`]: the model's CNF ("objective at least the optimum" for a family with
+//! * [`COUNT_CNF_FILE`](super::COUNT_CNF_FILE): the model's CNF ("objective at least the optimum" for a family with
 //!   an objective, the constraints alone otherwise), then the cuts of [`CUTS_FILE`] (a
 //!   dissection's connected parts, each with its reason), then one blocking clause per
 //!   solution: the negation of its true *decision* variables (the cells of queens, the
 //!   placements of a tiling, the part variables of a dissection; never an encoder's
 //!   auxiliary), class members expanded in order.
-//! * its refutation ([`COUNT_LRAT_FILE`], [`COUNT_DRAT_FILE`], [`COUNT_VARISAT_FILE`] from
-//!   varisat, or [`COUNT_DRAT_FILE`] alone from an external solver such as CaDiCaL).
+//! * its refutation ([`COUNT_LRAT_FILE`](super::COUNT_LRAT_FILE), [`COUNT_DRAT_FILE`](super::COUNT_DRAT_FILE), [`COUNT_VARISAT_FILE`](super::COUNT_VARISAT_FILE) from
+//!   varisat, or [`COUNT_DRAT_FILE`](super::COUNT_DRAT_FILE) alone from an external solver such as CaDiCaL).
 //! * for a family with an objective, the optimum's certificate too: the witness, `cnf.dimacs`
 //!   ("objective at least optimum + 1") and its proofs, as [`Claim::Optimal`] has them.
 //!

@@ -59,6 +59,16 @@ impl Default for ProveOptions {
 
 /// Solves the model at `model_path` with the SAT backend, and writes a certificate of the
 /// answer into `dir` (created if missing; certificate files in it are replaced).
+///
+/// ```
+/// let model = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/obstacle-queens.toml");
+/// let dir = std::env::temp_dir().join(format!("puzzlec-doc-prove-{}", std::process::id()));
+/// let manifest = puzzlec::prove(&model, &dir)?;
+/// assert_eq!(manifest.claim, puzzlec::Claim::Optimal { value: 20 });
+/// assert!(dir.join("proof.lrat").is_file());
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn prove(model_path: &Path, dir: &Path) -> Result<Manifest, ProveError> {
     prove_with(model_path, dir, false)
 }
