@@ -404,6 +404,14 @@ pub enum StepCheckError {
         /// Why.
         source: std::io::Error,
     },
+    /// The rebuilt CNF could not be written (`check --write-cnf`).
+    #[error("cannot write {}: {source}", file.display())]
+    CannotWrite {
+        /// The file.
+        file: std::path::PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
     /// A stored CNF differs from the one rebuilt from the model and the table.
     #[error("{file} differs from the CNF rebuilt from {MODEL_FILE} and {TABLE_FILE} (first at line {line})")]
     CnfDiffers {
@@ -1100,6 +1108,7 @@ pub fn check(
     manifest: &Manifest,
     puzzle: &Puzzle,
     shard: Option<Shard>,
+    write_cnf: Option<&Path>,
     mut steps: Vec<String>,
 ) -> Result<Checked, CheckError> {
     let failed = CheckError::Failed;
@@ -1166,7 +1175,7 @@ pub fn check(
         .collect();
     let results: Vec<Result<StepChecked, StepCheckError>> = owned
         .par_iter()
-        .map(|&c| check_step(dir, manifest, packing, &ranking, &table, c))
+        .map(|&c| check_step(dir, manifest, packing, &ranking, &table, c, write_cnf))
         .collect();
     let (mut lrat, mut drat, mut stored, mut lemmas) = (0usize, 0usize, 0usize, 0usize);
     for (&c, result) in owned.iter().zip(results) {
@@ -1227,6 +1236,7 @@ fn check_step(
     ranking: &Ranking,
     table: &Table,
     c: usize,
+    write_cnf: Option<&Path>,
 ) -> Result<StepChecked, StepCheckError> {
     let name = step_name(c, table.order.len());
     let Some(entry) = manifest.files.get(&name) else {
@@ -1280,6 +1290,12 @@ fn check_step(
                 source,
             }
         })?;
+    if let Some(out) = write_cnf {
+        // The step's CNF, as rebuilt and refuted: `step-NNN.cnf` beside `step-NNN.drat.gz`.
+        let path = out.join(format!("{name}.cnf"));
+        std::fs::write(&path, step_dimacs(packing, ranking, table, c, &cnf))
+            .map_err(|source| StepCheckError::CannotWrite { file: path, source })?;
+    }
     Ok(StepChecked {
         kind,
         lemmas,

@@ -30,17 +30,10 @@ fn manifest(dir: &Path) -> Value {
     serde_json::from_str(&fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap()
 }
 
-/// Records `cuts.txt`'s current SHA-256 in the manifest, as a tamperer who knows the format
-/// would: the rule checks must then catch the edit.
+/// Records `cuts.txt`'s current SHA-256 and size in the manifest, as a tamperer who knows
+/// the format would: the rule checks must then catch the edit.
 fn rehash_cuts(dir: &Path) {
-    let mut value = manifest(dir);
-    value["files"]["cuts"]["sha256"] =
-        Value::String(sha256_hex(&fs::read(dir.join("cuts.txt")).unwrap()));
-    fs::write(
-        dir.join("manifest.json"),
-        serde_json::to_string_pretty(&value).unwrap(),
-    )
-    .unwrap();
+    common::rehash(dir, "cuts.txt");
 }
 
 /// The lines of `cuts.txt`, and the 0-based index of its first `cut` line.

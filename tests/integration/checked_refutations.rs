@@ -220,12 +220,7 @@ fn prove_with_cadical_writes_a_certificate_whose_drat_proof_is_checked() {
     let proof = std::fs::read_to_string(&proof_path).unwrap();
     let cut = proof.lines().take(3).collect::<Vec<_>>().join("\n") + "\n0\n";
     std::fs::write(&proof_path, &cut).unwrap();
-    let manifest_path = board.join("manifest.json");
-    let mut manifest: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&manifest_path).unwrap()).unwrap();
-    manifest["files"]["drat"]["sha256"] =
-        serde_json::json!(puzzlec::base::digest::sha256_hex(cut.as_bytes()));
-    std::fs::write(&manifest_path, manifest.to_string()).unwrap();
+    common::rehash(&board, "proof.drat");
     let check = puzzlec(&models(), &["check", board.to_str().unwrap()]);
     assert_eq!(check.code, 1, "{}", check.stdout);
     assert!(

@@ -100,7 +100,8 @@ pub fn edit_unhashed(dir: &Path, name: &str, from: &str, to: &str) {
     fs::write(&path, text.replacen(from, to, 1)).unwrap();
 }
 
-/// Records the current SHA-256 of `dir/name` in the manifest's `files` entry for it, if any.
+/// Records the current SHA-256 and size of `dir/name` in the manifest's `files` entry for
+/// it, if any, as a knowing tamperer would.
 pub fn rehash(dir: &Path, name: &str) {
     let manifest_path = dir.join("manifest.json");
     let mut manifest: serde_json::Value =
@@ -113,6 +114,7 @@ pub fn rehash(dir: &Path, name: &str) {
         if entry["name"] == name {
             let bytes = fs::read(dir.join(name)).unwrap();
             entry["sha256"] = serde_json::Value::String(puzzlec::base::digest::sha256_hex(&bytes));
+            entry["bytes"] = serde_json::Value::from(bytes.len());
             changed = true;
         }
     }

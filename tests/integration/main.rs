@@ -8,6 +8,7 @@
 mod common;
 
 mod bad_input;
+mod certificate_outside;
 mod certificates;
 mod certify;
 mod certify_counts;

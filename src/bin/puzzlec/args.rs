@@ -374,6 +374,11 @@ pub enum Command {
         /// Print what was checked as JSON on stdout.
         #[arg(long)]
         json: bool,
+        /// Also write every CNF the check rebuilt and verified a proof against into folder
+        /// OUT (created if missing), named to pair with its proof in DIR (`cnf.dimacs`,
+        /// `count.dimacs`, `step-NNN.cnf`), for outside checkers such as drat-trim.
+        #[arg(long, value_name = "OUT")]
+        write_cnf: Option<PathBuf>,
     },
     /// List the model files of a folder with their descriptions.
     Models {

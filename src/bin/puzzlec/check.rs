@@ -6,10 +6,16 @@ use puzzlec::cert::certificate::{self, CheckError};
 use puzzlec::report::json::CheckReport;
 use std::path::Path;
 
-/// Checks the certificate in `dir`: exit 0 if everything holds, 1 saying what failed.
-pub fn run(dir: &Path, json: bool, shard: Option<Shard>) -> Result<u8, Failure> {
+/// Checks the certificate in `dir`: exit 0 if everything holds, 1 saying what failed; with
+/// `write_cnf`, the verified CNFs are written there too.
+pub fn run(
+    dir: &Path,
+    json: bool,
+    shard: Option<Shard>,
+    write_cnf: Option<&Path>,
+) -> Result<u8, Failure> {
     let start = std::time::Instant::now();
-    match certificate::check_shard(dir, shard) {
+    match certificate::check_writing(dir, shard, write_cnf) {
         Ok(checked) if json => {
             print_json(CheckReport {
                 directory: dir.display().to_string(),
@@ -28,6 +34,9 @@ pub fn run(dir: &Path, json: bool, shard: Option<Shard>) -> Result<u8, Failure> 
             }
             text.push_str(&format!("{}\n", checked.conclusion));
             print_stdout(&text);
+            if let Some(out) = write_cnf {
+                eprintln!("the verified CNFs are in {}", out.display());
+            }
             eprintln!("checked in {:.3} s", start.elapsed().as_secs_f64());
             Ok(exit::OK)
         }

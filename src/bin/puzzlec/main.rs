@@ -197,7 +197,12 @@ fn run(cli: Cli, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
             };
             prove::run(&model, &output, args, control)
         }
-        Command::Check { dir, json, shard } => check::run(&dir, json, shard),
+        Command::Check {
+            dir,
+            json,
+            shard,
+            write_cnf,
+        } => check::run(&dir, json, shard, write_cnf.as_deref()),
         Command::Sweep {
             model,
             width,

@@ -74,8 +74,26 @@ pub fn check(dir: &Path) -> Result<Checked, CheckError> {
 
 /// [`check`], checking of a packing-table certificate only the step proofs of `shard`.
 pub fn check_shard(dir: &Path, shard: Option<Shard>) -> Result<Checked, CheckError> {
+    check_writing(dir, shard, None)
+}
+
+/// [`check_shard`], and with `write_cnf` a folder into which every CNF the check rebuilt and
+/// verified a proof against is written, named to pair with its proof in `dir`
+/// (`cnf.dimacs`, `count.dimacs`, `step-NNN.cnf`), so that outside checkers such as
+/// drat-trim and lrat-check can judge every proof with no puzzlec code. A CNF is written
+/// once its own comparison has passed; a check that fails later leaves those before it.
+pub fn check_writing(
+    dir: &Path,
+    shard: Option<Shard>,
+    write_cnf: Option<&Path>,
+) -> Result<Checked, CheckError> {
     let manifest = read_manifest(dir)?;
-    let folder = CheckedFolder { dir };
+    if let Some(out) = write_cnf {
+        std::fs::create_dir_all(out).map_err(|e| {
+            CheckError::NotACertificate(format!("{}: cannot create: {e}", out.display()))
+        })?;
+    }
+    let folder = CheckedFolder { dir, write_cnf };
     let mut steps = Vec::new();
     if let Some(step) = check_files(dir, &manifest)? {
         steps.push(step);
@@ -85,12 +103,13 @@ pub fn check_shard(dir: &Path, shard: Option<Shard>) -> Result<Checked, CheckErr
     match &manifest.claim {
         Claim::Count { .. } => return super::count::check(&folder, &manifest, &puzzle, steps),
         Claim::Impossible { reason } => {
-            return check_impossible(&puzzle, model_name, reason, steps)
+            check_encoding(&manifest, &super::unrefuted_encoding(&puzzle.compile()))?;
+            return check_impossible(&puzzle, model_name, reason, steps);
         }
         Claim::Optimal { .. } | Claim::Satisfiable | Claim::Unsatisfiable => {}
     }
     if manifest.files.contains_key(packing_table::TABLE_ROLE) {
-        return packing_table::check(dir, &manifest, &puzzle, shard, steps);
+        return packing_table::check(dir, &manifest, &puzzle, shard, write_cnf, steps);
     }
     let model = puzzle.compile();
     steps.push(format!(
@@ -109,14 +128,18 @@ pub fn check_shard(dir: &Path, shard: Option<Shard>) -> Result<Checked, CheckErr
     } else {
         Vec::new()
     };
-    if let Some((rebuilt, entry)) = refuted_dimacs(&model, &manifest.claim, &cuts) {
-        steps.extend(folder.refutation(
-            &rebuilt,
-            &entry,
-            &manifest,
-            SINGLE_REFUTATION,
-            !cuts.is_empty(),
-        )?);
+    match refuted_dimacs(&model, &manifest.claim, &cuts) {
+        Some((rebuilt, entry)) => {
+            steps.extend(folder.refutation(
+                &rebuilt,
+                &entry,
+                &manifest,
+                SINGLE_REFUTATION,
+                !cuts.is_empty(),
+            )?);
+            check_encoding(&manifest, &entry)?;
+        }
+        None => check_encoding(&manifest, &super::unrefuted_encoding(&model))?,
     }
 
     let conclusion = match manifest.claim {
@@ -128,6 +151,22 @@ pub fn check_shard(dir: &Path, shard: Option<Shard>) -> Result<Checked, CheckErr
         }
     };
     Ok(Checked { steps, conclusion })
+}
+
+/// The manifest's `encoding` entry must describe the CNF `check` rebuilt (`expected`): a
+/// manifest that misstates its CNF's size or encoding is refused, not just ignored.
+pub(super) fn check_encoding(
+    manifest: &Manifest,
+    expected: &super::EncodingEntry,
+) -> Result<(), CheckError> {
+    if manifest.encoding == *expected {
+        return Ok(());
+    }
+    let said = serde_json::to_string(&manifest.encoding).unwrap_or_default();
+    let is = serde_json::to_string(expected).unwrap_or_default();
+    Err(failed(format!(
+        "{MANIFEST_FILE}: the encoding entry {said} does not describe the rebuilt CNF, which is {is}"
+    )))
 }
 
 /// Reads the folder's manifest, of this [`FORMAT`].
@@ -189,6 +228,8 @@ fn check_impossible(
 /// The folder being checked, for reading its files with messages that name them.
 pub(super) struct CheckedFolder<'a> {
     pub(super) dir: &'a Path,
+    /// Where the verified CNFs are written (`check --write-cnf`), if anywhere.
+    pub(super) write_cnf: Option<&'a Path>,
 }
 
 impl CheckedFolder<'_> {
@@ -213,8 +254,16 @@ impl CheckedFolder<'_> {
         }
         let model_text = String::from_utf8(model_bytes)
             .map_err(|_| failed(format!("{model_name}: not UTF-8 text")))?;
-        parse_model(&self.dir.join(model_name), model_text)
-            .map_err(|e| failed(format!("{model_name}: {e}")))
+        let puzzle = parse_model(&self.dir.join(model_name), model_text)
+            .map_err(|e| failed(format!("{model_name}: {e}")))?;
+        if manifest.model.kind != puzzle.kind() {
+            return Err(failed(format!(
+                "{MANIFEST_FILE}: the model's kind is {:?}, but {model_name} is a {} puzzle",
+                manifest.model.kind,
+                puzzle.kind()
+            )));
+        }
+        Ok(puzzle)
     }
 
     /// The witness satisfies the puzzle's rules and has the claimed value.
@@ -285,6 +334,9 @@ impl CheckedFolder<'_> {
             return Err(failed(format!(
                 "{cnf_file} differs from the CNF rebuilt from {source}: {difference}"
             )));
+        }
+        if let Some(out) = self.write_cnf {
+            write_verified_cnf(out, cnf_file, rebuilt)?;
         }
         let refuted = entry.refuted.clone().unwrap_or_default();
         let with_cuts = if entry.cuts == 0 {
@@ -390,6 +442,13 @@ fn check_files(dir: &Path, manifest: &Manifest) -> Result<Option<String>, CheckE
                 "{name}: SHA-256 {hash} differs from the manifest's {expected} (the file was changed)"
             )));
         }
+        if bytes.len() as u64 != entry.bytes {
+            return Err(failed(format!(
+                "{name}: {} bytes, but the manifest says {} (its SHA-256 matches: the manifest misstates the size)",
+                bytes.len(),
+                entry.bytes
+            )));
+        }
     }
     let entries = std::fs::read_dir(dir)
         .map_err(|e| failed(format!("{}: cannot list: {e}", dir.display())))?;
@@ -416,6 +475,14 @@ fn check_files(dir: &Path, manifest: &Manifest) -> Result<Option<String>, CheckE
         names.len(),
         names.join(", ")
     )))
+}
+
+/// Writes a CNF that `check` rebuilt and found identical to the folder's, for outside
+/// checkers (`check --write-cnf`).
+fn write_verified_cnf(out: &Path, name: &str, text: &str) -> Result<(), CheckError> {
+    let path = out.join(name);
+    std::fs::write(&path, text)
+        .map_err(|e| failed(format!("{}: cannot write: {e}", path.display())))
 }
 
 /// Where two texts first differ, by line, in words; `None` when they are identical.

@@ -749,6 +749,7 @@ pub(super) fn check(
         COUNT_REFUTATION,
         !cuts.is_empty(),
     )?);
+    super::check::check_encoding(manifest, &entry)?;
     Ok(Checked {
         steps,
         conclusion: format!(

@@ -46,7 +46,7 @@ pub mod count;
 mod prove;
 
 pub(crate) use check::verified_witness;
-pub use check::{check, check_shard};
+pub use check::{check, check_shard, check_writing};
 pub use prove::{prove, prove_using, prove_with, ProveOptions};
 
 /// The manifest's file name inside a certificate folder.
@@ -220,14 +220,15 @@ impl Claim {
 
 /// The model file a certificate is about.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ModelEntry {
     /// The copy's file name inside the folder ([`MODEL_FILE`]).
     pub file: String,
     /// SHA-256 of the file's bytes, in lower-case hex.
     pub sha256: String,
-    /// The path it was copied from, for people only.
+    /// The path it was copied from: informational, not checked.
     pub source: String,
-    /// The puzzle family.
+    /// The puzzle family: checked against the model file's.
     pub kind: String,
 }
 
@@ -250,6 +251,7 @@ impl ModelEntry {
 
 /// How the refuted CNF was built.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct EncodingEntry {
     /// The at-most-one encoding.
     pub at_most_one: String,
@@ -268,10 +270,11 @@ pub struct EncodingEntry {
 
 /// One file of the certificate.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FileEntry {
     /// The file name inside the folder.
     pub name: String,
-    /// Its size in bytes, for people (the check does not rely on it).
+    /// Its size in bytes: checked against the file.
     pub bytes: u64,
     /// SHA-256 of its bytes, in lower-case hex; `check` compares it before reading the file.
     /// Always written; optional only so that an entry without it gets a clear message.
@@ -279,8 +282,9 @@ pub struct FileEntry {
     pub sha256: Option<String>,
 }
 
-/// Wall-clock times of `prove`, in seconds.
+/// Wall-clock times of `prove`, in seconds: informational, not checked.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Times {
     /// Finding the answer (the optimisation by the SAT backend).
     pub solve_seconds: f64,
@@ -290,20 +294,25 @@ pub struct Times {
     pub total_seconds: f64,
 }
 
-/// `manifest.json`: what a certificate claims and how it was established.
+/// `manifest.json`: what a certificate claims and how it was established. Every field is
+/// either checked by `check` against the folder or marked informational in its doc; a
+/// field the format does not have is refused.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Manifest {
     /// Always [`FORMAT`].
     pub format: String,
-    /// The program that wrote it, with its version.
+    /// The program that wrote it, with its version: informational, not checked.
     pub tool: String,
     /// The model file.
     pub model: ModelEntry,
     /// The claim.
     pub claim: Claim,
-    /// How the claim was established, in words.
+    /// How the claim was established, in words: informational, not checked (what it says
+    /// is what `check` verifies).
     pub how: String,
-    /// How the CNF was built.
+    /// How the CNF was built: checked against the rebuilt CNF (for a count, the count's
+    /// CNF); for a table certificate, step 0's, informational.
     pub encoding: EncodingEntry,
     /// The files besides the model and the manifest, by role: "witness", "cnf", "cuts",
     /// "lrat", "drat", "varisat". The folder holds these and no others.
