@@ -190,6 +190,13 @@ pub fn tail(text: &str) -> String {
     lines[start..].join(" | ")
 }
 
+/// How to get HiGHS, for the error when it is asked for but absent (both as `--solver
+/// highs` and as the embedded MILP backend).
+pub const HIGHS_HELP: &str =
+    "HiGHS is not built in: rebuild with `cargo build --release --features highs` \
+(needs cmake, libclang-dev and a C++ compiler; the first build takes about 6 minutes on 2 cores), \
+or put the `highs` program on PATH";
+
 /// Why a `--solver` command line cannot be used; the message is the one error line users see.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SolverSpecError {
@@ -205,7 +212,7 @@ pub enum SolverSpecError {
     )]
     UnknownMilp(String),
     /// `highs` asked for, but neither built in nor on PATH.
-    #[error("{}", super::external_milp::HIGHS_HELP)]
+    #[error("{}", HIGHS_HELP)]
     NoHighs,
     /// The native backend takes no solver.
     #[error("--solver needs --backend sat or --backend milp")]

@@ -39,12 +39,6 @@ pub struct MilpSolver {
     extra: Vec<String>,
 }
 
-/// How to get HiGHS, for the error when it is asked for but absent.
-pub const HIGHS_HELP: &str =
-    "HiGHS is not built in: rebuild with `cargo build --release --features highs` \
-(needs cmake, libclang-dev and a C++ compiler; the first build takes about 6 minutes on 2 cores), \
-or put the `highs` program on PATH";
-
 impl MilpSolver {
     /// Reads `--solver` for the MILP backend: `cbc`, `glpsol` or `highs`, optionally as a
     /// path and with extra arguments (`cbc -threads 2`, `/opt/highs/bin/highs`).
@@ -472,7 +466,7 @@ impl MilpSolver {
         _control: &Control,
         _integral_bound: Option<usize>,
     ) -> Result<MilpAnswer, OracleError> {
-        Err(OracleError::Embedded(HIGHS_HELP.into()))
+        Err(OracleError::Embedded(super::external::HIGHS_HELP.into()))
     }
 }
 

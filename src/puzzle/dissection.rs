@@ -31,7 +31,7 @@ use crate::model::{
     Assignment, Constraint, CutRejected, JustifiedCut, JustifyCuts, LazyConstraint, Lit, Model, Var,
 };
 use crate::puzzle::grid::Grid;
-use crate::puzzle::load::Source;
+use crate::puzzle::source::Source;
 use crate::puzzle::VerifyError;
 use serde::Deserialize;
 use std::collections::{HashMap, HashSet, VecDeque};

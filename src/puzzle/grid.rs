@@ -1,7 +1,7 @@
 //! Rectangular character grids written as multi-line strings in model files.
 
 use crate::base::error::InputError;
-use crate::puzzle::load::Source;
+use crate::puzzle::source::Source;
 use itertools::Itertools;
 use std::ops::Range;
 

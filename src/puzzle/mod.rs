@@ -10,6 +10,7 @@ pub mod load;
 pub mod packing;
 pub mod queens;
 pub mod shape;
+pub mod source;
 
 use crate::model::{Assignment, Model};
 

@@ -10,7 +10,7 @@ use crate::geometry::placements::{
 };
 use crate::model::{Assignment, Constraint, Lit, Model, Objective, Var};
 use crate::puzzle::grid::{Grid, MAX_SIDE};
-use crate::puzzle::load::Source;
+use crate::puzzle::source::Source;
 use crate::puzzle::VerifyError;
 use serde::Deserialize;
 use std::collections::BTreeSet;

@@ -8,7 +8,7 @@ use crate::geometry::board::Board;
 pub use crate::geometry::board::{QueensSolution, DIRECTIONS};
 use crate::model::{Assignment, Constraint, Model, Objective, UpperBound, Var};
 use crate::puzzle::grid::{Grid, MAX_SIDE};
-use crate::puzzle::load::Source;
+use crate::puzzle::source::Source;
 use crate::puzzle::VerifyError;
 use serde::Deserialize;
 use toml::Spanned;
