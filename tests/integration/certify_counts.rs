@@ -245,31 +245,32 @@ fn too_many_solutions_are_refused_before_listing() {
     assert!(!tmp.path().join("out").exists());
 }
 
-/// The non-comment lines of the solution file, and the file's text.
-fn solution_lines(dir: &Path) -> (Vec<String>, String) {
-    let text = fs::read_to_string(dir.join("solutions.txt")).unwrap();
-    let lines = text
+/// The non-comment lines of the solution file.
+fn solution_lines(dir: &Path) -> Vec<String> {
+    fs::read_to_string(dir.join("solutions.txt"))
+        .unwrap()
         .lines()
         .filter(|l| !l.starts_with('c'))
         .map(str::to_string)
-        .collect();
-    (lines, text)
+        .collect()
+}
+
+/// A copy of the certificate folder `from` at `to`, to tamper with.
+fn copy_folder(from: &Path, to: &Path) -> PathBuf {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+    }
+    to.to_path_buf()
 }
 
 #[test]
 fn tampered_count_certificates_are_rejected_naming_what_failed() {
     let tmp = tempfile::tempdir().unwrap();
     let fresh = prove_count(tmp.path(), &models().join("queens-8.toml"), &[]);
-    let copy = |name: &str| {
-        let dir = tmp.path().join(name);
-        fs::create_dir_all(&dir).unwrap();
-        for entry in fs::read_dir(&fresh).unwrap() {
-            let entry = entry.unwrap();
-            fs::copy(entry.path(), dir.join(entry.file_name())).unwrap();
-        }
-        dir
-    };
-    let (lines, _) = solution_lines(&fresh);
+    let copy = |name: &str| copy_folder(&fresh, &tmp.path().join(name));
+    let lines = solution_lines(&fresh);
     // The list's lines 1-2 are comments: the first solution is on line 3.
 
     // A solution removed.
@@ -339,16 +340,8 @@ fn tampered_count_certificates_are_rejected_naming_what_failed() {
 fn tampered_classes_are_rejected_naming_what_failed() {
     let tmp = tempfile::tempdir().unwrap();
     let fresh = prove_count(tmp.path(), &models().join("queens-8.toml"), &["--unique"]);
-    let (lines, _) = solution_lines(&fresh);
-    let copy = |name: &str| {
-        let dir = tmp.path().join(name);
-        fs::create_dir_all(&dir).unwrap();
-        for entry in fs::read_dir(&fresh).unwrap() {
-            let entry = entry.unwrap();
-            fs::copy(entry.path(), dir.join(entry.file_name())).unwrap();
-        }
-        dir
-    };
+    let lines = solution_lines(&fresh);
+    let copy = |name: &str| copy_folder(&fresh, &tmp.path().join(name));
     // A class missing: its representative removed (the first class, of size 8).
     let dir = copy("class-missing");
     edit(&dir, "solutions.txt", &format!("{}\n", lines[0]), "");

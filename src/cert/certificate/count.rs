@@ -89,10 +89,7 @@ impl Counting {
                 let model = puzzle.compile();
                 let (w, h) = (board.width, board.height);
                 let free: Vec<usize> = (0..w * h).filter(|&c| board.free[c]).collect();
-                let mut var_of_cell = vec![usize::MAX; w * h];
-                for (var, &cell) in free.iter().enumerate() {
-                    var_of_cell[cell] = var;
-                }
+                let var_of_cell = var_of_cell(board);
                 let group = RectSymmetry::of_rectangle(w, h)
                     .map(|symmetry| symmetry.cell_map(w, h))
                     .filter(|map| (0..w * h).all(|c| board.free[c] == board.free[map[c]]))
@@ -389,15 +386,22 @@ fn list_solutions(
     Ok(listed)
 }
 
+/// The model variable of each free cell of a queens board (row-major, as `compile` numbers
+/// them); `usize::MAX` on obstacles.
+fn var_of_cell(board: &crate::puzzle::queens::Queens) -> Vec<usize> {
+    let mut var_of_cell = vec![usize::MAX; board.free.len()];
+    for (var, cell) in (0..board.free.len()).filter(|&c| board.free[c]).enumerate() {
+        var_of_cell[cell] = var;
+    }
+    var_of_cell
+}
+
 /// The model assignment of a native solution of queens or a tiling.
 fn assignment_of(puzzle: &Puzzle, solution: &Solution) -> Assignment {
     match (puzzle, solution) {
         (Puzzle::Queens(board), Solution::Queens(queens)) => {
-            let mut var_of_cell = vec![usize::MAX; board.free.len()];
-            for (var, cell) in (0..board.free.len()).filter(|&c| board.free[c]).enumerate() {
-                var_of_cell[cell] = var;
-            }
-            let mut values = vec![false; var_of_cell.iter().filter(|&&v| v != usize::MAX).count()];
+            let var_of_cell = var_of_cell(board);
+            let mut values = vec![false; board.free.iter().filter(|&&f| f).count()];
             for &(x, y) in &queens.queens {
                 values[var_of_cell[y * board.width + x]] = true;
             }
