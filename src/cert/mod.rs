@@ -3,10 +3,9 @@
 //!
 //! [`refute`] runs varisat and records its proofs. [`certificate`] puts them together: `puzzlec prove` writes a certificate folder and
 //! `puzzlec check` re-verifies it. [`cuts`] records and checks the cuts of lazy constraints
-//! (a dissection's connected parts) that a refutation needed. [`packing_table`] certifies a
+//! (a dissection's connected parts) that a refutation needed. [`certificate::table`] certifies a
 //! maximum packing by its Russian-doll table, one small refutation per entry.
 
 pub mod certificate;
 pub mod cuts;
-pub mod packing_table;
 pub mod refute;

@@ -151,3 +151,78 @@ pub fn enumerate(
     )
     .map(Some)
 }
+
+#[cfg(test)]
+mod tests {
+    //! The cut loop of `loops.rs`, run on varisat.
+    use super::*;
+    use crate::base::Control;
+    use crate::encode::Cnf;
+    use crate::model::Assignment;
+    use crate::oracle::loops::{solve_separating, CutAnswer};
+
+    fn lit(dimacs: i64) -> Lit {
+        Lit::from_dimacs(dimacs)
+    }
+
+    #[test]
+    fn the_cut_loop_adds_cuts_until_nothing_is_left() {
+        // Cut off every answer in turn: after four cuts (one per assignment of two
+        // variables) nothing is left.
+        let cnf = Cnf {
+            num_vars: 2,
+            clauses: vec![vec![lit(1), lit(2), lit(-1)]],
+        };
+        let mut oracle = Varisat::new(&cnf);
+        let mut added = 0;
+        let answer = solve_separating(&mut oracle, 2, &[], &Control::unlimited(), |a| {
+            added += 1;
+            let blocking = (0..2)
+                .map(|v| {
+                    lit(if a.values()[v] {
+                        -(v as i64 + 1)
+                    } else {
+                        v as i64 + 1
+                    })
+                })
+                .collect();
+            vec![blocking]
+        })
+        .unwrap();
+        assert_eq!(answer, Some(CutAnswer::Unsat));
+        assert_eq!(added, 4);
+    }
+
+    #[test]
+    fn the_cut_loop_stops_at_an_answer_without_cuts_and_rejects_useless_cuts() {
+        let cnf = Cnf {
+            num_vars: 2,
+            clauses: vec![vec![lit(1)], vec![lit(-2)]],
+        };
+        let answer = solve_separating(
+            &mut Varisat::new(&cnf),
+            2,
+            &[],
+            &Control::unlimited(),
+            |_| Vec::new(),
+        )
+        .unwrap();
+        assert_eq!(
+            answer,
+            Some(CutAnswer::Sat(Assignment::new(vec![true, false])))
+        );
+        // A cut the answer satisfies would loop forever.
+        let error = solve_separating(
+            &mut Varisat::new(&cnf),
+            2,
+            &[],
+            &Control::unlimited(),
+            |_| vec![vec![lit(1), lit(2)]],
+        )
+        .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "a cut is satisfied by the answer it was made for (a bug in the lazy constraint): [1, 2]"
+        );
+    }
+}

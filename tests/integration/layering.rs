@@ -37,9 +37,9 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// Files that must import nothing of the crate: the proof checkers, so that a certificate's
-/// verdict depends on no solver, encoder or driver code.
-const SELF_CONTAINED: &[&str] = &["src/checkers/lrat.rs", "src/checkers/drat.rs"];
+/// Files under this folder must import nothing of the crate: the proof checkers, so that a
+/// certificate's verdict depends on no solver, encoder or driver code.
+const SELF_CONTAINED: &str = "src/checkers/";
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
@@ -127,7 +127,7 @@ fn layers_import_only_downward() {
                 wrong.push(format!("{shown}: `{module}` imports `{import}`"));
             }
         }
-        if SELF_CONTAINED.iter().any(|f| shown.to_string() == *f) && source.contains("crate::") {
+        if shown.to_string().starts_with(SELF_CONTAINED) && source.contains("crate::") {
             wrong.push(format!("{shown}: a proof checker imports from the crate"));
         }
     }
@@ -137,6 +137,136 @@ fn layers_import_only_downward() {
         wrong.join("\n")
     );
     assert_eq!(find_cycle(&graph), None, "import cycle between modules");
+}
+
+/// The sibling modules of a folder that `source` names: paths `super::NAME`, `crate::FOLDER::NAME`
+/// (with `folder` as `crate::a::b::`) and groups `super::{NAME::..., NAME}`, outside `//`
+/// comments, kept when `NAME` is in `siblings`.
+fn sibling_imports(source: &str, folder: &str, siblings: &BTreeSet<String>) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    let code: String = source
+        .lines()
+        .map(|line| line.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    for prefix in ["super::", folder] {
+        let mut rest = code.as_str();
+        while let Some(at) = rest.find(prefix) {
+            let before = rest[..at].chars().next_back();
+            rest = &rest[at + prefix.len()..];
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+                continue;
+            }
+            let names: Vec<String> = if let Some(group) = rest.strip_prefix('{') {
+                // The top-level items of a `{...}` group: the identifier leading each.
+                let mut depth = 0;
+                let end = group
+                    .char_indices()
+                    .find(|&(_, c)| {
+                        depth += i32::from(c == '{') - i32::from(c == '}');
+                        depth < 0
+                    })
+                    .map_or(group.len(), |(i, _)| i);
+                let mut items = Vec::new();
+                let mut depth = 0;
+                let mut start = 0;
+                for (i, c) in group[..end].char_indices() {
+                    depth += i32::from(c == '{') - i32::from(c == '}');
+                    if c == ',' && depth == 0 {
+                        items.push(&group[start..i]);
+                        start = i + 1;
+                    }
+                }
+                items.push(&group[start..end]);
+                items
+                    .iter()
+                    .map(|item| {
+                        item.trim()
+                            .chars()
+                            .take_while(|c| c.is_alphanumeric() || *c == '_')
+                            .collect()
+                    })
+                    .collect()
+            } else {
+                vec![rest
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect()]
+            };
+            found.extend(names.into_iter().filter(|n| siblings.contains(n)));
+        }
+    }
+    found
+}
+
+/// Inside every folder of `src/`, the files (and subfolders) other than `mod.rs` must not
+/// import each other in a circle: each folder's modules form layers of their own.
+#[test]
+fn sibling_modules_import_without_circles() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&root, &mut files);
+    let mut folders: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
+    for file in files {
+        folders
+            .entry(file.parent().unwrap().to_path_buf())
+            .or_default()
+            .push(file);
+    }
+    let mut circles = Vec::new();
+    for (folder, files) in &folders {
+        // A sibling is a file `NAME.rs` or a subfolder `NAME/` beside it.
+        let mut siblings: BTreeSet<String> = files
+            .iter()
+            .filter_map(|f| f.file_stem()?.to_str().map(str::to_string))
+            .filter(|name| name != "mod" && name != "lib" && name != "main")
+            .collect();
+        siblings.extend(
+            folders
+                .keys()
+                .filter(|sub| sub.parent() == Some(folder.as_path()))
+                .filter_map(|sub| sub.file_name()?.to_str().map(str::to_string)),
+        );
+        let relative = folder.strip_prefix(&root).unwrap();
+        let mut path = String::from("crate::");
+        for part in relative.components() {
+            path.push_str(part.as_os_str().to_str().unwrap());
+            path.push_str("::");
+        }
+        let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for name in &siblings {
+            let file = folder.join(format!("{name}.rs"));
+            let sources: Vec<String> = if file.exists() {
+                vec![std::fs::read_to_string(&file).unwrap()]
+            } else {
+                // A subfolder: everything in it speaks for it (its own `super::` means the
+                // subfolder, so only the `crate::` paths are read there).
+                let mut inner = Vec::new();
+                rust_files(&folder.join(name), &mut inner);
+                inner
+                    .iter()
+                    .map(|f| {
+                        std::fs::read_to_string(f)
+                            .unwrap()
+                            .replace("super::", "_::")
+                    })
+                    .collect()
+            };
+            for source in sources {
+                let mut imports = sibling_imports(&source, &path, &siblings);
+                imports.remove(name);
+                graph.entry(name.clone()).or_default().extend(imports);
+            }
+        }
+        if let Some(cycle) = find_cycle(&graph) {
+            circles.push(format!("{}: {}", folder.display(), cycle.join(" -> ")));
+        }
+    }
+    assert!(
+        circles.is_empty(),
+        "import circles:\n{}",
+        circles.join("\n")
+    );
 }
 
 /// A cycle in `graph`, as the list of its modules, if there is one.
@@ -177,6 +307,16 @@ fn the_checker_of_this_test_sees_imports_and_cycles() {
     assert_eq!(
         imports.into_iter().collect::<Vec<_>>(),
         vec!["base".to_string(), "engines".to_string()]
+    );
+    let siblings = BTreeSet::from(["load".to_string(), "grid".to_string(), "x".to_string()]);
+    let siblings_seen = sibling_imports(
+        "use super::{grid::Grid, Puzzle};\nuse crate::puzzle::load::f; // super::x\n",
+        "crate::puzzle::",
+        &siblings,
+    );
+    assert_eq!(
+        siblings_seen.into_iter().collect::<Vec<_>>(),
+        vec!["grid".to_string(), "load".to_string()]
     );
     let mut graph = BTreeMap::new();
     graph.insert("a".to_string(), BTreeSet::from(["b".to_string()]));

@@ -1,4 +1,4 @@
-//! Certificates of maximum packing by the Russian-doll table (`cert::packing_table`): small
+//! Certificates of maximum packing by the Russian-doll table (`cert::certificate::table`): small
 //! boxes proved and checked with their known optima, shards combined, and tampering caught
 //! with a message naming the step. The 13 x 19 cross box is behind `#[ignore]`.
 
@@ -6,8 +6,10 @@ use crate::common;
 
 use common::{assert_fails, models, puzzlec, rehash};
 use puzzlec::base::shard::Shard;
+use puzzlec::cert::certificate::table::{
+    self as packing_table, StepProver, TableOptions, TABLE_FILE,
+};
 use puzzlec::cert::certificate::{self, check, check_shard, Claim};
-use puzzlec::cert::packing_table::{self, StepProver, TableOptions, TABLE_FILE};
 use puzzlec::puzzle::load_model_file;
 use std::fs;
 use std::path::{Path, PathBuf};

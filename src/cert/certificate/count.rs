@@ -36,8 +36,8 @@
 //! encoder (and, for classes, that the listed symmetries map the puzzle onto itself, which
 //! `check` verifies by the puzzle's rules on every member it expands).
 
-use super::check::{failed, CheckedFolder};
-use super::prove::{record_answer, Folder, ProofSolver, Record};
+use super::read::{check_encoding, failed, CheckedFolder};
+use super::write::{record_answer, Folder, ProofSolver, Record};
 use super::{
     certificate_cnf, CheckError, Checked, Claim, Manifest, ProveError, COUNT_REFUTATION, CUTS_FILE,
     MODEL_FILE, SOLUTIONS_FILE,
@@ -54,9 +54,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Instant;
 
-/// The most solutions `prove --count` lists by default: beyond it the list and its blocking
-/// clauses grow past what is quick to refute and check (N = 16 queens has 14.7 million).
-pub const DEFAULT_MAX_LISTED: u64 = 200_000;
+pub use super::write::DEFAULT_MAX_LISTED;
 
 /// A puzzle's model as counts certify it, with what a solution is made of.
 pub struct Counting {
@@ -753,7 +751,7 @@ pub(super) fn check(
         COUNT_REFUTATION,
         !cuts.is_empty(),
     )?);
-    super::check::check_encoding(manifest, &entry)?;
+    check_encoding(manifest, &entry)?;
     Ok(Checked {
         steps,
         conclusion: format!(

@@ -44,10 +44,14 @@ use std::path::PathBuf;
 mod check;
 pub mod count;
 mod prove;
+mod read;
+pub mod table;
+mod write;
 
-pub(crate) use check::verified_witness;
 pub use check::{check, check_shard, check_writing};
-pub use prove::{prove, prove_using, prove_with, ProveOptions};
+pub use prove::{prove, prove_using, prove_with};
+pub(crate) use read::verified_witness;
+pub use write::ProveOptions;
 
 /// The manifest's file name inside a certificate folder.
 pub const MANIFEST_FILE: &str = "manifest.json";
@@ -562,8 +566,8 @@ pub fn parse_witness(text: &str, num_vars: usize) -> Result<Assignment, WitnessE
 
 #[cfg(test)]
 mod tests {
-    use super::check::first_difference;
-    use super::prove::refuse_lazy;
+    use super::read::first_difference;
+    use super::write::refuse_lazy;
     use super::*;
     use crate::base::digest::sha256_hex;
     use crate::cert::refute::{check_with_varisat, refute, Refutation, SolverProofFormat};

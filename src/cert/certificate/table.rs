@@ -67,14 +67,14 @@
 //! it finds that its checker accepts against the step's CNF rebuilt from the (deterministic)
 //! table, refutes the missing steps, and writes the full manifest.
 
-use crate::base::digest::sha256_hex;
-use crate::base::shard::Shard;
-use crate::base::Control;
-use crate::cert::certificate::{
+use super::{
     verified_witness, witness_text, CheckError, Checked, Claim, EncodingEntry, FileEntry, Manifest,
     ModelEntry, ProveError, ProveOptions, Times, CNF_FILE, CUTS_FILE, DRAT_FILE, FORMAT, LRAT_FILE,
     MANIFEST_FILE, MODEL_FILE, VARISAT_FILE, WITNESS_FILE,
 };
+use crate::base::digest::sha256_hex;
+use crate::base::shard::Shard;
+use crate::base::Control;
 use crate::cert::refute::{refute, Refutation, SolverProofFormat};
 use crate::checkers::drat::{check_drat, ProofEncoding};
 use crate::checkers::lrat::check_lrat;
