@@ -3,6 +3,7 @@
 //! [`geometry`](crate::geometry) and [`base`](crate::base) alone; the driver adapts each
 //! family to them.
 
+pub mod cover_proof;
 pub mod dissection;
 pub mod exact_cover;
 pub mod nqueens_count;

@@ -384,3 +384,37 @@ fn tampered_classes_are_rejected_naming_what_failed() {
         "solutions.txt: 12 classes: 11 of size 8, 1 of size 4, but the manifest claims 11 classes: 10 of size 8, 1 of size 4",
     );
 }
+
+/// The 12 pentominoes in a 3 x 20 box: `models/pentomino-6x10.toml` with the box changed.
+fn pentominoes_3x20() -> String {
+    let text = fs::read_to_string(models().join("pentomino-6x10.toml")).unwrap();
+    text.replace("width = 10\nheight = 6\n", "width = 20\nheight = 3\n")
+}
+
+#[test]
+fn pentomino_tilings_of_3x20_are_certified_by_the_search_proof() {
+    let tmp = tempfile::tempdir().unwrap();
+    let model = model_file(tmp.path(), "p.toml", &pentominoes_3x20());
+    // 2 tilings up to the box's 4 symmetries, each class of 4.
+    let dir = prove_count(tmp.path(), &model, &["--unique"]);
+    let run = check(&dir);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout.lines().last().unwrap(),
+        "certified: model.toml has exactly 8 solutions; 2 classes: 2 of size 4"
+    );
+    // The refutation is the exact-cover search's DRAT proof, checked by puzzlec's checker.
+    assert!(dir.join("count.drat").exists());
+    assert!(!dir.join("count.lrat").exists());
+    let manifest = fs::read_to_string(dir.join("manifest.json")).unwrap();
+    assert!(
+        manifest.contains("puzzlec's exact-cover search refuted"),
+        "{manifest}"
+    );
+    assert!(
+        run.stdout
+            .contains("count.drat: refutes count.dimacs (puzzlec's DRAT checker"),
+        "{}",
+        run.stdout
+    );
+}

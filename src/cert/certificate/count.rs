@@ -45,11 +45,12 @@ use super::{
 use crate::base::error::InputError;
 use crate::base::{plural, Control};
 use crate::driver::{enumerate, Backend, EnumerateOptions};
+use crate::engines::cover_proof::{write_cover_refutation, CoverProblem, CoverProofError};
 use crate::geometry::isometry::RectSymmetry;
 use crate::model::{Assignment, Lit, Model, Var};
-use crate::puzzle::packing::PackingKind;
+use crate::puzzle::packing::{Packing, PackingKind};
 use crate::puzzle::{Puzzle, Solution};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Instant;
@@ -515,13 +516,18 @@ pub(super) fn record(
     let solve_seconds = solve_start.elapsed().as_secs_f64();
 
     let refute_start = Instant::now();
-    let blocked: Vec<Vec<Lit>> = expanded(&counting, &entries, options.unique)
-        .iter()
-        .map(|s| counting.blocking_clause(s))
-        .collect();
+    let listed = expanded(&counting, &entries, options.unique);
+    let blocked: Vec<Vec<Lit>> = listed.iter().map(|s| counting.blocking_clause(s)).collect();
     let cuts = collect_cuts(&counting.model, value, &blocked, control, &mut folder)?;
     let (cnf, text, entry) = certificate_cnf(&counting.model, value, &cuts, &blocked);
-    let solver = ProofSolver::of(options);
+    let solver = match (puzzle, &options.solver) {
+        // A tiling's count: the exact-cover search writes the refutation (CDCL solvers do
+        // not refute the pentominoes' in ten minutes); an external solver when one is named.
+        (Puzzle::Packing(packing), None) if packing.width * packing.height <= 128 => {
+            tiling_proof(packing, listed, control)?
+        }
+        _ => ProofSolver::of(options),
+    };
     let lemmas =
         solver.write_refutation(&cnf, &text, &entry, COUNT_REFUTATION, control, &mut folder)?;
     let mut how = format!(
@@ -565,6 +571,44 @@ fn expanded(counting: &Counting, entries: &[Vec<usize>], classes: bool) -> Vec<V
         return entries.to_vec();
     }
     entries.iter().flat_map(|e| counting.class(e)).collect()
+}
+
+/// The DRAT refutation of a tiling count's CNF (cells exactly once, pieces within their
+/// limits, every listed tiling blocked), written by the exact-cover search of
+/// [`crate::engines::cover_proof`]; the caller checks it before it is kept.
+fn tiling_proof(
+    packing: &Packing,
+    listed: Vec<Vec<usize>>,
+    control: &Control,
+) -> Result<ProofSolver<'static>, ProveError> {
+    let placements = &packing.instance.placements;
+    let options: Vec<Vec<usize>> = placements.iter().map(|p| p.cells.clone()).collect();
+    let piece: Vec<usize> = placements.iter().map(|p| p.piece).collect();
+    // Model variable i is placement i (`Packing::compile_with`), DIMACS variable i + 1.
+    let var: Vec<i32> = (1..=placements.len() as i32).collect();
+    let open: Vec<bool> = packing.blocked.iter().map(|b| !b).collect();
+    let piece_max: Vec<Option<usize>> = packing.pieces.iter().map(|p| p.limit.max).collect();
+    let piece_min: Vec<usize> = packing.pieces.iter().map(|p| p.limit.min).collect();
+    let problem = CoverProblem {
+        width: packing.width,
+        height: packing.height,
+        open: &open,
+        options: &options,
+        piece: &piece,
+        piece_max: &piece_max,
+        piece_min: &piece_min,
+        var: &var,
+    };
+    let listed: HashSet<Vec<usize>> = listed.into_iter().collect();
+    let mut proof = String::new();
+    write_cover_refutation(&problem, &listed, control, &mut proof).map_err(|e| match e {
+        CoverProofError::Stopped => ProveError::Stopped(control.reason()),
+        other => ProveError::Internal(format!("the exact-cover search: {other}")),
+    })?;
+    Ok(ProofSolver::Search {
+        name: "puzzlec's exact-cover search",
+        proof,
+    })
 }
 
 /// The cuts a dissection's count CNF needs to be refuted (the solutions it still has

@@ -9,6 +9,7 @@ use super::{
 use crate::base::digest::sha256_hex;
 use crate::base::{plural, Control, Goal, Incumbent, Status};
 use crate::cert::refute::{refute, Refutation, SolverProofFormat};
+use crate::checkers::drat::{check_drat, ProofEncoding};
 use crate::checkers::lrat::parse_dimacs;
 use crate::model::{Assignment, Lit, Model};
 use crate::oracle::external_sat::{ExternalSat, SatCommand};
@@ -142,6 +143,15 @@ pub(super) enum ProofSolver<'a> {
     Varisat,
     /// An external SAT program: its DRAT proof, checked by puzzlec's DRAT checker.
     External(&'a SatCommand),
+    /// A DRAT proof written by one of puzzlec's searches (a tiling count's exact-cover
+    /// search: [`crate::engines::cover_proof`]), checked by puzzlec's DRAT checker before
+    /// it is kept.
+    Search {
+        /// Who wrote it, for the manifest.
+        name: &'static str,
+        /// The proof, text DRAT.
+        proof: String,
+    },
 }
 
 impl<'a> ProofSolver<'a> {
@@ -177,6 +187,18 @@ impl<'a> ProofSolver<'a> {
             ProofSolver::External(command) => {
                 write_external_proof(command, cnf, text, question, files, control, folder).map(Some)
             }
+            ProofSolver::Search { name, proof } => {
+                let (num_vars, clauses) = parse_dimacs(text)
+                    .map_err(|e| ProveError::Internal(format!("our own DIMACS: {e}")))?;
+                let summary = check_drat(num_vars, &clauses, proof.as_bytes(), ProofEncoding::Text)
+                    .map_err(|e| {
+                        ProveError::Internal(format!(
+                            "{name} wrote a proof that does not refute {question}: {e}"
+                        ))
+                    })?;
+                folder.put(files.drat.0, files.drat.1, proof.as_bytes())?;
+                Ok(Some(summary.lemmas))
+            }
         }
     }
 
@@ -184,6 +206,7 @@ impl<'a> ProofSolver<'a> {
         match self {
             ProofSolver::Varisat => "varisat".to_string(),
             ProofSolver::External(command) => command.name(),
+            ProofSolver::Search { name, .. } => name.to_string(),
         }
     }
 
@@ -191,7 +214,7 @@ impl<'a> ProofSolver<'a> {
     pub(super) fn checkers(&self) -> &'static str {
         match self {
             ProofSolver::Varisat => "puzzlec's LRAT checker and varisat's checker",
-            ProofSolver::External(_) => "puzzlec's DRAT checker",
+            ProofSolver::External(_) | ProofSolver::Search { .. } => "puzzlec's DRAT checker",
         }
     }
 
@@ -227,7 +250,8 @@ fn find_answer(
 ) -> Result<(Claim, Option<Assignment>), ProveError> {
     let incumbent = Incumbent::new();
     let raw = match solver {
-        ProofSolver::Varisat => {
+        // A search's proof is a count's; the answer itself comes from varisat.
+        ProofSolver::Varisat | ProofSolver::Search { .. } => {
             crate::oracle::varisat::solve(model, Goal::Maximise, control, &incumbent)
         }
         ProofSolver::External(command) => {
@@ -272,7 +296,7 @@ fn collect_cuts(
         return Ok(Vec::new());
     };
     let collected = match solver {
-        ProofSolver::Varisat => {
+        ProofSolver::Varisat | ProofSolver::Search { .. } => {
             super::super::cuts::collect(model, &mut Varisat::new(&cnf), control)
         }
         ProofSolver::External(command) => {
