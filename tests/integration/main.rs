@@ -39,6 +39,7 @@ mod queens_backends;
 mod queens_empty_boards;
 mod resource_guards;
 mod russian_doll;
+mod sharded;
 mod svg;
 mod sweep;
 mod symmetry_units;
