@@ -13,8 +13,9 @@
 //! `:: output_var` annotations, so `fzn-gecode FILE.fzn` prints the same lines without the
 //! MiniZinc compiler.
 //!
-//! Answers are read by [`read_answer`]: `name = value;` lines, `----------` after each
-//! solution (the last one counts), `==========` when the search is complete (the optimum
+//! Answers are read by [`read_answer`]: `name = value;` lines (names that start with `_`,
+//! MiniZinc's own such as `_objective`, skipped), `----------` after each solution (the
+//! last one counts), `==========` when the search is complete (the optimum
 //! for `solve maximize`), `=====UNSATISFIABLE=====` or `=====UNKNOWN=====`.
 
 use super::lp::{self, Comparison, LinearProgram, Row};
@@ -407,7 +408,13 @@ pub struct MznFile {
 /// Reads a file of the form [`write`] writes. Only its declarations and constraint lines
 /// are read; every other line (comments, the objective, `solve`, `output`) is skipped.
 pub fn read_file(text: &str) -> Result<MznFile, ReadError> {
-    let fzn = text.contains(":: output_var");
+    // FlatZinc by its annotations, its header comment or its constraints (a file without
+    // variables has no annotation).
+    let fzn = text.lines().any(|l| {
+        l.contains(":: output_var")
+            || l.starts_with("% FlatZinc:")
+            || l.starts_with("constraint int_lin_")
+    });
     let mut idents: Vec<String> = Vec::new();
     let mut names: Vec<String> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
@@ -766,6 +773,11 @@ pub fn read_answer(text: &str) -> Result<MznStatus, MznAnswerError> {
                 text: line.to_string(),
             });
         };
+        // MiniZinc's own values (`_objective = 8;` with `--output-objective`): no
+        // identifier `emit` writes starts with `_`.
+        if name.starts_with('_') {
+            continue;
+        }
         if !seen.insert(name.to_string()) {
             return Err(MznAnswerError::Twice {
                 line: i + 1,
@@ -924,6 +936,21 @@ mod tests {
     }
 
     #[test]
+    fn files_without_variables_read_back() {
+        let mut model = Model::new();
+        model.objective = Some(Objective {
+            lits: Vec::new(),
+            amo_groups: None,
+        });
+        for dialect in [Dialect::MiniZinc, Dialect::FlatZinc] {
+            let written = text(&model, dialect, None);
+            let file = read_file(&written).unwrap();
+            assert_eq!(file.dialect, dialect, "{written}");
+            assert!(file.idents.is_empty() && file.program.rows.is_empty());
+        }
+    }
+
+    #[test]
     fn answers_read_the_last_solution_and_the_status() {
         let text = "a = 1;\nb = 0;\n----------\na = 0;\nb = 1;\n----------\n==========\n";
         assert_eq!(
@@ -957,6 +984,13 @@ mod tests {
         );
         assert!(is_answer("a = 1;\n----------\n"));
         assert!(is_answer("=====UNSATISFIABLE=====\n"));
+        assert_eq!(
+            read_answer("a = 1;\n_objective = 1;\n----------\n").unwrap(),
+            MznStatus::Solution {
+                values: vec![("a".into(), "1".into())],
+                complete: false
+            }
+        );
         assert!(is_answer("% cut off\na = 1;\n"));
         assert!(!is_answer("s SATISFIABLE\n"));
         assert!(!is_answer("v 1 -2 0\n"));
