@@ -405,7 +405,7 @@ pub struct MznFile {
     pub program: LinearProgram,
 }
 
-/// Reads a file of the form [`write`] writes. Only its declarations and constraint lines
+/// Reads a file of the form [`write()`] writes. Only its declarations and constraint lines
 /// are read; every other line (comments, the objective, `solve`, `output`) is skipped.
 pub fn read_file(text: &str) -> Result<MznFile, ReadError> {
     // FlatZinc by its annotations, its header comment or its constraints (a file without
