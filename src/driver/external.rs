@@ -38,6 +38,7 @@ impl ExternalSolver {
                     program: MINIZINC.into(),
                 });
             }
+            cp.check_listed()?;
             return Ok(ExternalSolver::Cp(cp));
         }
         let solver = match backend {

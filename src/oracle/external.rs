@@ -223,6 +223,14 @@ pub enum SolverSpecError {
          out --backend or give --backend milp"
     )]
     CpNeedsMilp(String),
+    /// A MiniZinc solver that `minizinc --solvers` does not list.
+    #[error("MiniZinc has no solver {solver:?} (`minizinc --solvers` lists {listed})")]
+    UnknownCpSolver {
+        /// The solver asked for.
+        solver: String,
+        /// The listed solvers' short names.
+        listed: String,
+    },
     /// The program is not there.
     #[error("solver program {program:?} not found{}", if program.contains('/') { "" } else { " on PATH" })]
     NotFound {

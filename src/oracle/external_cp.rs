@@ -51,29 +51,43 @@ impl CpSolver {
         }))
     }
 
-    /// The known MiniZinc solvers that `minizinc --solvers` lists here (none when
+    /// The known MiniZinc solvers that `minizinc --solvers-json` lists here (none when
     /// `minizinc` is not on PATH).
     pub fn available() -> Vec<CpSolver> {
-        let Some(program) = find_on_path(MINIZINC) else {
-            return Vec::new();
-        };
-        let Ok(output) = Command::new(program)
-            .arg("--solvers")
-            .stdin(Stdio::null())
-            .stderr(Stdio::null())
-            .output()
-        else {
-            return Vec::new();
-        };
-        let listed = String::from_utf8_lossy(&output.stdout);
+        let listed = listed_solvers().unwrap_or_default();
         KNOWN
             .iter()
-            .filter(|(_, id)| listed.contains(&format!("({id},")))
+            .filter(|(_, id)| listed.iter().any(|(listed_id, _)| listed_id == id))
             .map(|(name, _)| CpSolver {
                 solver: name.to_string(),
                 extra: Vec::new(),
             })
             .collect()
+    }
+
+    /// Refuses a solver MiniZinc does not list (by id, the id's last part, or a tag), so
+    /// that a missing solver is said before any model is written. When the list cannot be
+    /// read, MiniZinc's own error at run time says it instead.
+    pub fn check_listed(&self) -> Result<(), SolverSpecError> {
+        let Some(listed) = listed_solvers() else {
+            return Ok(());
+        };
+        let known = listed.iter().any(|(id, tags)| {
+            *id == self.solver
+                || id.rsplit('.').next() == Some(self.solver.as_str())
+                || tags.contains(&self.solver)
+        });
+        if known {
+            return Ok(());
+        }
+        let names: Vec<&str> = listed
+            .iter()
+            .map(|(id, _)| id.rsplit('.').next().unwrap_or(id))
+            .collect();
+        Err(SolverSpecError::UnknownCpSolver {
+            solver: self.solver.clone(),
+            listed: names.join(", "),
+        })
     }
 
     /// The solver's name in reports: `gecode`.
@@ -157,6 +171,36 @@ impl CpSolver {
             }
         }
     }
+}
+
+/// The solvers `minizinc --solvers-json` lists, as (id, tags); `None` when `minizinc` is not
+/// on PATH or its list does not read.
+fn listed_solvers() -> Option<Vec<(String, Vec<String>)>> {
+    let program = find_on_path(MINIZINC)?;
+    let output = Command::new(program)
+        .arg("--solvers-json")
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .ok()?;
+    let list: Vec<serde_json::Value> = serde_json::from_slice(&output.stdout).ok()?;
+    Some(
+        list.iter()
+            .filter_map(|solver| {
+                let id = solver.get("id")?.as_str()?.to_string();
+                let tags = solver
+                    .get("tags")
+                    .and_then(|t| t.as_array())
+                    .map(|tags| {
+                        tags.iter()
+                            .filter_map(|t| t.as_str().map(str::to_string))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                Some((id, tags))
+            })
+            .collect(),
+    )
 }
 
 /// The values by identifier as one value per column of `program`, checked: every column

@@ -343,6 +343,17 @@ fn cp_solvers_without_minizinc_or_with_the_sat_backend_are_refused() {
         String::from_utf8_lossy(&output.stderr),
         "error: solver program \"minizinc\" not found on PATH\n"
     );
+    if common::programs_or_skip(module_path!(), &PROGRAMS) {
+        let run = puzzlec(tmp.path(), &["solve", &q8, "--solver", "cp:nosuchsolver"]);
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert!(
+            run.stderr.starts_with(
+                "error: MiniZinc has no solver \"nosuchsolver\" (`minizinc --solvers` lists "
+            ) && run.stderr.contains("gecode"),
+            "{}",
+            run.stderr
+        );
+    }
     let run = puzzlec(
         tmp.path(),
         &["solve", &q8, "--backend", "sat", "--solver", "cp:gecode"],
