@@ -1,10 +1,12 @@
 //! The way back from external solvers: an answer to a file that `emit` wrote (SAT
 //! competition `s`/`v` lines, MiniSat's result file, MaxSAT or pseudo-Boolean `v` lines, a
-//! CBC, GLPK `-w` or HiGHS solution file), read by the variable names the file carries,
-//! checked against the file, decoded and verified by the puzzle's rules.
+//! CBC, GLPK `-w` or HiGHS solution file, MiniZinc / FlatZinc solver output), read by the
+//! variable names the file carries, checked against the file, decoded and verified by the
+//! puzzle's rules.
 //!
 //! Variables are matched by name, never by puzzlec's numbering: the emitted file names
-//! every model variable (`c var N name`, `* var N name`, `\ column safe = name`), and each
+//! every model variable (`c var N name`, `* var N name`, `\ column safe = name`,
+//! `var 0..1: safe;  % name`), and each
 //! of the model's variables is looked up there. An answer for a file written by another
 //! model, or by a puzzlec that numbers its variables differently, is then still read
 //! right, or refused by name. Without the file, the one `emit` writes now stands in for it.
@@ -14,6 +16,7 @@ use crate::driver::emit::{emit, Format};
 use crate::encode::dimacs::VarNameError;
 use crate::encode::lp::LinearProgram;
 use crate::encode::lp_file::LpParseError;
+use crate::encode::mzn::{self, MznAnswerError, MznStatus};
 use crate::encode::{dimacs, lp_file, opb, wcnf, Cnf, ReadError};
 use crate::model::{Assignment, Constraint, Lit, Model, Var};
 use crate::oracle::external_milp::{
@@ -40,6 +43,10 @@ pub enum AnswerKind {
     Glpk,
     /// The HiGHS program's solution file (`--solution_file`).
     Highs,
+    /// MiniZinc or FlatZinc solver output (`minizinc`, `fzn-gecode`): `name = value;`
+    /// lines, `----------` after each solution, `==========` when the search finished,
+    /// `=====UNSATISFIABLE=====`.
+    MiniZinc,
 }
 
 impl AnswerKind {
@@ -53,16 +60,27 @@ impl AnswerKind {
             AnswerKind::Cbc => "CBC solution file",
             AnswerKind::Glpk => "GLPK solution file",
             AnswerKind::Highs => "HiGHS solution file",
+            AnswerKind::MiniZinc => "MiniZinc answer",
         }
     }
 
-    /// The file format such an answer is an answer to.
+    /// The file format such an answer is an answer to (for a MiniZinc answer, MiniZinc; a
+    /// FlatZinc file gets the same answers, see [`AnswerKind::answers`]).
     pub fn format(self) -> Format {
         match self {
             AnswerKind::SatCompetition | AnswerKind::MiniSat => Format::Dimacs,
             AnswerKind::MaxSat => Format::Wcnf,
             AnswerKind::PseudoBoolean => Format::Opb,
             AnswerKind::Cbc | AnswerKind::Glpk | AnswerKind::Highs => Format::Lp,
+            AnswerKind::MiniZinc => Format::Mzn,
+        }
+    }
+
+    /// Whether such an answer can answer a file of `format`.
+    pub fn answers(self, format: Format) -> bool {
+        match self {
+            AnswerKind::MiniZinc => matches!(format, Format::Mzn | Format::Fzn),
+            _ => self.format() == format,
         }
     }
 
@@ -77,6 +95,9 @@ impl AnswerKind {
 
     /// Which kind of answer `text` is, from its status lines; `None` when it is none of them.
     pub fn detect(text: &str) -> Option<AnswerKind> {
+        if mzn::is_answer(text) {
+            return Some(AnswerKind::MiniZinc);
+        }
         let lines: Vec<&str> = text.lines().map(str::trim).collect();
         let first = lines.iter().find(|l| !l.is_empty()).copied().unwrap_or("");
         if lines.iter().any(|l| l.starts_with("s mip ")) {
@@ -135,8 +156,8 @@ pub enum Unreadable {
     /// The answer is none of the kinds `decode` reads.
     #[error(
         "{answer}: not a solver answer puzzlec reads (SAT competition `s`/`v` lines, \
-         MiniSat's result file, MaxSAT or PB `v` lines, or a CBC, GLPK `-w` or HiGHS \
-         solution file)"
+         MiniSat's result file, MaxSAT or PB `v` lines, a CBC, GLPK `-w` or HiGHS \
+         solution file, or MiniZinc output)"
     )]
     NotAnAnswer {
         /// The answer's name.
@@ -146,7 +167,10 @@ pub enum Unreadable {
     #[error(
         "{answer}: a {} is for {} files, but {emitted} is {} file",
         kind.describe(),
-        format_name(kind.format()),
+        match kind {
+            AnswerKind::MiniZinc => "MiniZinc or FlatZinc",
+            _ => format_name(kind.format()),
+        },
         with_article(*emitted_format)
     )]
     WrongFormat {
@@ -236,6 +260,9 @@ pub enum AnswerError {
     /// A MILP solution file that does not read (its message names the line).
     #[error(transparent)]
     Solution(#[from] SolutionError),
+    /// MiniZinc output that does not read (its message names the line).
+    #[error(transparent)]
+    MiniZinc(#[from] MznAnswerError),
 }
 
 impl AnswerError {
@@ -246,7 +273,9 @@ impl AnswerError {
             | AnswerError::AfterClosingZero { line }
             | AnswerError::NotALiteral { line, .. }
             | AnswerError::BothValues { line, .. } => Some(*line),
-            AnswerError::NoStatus { .. } | AnswerError::Solution(_) => None,
+            AnswerError::NoStatus { .. } | AnswerError::Solution(_) | AnswerError::MiniZinc(_) => {
+                None
+            }
         }
     }
 }
@@ -269,8 +298,11 @@ pub enum EmittedError {
     /// Its LP body does not read.
     #[error(transparent)]
     Lp(#[from] LpParseError),
+    /// Its MiniZinc or FlatZinc body does not read.
+    #[error(transparent)]
+    Mzn(ReadError),
     /// It is none of the formats `emit` writes.
-    #[error("not a file `emit` writes (DIMACS, WCNF, OPB or CPLEX LP)")]
+    #[error("not a file `emit` writes (DIMACS, WCNF, OPB, CPLEX LP, MiniZinc or FlatZinc)")]
     NotEmitted,
 }
 
@@ -345,17 +377,21 @@ pub enum Rejection {
         /// The file's variables.
         count: usize,
     },
-    /// A value for a column the emitted file does not have.
-    #[error("column {column} is not in {file}")]
+    /// A value for a column (or MiniZinc variable) the emitted file does not have.
+    #[error("{noun} {column} is not in {file}")]
     UnknownColumn {
+        /// "column" for LP files, "variable" for MiniZinc and FlatZinc files.
+        noun: &'static str,
         /// The column's LP name.
         column: String,
         /// The emitted file's name.
         file: String,
     },
-    /// A column value that is not 0 or 1.
-    #[error("column {column} has value {value}, not 0 or 1")]
+    /// A column (or MiniZinc variable) value that is not 0 or 1.
+    #[error("{noun} {column} has value {value}, not 0 or 1")]
     NotZeroOne {
+        /// "column" for LP files, "variable" for MiniZinc and FlatZinc files.
+        noun: &'static str,
         /// The column's LP name.
         column: String,
         /// Its value.
@@ -455,6 +491,8 @@ pub enum FileVariable {
     Column(String),
     /// A variable number (from 1).
     Variable(usize),
+    /// A MiniZinc or FlatZinc variable, by its identifier.
+    Named(String),
 }
 
 impl std::fmt::Display for FileVariable {
@@ -462,6 +500,7 @@ impl std::fmt::Display for FileVariable {
         match self {
             FileVariable::Column(name) => write!(f, "column {name}"),
             FileVariable::Variable(number) => write!(f, "variable {number}"),
+            FileVariable::Named(name) => write!(f, "variable {name}"),
         }
     }
 }
@@ -530,7 +569,8 @@ struct Emitted {
     checked: bool,
     /// The model variable named by each variable number (from 1) or LP column, in order.
     names: Vec<String>,
-    /// LP files: each column's LP name, in the order of `names`.
+    /// LP files: each column's LP name, in the order of `names` (MiniZinc and FlatZinc
+    /// files: each variable's identifier).
     lp_names: Vec<String>,
     /// What an answer must satisfy.
     body: Body,
@@ -541,6 +581,8 @@ enum Body {
     Wcnf(wcnf::Wcnf),
     Opb(opb::Opb),
     Lp(LinearProgram),
+    /// A MiniZinc or FlatZinc file's constraints, as rows over its variables.
+    Mzn(LinearProgram, Format),
 }
 
 impl Emitted {
@@ -553,7 +595,7 @@ impl Emitted {
                 constraints: o.constraints.len(),
                 unit: "rows",
             },
-            Body::Lp(p) => Size {
+            Body::Lp(p) | Body::Mzn(p, _) => Size {
                 variables: p.columns.len(),
                 constraints: p.rows.len(),
                 unit: "rows",
@@ -567,6 +609,15 @@ impl Emitted {
             Body::Wcnf(_) => Format::Wcnf,
             Body::Opb(_) => Format::Opb,
             Body::Lp(_) => Format::Lp,
+            Body::Mzn(_, format) => format,
+        }
+    }
+
+    /// What a variable of the file is called in messages: "column" in LP files.
+    fn noun(&self) -> &'static str {
+        match self.body {
+            Body::Lp(_) => "column",
+            _ => "variable",
         }
     }
 }
@@ -585,7 +636,7 @@ pub fn decode(puzzle: &Puzzle, input: &DecodeInput) -> Result<Decoded, DecodeErr
             read_emitted("the file `emit` writes now", &text, false)?
         }
     };
-    if emitted.format() != kind.format() {
+    if !kind.answers(emitted.format()) {
         return Err(Unreadable::WrongFormat {
             answer: answer_name.to_string(),
             kind,
@@ -608,9 +659,9 @@ pub fn decode(puzzle: &Puzzle, input: &DecodeInput) -> Result<Decoded, DecodeErr
         Claim::None(words) => return Err(reject(Rejection::NoSolution { words })),
         Claim::Unknown(words) => return Err(reject(Rejection::Stopped { words })),
     };
-    let file_values = file_values(&emitted, &values).map_err(reject)?;
-    // Names first (a file of another model is bad input), then a partial answer, then
-    // the file's own clauses or rows, then the model's constraints and the rules.
+    // Names first (a file of another model is bad input), then the answer's values over
+    // the file's variables, a partial answer, the file's own clauses or rows, then the
+    // model's constraints and the rules.
     // The model without symmetry breaking: that is no rule of the puzzle, and a symmetric
     // image of a solution (from a file written without it, or by another version) is still
     // a solution. Its variables are the same.
@@ -618,6 +669,15 @@ pub fn decode(puzzle: &Puzzle, input: &DecodeInput) -> Result<Decoded, DecodeErr
         Puzzle::Packing(packing) => packing.compile_with(false),
         _ => puzzle.compile(),
     };
+    let named: std::collections::HashSet<&str> = emitted.names.iter().map(String::as_str).collect();
+    if let Some(name) = model.names().iter().find(|n| !named.contains(n.as_str())) {
+        return Err(Unreadable::ForeignFile {
+            emitted: emitted.name.clone(),
+            variable: name.clone(),
+        }
+        .into());
+    }
+    let file_values = file_values(&emitted, &values).map_err(reject)?;
     let assignment = model_assignment(&model, &emitted, &file_values, kind)?.map_err(reject)?;
     if emitted.checked {
         check_file(&emitted, &file_values.0).map_err(reject)?;
@@ -643,6 +703,7 @@ pub fn decode(puzzle: &Puzzle, input: &DecodeInput) -> Result<Decoded, DecodeErr
                 Body::Cnf(_) => "clause",
                 Body::Wcnf(_) => "hard clause",
                 Body::Opb(_) | Body::Lp(_) => "row",
+                Body::Mzn(..) => "constraint",
             },
             emitted.name
         )
@@ -677,6 +738,8 @@ fn format_name(format: Format) -> &'static str {
         Format::Lp => "LP",
         Format::Wcnf => "WCNF",
         Format::Opb => "OPB",
+        Format::Mzn => "MiniZinc",
+        Format::Fzn => "FlatZinc",
     }
 }
 
@@ -684,7 +747,7 @@ fn format_name(format: Format) -> &'static str {
 fn with_article(format: Format) -> String {
     let article = match format {
         Format::Lp | Format::Opb => "an",
-        Format::Dimacs | Format::Wcnf => "a",
+        Format::Dimacs | Format::Wcnf | Format::Mzn | Format::Fzn => "a",
     };
     format!("{article} {}", format_name(format))
 }
@@ -700,7 +763,14 @@ fn read_emitted(name: &str, text: &str, checked: bool) -> Result<Emitted, Decode
         .map(str::trim)
         .find(|l| !l.is_empty())
         .unwrap_or("");
-    let (names, lp_names, body) = if first.starts_with("* #variable=") {
+    let (names, lp_names, body) = if first.starts_with('%') {
+        let file = mzn::read_file(text).map_err(|e| unreadable(EmittedError::Mzn(e)))?;
+        let format = match file.dialect {
+            mzn::Dialect::MiniZinc => Format::Mzn,
+            mzn::Dialect::FlatZinc => Format::Fzn,
+        };
+        (file.names, file.idents, Body::Mzn(file.program, format))
+    } else if first.starts_with("* #variable=") {
         let names = dimacs::read_names_after(text, "* var").map_err(|e| unreadable(e.into()))?;
         let opb = opb::read_opb(text).map_err(|e| unreadable(EmittedError::Opb(e)))?;
         (names, Vec::new(), Body::Opb(opb))
@@ -833,6 +903,30 @@ fn read_answer(
         }
         AnswerKind::Glpk => lp(read_glpk_solution(text, &emitted.lp_names), false),
         AnswerKind::Highs => lp(read_highs_solution(text), false),
+        AnswerKind::MiniZinc => Ok(match mzn::read_answer(text)? {
+            MznStatus::Solution { values, complete } => (
+                Claim::Solution { optimal: complete },
+                Values::Names {
+                    // Read as numbers (`true` is 1); anything else is not 0 or 1.
+                    values: values
+                        .into_iter()
+                        .map(|(name, value)| {
+                            let number = match mzn::zero_one(&value) {
+                                Some(bit) => f64::from(u8::from(bit)),
+                                None => value.parse().unwrap_or(f64::NAN),
+                            };
+                            (name, number)
+                        })
+                        .collect(),
+                    absent_is_zero: false,
+                },
+            ),
+            MznStatus::Unsatisfiable => (
+                Claim::None("=====UNSATISFIABLE=====".into()),
+                Values::Numbers(HashMap::new()),
+            ),
+            MznStatus::Unknown(words) => (Claim::Unknown(words), Values::Numbers(HashMap::new())),
+        }),
         AnswerKind::MiniSat => read_literal_lines(text, true),
         _ => read_literal_lines(text, false),
     }
@@ -917,7 +1011,7 @@ fn file_values(emitted: &Emitted, values: &Values) -> Result<(Vec<bool>, Vec<boo
         Body::Cnf(c) => c.num_vars,
         Body::Wcnf(w) => w.num_vars,
         Body::Opb(o) => o.num_vars,
-        Body::Lp(p) => p.columns.len(),
+        Body::Lp(p) | Body::Mzn(p, _) => p.columns.len(),
     }
     .max(emitted.names.len());
     let mut value = vec![false; count];
@@ -961,12 +1055,14 @@ fn file_values(emitted: &Emitted, values: &Values) -> Result<(Vec<bool>, Vec<boo
                 let &column = index
                     .get(name.as_str())
                     .ok_or_else(|| Rejection::UnknownColumn {
+                        noun: emitted.noun(),
                         column: name.clone(),
                         file: emitted.name.clone(),
                     })?;
                 let rounded = v.round();
                 if (v - rounded).abs() > 1e-6 || !(rounded == 0.0 || rounded == 1.0) {
                     return Err(Rejection::NotZeroOne {
+                        noun: emitted.noun(),
                         column: name.clone(),
                         value: v,
                     });
@@ -1030,7 +1126,7 @@ fn check_file(emitted: &Emitted, values: &[bool]) -> Result<(), Rejection> {
                 }
             }
         }
-        Body::Lp(program) => {
+        Body::Lp(program) | Body::Mzn(program, _) => {
             for row in &program.rows {
                 let lhs = row.lhs(values);
                 if !row.holds_at(lhs) {
@@ -1078,6 +1174,7 @@ fn model_assignment(
     if let Some(&(number, name)) = missing.first() {
         let first_in_file = match kind.format() {
             Format::Lp => FileVariable::Column(emitted.lp_names[number - 1].clone()),
+            Format::Mzn | Format::Fzn => FileVariable::Named(emitted.lp_names[number - 1].clone()),
             _ => FileVariable::Variable(number),
         };
         return Ok(Err(Rejection::Partial {

@@ -1,8 +1,10 @@
-//! Files for external solvers: DIMACS CNF, WCNF (MaxSAT), OPB (pseudo-Boolean) and CPLEX
-//! LP, each headed by comments that say what the file is and name every variable.
+//! Files for external solvers: DIMACS CNF, WCNF (MaxSAT), OPB (pseudo-Boolean), CPLEX LP,
+//! MiniZinc and FlatZinc, each headed by comments that say what the file is and name every
+//! variable.
 
 use crate::base::Control;
 use crate::encode::amo::AmoEncoding;
+use crate::encode::mzn;
 use crate::encode::opb;
 use crate::encode::stream::{self, StreamError};
 use crate::model::Model;
@@ -24,6 +26,28 @@ pub enum Format {
     /// OPB for pseudo-Boolean solvers (`min:` minus the objective count), with `* var N
     /// name` lines.
     Opb,
+    /// MiniZinc: `var 0..1` variables named after the model's (a `% name` comment after
+    /// each), readable linear constraints, `solve maximize objective;` or `solve satisfy;`,
+    /// and an `output` item printing `name = value;` per variable
+    /// (`minizinc --solver gecode FILE.mzn`).
+    Mzn,
+    /// FlatZinc: the same as `int_lin_le` / `int_lin_eq` constraints over `var 0..1`
+    /// variables annotated `:: output_var` (`fzn-gecode FILE.fzn`, no MiniZinc compiler).
+    Fzn,
+}
+
+impl Format {
+    /// The format's name on the command line and in messages (`dimacs`, `mzn`...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Dimacs => "dimacs",
+            Format::Lp => "lp",
+            Format::Wcnf => "wcnf",
+            Format::Opb => "opb",
+            Format::Mzn => "mzn",
+            Format::Fzn => "fzn",
+        }
+    }
 }
 
 /// What `emit` writes.
@@ -159,6 +183,27 @@ pub fn emit_to(
             ));
             push_lazy_warning(&mut comments, &model);
             stream::write_opb(&model, at_least, &comments, out, control)?;
+        }
+        Format::Mzn | Format::Fzn => {
+            let (dialect, run) = match options.format {
+                Format::Mzn => (mzn::Dialect::MiniZinc, "minizinc --solver gecode FILE.mzn"),
+                _ => (mzn::Dialect::FlatZinc, "fzn-gecode FILE.fzn"),
+            };
+            comments.push(match at_least {
+                Some(k) if model.objective.is_some() => {
+                    format!("decision: objective at least {k} (constraint at_least), solve satisfy")
+                }
+                _ if model.objective.is_some() => {
+                    "solve maximize objective (the number of true objective literals)".into()
+                }
+                _ => "solve satisfy (no objective)".into(),
+            });
+            comments.push(format!(
+                "run: {run}; its answer (`name = value;` lines) is read back by `puzzlec decode`"
+            ));
+            push_lazy_warning(&mut comments, &model);
+            let problem = mzn::Problem::from_model(&model, at_least);
+            mzn::write(&problem, dialect, &comments, out, control)?;
         }
     }
     Ok(())

@@ -1,9 +1,11 @@
 //! The external solver a run uses: a SAT command for DIMACS files
-//! ([`crate::oracle::external_sat`]) or a MILP program for LP files
-//! ([`crate::oracle::external_milp`]).
+//! ([`crate::oracle::external_sat`]), a MILP program for LP files
+//! ([`crate::oracle::external_milp`]), or a constraint solver through MiniZinc
+//! ([`crate::oracle::external_cp`], `cp:gecode`) on the MILP backend's 0-1 program.
 
 use super::Backend;
 use crate::oracle::external::{find_on_path, on_path, split_command, SolverSpecError};
+use crate::oracle::external_cp::{CpSolver, MINIZINC};
 use crate::oracle::external_milp::{MilpKind, MilpSolver};
 use crate::oracle::external_sat::SatCommand;
 
@@ -14,13 +16,31 @@ pub enum ExternalSolver {
     Sat(SatCommand),
     /// A MILP solver run on LP files (or HiGHS linked in).
     Milp(MilpSolver),
+    /// A constraint solver run by MiniZinc on the MILP backend's 0-1 program
+    /// (`cp:gecode`); it serves the MILP backend.
+    Cp(CpSolver),
 }
 
 impl ExternalSolver {
     /// The solver `spec` names for `backend`: a command line for SAT, `cbc`, `glpsol`,
-    /// `highs` or a command line for MILP. The native backend takes no solver.
+    /// `highs` or a command line for MILP; `cp:NAME` (a MiniZinc solver) for MILP. The
+    /// native backend takes no solver.
     /// A program that cannot be found is refused here, before any model is written.
     pub fn parse(backend: Backend, spec: &str) -> Result<ExternalSolver, SolverSpecError> {
+        if let Some(cp) = CpSolver::parse(spec) {
+            let cp = match backend {
+                Backend::Milp => cp?,
+                Backend::Sat => return Err(SolverSpecError::CpNeedsMilp(spec.trim().into())),
+                Backend::Native => return Err(SolverSpecError::NativeBackend),
+            };
+            if find_on_path(MINIZINC).is_none() {
+                return Err(SolverSpecError::NotFound {
+                    program: MINIZINC.into(),
+                });
+            }
+            cp.check_listed()?;
+            return Ok(ExternalSolver::Cp(cp));
+        }
         let solver = match backend {
             Backend::Sat => SatCommand::parse(spec).map(ExternalSolver::Sat),
             Backend::Milp => MilpSolver::parse(spec).map(ExternalSolver::Milp),
@@ -36,8 +56,12 @@ impl ExternalSolver {
     }
 
     /// The backend `--solver spec` serves when `--backend` is not given: MILP for the MILP
-    /// programs puzzlec knows (`cbc`, `glpsol`, `highs`), SAT for any other command.
+    /// programs puzzlec knows (`cbc`, `glpsol`, `highs`) and for MiniZinc solvers
+    /// (`cp:gecode`), SAT for any other command.
     pub fn infer_backend(spec: &str) -> Backend {
+        if CpSolver::parse(spec).is_some() {
+            return Backend::Milp;
+        }
         let program = split_command(spec)
             .ok()
             .and_then(|argv| argv.into_iter().next())
@@ -53,7 +77,7 @@ impl ExternalSolver {
     pub fn backend(&self) -> Backend {
         match self {
             ExternalSolver::Sat(_) => Backend::Sat,
-            ExternalSolver::Milp(_) => Backend::Milp,
+            ExternalSolver::Milp(_) | ExternalSolver::Cp(_) => Backend::Milp,
         }
     }
 
@@ -62,11 +86,22 @@ impl ExternalSolver {
         match self {
             ExternalSolver::Sat(command) => command.name(),
             ExternalSolver::Milp(solver) => solver.name(),
+            ExternalSolver::Cp(solver) => solver.name(),
+        }
+    }
+
+    /// Who answers, for reports and `compare` rows: `sat:cadical`, `milp:cbc`, and
+    /// `cp:gecode` for a MiniZinc solver (which serves the MILP backend).
+    pub fn label(&self) -> String {
+        match self {
+            ExternalSolver::Cp(solver) => format!("cp:{}", solver.name()),
+            _ => format!("{}:{}", self.backend().name(), self.name()),
         }
     }
 
     /// The external solvers this machine can run, for `compare`: the known SAT and MILP
-    /// programs found on PATH, and HiGHS when it is built in.
+    /// programs found on PATH, HiGHS when it is built in, and the known MiniZinc solvers
+    /// that `minizinc --solvers` lists.
     pub fn available() -> Vec<ExternalSolver> {
         let mut found = Vec::new();
         for program in crate::oracle::external_sat::KNOWN {
@@ -81,6 +116,7 @@ impl ExternalSolver {
                 .into_iter()
                 .map(ExternalSolver::Milp),
         );
+        found.extend(CpSolver::available().into_iter().map(ExternalSolver::Cp));
         found
     }
 }

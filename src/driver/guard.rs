@@ -96,14 +96,15 @@ pub fn estimate(puzzle: &Puzzle, work: Work) -> Estimate {
                 Format::Dimacs => (FileFormat::Dimacs, None),
                 Format::Wcnf => (FileFormat::Wcnf, None),
                 Format::Opb => (FileFormat::Opb, Some("rows")),
-                Format::Lp => (FileFormat::Lp, Some("rows")),
+                // MiniZinc and FlatZinc are written as the LP file's rows.
+                Format::Lp | Format::Mzn | Format::Fzn => (FileFormat::Lp, Some("rows")),
             };
             let cnf = match counts {
                 None => cnf_of(at_least),
                 Some(_) => CnfCounts::default(),
             };
             let names = match format {
-                Format::Lp => shape.variables * 56 + shape.name_bytes,
+                Format::Lp | Format::Mzn | Format::Fzn => shape.variables * 56 + shape.name_bytes,
                 _ => 0,
             };
             let base = match counts {

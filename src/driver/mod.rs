@@ -85,8 +85,8 @@ pub struct Outcome {
     pub elapsed: Duration,
     /// The size of what the backend worked on.
     pub size: Size,
-    /// The external solver that answered (`cadical`, `cbc`), or `None` for the backend's
-    /// own embedded solver.
+    /// The external solver that answered (`cadical`, `cbc`, or with its own kind
+    /// `cp:gecode`), or `None` for the backend's own embedded solver.
     pub solver: Option<String>,
 }
 
@@ -102,9 +102,11 @@ impl Outcome {
     }
 
     /// Who answered, for reports: the backend's name, or `backend:solver` for an external
-    /// solver (`sat:cadical`, `milp:cbc`).
+    /// solver (`sat:cadical`, `milp:cbc`); a solver named with its own kind (`cp:gecode`, a
+    /// MiniZinc solver serving the MILP backend) as it is.
     pub fn label(&self) -> String {
         match &self.solver {
+            Some(solver) if solver.contains(':') => solver.clone(),
             Some(solver) => format!("{}:{solver}", self.backend.name()),
             None => self.backend.name().to_string(),
         }
@@ -247,7 +249,7 @@ pub fn solve_external(
     use crate::driver::external::ExternalSolver;
     let start = Instant::now();
     let backend = solver.backend();
-    let label = format!("{}:{}", backend.name(), solver.name());
+    let label = solver.label();
     let failed = |failure: ExternalFailure| SolveError::External {
         solver: label.clone(),
         failure,
@@ -263,12 +265,19 @@ pub fn solve_external(
         ExternalSolver::Milp(program) => {
             crate::oracle::external_milp::solve(&model, goal, program, control, &incumbent)
         }
+        ExternalSolver::Cp(cp) => {
+            crate::oracle::external_cp::solve(&model, goal, cp, control, &incumbent)
+        }
     }
     .map_err(|e| failed(e.into()))?;
     let raw = raw.map_solution(|a| puzzle.decode(&a));
     let mut outcome = finish(puzzle, backend, goal, raw, start.elapsed())
         .map_err(|e| failed(ExternalFailure::Answer(Box::new(e))))?;
-    outcome.solver = Some(solver.name());
+    outcome.solver = Some(match solver {
+        // Its label names its own kind of solver, not the backend it serves.
+        ExternalSolver::Cp(_) => label,
+        _ => solver.name(),
+    });
     Ok(outcome)
 }
 

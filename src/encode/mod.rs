@@ -1,6 +1,6 @@
 //! Encodings of a [`Model`](crate::model::Model): CNF (at-most-one, totalizer, the whole
 //! model), the 0-1 linear program, and the file formats solvers read (DIMACS, WCNF, OPB,
-//! CPLEX LP).
+//! CPLEX LP, MiniZinc and FlatZinc).
 
 pub mod amo;
 pub mod cnf;
@@ -9,6 +9,7 @@ pub mod dimacs;
 pub mod estimate;
 pub mod lp;
 pub mod lp_file;
+pub mod mzn;
 pub mod opb;
 pub mod stream;
 pub mod totalizer;

@@ -217,6 +217,20 @@ pub enum SolverSpecError {
     /// The native backend takes no solver.
     #[error("--solver needs --backend sat or --backend milp")]
     NativeBackend,
+    /// A MiniZinc solver asked for with `--backend sat`.
+    #[error(
+        "--solver {0}: a MiniZinc solver answers the 0-1 program of the milp backend; leave \
+         out --backend or give --backend milp"
+    )]
+    CpNeedsMilp(String),
+    /// A MiniZinc solver that `minizinc --solvers` does not list.
+    #[error("MiniZinc has no solver {solver:?} (`minizinc --solvers` lists {listed})")]
+    UnknownCpSolver {
+        /// The solver asked for.
+        solver: String,
+        /// The listed solvers' short names.
+        listed: String,
+    },
     /// The program is not there.
     #[error("solver program {program:?} not found{}", if program.contains('/') { "" } else { " on PATH" })]
     NotFound {

@@ -1,7 +1,8 @@
 //! Oracles: the solvers that answer questions about an encoded model, behind two small
 //! traits. [`SatOracle`]: varisat in-process and incremental ([`varisat`]), or an external
 //! program on DIMACS files ([`external_sat`]). [`MilpOracle`]: microlp or HiGHS through
-//! good_lp ([`microlp`]), or an external program on LP files ([`external_milp`]). Every
+//! good_lp ([`microlp`]), or an external program on LP files ([`external_milp`]) or, through
+//! MiniZinc, a constraint solver on the same 0-1 program ([`external_cp`]). Every
 //! external answer is checked before it is used.
 //!
 //! The algorithms over oracles are written once, in [`loops`]: answering a goal by raising
@@ -9,6 +10,7 @@
 //! enumerating the distinct assignments of chosen variables with blocking clauses.
 
 pub mod external;
+pub mod external_cp;
 pub mod external_milp;
 pub mod external_sat;
 #[cfg(feature = "highs")]

@@ -72,7 +72,17 @@ fn compare_runs_every_backend_and_agrees() {
         assert!(row.contains("optimal 20"), "{row}");
         assert!(row.contains(" yes "), "{row}");
     }
-    assert!(run.stdout.ends_with("all backends agree\n"));
+    // A MiniZinc row (cp:gecode, when installed) gets 10 s and does not prove 20 in them:
+    // the only unproven answers allowed are such rows'.
+    let last = run.stdout.lines().last().unwrap();
+    let only_cp_unproven = last
+        .strip_prefix("proven answers agree; unproven: ")
+        .is_some_and(|rest| rest.split(", ").all(|row| row.starts_with("cp:")));
+    assert!(
+        last == "all backends agree" || only_cp_unproven,
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]

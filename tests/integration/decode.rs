@@ -368,7 +368,7 @@ fn tampered_partial_and_unreadable_answers_are_refused_with_one_line() {
         (
             "chat.answer",
             "q8.cnf",
-            "error: chat.answer: not a solver answer puzzlec reads (SAT competition `s`/`v` lines, MiniSat's result file, MaxSAT or PB `v` lines, or a CBC, GLPK `-w` or HiGHS solution file)\n",
+            "error: chat.answer: not a solver answer puzzlec reads (SAT competition `s`/`v` lines, MiniSat's result file, MaxSAT or PB `v` lines, a CBC, GLPK `-w` or HiGHS solution file, or MiniZinc output)\n",
         ),
         (
             "clash.answer",

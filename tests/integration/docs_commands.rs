@@ -89,12 +89,14 @@ fn matches(shown: &[String], found: &[String]) -> bool {
 
 /// External programs a shown command may run (program, Debian package): a block that
 /// needs a missing one is skipped, saying so.
-const EXTERNAL: [(&str, &str); 5] = [
+const EXTERNAL: [(&str, &str); 7] = [
     ("cadical", "cadical"),
     ("minisat", "minisat"),
     ("cryptominisat5", "cryptominisat"),
     ("cbc", "coinor-cbc"),
     ("glpsol", "glpk-utils"),
+    ("minizinc", "minizinc"),
+    ("fzn-gecode", "flatzinc"),
 ];
 
 /// The Markdown files whose console blocks are run.

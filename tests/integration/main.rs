@@ -32,6 +32,7 @@ mod fuzz_models;
 mod json_schema;
 mod layering;
 mod library;
+mod minizinc;
 mod packing;
 mod packing_certificates;
 mod packing_count_cli;

@@ -70,6 +70,12 @@ pub enum FormatArg {
     /// OPB for pseudo-Boolean solvers (`min:` minus the objective count), with `* var N
     /// name` lines.
     Opb,
+    /// MiniZinc (`minizinc --solver gecode FILE.mzn`): `var 0..1` variables named after the
+    /// model's, readable constraints, an `output` item printing `name = value;` lines.
+    Mzn,
+    /// FlatZinc (`fzn-gecode FILE.fzn`): `int_lin_le` / `int_lin_eq` constraints and
+    /// `:: output_var` variables, run without the MiniZinc compiler.
+    Fzn,
 }
 
 impl FormatArg {
@@ -80,6 +86,8 @@ impl FormatArg {
             FormatArg::Lp => "lp",
             FormatArg::Wcnf => "wcnf",
             FormatArg::Opb => "opb",
+            FormatArg::Mzn => "mzn",
+            FormatArg::Fzn => "fzn",
         }
     }
 }
@@ -91,6 +99,8 @@ impl From<FormatArg> for Format {
             FormatArg::Lp => Format::Lp,
             FormatArg::Wcnf => Format::Wcnf,
             FormatArg::Opb => Format::Opb,
+            FormatArg::Mzn => Format::Mzn,
+            FormatArg::Fzn => Format::Fzn,
         }
     }
 }
@@ -166,7 +176,8 @@ pub enum Command {
         /// An external solver for the backend. SAT: a command line run on a DIMACS file,
         /// with `{cnf}` for its path (appended when absent) and `{out}` for a result file
         /// (MiniSat's form; `minisat` alone means `minisat {cnf} {out}`), e.g. `cadical`.
-        /// MILP: `cbc`, `glpsol` or `highs` (path and extra arguments allowed).
+        /// MILP: `cbc`, `glpsol` or `highs` (path and extra arguments allowed), or
+        /// `cp:NAME`, a MiniZinc solver (`cp:gecode`) run by `minizinc` on the 0-1 program.
         #[arg(long, value_name = "CMD")]
         solver: Option<String>,
         /// Decide "at least K" instead of maximising.
@@ -271,6 +282,8 @@ pub enum Command {
         at_least: Option<usize>,
         /// Seconds for the whole comparison: the rows run in turn, each given an equal
         /// share of the time left (time a row does not use passes to the later ones).
+        /// Without it, a MiniZinc row (`cp:gecode`) is given 10 seconds: a CP solver without
+        /// clause learning can search for hours where SAT answers at once.
         #[arg(long, value_name = "SECS")]
         time_limit: Option<f64>,
         /// Skip a SAT or MILP row (recorded as an error) whose work whose memory estimate, made before the model is built, is

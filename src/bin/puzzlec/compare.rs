@@ -12,7 +12,12 @@ use puzzlec::report::text;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// The time a MiniZinc row gets when the comparison has no time limit: Gecode, without
+/// clause learning, does not prove the contest board's 20 in minutes (SAT takes
+/// milliseconds), and a comparison should end.
+const CP_DEFAULT_LIMIT: Duration = Duration::from_secs(10);
 
 /// Who a row asks: an embedded backend or an external solver.
 enum Contender {
@@ -24,7 +29,7 @@ impl Contender {
     fn label(&self) -> String {
         match self {
             Contender::Embedded(backend) => backend.name().to_string(),
-            Contender::External(solver) => format!("{}:{}", solver.backend().name(), solver.name()),
+            Contender::External(solver) => solver.label(),
         }
     }
 }
@@ -65,6 +70,10 @@ pub fn run(
         // An equal share of the time left, so the whole comparison keeps to the limit.
         let share =
             total.map(|t| t.saturating_sub(start.elapsed()) / (contenders.len() - i) as u32);
+        let share = match contender {
+            Contender::External(ExternalSolver::Cp(_)) => share.or(Some(CP_DEFAULT_LIMIT)),
+            _ => share,
+        };
         let control = Control::new(stop.clone(), share);
         let began = Instant::now();
         // A row whose model would not fit in memory is an error row; the others still run.

@@ -4,7 +4,7 @@
 use crate::output::{exit, print_json, print_stdout, write_file, Failure};
 use puzzlec::base::error::InputError;
 use puzzlec::base::{Goal, Status};
-use puzzlec::driver::decode::{decode, DecodeError, DecodeInput};
+use puzzlec::driver::decode::{decode, AnswerKind, DecodeError, DecodeInput};
 use puzzlec::driver::Outcome;
 use puzzlec::puzzle::Puzzle;
 use puzzlec::report::json::SolveReport;
@@ -61,7 +61,11 @@ pub fn run(puzzle: &Puzzle, args: DecodeArgs) -> Result<u8, Failure> {
         evidence: decoded.evidence,
         elapsed: start.elapsed(),
         size: decoded.size,
-        solver: Some("answer".into()),
+        // A MiniZinc answer is a constraint solver's: `cp:answer`.
+        solver: Some(match decoded.kind {
+            AnswerKind::MiniZinc => "cp:answer".into(),
+            _ => "answer".into(),
+        }),
     };
     if args.json {
         print_json(SolveReport::of(

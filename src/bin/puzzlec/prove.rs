@@ -59,7 +59,9 @@ pub fn run(model: &Path, dir: &Path, args: ProveArgs, control: Control) -> Resul
                 )))
             }
             ExternalSolver::Sat(command) => Some(command),
-            ExternalSolver::Milp(_) => unreachable!("parsed for the SAT backend"),
+            ExternalSolver::Milp(_) | ExternalSolver::Cp(_) => {
+                unreachable!("parsed for the SAT backend")
+            }
         },
     };
     let options = ProveOptions {
