@@ -3,15 +3,15 @@
 //! Some counts are beyond CDCL solvers: the 9356 pentomino tilings of 6 x 10 with every one
 //! blocked is a formula varisat does not refute in ten minutes and 9.8 GB. A search covers
 //! its whole tree in seconds, and that tree *is* a clausal proof (a large one: 3.2 million
-//! lemmas for 6 x 10, which drat-trim verifies; see `docs/certificates.md` for the figures). The search is Knuth's
-//! exact-cover search: it branches on the item (an open cell, or a piece used exactly once)
-//! with the fewest options still possible, over those options; a node reached by the chosen
-//! options `p1 .. pk` learns, once all its children are done, the lemma `-p1 .. -pk` ("not all
-//! of these"). That lemma is RUP in the CNF of the cover: assuming `p1 .. pk` true, every
-//! option of the branching item is false by unit propagation, either because it overlaps a
-//! chosen option (the at-most-one of a shared cell), or its piece is used up (the piece's
-//! at-most), or its child's lemma `-p1 .. -pk -q` is now unit; so the item's at-least-one
-//! clause is falsified. At a leaf:
+//! lemmas for 6 x 10, which drat-trim verifies; see `docs/certificates.md` for the
+//! figures). The search is Knuth's exact-cover search: it branches on the item (an open
+//! cell, or a piece used exactly once) with the fewest options still possible, over those
+//! options; a node reached by the chosen options `p1 .. pk` learns, once all its children
+//! are done, the lemma `-p1 .. -pk` ("not all of these"). That lemma is RUP in the CNF of
+//! the cover: assuming `p1 .. pk` true, every option of the branching item is false by unit
+//! propagation, either because it overlaps a chosen option (the at-most-one of a shared
+//! cell), or its piece is used up (the piece's at-most), or its child's lemma
+//! `-p1 .. -pk -q` is now unit; so the item's at-least-one clause is falsified. At a leaf:
 //!
 //! * a complete cover is a listed solution, whose blocking clause is exactly `-p1 .. -pk`
 //!   (a cover not in the list is an error: the list is incomplete);
@@ -20,10 +20,11 @@
 //! A node whose item has one possible option (a forced move) needs no lemma from its child:
 //! unit propagation makes that option true from the node's own path, and the child's
 //! children's lemmas do the rest; so children of forced moves write none, which shortens the
-//! proof by the forced chains. The root learns the empty clause. Each child's lemma is deleted
-//! once its parent's is written, so the checker's active set stays near the path's. Nothing here is trusted: the proof is checked by a DRAT
-//! checker against the CNF that the certificate holds, so a wrong lemma is a rejected proof,
-//! never a wrong count.
+//! proof by the forced chains. The root learns the empty clause. Each child's lemma is
+//! deleted once its parent's is written, so the checker's active set stays near the path's.
+//!
+//! Nothing here is trusted: the proof is checked by a DRAT checker against the CNF that the
+//! certificate holds, so a wrong lemma is a rejected proof, never a wrong count.
 
 use crate::base::Control;
 use std::collections::HashSet;
@@ -53,7 +54,7 @@ pub struct CoverProblem<'a> {
 /// What the written proof holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct CoverProofStats {
-    /// Search nodes (one lemma each, the root's being the empty clause).
+    /// Search nodes (at most one lemma each; the root's is the empty clause).
     pub nodes: u64,
     /// Complete covers met (each a listed solution).
     pub covers: u64,
