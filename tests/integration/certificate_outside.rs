@@ -116,6 +116,40 @@ fn a_count_certificate_writes_both_of_its_cnfs() {
 }
 
 #[test]
+fn a_tiling_counts_search_proof_is_accepted_by_drat_trim() {
+    // L-trominoes tiling 3 x 6: the refutation is the exact-cover search's DRAT proof.
+    let tmp = tempfile::tempdir().unwrap();
+    let model = tmp.path().join("l.toml");
+    fs::write(
+        &model,
+        "kind = \"packing\"\nwidth = 3\nheight = 6\ngoal = \"tile\"\n\n[[piece]]\nname = \"L\"\nshape = \"\"\"\n#.\n##\n\"\"\"\n",
+    )
+    .unwrap();
+    let dir = tmp.path().join("count");
+    let run = puzzlec(
+        tmp.path(),
+        &[
+            "prove",
+            model.to_str().unwrap(),
+            "--count",
+            "-o",
+            dir.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(!dir.join("count.lrat").exists());
+    let out = tmp.path().join("cnf");
+    assert_eq!(write_cnf(&dir, &out), ["count.dimacs"]);
+    if let Some(drat_trim) = outside_checker("PUZZLEC_DRAT_TRIM", "drat-trim") {
+        assert!(verified(
+            &drat_trim,
+            &out.join("count.dimacs"),
+            &dir.join("count.drat")
+        ));
+    }
+}
+
+#[test]
 fn a_table_certificate_writes_one_cnf_per_step_for_its_compressed_proofs() {
     let tmp = tempfile::tempdir().unwrap();
     let model = tmp.path().join("c7.toml");
