@@ -32,7 +32,7 @@ pub const OBJECTIVE: &str = "objective";
 
 /// Words a MiniZinc or FlatZinc identifier must not be: keywords, and the names of the
 /// built-in functions the files use.
-const RESERVED: [&str; 52] = [
+const RESERVED: [&str; 55] = [
     "ann",
     "annotation",
     "any",
@@ -84,6 +84,9 @@ const RESERVED: [&str; 52] = [
     "var",
     "where",
     "xor",
+    "show",
+    "sum",
+    "bool2int",
     OBJECTIVE,
 ];
 
@@ -94,9 +97,7 @@ pub fn mzn_names(names: &[String]) -> Vec<String> {
     super::lp_file::lp_names(names)
         .into_iter()
         .map(|mut name| {
-            if RESERVED.contains(&name.as_str())
-                || ["show", "sum", "bool2int"].contains(&name.as_str())
-            {
+            if RESERVED.contains(&name.as_str()) {
                 name.insert_str(0, "x_");
             }
             let base = name.clone();

@@ -30,6 +30,9 @@ use crate::base::Control;
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
+/// The most grid cells the search handles (its board is one `u128`).
+pub const MAX_CELLS: usize = 128;
+
 /// The exact cover whose refutation is written: cells of a `width x height` grid, the open
 /// ones to be covered exactly once, by options (placements) each of some piece.
 pub struct CoverProblem<'a> {
@@ -63,8 +66,10 @@ pub struct CoverProofStats {
 /// Why no proof was written.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CoverProofError {
-    /// The search is for grids of at most 128 cells.
-    #[error("the proof-writing search handles grids of at most 128 cells; this one has {0}")]
+    /// The search is for grids of at most [`MAX_CELLS`] cells.
+    #[error(
+        "the proof-writing search handles grids of at most {MAX_CELLS} cells; this one has {0}"
+    )]
     TooLarge(usize),
     /// The search met a cover that is not in the list: the list is incomplete.
     #[error("the search found a cover that is not listed (options {0:?})")]
@@ -103,7 +108,7 @@ pub fn write_cover_refutation(
     out: &mut String,
 ) -> Result<CoverProofStats, CoverProofError> {
     let cells = problem.width * problem.height;
-    if cells > 128 {
+    if cells > MAX_CELLS {
         return Err(CoverProofError::TooLarge(cells));
     }
     let open = (0..cells)

@@ -120,11 +120,7 @@ fn a_tiling_counts_search_proof_is_accepted_by_drat_trim() {
     // L-trominoes tiling 3 x 6: the refutation is the exact-cover search's DRAT proof.
     let tmp = tempfile::tempdir().unwrap();
     let model = tmp.path().join("l.toml");
-    fs::write(
-        &model,
-        "kind = \"packing\"\nwidth = 3\nheight = 6\ngoal = \"tile\"\n\n[[piece]]\nname = \"L\"\nshape = \"\"\"\n#.\n##\n\"\"\"\n",
-    )
-    .unwrap();
+    fs::write(&model, common::L_TROMINOES).unwrap();
     let dir = tmp.path().join("count");
     let run = puzzlec(
         tmp.path(),

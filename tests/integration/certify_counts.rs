@@ -3,7 +3,9 @@
 //! caught with a message naming what failed.
 
 use crate::common;
-use common::{assert_fails, check, edit, edit_unhashed, models, puzzlec, random_board};
+use common::{
+    assert_fails, check, edit, edit_unhashed, models, puzzlec, random_board, L_TROMINOES,
+};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -133,9 +135,6 @@ fn seeded_obstacle_boards_certify_the_native_count() {
         );
     }
 }
-
-/// L-trominoes tiling a 3 x 6 box.
-const L_TROMINOES: &str = "kind = \"packing\"\nwidth = 3\nheight = 6\ngoal = \"tile\"\n\n[[piece]]\nname = \"L\"\nshape = \"\"\"\n#.\n##\n\"\"\"\n";
 
 #[test]
 fn tilings_are_certified_with_their_classes() {

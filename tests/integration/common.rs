@@ -235,6 +235,20 @@ pub const CROSS_DOLL: &[(usize, usize, usize)] = &[
     (13, 13, 13),
 ];
 
+/// PATH with the folder of the `puzzlec` under test first, for shell commands that call it
+/// by name as the docs do.
+pub fn path_with_puzzlec() -> String {
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_puzzlec")).parent().unwrap();
+    format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+/// L-trominoes tiling a 3 x 6 box (any number of them).
+pub const L_TROMINOES: &str = "kind = \"packing\"\nwidth = 3\nheight = 6\ngoal = \"tile\"\n\n[[piece]]\nname = \"L\"\nshape = \"\"\"\n#.\n##\n\"\"\"\n";
+
 /// An executable shell script `name` in `dir` running `body`: a fake solver for the tests
 /// of what puzzlec does with a solver that lies, crashes or prints garbage. Returns its path.
 pub fn script(dir: &Path, name: &str, body: &str) -> String {

@@ -116,12 +116,7 @@ fn documents() -> Vec<PathBuf> {
 #[test]
 fn every_console_block_runs_as_shown() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let bin_dir = Path::new(env!("CARGO_BIN_EXE_puzzlec")).parent().unwrap();
-    let path = format!(
-        "{}:{}",
-        bin_dir.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let path = crate::common::path_with_puzzlec();
     let mut ran = 0;
     let mut failures: Vec<String> = Vec::new();
     for document in documents() {

@@ -3,7 +3,7 @@
 //! certificate split into shards run as parallel jobs, then merged (or combined) and checked
 //! against the unsharded answer.
 
-use crate::common::{models, programs_or_skip};
+use crate::common::{models, path_with_puzzlec, programs_or_skip};
 use std::fs;
 use std::path::Path;
 use std::process::Command;
@@ -11,17 +11,11 @@ use std::process::Command;
 /// Runs `script` with `sh` in `dir`, the `puzzlec` under test first on PATH; its stdout,
 /// after asserting that it succeeded.
 fn shell(dir: &Path, script: &str) -> String {
-    let bin_dir = Path::new(env!("CARGO_BIN_EXE_puzzlec")).parent().unwrap();
-    let path = format!(
-        "{}:{}",
-        bin_dir.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
     let output = Command::new("sh")
         .arg("-c")
         .arg(script)
         .current_dir(dir)
-        .env("PATH", path)
+        .env("PATH", path_with_puzzlec())
         .env("NO_COLOR", "1")
         // GNU parallel asks for a citation once unless told it was seen.
         .env("PARALLEL_HOME", dir.join(".parallel"))

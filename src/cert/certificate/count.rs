@@ -46,7 +46,9 @@ use super::{
 use crate::base::error::InputError;
 use crate::base::{plural, Control};
 use crate::driver::{enumerate, Backend, EnumerateOptions};
-use crate::engines::cover_proof::{write_cover_refutation, CoverProblem, CoverProofError};
+use crate::engines::cover_proof::{
+    write_cover_refutation, CoverProblem, CoverProofError, MAX_CELLS,
+};
 use crate::geometry::isometry::RectSymmetry;
 use crate::model::{Assignment, Lit, Model, Var};
 use crate::puzzle::packing::{Packing, PackingKind};
@@ -524,7 +526,7 @@ pub(super) fn record(
     let solver = match (puzzle, &options.solver) {
         // A tiling's count: the exact-cover search writes the refutation (CDCL solvers do
         // not refute the pentominoes' in ten minutes); an external solver when one is named.
-        (Puzzle::Packing(packing), None) if packing.width * packing.height <= 128 => {
+        (Puzzle::Packing(packing), None) if packing.width * packing.height <= MAX_CELLS => {
             tiling_proof(packing, listed, control)?
         }
         _ => ProofSolver::of(options),
