@@ -6,7 +6,7 @@ use puzzlec::cert::certificate::{check, prove, Claim};
 use std::path::Path;
 
 fn contest_certificate(c: &mut Criterion) {
-    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/obstacle-queens.toml");
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/obstacle-queens.toml");
     let tmp = tempfile::tempdir().expect("a temporary folder");
     let dir = tmp.path().join("cert");
     let mut group = c.benchmark_group("certificate_contest_board");
@@ -36,7 +36,7 @@ fn cross_table_certificate(c: &mut Criterion) {
     let tmp = tempfile::tempdir().expect("a temporary folder");
     let model = tmp.path().join("cross-10x10.toml");
     let text = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("models/cross-13x19.toml"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/cross-13x19.toml"),
     )
     .expect("the cross model")
     .replace("width = 13", "width = 10")

@@ -66,7 +66,8 @@ fn nqueens_count(c: &mut Criterion) {
 /// Issue 3: every optimal placement of the 16 x 16 contest board (5898 of 20 queens),
 /// counted natively in under 1 s, the optimum's proof included.
 fn contest_board_count(c: &mut Criterion) {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/obstacle-queens.toml");
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/obstacle-queens.toml");
     let puzzle = load_model_file(&path).unwrap();
     let mut group = c.benchmark_group("count_optimal");
     group.sample_size(10);

@@ -121,7 +121,7 @@ fn russian_doll(c: &mut Criterion) {
 }
 
 /// The reach targets, 15 x 15 (17, < 30 s) and 16 x 16 (20, < 3 minutes): seconds
-/// per run, so the group takes minutes (`cargo bench --bench packing -- reach`).
+/// per run, so the group takes minutes (`cargo bench -p puzzlec-bench --bench packing -- reach`).
 fn reach(c: &mut Criterion) {
     let mut group = c.benchmark_group("reach");
     group.sample_size(10);

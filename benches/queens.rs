@@ -7,7 +7,7 @@ use puzzlec::puzzle::load_model_file;
 use std::path::Path;
 
 fn contest_board(c: &mut Criterion) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/obstacle-queens.toml");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/obstacle-queens.toml");
     let puzzle = load_model_file(&path).expect("the shipped model loads");
     let mut group = c.benchmark_group("obstacle_queens_prove_optimum");
     group.sample_size(10);
