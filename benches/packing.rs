@@ -90,25 +90,28 @@ fn packing(c: &mut Criterion) {
 }
 
 /// The Russian-doll engine (what `solve` uses for packings without piece minimums): the
-/// whole suffix table, the optimum proved, with the memo on and off (the switch shows what
-/// the memo buys). The C baseline `../shared/refs/cross_doll.c` has no memo.
+/// whole suffix table, the optimum proved, with the default switches and with the memo or the
+/// lookahead cut off (what each buys). The C baseline `../shared/refs/cross_doll.c` has
+/// neither.
 fn russian_doll(c: &mut Criterion) {
     let mut group = c.benchmark_group("russian_doll");
     group.sample_size(10);
     for (width, height, optimum) in [(13, 19, 19), (14, 14, 14)] {
         let crosses = cross_box(width, height);
-        for memo in [true, false] {
+        for (switch, memo, lookahead) in [
+            ("", true, 5),
+            ("_no_memo", false, 5),
+            ("_no_lookahead", true, 0),
+        ] {
             if !memo && width == 14 {
-                continue; // 9 s a run without the memo: too slow for a bench loop
+                continue; // seconds a run without the memo: too slow for a bench loop
             }
-            let name = format!(
-                "cross_{width}x{height}_optimum_{optimum}{}",
-                if memo { "" } else { "_no_memo" }
-            );
+            let name = format!("cross_{width}x{height}_optimum_{optimum}{switch}");
             group.bench_function(name, |b| {
                 b.iter(|| {
                     let options = DollOptions {
                         memo,
+                        lookahead,
                         ..DollOptions::default()
                     };
                     let outcome = russian_doll::solve(&crosses, &options, |_, _| {}).unwrap();
@@ -120,20 +123,27 @@ fn russian_doll(c: &mut Criterion) {
     group.finish();
 }
 
-/// The reach targets, 15 x 15 (17, < 30 s) and 16 x 16 (20, < 3 minutes): seconds
-/// per run, so the group takes minutes (`cargo bench -p puzzlec-bench --bench packing -- reach`).
+/// The reach targets, 15 x 15 (17) and 16 x 16 (20), with the lookahead cut and without:
+/// seconds per run, so the group takes minutes
+/// (`cargo bench -p puzzlec-bench --bench packing -- reach`).
 fn reach(c: &mut Criterion) {
     let mut group = c.benchmark_group("reach");
     group.sample_size(10);
     for (side, optimum) in [(15, 17), (16, 20)] {
         let crosses = cross_box(side, side);
-        group.bench_function(format!("cross_{side}x{side}_optimum_{optimum}"), |b| {
-            b.iter(|| {
-                let outcome =
-                    russian_doll::solve(&crosses, &DollOptions::default(), |_, _| {}).unwrap();
-                assert!(outcome.proved && outcome.best.len() == optimum);
-            })
-        });
+        for (switch, lookahead) in [("", 5), ("_no_lookahead", 0)] {
+            let name = format!("cross_{side}x{side}_optimum_{optimum}{switch}");
+            group.bench_function(name, |b| {
+                b.iter(|| {
+                    let options = DollOptions {
+                        lookahead,
+                        ..DollOptions::default()
+                    };
+                    let outcome = russian_doll::solve(&crosses, &options, |_, _| {}).unwrap();
+                    assert!(outcome.proved && outcome.best.len() == optimum);
+                })
+            });
+        }
     }
     group.finish();
 }

@@ -15,8 +15,10 @@ use puzzlec::engines::russian_doll::{
 use puzzlec::geometry::placements::{orientations, PackingInstance, PieceLimit, PieceShapes};
 use puzzlec::geometry::shapes::cross_box;
 
-/// Every configuration of the switches: memo, symmetry, one or two threads (with two,
-/// entries are split over the threads after a handful of nodes, so the split is exercised).
+/// Configurations of the switches: memo, symmetry, one or two threads (with two, entries are
+/// split over the threads after a handful of nodes, so the split is exercised), and the
+/// lookahead off or at its deepest (6), on whenever memo and symmetry agree (so every pair of
+/// switches is seen in all four settings).
 fn configurations() -> Vec<DollOptions<'static>> {
     let mut all = Vec::new();
     for memo in [false, true] {
@@ -26,6 +28,7 @@ fn configurations() -> Vec<DollOptions<'static>> {
                     memo,
                     memo_log2: 12,
                     symmetry,
+                    lookahead: if memo == symmetry { 6 } else { 0 },
                     threads,
                     split_nodes: if threads > 1 { 8 } else { 1 << 18 },
                     ..DollOptions::default()
@@ -267,6 +270,47 @@ fn malformed_instances_are_refused() {
     instance.placements[0].cells[0] = 0;
     let result = solve(&instance, &DollOptions::default(), |_, _| {});
     assert!(matches!(result, Err(DollError::Invalid(_))));
+}
+
+#[test]
+fn a_run_stopped_past_half_way_packs_and_bounds_by_the_mirror() {
+    // 13 x 13 crosses (optimum 13), stopped once the table has reached row 3 from the top
+    // (rows 3..12 decided, or a few cells more: the stop is seen every few thousand nodes).
+    let (side, optimum, extent) = (13, 13, 4);
+    let instance = cross_box(side, side);
+    let stop = AtomicBool::new(false);
+    let options = DollOptions {
+        stop: Some(&stop),
+        threads: 1,
+        ..DollOptions::default()
+    };
+    let outcome = solve(&instance, &options, |k, _| {
+        if k <= 3 * side {
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    })
+    .unwrap();
+    assert!(!outcome.proved);
+    let found = instance.check_packing(&outcome.best).unwrap();
+    assert!(found <= optimum && outcome.bound >= optimum);
+    // What the decided row starts give: the top k rows packed as the mirror image of the
+    // bottom k, beside the rows below; the pieces starting in the top k rows fit in the top
+    // k + extent rows, which hold no more than the bottom k + extent.
+    let at = |k: usize| outcome.table[k * side];
+    let (mut packs, mut bound) = (0, usize::MAX);
+    for k in 1..side {
+        if let (Some(below), Some(top)) = (at(k), at(side - k)) {
+            packs = packs.max(below + top);
+        }
+        if let (Some(below), Some(top)) = (at(k), side.checked_sub(k + extent).and_then(at)) {
+            bound = bound.min(below + top);
+        }
+    }
+    assert!(packs > 0 && bound < usize::MAX, "{:?}", outcome.table);
+    // The packing of the first decided entry may still be the larger.
+    let first_decided = outcome.table.iter().flatten().next().copied().unwrap();
+    assert_eq!(found, packs.max(first_decided));
+    assert_eq!(outcome.bound, bound);
 }
 
 #[test]
