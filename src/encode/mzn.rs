@@ -244,6 +244,546 @@ fn fzn_arrays(out: &mut String, terms: &[(f64, usize)], idents: &[String], scale
     );
 }
 
+/// One index of an array: a range of integers, or an enum (its position in
+/// [`Layout::enums`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Dim {
+    Range(i64, i64),
+    Enum(usize),
+}
+
+/// An enum of the symbols at one index of an array (piece names, `o0`...).
+#[derive(Clone, Debug)]
+struct EnumDecl {
+    /// Its MiniZinc name: the array's name in capitals and the index's place (`PLACE_1`).
+    name: String,
+    /// The symbols as written in the model's names, in the order first seen.
+    symbols: Vec<String>,
+    /// Each symbol as a MiniZinc identifier.
+    idents: Vec<String>,
+}
+
+/// An array of `var 0..1` over the bounding box of the indices of the model variables
+/// whose names share a base (the part before `[`) and the text between their indices.
+#[derive(Clone, Debug)]
+struct ArrayDecl {
+    /// The base, as the array's name.
+    name: String,
+    /// The text between the indices (`[`, `/`, `@(`, `,`, `)]` for `place[plus/0@(0,0)]`),
+    /// one more than the indices.
+    separators: Vec<String>,
+    dims: Vec<Dim>,
+    /// The columns in the array, in column order, each with its offsets in the box.
+    entries: Vec<(usize, Vec<usize>)>,
+}
+
+/// How a file declares the model's variables: arrays where the names fit one, scalar
+/// `var 0..1` for the rest.
+#[derive(Clone, Debug)]
+struct Layout {
+    enums: Vec<EnumDecl>,
+    arrays: Vec<ArrayDecl>,
+    /// Each column's MiniZinc expression: an array element (`q[3,5]`) or a scalar's
+    /// identifier.
+    exprs: Vec<String>,
+    /// Whether each column is a scalar.
+    scalar: Vec<bool>,
+    /// The names for `forall` generators, one per index of the widest array; none of them
+    /// names anything in the file.
+    generators: Vec<String>,
+}
+
+/// A box may hold at most this many entries per model variable in it (plus
+/// [`BOX_SLACK`]); a sparser group of names is written as scalars.
+const BOX_FACTOR: usize = 16;
+const BOX_SLACK: usize = 256;
+
+/// Whether `word` is a MiniZinc identifier (a letter, then letters, digits and `_`).
+fn is_ident(word: &str) -> bool {
+    word.starts_with(|c: char| c.is_ascii_alphabetic())
+        && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// `name` as its base, the texts between its index words and the index words:
+/// `place[plus/0@(0,0)]` is `place`, `[`, `/`, `@(`, `,`, `)]` and `plus`, `0`, `0`, `0`.
+/// An index word is a run of letters, digits, `_` and `-`. `None` for a name without `[`,
+/// without index words, or whose base is not an identifier.
+fn split_name(name: &str) -> Option<(&str, Vec<&str>, Vec<&str>)> {
+    let open = name.find('[')?;
+    let base = &name[..open];
+    if !is_ident(base) {
+        return None;
+    }
+    let rest = &name[open..];
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    let mut separators = Vec::new();
+    let mut words = Vec::new();
+    let mut start = 0;
+    let mut in_word = false;
+    for (i, c) in rest.char_indices() {
+        if word(c) != in_word {
+            if in_word {
+                words.push(&rest[start..i]);
+            } else {
+                separators.push(&rest[start..i]);
+            }
+            start = i;
+            in_word = !in_word;
+        }
+    }
+    if in_word {
+        words.push(&rest[start..]);
+        separators.push("");
+    } else {
+        separators.push(&rest[start..]);
+    }
+    (!words.is_empty()).then_some((base, separators, words))
+}
+
+/// An integer index word, written back the same (`07` is not one).
+fn int_word(word: &str) -> Option<i64> {
+    word.parse::<i64>().ok().filter(|n| n.to_string() == word)
+}
+
+/// A symbol as a MiniZinc identifier: `-` as `_`, `x_` before a reserved word or one that
+/// does not start with a letter.
+fn symbol_ident(symbol: &str) -> String {
+    let mut ident = symbol.replace('-', "_");
+    if RESERVED.contains(&ident.as_str()) || !ident.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        ident.insert_str(0, "x_");
+    }
+    ident
+}
+
+impl Layout {
+    /// The arrays `names` fit (see the module's documentation), `labels` (the
+    /// [`mzn_names`]) naming the scalars.
+    fn new(names: &[String], labels: &[String]) -> Layout {
+        // Groups of names by base and separators, biggest first.
+        type Key<'a> = (&'a str, Vec<&'a str>);
+        let mut order: Vec<Key> = Vec::new();
+        let mut groups: HashMap<Key, Vec<(usize, Vec<&str>)>> = HashMap::new();
+        for (column, name) in names.iter().enumerate() {
+            if let Some((base, separators, words)) = split_name(name) {
+                let key = (base, separators);
+                let members = groups.entry(key.clone()).or_default();
+                if members.is_empty() {
+                    order.push(key);
+                }
+                members.push((column, words));
+            }
+        }
+        order.sort_by_key(|key| std::cmp::Reverse(groups[key].len()));
+        let mut rejected: HashSet<usize> = HashSet::new();
+        loop {
+            match Layout::try_groups(&order, &groups, &rejected, names.len(), labels) {
+                Ok(layout) => return layout,
+                Err(group) => {
+                    rejected.insert(group);
+                }
+            }
+        }
+    }
+
+    /// The layout with every group in `order` but the `rejected` ones as an array, or the
+    /// first group that cannot be one.
+    fn try_groups(
+        order: &[(&str, Vec<&str>)],
+        groups: &HashMap<(&str, Vec<&str>), Vec<(usize, Vec<&str>)>>,
+        rejected: &HashSet<usize>,
+        columns: usize,
+        labels: &[String],
+    ) -> Result<Layout, usize> {
+        let mut in_array = vec![false; columns];
+        for (g, key) in order.iter().enumerate() {
+            if !rejected.contains(&g) {
+                for (column, _) in &groups[key] {
+                    in_array[*column] = true;
+                }
+            }
+        }
+        // Every name the file declares: no two the same, none reserved.
+        let mut taken: HashSet<String> = RESERVED.iter().map(|s| s.to_string()).collect();
+        for (column, label) in labels.iter().enumerate() {
+            if !in_array[column] {
+                taken.insert(label.clone());
+            }
+        }
+        let mut enums: Vec<EnumDecl> = Vec::new();
+        let mut arrays: Vec<ArrayDecl> = Vec::new();
+        let mut exprs: Vec<String> = labels.to_vec();
+        for (g, key) in order.iter().enumerate() {
+            if rejected.contains(&g) {
+                continue;
+            }
+            let (base, separators) = key;
+            let members = &groups[key];
+            let arity = separators.len() - 1;
+            if !taken.insert(base.to_string()) {
+                return Err(g);
+            }
+            let mut dims = Vec::with_capacity(arity);
+            let mut size: usize = 1;
+            for k in 0..arity {
+                let ints: Option<Vec<i64>> = members.iter().map(|(_, w)| int_word(w[k])).collect();
+                let dim = match ints {
+                    Some(ints) => {
+                        let (low, high) =
+                            (*ints.iter().min().unwrap(), *ints.iter().max().unwrap());
+                        size = size.saturating_mul((high - low + 1) as usize);
+                        Dim::Range(low, high)
+                    }
+                    None => {
+                        let mut symbols: Vec<String> = Vec::new();
+                        let mut seen: HashSet<&str> = HashSet::new();
+                        for (_, words) in members {
+                            if seen.insert(words[k]) {
+                                symbols.push(words[k].to_string());
+                            }
+                        }
+                        size = size.saturating_mul(symbols.len());
+                        let mut sorted = symbols.clone();
+                        sorted.sort();
+                        // The same symbols at an index of another array share its enum.
+                        if let Some(e) = enums.iter().position(|e| {
+                            let mut theirs = e.symbols.clone();
+                            theirs.sort();
+                            theirs == sorted
+                        }) {
+                            Dim::Enum(e)
+                        } else {
+                            let idents: Vec<String> =
+                                symbols.iter().map(|s| symbol_ident(s)).collect();
+                            let name = format!("{}_{}", base.to_uppercase(), k + 1);
+                            if idents.iter().any(|i| !is_ident(i))
+                                || !taken.insert(name.clone())
+                                || !idents.iter().all(|i| taken.insert(i.clone()))
+                            {
+                                return Err(g);
+                            }
+                            enums.push(EnumDecl {
+                                name,
+                                symbols,
+                                idents,
+                            });
+                            Dim::Enum(enums.len() - 1)
+                        }
+                    }
+                };
+                dims.push(dim);
+            }
+            if size > members.len().saturating_mul(BOX_FACTOR) + BOX_SLACK {
+                return Err(g);
+            }
+            let mut entries = Vec::with_capacity(members.len());
+            let mut cells: HashSet<Vec<usize>> = HashSet::new();
+            for (column, words) in members {
+                let mut offsets = Vec::with_capacity(arity);
+                let mut expr = format!("{base}[");
+                for (k, (dim, word)) in dims.iter().zip(words).enumerate() {
+                    if k > 0 {
+                        expr.push(',');
+                    }
+                    match dim {
+                        Dim::Range(low, _) => {
+                            let n = int_word(word).unwrap_or_default();
+                            offsets.push((n - low) as usize);
+                            let _ = write!(expr, "{n}");
+                        }
+                        Dim::Enum(e) => {
+                            let at = enums[*e]
+                                .symbols
+                                .iter()
+                                .position(|s| s == word)
+                                .unwrap_or_default();
+                            offsets.push(at);
+                            expr.push_str(&enums[*e].idents[at]);
+                        }
+                    }
+                }
+                expr.push(']');
+                if !cells.insert(offsets.clone()) {
+                    return Err(g);
+                }
+                exprs[*column] = expr;
+                entries.push((*column, offsets));
+            }
+            arrays.push(ArrayDecl {
+                name: base.to_string(),
+                separators: separators.iter().map(|s| s.to_string()).collect(),
+                dims,
+                entries,
+            });
+        }
+        let widest = arrays.iter().map(|a| a.dims.len()).max().unwrap_or(0);
+        let mut generators = Vec::with_capacity(widest);
+        for k in 0..widest {
+            let mut name = ["i", "j", "k", "l", "m", "n"]
+                .get(k)
+                .map_or_else(|| format!("i{k}"), |s| s.to_string());
+            while taken.contains(&name) {
+                name.push('_');
+            }
+            taken.insert(name.clone());
+            generators.push(name);
+        }
+        Ok(Layout {
+            enums,
+            arrays,
+            exprs,
+            scalar: in_array.iter().map(|a| !a).collect(),
+            generators,
+        })
+    }
+}
+
+impl ArrayDecl {
+    /// The size of each index.
+    fn sizes(&self, enums: &[EnumDecl]) -> Vec<usize> {
+        self.dims
+            .iter()
+            .map(|d| match d {
+                Dim::Range(low, high) => (high - low + 1) as usize,
+                Dim::Enum(e) => enums[*e].symbols.len(),
+            })
+            .collect()
+    }
+
+    /// `0..7` or `PLACE_1` for each index.
+    fn index_sets(&self, enums: &[EnumDecl]) -> Vec<String> {
+        self.dims
+            .iter()
+            .map(|d| match d {
+                Dim::Range(low, high) => format!("{low}..{high}"),
+                Dim::Enum(e) => enums[*e].name.clone(),
+            })
+            .collect()
+    }
+
+    /// Index `k` at `offset` as written in the file.
+    fn index_value(&self, enums: &[EnumDecl], k: usize, offset: usize) -> String {
+        match &self.dims[k] {
+            Dim::Range(low, _) => (low + offset as i64).to_string(),
+            Dim::Enum(e) => enums[*e].idents[offset].clone(),
+        }
+    }
+
+    /// The model's names of the array's variables: `place[a/b@(c,d)]`, with index letters.
+    fn pattern(&self) -> String {
+        let mut out = self.name.clone();
+        for (k, separator) in self.separators.iter().enumerate() {
+            out.push_str(separator);
+            if k + 1 < self.separators.len() {
+                out.push(char::from(b'a' + (k % 26) as u8));
+            }
+        }
+        out
+    }
+
+    /// Whether the model's names read the same as the elements (`q[3,5]`).
+    fn plain(&self) -> bool {
+        let n = self.separators.len();
+        self.separators[0] == "["
+            && self.separators[n - 1] == "]"
+            && self.separators[1..n - 1].iter().all(|s| s == ",")
+    }
+
+    /// The entries of the box that are not model variables, as boxes (a run of offsets at
+    /// each index), neighbours with the same pattern below them merged.
+    fn absent_blocks(&self, sizes: &[usize]) -> Vec<Block> {
+        // How many variables under each prefix of offsets.
+        let mut counts: HashMap<&[usize], usize> = HashMap::new();
+        for (_, offsets) in &self.entries {
+            for k in 0..=offsets.len() {
+                *counts.entry(&offsets[..k]).or_default() += 1;
+            }
+        }
+        absent_under(&counts, sizes, &mut Vec::new())
+    }
+}
+
+/// A box of offsets: a run (first, last) at each index.
+type Block = Vec<(usize, usize)>;
+
+/// The absent boxes under `prefix`, over the indices after it.
+fn absent_under(
+    counts: &HashMap<&[usize], usize>,
+    sizes: &[usize],
+    prefix: &mut Vec<usize>,
+) -> Vec<Block> {
+    let k = prefix.len();
+    let rest = &sizes[k + 1..];
+    let full: usize = rest.iter().product();
+    let mut out = Vec::new();
+    let mut flush = |start: usize, end: usize, below: Vec<Block>| {
+        for block in below {
+            let mut whole = vec![(start, end)];
+            whole.extend(block);
+            out.push(whole);
+        }
+    };
+    let mut run: Option<(usize, Vec<Block>)> = None;
+    for v in 0..sizes[k] {
+        prefix.push(v);
+        let count = counts.get(prefix.as_slice()).copied().unwrap_or(0);
+        let below: Vec<Block> = if count == 0 {
+            vec![rest.iter().map(|&s| (0, s - 1)).collect()]
+        } else if count == full {
+            Vec::new()
+        } else {
+            absent_under(counts, sizes, prefix)
+        };
+        prefix.pop();
+        if run.as_ref().is_some_and(|(_, same)| *same == below) {
+            continue;
+        }
+        if let Some((start, blocks)) = run.replace((v, below)) {
+            flush(start, v - 1, blocks);
+        }
+    }
+    if let Some((start, blocks)) = run {
+        flush(start, sizes[k] - 1, blocks);
+    }
+    out
+}
+
+/// The header line that says how the variables are declared.
+fn describe_layout(l: &mut String, layout: &Layout, labels: &[String]) {
+    let scalars = layout.scalar.iter().filter(|&&s| s).count();
+    let names: Vec<String> = layout
+        .arrays
+        .iter()
+        .map(|a| format!("{} ({})", a.name, a.entries.len()))
+        .collect();
+    if layout.arrays.is_empty() {
+        let _ = writeln!(
+            l,
+            "% MiniZinc: every model variable is a `var 0..1`, its model name in the comment after it"
+        );
+        return;
+    }
+    let _ = writeln!(
+        l,
+        "% MiniZinc: the model variables as arrays of `var 0..1` named after the puzzle: {}; \
+         the entries of an array that are not model variables are fixed to 0",
+        names.join(", ")
+    );
+    if scalars > 0 {
+        let _ = writeln!(
+            l,
+            "% {scalars} model variables whose names fit no array are single `var 0..1`, their \
+             model names in the comments after them"
+        );
+    }
+    let first = layout.arrays[0].entries[0].0;
+    let _ = writeln!(
+        l,
+        "% the output item prints every model variable as `name = value;` (`{}` as `{}`), \
+         the model's name after it where the element does not give it",
+        layout.exprs[first], labels[first]
+    );
+}
+
+/// An array's declaration and the constraints that fix its entries that are not model
+/// variables.
+fn write_array(lines: &mut Lines, array: &ArrayDecl, layout: &Layout) -> Result<(), StreamError> {
+    let enums = &layout.enums;
+    let sizes = array.sizes(enums);
+    let sets = array.index_sets(enums);
+    lines.put(|l| {
+        let _ = write!(l, "array[{}] of var 0..1: {};", sets.join(", "), array.name);
+        if !array.plain() {
+            let indices: Vec<String> = (0..sizes.len())
+                .map(|k| char::from(b'a' + (k % 26) as u8).to_string())
+                .collect();
+            let _ = write!(
+                l,
+                "  % the model's {} is {}[{}]",
+                array.pattern(),
+                array.name,
+                indices.join(",")
+            );
+        }
+        l.push('\n');
+    })?;
+    let blocks = array.absent_blocks(&sizes);
+    if blocks.is_empty() {
+        return Ok(());
+    }
+    let absent: usize = sizes.iter().product::<usize>() - array.entries.len();
+    lines.put(|l| {
+        let _ = writeln!(
+            l,
+            "% {absent} entries of {} are not model variables (an obstacle, a placement that \
+             does not fit, ...): fixed to 0",
+            array.name
+        );
+    })?;
+    for block in blocks {
+        lines.put(|l| {
+            let mut generators: Vec<String> = Vec::new();
+            let mut indices: Vec<String> = Vec::with_capacity(block.len());
+            for (m, &(first, last)) in block.iter().enumerate() {
+                if first == last {
+                    indices.push(array.index_value(enums, m, first));
+                    continue;
+                }
+                let g = &layout.generators[m];
+                if (first, last) == (0, sizes[m] - 1) {
+                    generators.push(format!("{g} in {}", sets[m]));
+                } else {
+                    generators.push(format!(
+                        "{g} in {}..{}",
+                        array.index_value(enums, m, first),
+                        array.index_value(enums, m, last)
+                    ));
+                }
+                indices.push(g.clone());
+            }
+            let element = format!("{}[{}]", array.name, indices.join(","));
+            if generators.is_empty() {
+                let _ = writeln!(l, "constraint {element} = 0;  % {NOT_IN_MODEL}");
+            } else {
+                let _ = writeln!(
+                    l,
+                    "constraint forall({}) ({element} = 0);  % {NOT_IN_MODEL}",
+                    generators.join(", ")
+                );
+            }
+        })?;
+    }
+    Ok(())
+}
+
+/// The comment after a constraint that fixes entries of an array that are not model
+/// variables.
+const NOT_IN_MODEL: &str = "not in the model";
+
+/// The objective's terms with each array whose every variable is among them with
+/// coefficient 1 as `sum(q)`: the sums, and the terms left; `None` for no such array.
+fn array_sums(layout: &Layout, terms: &[(f64, usize)]) -> Option<(Vec<String>, Vec<(f64, usize)>)> {
+    let mut ones: HashMap<usize, usize> = HashMap::new();
+    for &(c, v) in terms {
+        if c == 1.0 {
+            *ones.entry(v).or_default() += 1;
+        }
+    }
+    let mut summed: HashSet<usize> = HashSet::new();
+    let mut sums = Vec::new();
+    for array in &layout.arrays {
+        if array.entries.iter().all(|e| ones.get(&e.0) == Some(&1)) {
+            summed.extend(array.entries.iter().map(|e| e.0));
+            sums.push(format!("sum({})", array.name));
+        }
+    }
+    let rest: Vec<(f64, usize)> = terms
+        .iter()
+        .filter(|&&(c, v)| !(c == 1.0 && summed.contains(&v)))
+        .copied()
+        .collect();
+    (!sums.is_empty()).then_some((sums, rest))
+}
+
 /// Writes `problem` in `dialect` to `out`, `comments` first (each as a `%` line), line by
 /// line; `control` can stop it ([`StreamError::Stopped`]).
 pub fn write(
@@ -253,7 +793,7 @@ pub fn write(
     out: &mut dyn Write,
     control: &Control,
 ) -> Result<(), StreamError> {
-    let idents = mzn_names(problem.names);
+    let labels = mzn_names(problem.names);
     let mut lines = Lines {
         out,
         control,
@@ -261,20 +801,40 @@ pub fn write(
         count: 0,
     };
     let fzn = dialect == Dialect::FlatZinc;
+    // FlatZinc declares every variable as a scalar; MiniZinc as arrays where it can.
+    let layout = (!fzn).then(|| Layout::new(problem.names, &labels));
+    let idents: &[String] = layout.as_ref().map_or(&labels, |l| &l.exprs);
     lines.put(|l| {
         for comment in comments {
             let _ = writeln!(l, "% {comment}");
         }
-        let _ = writeln!(
-            l,
-            "% {}: every model variable is a `var 0..1`, its model name in the comment after it",
-            if fzn { "FlatZinc" } else { "MiniZinc" }
-        );
+        match &layout {
+            None => {
+                let _ = writeln!(
+                    l,
+                    "% FlatZinc: every model variable is a `var 0..1`, its model name in the comment after it"
+                );
+            }
+            Some(layout) => describe_layout(l, layout, &labels),
+        }
     })?;
-    for (ident, name) in idents.iter().zip(problem.names) {
+    if let Some(layout) = &layout {
+        for e in &layout.enums {
+            lines.put(|l| {
+                let _ = writeln!(l, "enum {} = {{{}}};", e.name, e.idents.join(", "));
+            })?;
+        }
+        for array in &layout.arrays {
+            write_array(&mut lines, array, layout)?;
+        }
+    }
+    for (column, (label, name)) in labels.iter().zip(problem.names).enumerate() {
+        if layout.as_ref().is_some_and(|l| !l.scalar[column]) {
+            continue;
+        }
         lines.put(|l| {
             let annotation = if fzn { " :: output_var" } else { "" };
-            let _ = writeln!(l, "var 0..1: {ident}{annotation};  % {name}");
+            let _ = writeln!(l, "var 0..1: {label}{annotation};  % {name}");
         })?;
     }
     if let Some((terms, offset)) = &problem.objective {
@@ -290,7 +850,24 @@ pub fn write(
                 if offset != 0 {
                     let _ = write!(l, "{offset} + ");
                 }
-                mzn_terms(l, terms, &idents);
+                match layout.as_ref().and_then(|layout| array_sums(layout, terms)) {
+                    Some((sums, rest)) => {
+                        l.push_str(&sums.join(" + "));
+                        if !rest.is_empty() {
+                            let mut more = String::new();
+                            mzn_terms(&mut more, &rest, idents);
+                            match more.strip_prefix('-') {
+                                Some(negative) => {
+                                    let _ = write!(l, " - {negative}");
+                                }
+                                None => {
+                                    let _ = write!(l, " + {more}");
+                                }
+                            }
+                        }
+                    }
+                    None => mzn_terms(l, terms, idents),
+                }
                 l.push_str(";\n");
             }
         })?;
@@ -318,7 +895,7 @@ pub fn write(
         }
     }
     for (row, words) in &problem.rows {
-        lines.put(|l| write_row(l, row, words, &idents, dialect))?;
+        lines.put(|l| write_row(l, row, words, idents, dialect))?;
     }
     if let (Some(k), Some(_)) = (problem.at_least, &problem.objective) {
         lines.put(|l| {
@@ -338,9 +915,14 @@ pub fn write(
     })?;
     if !fzn {
         lines.put(|l| l.push_str("output [\n"))?;
-        for ident in &idents {
+        for ((label, expr), name) in labels.iter().zip(idents).zip(problem.names) {
             lines.put(|l| {
-                let _ = writeln!(l, "  \"{ident} = \", show({ident}), \";\\n\",");
+                let _ = write!(l, "  \"{label} = \", show({expr}), \";\\n\",");
+                // The model's name where the element does not give it.
+                if expr != name && expr != label {
+                    let _ = write!(l, "  % {name}");
+                }
+                l.push('\n');
             })?;
         }
         lines.put(|l| l.push_str("];\n"))?;
@@ -416,9 +998,12 @@ pub fn read_file(text: &str) -> Result<MznFile, ReadError> {
             || l.starts_with("% FlatZinc:")
             || l.starts_with("constraint int_lin_")
     });
-    let mut idents: Vec<String> = Vec::new();
-    let mut names: Vec<String> = Vec::new();
-    let mut index: HashMap<String, usize> = HashMap::new();
+    let Variables {
+        idents,
+        names,
+        index,
+        arrays,
+    } = read_variables(text, fzn)?;
     let mut rows: Vec<Row> = Vec::new();
     let mut objective: Option<(Vec<(f64, usize)>, f64)> = None;
     // `objective >= K` lines, resolved once the objective is read.
@@ -429,28 +1014,9 @@ pub fn read_file(text: &str) -> Result<MznFile, ReadError> {
             line: number,
             message,
         };
-        let (code, comment) = match raw.split_once('%') {
-            Some((code, comment)) => (code.trim(), comment.trim()),
-            None => (raw.trim(), ""),
-        };
-        if let Some(rest) = code.strip_prefix("var 0..1:") {
-            let ident = rest
-                .trim()
-                .trim_end_matches(';')
-                .trim_end_matches(":: output_var")
-                .trim();
-            if ident.is_empty() || !ident.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-                return Err(error(format!("bad variable declaration {code:?}")));
-            }
-            if index.insert(ident.to_string(), idents.len()).is_some() {
-                return Err(error(format!("variable {ident} declared twice")));
-            }
-            idents.push(ident.to_string());
-            names.push(if comment.is_empty() {
-                ident.to_string()
-            } else {
-                comment.to_string()
-            });
+        let (code, comment) = split_comment(raw);
+        if comment == NOT_IN_MODEL {
+            // An entry of an array that is no model variable, fixed to 0.
             continue;
         }
         if !fzn {
@@ -459,7 +1025,8 @@ pub fn read_file(text: &str) -> Result<MznFile, ReadError> {
                 .and_then(|d| d.split_once(&format!("{OBJECTIVE} =")))
             {
                 let expression = definition.1.trim().trim_end_matches(';');
-                let (terms, constant) = read_mzn_terms(expression, &index).map_err(&error)?;
+                let (terms, constant) =
+                    read_mzn_terms(expression, &index, &arrays).map_err(&error)?;
                 objective = Some((terms, constant as f64));
                 continue;
             }
@@ -553,7 +1120,7 @@ pub fn read_file(text: &str) -> Result<MznFile, ReadError> {
                 rows.push(placeholder(row_name));
                 continue;
             }
-            let (terms, constant) = read_mzn_terms(left.trim(), &index).map_err(&error)?;
+            let (terms, constant) = read_mzn_terms(left.trim(), &index, &arrays).map_err(&error)?;
             Row {
                 name: row_name,
                 terms,
@@ -604,33 +1171,60 @@ fn placeholder(name: String) -> Row {
     }
 }
 
-/// `3 + a - b + 2*c` as terms over known identifiers and a constant.
+/// `3 + a - b + 2*c` as terms over known variables (identifiers or array elements such as
+/// `q[3,5]`) and a constant; `sum(q)` is every variable of array `q`.
 fn read_mzn_terms(
     text: &str,
     index: &HashMap<String, usize>,
+    arrays: &HashMap<String, Vec<usize>>,
 ) -> Result<(Vec<(f64, usize)>, i64), String> {
-    let spaced = text.replace('+', " + ").replace('-', " - ");
-    let mut terms = Vec::new();
-    let mut constant = 0i64;
+    // The signed words, cut at `+` and `-` outside brackets.
+    let mut words: Vec<(i64, String)> = Vec::new();
+    let mut word = String::new();
     let mut sign = 1i64;
-    for word in spaced.split_whitespace() {
-        match word {
-            "+" => continue,
-            "-" => {
-                sign = -sign;
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '[' | '(' => depth += 1,
+            ']' | ')' => depth = depth.saturating_sub(1),
+            '+' | '-' if depth == 0 => {
+                if !word.trim().is_empty() {
+                    words.push((sign, word.trim().to_string()));
+                    word.clear();
+                    sign = 1;
+                }
+                if c == '-' {
+                    sign = -sign;
+                }
                 continue;
             }
             _ => {}
         }
+        word.push(c);
+    }
+    if !word.trim().is_empty() {
+        words.push((sign, word.trim().to_string()));
+    }
+    let mut terms = Vec::new();
+    let mut constant = 0i64;
+    for (sign, word) in &words {
+        if let Some(array) = word.strip_prefix("sum(").and_then(|w| w.strip_suffix(')')) {
+            let columns = arrays
+                .get(array.trim())
+                .ok_or_else(|| format!("undeclared array {:?}", array.trim()))?;
+            terms.extend(columns.iter().map(|&c| (*sign as f64, c)));
+            continue;
+        }
         let (coefficient, name) = match word.split_once('*') {
             Some((c, name)) => (
-                c.parse::<i64>()
+                c.trim()
+                    .parse::<i64>()
                     .map_err(|_| format!("bad coefficient {c:?}"))?,
-                Some(name),
+                Some(name.trim()),
             ),
             None => match word.parse::<i64>() {
                 Ok(n) => (n, None),
-                Err(_) => (1, Some(word)),
+                Err(_) => (1, Some(word.as_str())),
             },
         };
         match name {
@@ -642,9 +1236,158 @@ fn read_mzn_terms(
                 terms.push(((sign * coefficient) as f64, column));
             }
         }
-        sign = 1;
     }
     Ok((terms, constant))
+}
+
+/// A line as its code and its comment (after the first `%`), both trimmed.
+fn split_comment(raw: &str) -> (&str, &str) {
+    match raw.split_once('%') {
+        Some((code, comment)) => (code.trim(), comment.trim()),
+        None => (raw.trim(), ""),
+    }
+}
+
+/// The variables a file declares.
+struct Variables {
+    /// The identifiers an answer gives values by, in column order.
+    idents: Vec<String>,
+    /// Each column's model name.
+    names: Vec<String>,
+    /// The column of each variable as constraints write it (`q[3,5]`, `x_int`).
+    index: HashMap<String, usize>,
+    /// The columns of each array, in column order.
+    arrays: HashMap<String, Vec<usize>>,
+}
+
+/// A file's variables. FlatZinc: the `var 0..1` declarations, each named by its comment.
+/// MiniZinc: the output item's `"LABEL = ", show(EXPR), ";\n",` lines, EXPR a scalar
+/// `var 0..1` or an element of a declared array, the model name from the line's comment,
+/// the scalar's comment, or EXPR itself.
+fn read_variables(text: &str, fzn: bool) -> Result<Variables, ReadError> {
+    let mut scalars: Vec<(String, String)> = Vec::new();
+    let mut scalar_at: HashMap<String, usize> = HashMap::new();
+    let mut declared_arrays: HashSet<String> = HashSet::new();
+    // (label, expression, comment, line)
+    let mut printed: Vec<(String, String, String, usize)> = Vec::new();
+    let is_word =
+        |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    for (i, raw) in text.lines().enumerate() {
+        let number = i + 1;
+        let error = |message: String| ReadError::Line {
+            line: number,
+            message,
+        };
+        let (code, comment) = split_comment(raw);
+        if let Some(rest) = code.strip_prefix("var 0..1:") {
+            let ident = rest
+                .trim()
+                .trim_end_matches(';')
+                .trim_end_matches(":: output_var")
+                .trim();
+            if !is_word(ident) {
+                return Err(error(format!("bad variable declaration {code:?}")));
+            }
+            if scalar_at.insert(ident.to_string(), scalars.len()).is_some() {
+                return Err(error(format!("variable {ident} declared twice")));
+            }
+            let name = if comment.is_empty() { ident } else { comment };
+            scalars.push((ident.to_string(), name.to_string()));
+            continue;
+        }
+        if fzn {
+            continue;
+        }
+        if code.starts_with("array[") {
+            let name = code
+                .rsplit_once("of var 0..1:")
+                .map(|(_, n)| n.trim().trim_end_matches(';').trim())
+                .filter(|n| is_word(n))
+                .ok_or_else(|| error(format!("bad array declaration {code:?}")))?;
+            if !declared_arrays.insert(name.to_string()) {
+                return Err(error(format!("array {name} declared twice")));
+            }
+            continue;
+        }
+        if let Some(rest) = code.strip_prefix('"') {
+            let bad = || error(format!("bad output line {code:?}"));
+            let (label, rest) = rest.split_once(" = \", show(").ok_or_else(bad)?;
+            let expr = rest.strip_suffix("), \";\\n\",").ok_or_else(bad)?;
+            printed.push((
+                label.to_string(),
+                expr.to_string(),
+                comment.to_string(),
+                number,
+            ));
+        }
+    }
+    let mut variables = Variables {
+        idents: Vec::new(),
+        names: Vec::new(),
+        index: HashMap::new(),
+        arrays: HashMap::new(),
+    };
+    if fzn || printed.is_empty() {
+        for (ident, name) in scalars {
+            variables
+                .index
+                .insert(ident.clone(), variables.idents.len());
+            variables.idents.push(ident);
+            variables.names.push(name);
+        }
+        return Ok(variables);
+    }
+    let mut labels: HashSet<String> = HashSet::new();
+    let mut printed_scalars = 0;
+    for (label, expr, comment, number) in printed {
+        let error = |message: String| ReadError::Line {
+            line: number,
+            message,
+        };
+        if !is_word(&label) {
+            return Err(error(format!("bad output name {label:?}")));
+        }
+        if !labels.insert(label.clone()) {
+            return Err(error(format!("variable {label} printed twice")));
+        }
+        let column = variables.idents.len();
+        let scalar = scalar_at.get(&expr).map(|&at| &scalars[at].1);
+        if scalar.is_some() {
+            printed_scalars += 1;
+        } else {
+            let array = expr
+                .split_once('[')
+                .filter(|(_, rest)| rest.ends_with(']'))
+                .map(|(array, _)| array)
+                .filter(|array| declared_arrays.contains(*array))
+                .ok_or_else(|| error(format!("{expr} is not a declared variable")))?;
+            variables
+                .arrays
+                .entry(array.to_string())
+                .or_default()
+                .push(column);
+        }
+        if variables.index.insert(expr.clone(), column).is_some() {
+            return Err(error(format!("{expr} is printed twice")));
+        }
+        let name = if !comment.is_empty() {
+            comment
+        } else {
+            scalar.cloned().unwrap_or(expr)
+        };
+        variables.idents.push(label);
+        variables.names.push(name);
+    }
+    if printed_scalars < scalars.len() {
+        let missing = scalars
+            .iter()
+            .find(|(ident, _)| !variables.index.contains_key(ident))
+            .map_or("", |(ident, _)| ident.as_str());
+        return Err(ReadError::File(format!(
+            "variable {missing} is not in the output item"
+        )));
+    }
+    Ok(variables)
 }
 
 /// `predicate([c..],[v..],rhs)` as terms and the right side; `objective` (when
@@ -917,23 +1660,272 @@ mod tests {
     fn the_minizinc_file_reads_as_written() {
         let written = text(&sample(), Dialect::MiniZinc, None);
         assert!(written.starts_with("% hello\n"), "{written}");
-        assert!(written.contains("var 0..1: x_int;  % int\n"), "{written}");
+        // q[0,0] and q[1,0] are an array; the other names fit none.
         assert!(
-            written.contains("constraint q_0_0 + q_1_0 - x_int <= 0;  % c1: at-most-one\n"),
+            written.contains("\narray[0..1, 0..0] of var 0..1: q;\nvar 0..1: x_int;  % int\n"),
             "{written}"
         );
         assert!(
-            written.contains("var 0..3: objective = 1 + q_0_0 + q_1_0 - x;\n"),
+            written.contains("% 3 model variables whose names fit no array are single"),
+            "{written}"
+        );
+        assert!(
+            written.contains("constraint q[0,0] + q[1,0] - x_int <= 0;  % c1: at-most-one\n"),
+            "{written}"
+        );
+        assert!(
+            written.contains("var 0..3: objective = 1 + sum(q) - x;\n"),
             "{written}"
         );
         assert!(written.contains("solve maximize objective;\n"), "{written}");
         assert!(
-            written.contains("  \"q_0_0 = \", show(q_0_0), \";\\n\",\n"),
+            written.contains("  \"q_0_0 = \", show(q[0,0]), \";\\n\",\n"),
+            "{written}"
+        );
+        assert!(
+            written.contains("  \"x_int = \", show(x_int), \";\\n\",\n"),
             "{written}"
         );
         let decision = text(&sample(), Dialect::MiniZinc, Some(2));
         assert!(decision.contains("constraint objective >= 2;  % at_least\n"));
         assert!(decision.contains("solve satisfy;\n"));
+    }
+
+    /// A model of the given variable names, one at-most-one row over all of them, the
+    /// objective their count.
+    fn named(names: &[String]) -> Model {
+        let mut m = Model::new();
+        let lits: Vec<Lit> = names
+            .iter()
+            .map(|n| m.new_var(n.clone()).positive())
+            .collect();
+        m.add(Constraint::AtMostOne(lits.clone()));
+        m.objective = Some(Objective {
+            lits,
+            amo_groups: None,
+        });
+        m
+    }
+
+    /// Reads `written` back and checks its names and its row against `model`.
+    fn reads_back(model: &Model, written: &str) -> MznFile {
+        let file = read_file(written).unwrap();
+        assert_eq!(file.names, model.names(), "{written}");
+        assert_eq!(file.idents, mzn_names(model.names()), "{written}");
+        let lp = LinearProgram::from_model(model, None);
+        assert_eq!(file.program.rows, lp.rows, "{written}");
+        let sorted = |terms: &[(f64, usize)]| {
+            let mut columns: Vec<usize> = terms.iter().map(|t| t.1).collect();
+            columns.sort_unstable();
+            columns
+        };
+        assert_eq!(
+            sorted(&file.program.objective),
+            sorted(&lp.objective),
+            "{written}"
+        );
+        file
+    }
+
+    #[test]
+    fn queens_are_an_array_with_the_obstacles_fixed_to_0() {
+        // A 3 x 3 board, q[x,y], with an obstacle at (1,1) and (2,1).
+        let names: Vec<String> = (0..3)
+            .flat_map(|y| (0..3).map(move |x| (x, y)))
+            .filter(|&(x, y)| !(y == 1 && x > 0))
+            .map(|(x, y)| format!("q[{x},{y}]"))
+            .collect();
+        let model = named(&names);
+        let written = text(&model, Dialect::MiniZinc, None);
+        assert!(
+            written.contains("\narray[0..2, 0..2] of var 0..1: q;\n"),
+            "{written}"
+        );
+        assert!(
+            written.contains("\nconstraint forall(i in 1..2) (q[i,1] = 0);  % not in the model\n"),
+            "{written}"
+        );
+        assert!(
+            written.contains("% 2 entries of q are not model variables"),
+            "{written}"
+        );
+        assert!(
+            written.contains("\nvar 0..7: objective = sum(q);\n"),
+            "{written}"
+        );
+        assert!(
+            written.contains("\nconstraint q[0,0] + q[1,0] + q[2,0] + q[0,1] + "),
+            "{written}"
+        );
+        // The elements read as the model's names; no comment needed.
+        assert!(
+            written.contains("\n  \"q_2_2 = \", show(q[2,2]), \";\\n\",\n"),
+            "{written}"
+        );
+        assert!(!written.contains("\nvar 0..1:"), "{written}");
+        reads_back(&model, &written);
+    }
+
+    #[test]
+    fn placements_are_an_array_over_an_enum_of_the_pieces() {
+        // Piece names may be MiniZinc keywords, start with a digit or hold '-'.
+        let mut names: Vec<String> = Vec::new();
+        for piece in ["plus", "int", "7", "a-b"] {
+            for o in 0..2 {
+                for x in 0..3 {
+                    if piece == "plus" && o == 1 {
+                        continue;
+                    }
+                    names.push(format!("place[{piece}/{o}@({x},0)]"));
+                }
+            }
+        }
+        names.push("odd[1]@(2)".into());
+        names.push("plain".into());
+        let model = named(&names);
+        let written = text(&model, Dialect::MiniZinc, None);
+        assert!(
+            written.contains("\nenum PLACE_1 = {plus, x_int, x_7, a_b};\n"),
+            "{written}"
+        );
+        assert!(
+            written.contains(
+                "\narray[PLACE_1, 0..1, 0..2, 0..0] of var 0..1: place;  \
+                 % the model's place[a/b@(c,d)] is place[a,b,c,d]\n"
+            ),
+            "{written}"
+        );
+        assert!(
+            written.contains(
+                "\nconstraint forall(k in 0..2) (place[plus,1,k,0] = 0);  % not in the model\n"
+            ),
+            "{written}"
+        );
+        assert!(
+            written.contains(
+                "\n  \"place_a_b_1__2_0 = \", show(place[a_b,1,2,0]), \";\\n\",  % place[a-b/1@(2,0)]\n"
+            ),
+            "{written}"
+        );
+        // A one-entry array; a name without an index is a scalar.
+        assert!(
+            written.contains(
+                "\narray[1..1, 2..2] of var 0..1: odd;  % the model's odd[a]@(b) is odd[a,b]\n"
+            ),
+            "{written}"
+        );
+        assert!(
+            written.contains("\nvar 0..1: plain;  % plain\n"),
+            "{written}"
+        );
+        assert!(
+            written.contains("objective = sum(place) + sum(odd) + plain;\n"),
+            "{written}"
+        );
+        reads_back(&model, &written);
+    }
+
+    #[test]
+    fn names_that_fit_no_array_stay_scalars() {
+        let names: Vec<String> = [
+            // A base that is a keyword.
+            "int[1]",
+            // An index that is a number in one name and a word in another: an enum, the
+            // number as a word.
+            "s[a]", "s[1]", // A name clash: the array `t` and the scalar `t`.
+            "t[1]", "t", // Far apart: a box of 1001 entries for two variables.
+            "u[0]", "u[1000]",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let model = named(&names);
+        let written = text(&model, Dialect::MiniZinc, None);
+        assert_eq!(written.matches("array[").count(), 1, "{written}");
+        assert!(
+            written.contains("\nenum S_1 = {a, x_1};\narray[S_1] of var 0..1: s;\n"),
+            "{written}"
+        );
+        for scalar in [
+            "int_1;  % int[1]",
+            "t_1;  % t[1]",
+            "t;  % t",
+            "u_1000;  % u[1000]",
+        ] {
+            assert!(
+                written.contains(&format!("\nvar 0..1: {scalar}\n")),
+                "{written}"
+            );
+        }
+        reads_back(&model, &written);
+        // The same with an array `s` of words alone, whose enum and array names are
+        // taken by scalars.
+        let names: Vec<String> = ["s[a]", "s[b]", "S_1", "a"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let model = named(&names);
+        let written = text(&model, Dialect::MiniZinc, None);
+        assert!(!written.contains("array["), "{written}");
+        reads_back(&model, &written);
+    }
+
+    #[test]
+    fn the_scalar_form_of_earlier_files_still_reads() {
+        let written = "% MiniZinc: every model variable is a `var 0..1`, its model name in the comment after it
+var 0..1: q_0_0;  % q[0,0]
+var 0..1: q_1_0;  % q[1,0]
+var 0..2: objective = q_0_0 + q_1_0;
+constraint q_0_0 + q_1_0 <= 1;  % c1: at-most-one
+solve maximize objective;
+output [
+  \"q_0_0 = \", show(q_0_0), \";\\n\",
+  \"q_1_0 = \", show(q_1_0), \";\\n\",
+];
+";
+        let model = named(&["q[0,0]".to_string(), "q[1,0]".to_string()]);
+        reads_back(&model, written);
+    }
+
+    #[test]
+    fn tampered_files_are_refused_by_line() {
+        let names: Vec<String> = ["q[0]", "q[1]", "x"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let written = text(&named(&names), Dialect::MiniZinc, None);
+        let error = |text: &str| read_file(text).unwrap_err().to_string();
+        let twice = written.replacen(
+            "  \"q_1 = \", show(q[1]), \";\\n\",\n",
+            "  \"q_1 = \", show(q[1]), \";\\n\",\n  \"q_1 = \", show(q[0]), \";\\n\",\n",
+            1,
+        );
+        assert!(
+            error(&twice).ends_with("variable q_1 printed twice"),
+            "{}",
+            error(&twice)
+        );
+        let undeclared = written.replacen("show(q[1])", "show(r[1])", 1);
+        assert!(
+            error(&undeclared).ends_with("r[1] is not a declared variable"),
+            "{}",
+            error(&undeclared)
+        );
+        let unprinted = written.replacen("  \"x = \", show(x), \";\\n\",\n", "", 1);
+        assert_eq!(
+            error(&unprinted),
+            read_file_error("variable x is not in the output item")
+        );
+        let unknown = written.replacen("q[0] + q[1]", "q[0] + q[2]", 1);
+        assert!(
+            error(&unknown).ends_with("undeclared variable \"q[2]\""),
+            "{}",
+            error(&unknown)
+        );
+    }
+
+    fn read_file_error(message: &str) -> String {
+        ReadError::File(message.to_string()).to_string()
     }
 
     #[test]
