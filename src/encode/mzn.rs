@@ -755,6 +755,120 @@ fn write_array(lines: &mut Lines, array: &ArrayDecl, layout: &Layout) -> Result<
     Ok(())
 }
 
+/// The FlatZinc header line.
+fn describe_fzn(l: &mut String, layout: &Layout) {
+    let _ = writeln!(
+        l,
+        "% FlatZinc: every model variable is a `var 0..1`, its model name in the comment after it"
+    );
+    if layout.arrays.is_empty() {
+        return;
+    }
+    let names: Vec<&str> = layout.arrays.iter().map(|a| a.name.as_str()).collect();
+    let _ = writeln!(
+        l,
+        "% printed as the arrays the MiniZinc file declares ({}; `:: output_array`, an enum \
+         index as 1, 2, ..., an entry that is no model variable as 0), the others one by one \
+         (`:: output_var`)",
+        names.join(", ")
+    );
+}
+
+/// An array's index ranges as FlatZinc prints them: an enum's as `1..n`.
+fn print_ranges(array: &ArrayDecl, enums: &[EnumDecl]) -> Vec<(i64, i64)> {
+    array
+        .dims
+        .iter()
+        .map(|d| match d {
+            Dim::Range(low, high) => (*low, *high),
+            Dim::Enum(e) => (1, enums[*e].symbols.len() as i64),
+        })
+        .collect()
+}
+
+/// `array [1..N] of var int: q :: output_array([0..7,0..7]) = [q_0_0,...];`, the box in
+/// row-major order (the last index fastest), `0` for an entry that is no model variable.
+fn write_output_array(l: &mut String, array: &ArrayDecl, layout: &Layout, labels: &[String]) {
+    let sizes = array.sizes(&layout.enums);
+    let ranges: Vec<String> = print_ranges(array, &layout.enums)
+        .iter()
+        .map(|(low, high)| format!("{low}..{high}"))
+        .collect();
+    let at: HashMap<&[usize], usize> = array
+        .entries
+        .iter()
+        .map(|(column, offsets)| (offsets.as_slice(), *column))
+        .collect();
+    let total: usize = sizes.iter().product();
+    let _ = write!(
+        l,
+        "array [1..{total}] of var int: {} :: output_array([{}]) = [",
+        array.name,
+        ranges.join(",")
+    );
+    let mut offsets = vec![0usize; sizes.len()];
+    for i in 0..total {
+        if i > 0 {
+            l.push(',');
+        }
+        match at.get(offsets.as_slice()) {
+            Some(&column) => l.push_str(&labels[column]),
+            None => l.push('0'),
+        }
+        // The next offsets, the last index fastest.
+        for k in (0..sizes.len()).rev() {
+            offsets[k] += 1;
+            if offsets[k] < sizes[k] {
+                break;
+            }
+            offsets[k] = 0;
+        }
+    }
+    l.push_str("];\n");
+}
+
+/// `0..7, PLACE_1` as ranges, an enum (of `enums`, by size) as `1..n`; `None` for
+/// anything else.
+fn read_ranges(text: &str, enums: &HashMap<String, i64>) -> Option<Vec<(i64, i64)>> {
+    text.split(',')
+        .map(str::trim)
+        .map(|r| match r.split_once("..") {
+            Some((low, high)) => Some((low.trim().parse().ok()?, high.trim().parse().ok()?)),
+            None => enums.get(r).map(|&n| (1, n)),
+        })
+        .collect()
+}
+
+/// How many entries ranges hold; `None` for an empty range or too many.
+fn box_size(ranges: &[(i64, i64)]) -> Option<usize> {
+    ranges.iter().try_fold(1usize, |size, &(low, high)| {
+        let n = usize::try_from(high.checked_sub(low)?.checked_add(1)?).ok()?;
+        (n > 0).then_some(())?;
+        size.checked_mul(n).filter(|&s| s <= 1 << 24)
+    })
+}
+
+/// The names of an array's entries as [`read_answer`] gives them, in row-major order:
+/// `q[0,0]`, `q[0,1]`, ... for `ranges` 0..7, 0..7.
+fn box_names(name: &str, ranges: &[(i64, i64)]) -> Vec<String> {
+    let mut names = vec![String::new()];
+    for &(low, high) in ranges {
+        names = names
+            .iter()
+            .flat_map(|prefix| {
+                (low..=high).map(move |v| {
+                    if prefix.is_empty() {
+                        v.to_string()
+                    } else {
+                        format!("{prefix},{v}")
+                    }
+                })
+            })
+            .collect();
+    }
+    names.into_iter().map(|n| format!("{name}[{n}]")).collect()
+}
+
 /// The comment after a constraint that fixes entries of an array that are not model
 /// variables.
 const NOT_IN_MODEL: &str = "not in the model";
@@ -801,41 +915,49 @@ pub fn write(
         count: 0,
     };
     let fzn = dialect == Dialect::FlatZinc;
-    // FlatZinc declares every variable as a scalar; MiniZinc as arrays where it can.
-    let layout = (!fzn).then(|| Layout::new(problem.names, &labels));
-    let idents: &[String] = layout.as_ref().map_or(&labels, |l| &l.exprs);
+    // MiniZinc declares the variables as arrays where it can; FlatZinc, which has no
+    // arrays of variables beyond one index, declares scalars and prints them as those
+    // arrays.
+    let layout = Layout::new(problem.names, &labels);
+    let idents: &[String] = if fzn { &labels } else { &layout.exprs };
     lines.put(|l| {
         for comment in comments {
             let _ = writeln!(l, "% {comment}");
         }
-        match &layout {
-            None => {
-                let _ = writeln!(
-                    l,
-                    "% FlatZinc: every model variable is a `var 0..1`, its model name in the comment after it"
-                );
-            }
-            Some(layout) => describe_layout(l, layout, &labels),
+        if fzn {
+            describe_fzn(l, &layout);
+        } else {
+            describe_layout(l, &layout, &labels);
         }
     })?;
-    if let Some(layout) = &layout {
+    if !fzn {
         for e in &layout.enums {
             lines.put(|l| {
                 let _ = writeln!(l, "enum {} = {{{}}};", e.name, e.idents.join(", "));
             })?;
         }
         for array in &layout.arrays {
-            write_array(&mut lines, array, layout)?;
+            write_array(&mut lines, array, &layout)?;
         }
     }
     for (column, (label, name)) in labels.iter().zip(problem.names).enumerate() {
-        if layout.as_ref().is_some_and(|l| !l.scalar[column]) {
+        if !fzn && !layout.scalar[column] {
             continue;
         }
         lines.put(|l| {
-            let annotation = if fzn { " :: output_var" } else { "" };
+            // FlatZinc prints the array's variables with the array.
+            let annotation = if fzn && layout.scalar[column] {
+                " :: output_var"
+            } else {
+                ""
+            };
             let _ = writeln!(l, "var 0..1: {label}{annotation};  % {name}");
         })?;
+    }
+    if fzn {
+        for array in &layout.arrays {
+            lines.put(|l| write_output_array(l, array, &layout, &labels))?;
+        }
     }
     if let Some((terms, offset)) = &problem.objective {
         let offset = *offset as i64;
@@ -850,7 +972,7 @@ pub fn write(
                 if offset != 0 {
                     let _ = write!(l, "{offset} + ");
                 }
-                match layout.as_ref().and_then(|layout| array_sums(layout, terms)) {
+                match (!fzn).then(|| array_sums(&layout, terms)).flatten() {
                     Some((sums, rest)) => {
                         l.push_str(&sums.join(" + "));
                         if !rest.is_empty() {
@@ -986,6 +1108,10 @@ pub struct MznFile {
     /// The constraints as rows over the identifiers (the objective's definition left out;
     /// `objective >= K` as a row over the objective's terms).
     pub program: LinearProgram,
+    /// Every entry of every array as FlatZinc solvers print it (`q = array2d(...)` read as
+    /// `q[0,0]`, `q[0,1]`, ...; an enum index by its position from 1: `place[1,0,0,0]`),
+    /// with its column; `None` for an entry that is no model variable (always 0).
+    pub aliases: HashMap<String, Option<usize>>,
 }
 
 /// Reads a file of the form [`write()`] writes. Only its declarations and constraint lines
@@ -1003,6 +1129,7 @@ pub fn read_file(text: &str) -> Result<MznFile, ReadError> {
         names,
         index,
         arrays,
+        aliases,
     } = read_variables(text, fzn)?;
     let mut rows: Vec<Row> = Vec::new();
     let mut objective: Option<(Vec<(f64, usize)>, f64)> = None;
@@ -1153,6 +1280,7 @@ pub fn read_file(text: &str) -> Result<MznFile, ReadError> {
         },
         idents: idents.clone(),
         names,
+        aliases,
         program: LinearProgram {
             columns: idents,
             objective: objective_terms,
@@ -1258,6 +1386,8 @@ struct Variables {
     index: HashMap<String, usize>,
     /// The columns of each array, in column order.
     arrays: HashMap<String, Vec<usize>>,
+    /// See [`MznFile::aliases`].
+    aliases: HashMap<String, Option<usize>>,
 }
 
 /// A file's variables. FlatZinc: the `var 0..1` declarations, each named by its comment.
@@ -1267,7 +1397,12 @@ struct Variables {
 fn read_variables(text: &str, fzn: bool) -> Result<Variables, ReadError> {
     let mut scalars: Vec<(String, String)> = Vec::new();
     let mut scalar_at: HashMap<String, usize> = HashMap::new();
-    let mut declared_arrays: HashSet<String> = HashSet::new();
+    // Each array's index ranges as FlatZinc prints them, and (FlatZinc) its entries.
+    let mut declared_arrays: HashMap<String, Vec<(i64, i64)>> = HashMap::new();
+    let mut printed_arrays: Vec<(String, Vec<(i64, i64)>, Vec<String>)> = Vec::new();
+    // Each enum's size, and the position (from 1) of each enum symbol.
+    let mut enum_sizes: HashMap<String, i64> = HashMap::new();
+    let mut symbols: HashMap<String, i64> = HashMap::new();
     // (label, expression, comment, line)
     let mut printed: Vec<(String, String, String, usize)> = Vec::new();
     let is_word =
@@ -1296,15 +1431,48 @@ fn read_variables(text: &str, fzn: bool) -> Result<Variables, ReadError> {
             continue;
         }
         if fzn {
+            if code.starts_with("array [") && code.contains(":: output_array(") {
+                let bad = || error(format!("bad array declaration {code:?}"));
+                let (head, items) = code.split_once(":: output_array([").ok_or_else(bad)?;
+                let name = head.rsplit_once(':').ok_or_else(bad)?.1.trim();
+                let (ranges, items) = items.split_once("]) = [").ok_or_else(bad)?;
+                let items = items.strip_suffix("];").ok_or_else(bad)?;
+                let ranges = read_ranges(ranges, &HashMap::new()).ok_or_else(bad)?;
+                let items: Vec<String> = items.split(',').map(|i| i.trim().to_string()).collect();
+                if !is_word(name) || box_size(&ranges) != Some(items.len()) {
+                    return Err(bad());
+                }
+                printed_arrays.push((name.to_string(), ranges, items));
+            }
             continue;
         }
-        if code.starts_with("array[") {
-            let name = code
-                .rsplit_once("of var 0..1:")
-                .map(|(_, n)| n.trim().trim_end_matches(';').trim())
-                .filter(|n| is_word(n))
-                .ok_or_else(|| error(format!("bad array declaration {code:?}")))?;
-            if !declared_arrays.insert(name.to_string()) {
+        if let Some(rest) = code.strip_prefix("enum ") {
+            let bad = || error(format!("bad enum declaration {code:?}"));
+            let (name, list) = rest.split_once('=').ok_or_else(bad)?;
+            let list = list
+                .trim()
+                .strip_prefix('{')
+                .and_then(|l| l.strip_suffix("};"))
+                .ok_or_else(bad)?;
+            let mut size = 0;
+            for symbol in list.split(',').map(str::trim) {
+                size += 1;
+                if !is_word(symbol) || symbols.insert(symbol.to_string(), size).is_some() {
+                    return Err(bad());
+                }
+            }
+            enum_sizes.insert(name.trim().to_string(), size);
+            continue;
+        }
+        if let Some(rest) = code.strip_prefix("array[") {
+            let bad = || error(format!("bad array declaration {code:?}"));
+            let (ranges, name) = rest.rsplit_once("] of var 0..1:").ok_or_else(bad)?;
+            let name = name.trim().trim_end_matches(';').trim();
+            let ranges = read_ranges(ranges, &enum_sizes).ok_or_else(bad)?;
+            if !is_word(name) {
+                return Err(bad());
+            }
+            if declared_arrays.insert(name.to_string(), ranges).is_some() {
                 return Err(error(format!("array {name} declared twice")));
             }
             continue;
@@ -1326,6 +1494,7 @@ fn read_variables(text: &str, fzn: bool) -> Result<Variables, ReadError> {
         names: Vec::new(),
         index: HashMap::new(),
         arrays: HashMap::new(),
+        aliases: HashMap::new(),
     };
     if fzn || printed.is_empty() {
         for (ident, name) in scalars {
@@ -1334,6 +1503,18 @@ fn read_variables(text: &str, fzn: bool) -> Result<Variables, ReadError> {
                 .insert(ident.clone(), variables.idents.len());
             variables.idents.push(ident);
             variables.names.push(name);
+        }
+        for (name, ranges, items) in printed_arrays {
+            for (entry, item) in box_names(&name, &ranges).into_iter().zip(items) {
+                let column = if item == "0" {
+                    None
+                } else {
+                    Some(*variables.index.get(&item).ok_or_else(|| {
+                        ReadError::File(format!("array {name} holds undeclared {item:?}"))
+                    })?)
+                };
+                variables.aliases.insert(entry, column);
+            }
         }
         return Ok(variables);
     }
@@ -1359,7 +1540,7 @@ fn read_variables(text: &str, fzn: bool) -> Result<Variables, ReadError> {
                 .split_once('[')
                 .filter(|(_, rest)| rest.ends_with(']'))
                 .map(|(array, _)| array)
-                .filter(|array| declared_arrays.contains(*array))
+                .filter(|array| declared_arrays.contains_key(*array))
                 .ok_or_else(|| error(format!("{expr} is not a declared variable")))?;
             variables
                 .arrays
@@ -1377,6 +1558,23 @@ fn read_variables(text: &str, fzn: bool) -> Result<Variables, ReadError> {
         };
         variables.idents.push(label);
         variables.names.push(name);
+    }
+    // The array entries as FlatZinc solvers print them, an enum symbol as its position.
+    let mut printed_as: HashMap<String, usize> = HashMap::new();
+    for (expr, &column) in &variables.index {
+        if let Some((array, indices)) = expr.strip_suffix(']').and_then(|e| e.split_once('[')) {
+            let indices: Vec<String> = indices
+                .split(',')
+                .map(|i| symbols.get(i).map_or_else(|| i.to_string(), i64::to_string))
+                .collect();
+            printed_as.insert(format!("{array}[{}]", indices.join(",")), column);
+        }
+    }
+    for (array, ranges) in &declared_arrays {
+        for entry in box_names(array, ranges) {
+            let column = printed_as.get(&entry).copied();
+            variables.aliases.insert(entry, column);
+        }
     }
     if printed_scalars < scalars.len() {
         let missing = scalars
@@ -1511,24 +1709,23 @@ pub fn read_answer(text: &str) -> Result<MznStatus, MznAnswerError> {
             });
             continue;
         }
-        let Some((name, value)) = assignment(line) else {
+        let Some(assigned) = assignments(line) else {
             return Err(MznAnswerError::NotAnAssignment {
                 line: i + 1,
                 text: line.to_string(),
             });
         };
-        // MiniZinc's own values (`_objective = 8;` with `--output-objective`): no
-        // identifier `emit` writes starts with `_`.
-        if name.starts_with('_') {
-            continue;
+        for (name, value) in assigned {
+            // MiniZinc's own values (`_objective = 8;` with `--output-objective`): no
+            // identifier `emit` writes starts with `_`.
+            if name.starts_with('_') {
+                continue;
+            }
+            if !seen.insert(name.clone()) {
+                return Err(MznAnswerError::Twice { line: i + 1, name });
+            }
+            current.push((name, value));
         }
-        if !seen.insert(name.to_string()) {
-            return Err(MznAnswerError::Twice {
-                line: i + 1,
-                name: name.to_string(),
-            });
-        }
-        current.push((name.to_string(), value.to_string()));
     }
     if !current.is_empty() {
         return Err(MznAnswerError::Unfinished);
@@ -1552,7 +1749,39 @@ pub fn is_answer(text: &str) -> bool {
     let marked = lines.iter().any(|l| {
         *l == "----------" || (l.len() > 10 && l.starts_with("=====") && l.ends_with("====="))
     });
-    marked || (!lines.is_empty() && lines.iter().all(|l| assignment(l).is_some()))
+    marked || (!lines.is_empty() && lines.iter().all(|l| assignments(l).is_some()))
+}
+
+/// `name = value;`, or an array as FlatZinc solvers print one
+/// (`q = array2d(0..1, 0..1, [0, 1, 1, 0]);`) as its entries `q[0,0] = 0`, `q[0,1] = 1`, ...
+/// (see [`MznFile::aliases`]); `None` for anything else.
+fn assignments(line: &str) -> Option<Vec<(String, String)>> {
+    if let Some((name, value)) = assignment(line) {
+        return Some(vec![(name.to_string(), value.to_string())]);
+    }
+    let (name, rest) = line.strip_suffix(");")?.split_once(" = array")?;
+    let name = name.trim();
+    let (dims, rest) = rest.split_once("d(")?;
+    let (ranges, values) = rest.split_once('[')?;
+    let values = values.strip_suffix(']')?;
+    let ranges = read_ranges(ranges.trim().trim_end_matches(','), &HashMap::new())?;
+    let values: Vec<&str> = values
+        .split(',')
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .collect();
+    let valid = is_ident(name)
+        && dims.parse::<usize>().ok() == Some(ranges.len())
+        && box_size(&ranges) == Some(values.len())
+        && values
+            .iter()
+            .all(|v| v.parse::<i64>().is_ok() || zero_one(v).is_some());
+    valid.then(|| {
+        box_names(name, &ranges)
+            .into_iter()
+            .zip(values.iter().map(|v| v.to_string()))
+            .collect()
+    })
 }
 
 /// `name = value;` as (name, value), the name an identifier and the value an integer or
@@ -1823,6 +2052,66 @@ mod tests {
             "{written}"
         );
         reads_back(&model, &written);
+    }
+
+    #[test]
+    fn flatzinc_prints_the_arrays_and_both_files_read_their_entries_alike() {
+        let names: Vec<String> = (0..3)
+            .flat_map(|y| (0..3).map(move |x| (x, y)))
+            .filter(|&(x, y)| !(y == 1 && x > 0))
+            .map(|(x, y)| format!("q[{x},{y}]"))
+            .chain(["place[int/0@(1,2)]".into(), "place[a-b/0@(1,2)]".into()])
+            .chain(["plain".into()])
+            .collect();
+        let model = named(&names);
+        let fzn = text(&model, Dialect::FlatZinc, None);
+        // Scalars, the array's printed by the array, the others one by one.
+        assert!(fzn.contains("\nvar 0..1: q_0_0;  % q[0,0]\n"), "{fzn}");
+        assert!(
+            fzn.contains("\nvar 0..1: plain :: output_var;  % plain\n"),
+            "{fzn}"
+        );
+        assert!(
+            fzn.contains(
+                "\narray [1..9] of var int: q :: output_array([0..2,0..2]) = \
+                 [q_0_0,q_0_1,q_0_2,q_1_0,0,q_1_2,q_2_0,0,q_2_2];\n"
+            ),
+            "{fzn}"
+        );
+        assert!(
+            fzn.contains(
+                "\narray [1..2] of var int: place :: output_array([1..2,0..0,1..1,2..2]) = \
+                 [place_int_0__1_2,place_a_b_0__1_2];\n"
+            ),
+            "{fzn}"
+        );
+        let mzn = text(&model, Dialect::MiniZinc, None);
+        let (from_fzn, from_mzn) = (reads_back(&model, &fzn), reads_back(&model, &mzn));
+        assert_eq!(from_fzn.aliases, from_mzn.aliases);
+        let aliases = from_mzn.aliases;
+        assert_eq!(aliases.len(), 9 + 2);
+        assert_eq!(aliases["q[1,1]"], None);
+        assert_eq!(aliases["q[0,1]"], Some(3));
+        assert_eq!(aliases["place[2,0,1,2]"], Some(8));
+        // What fzn-gecode prints, read as those entries.
+        let answer = "q = array2d(0..2, 0..2, [1, 0, 0, 0, 0, 0, 0, 0, 1]);\n\
+                      place = array4d(1..2, 0..0, 1..1, 2..2, [0, 1]);\nplain = 0;\n----------\n";
+        let MznStatus::Solution { values, complete } = read_answer(answer).unwrap() else {
+            panic!("{answer}");
+        };
+        assert!(!complete);
+        assert_eq!(values.len(), 9 + 2 + 1);
+        assert_eq!(values[0], ("q[0,0]".into(), "1".into()));
+        assert_eq!(values[8], ("q[2,2]".into(), "1".into()));
+        assert_eq!(values[10], ("place[2,0,1,2]".into(), "1".into()));
+        assert!(is_answer("q = array1d(1..2, [1, 0]);\n"));
+        // A count that does not fill the ranges is no answer.
+        assert_eq!(
+            read_answer("q = array1d(1..3, [1, 0]);\n----------\n")
+                .unwrap_err()
+                .to_string(),
+            "line 1: \"q = array1d(1..3, [1, 0]);\" is not `name = value;`"
+        );
     }
 
     #[test]
