@@ -2,21 +2,32 @@
 //! solver MiniZinc drives), written from the same rows as the CPLEX LP file
 //! ([`super::lp::constraint_row`]), and read back by `decode`.
 //!
-//! Every model variable is a `var 0..1` integer named by an identifier made from its name
-//! (`q[3,5]` becomes `q_3_5`, as in LP files; MiniZinc keywords get an `x_` prefix), each
-//! declaration followed by a `% name` comment giving the model's name back. A MiniZinc file
-//! (`.mzn`) writes each row as a readable linear constraint
-//! (`constraint q_0_0 + q_1_0 <= 1;  % c1: at-most-one`), the objective as
-//! `var int: objective = ...;` with `solve maximize objective;` (or `solve satisfy;`), and
-//! an `output` item printing every variable as `name = value;`, one per line. A FlatZinc
-//! file (`.fzn`) says the same with `int_lin_le` / `int_lin_eq` constraints and
-//! `:: output_var` annotations, so `fzn-gecode FILE.fzn` prints the same lines without the
-//! MiniZinc compiler.
+//! A MiniZinc file (`.mzn`) declares the model variables as arrays named after the puzzle:
+//! the variables whose names share a base (the part before `[`) and the text between their
+//! indices (`q[3,5]`; `place[plus/0@(0,0)]`, indices `plus`, `0`, `0`, `0`) form one
+//! `array[...] of var 0..1` over the bounding box of their indices, an index that is not
+//! a number an `enum` (`array[PLACE_1, 0..3, 0..8, 0..14] of var 0..1: place;`). The
+//! entries of the box that are no model variable are fixed to 0
+//! (`constraint forall(j in 0..2) (q[4,j] = 0);  % not in the model`). A name that fits
+//! no array stays a scalar `var 0..1` named by an identifier made from it (`q[3,5]` would
+//! be `q_3_5`, as in LP files; MiniZinc keywords get an `x_` prefix), its model name in
+//! the comment after it. Each row is a readable linear constraint over the elements
+//! (`constraint q[0,0] + q[1,0] <= 1;  % c1: at-most-one`), the objective
+//! `var int: objective = sum(q);` with `solve maximize objective;` (or `solve satisfy;`),
+//! and the `output` item prints every variable as `name = value;` by its LP-style
+//! identifier (`q_3_5 = 1;`), one per line, each line's comment giving the model's name
+//! where the element does not. A FlatZinc file (`.fzn`) declares every variable as a
+//! scalar (with its name comment), says the rows with `int_lin_le` / `int_lin_eq`, and
+//! prints each array with an `:: output_array` annotation (the scalars with
+//! `:: output_var`), so `fzn-gecode FILE.fzn` prints `q = array2d(0..7, 0..7, [...]);`
+//! without the MiniZinc compiler.
 //!
 //! Answers are read by [`read_answer`]: `name = value;` lines (names that start with `_`,
-//! MiniZinc's own such as `_objective`, skipped), `----------` after each solution (the
-//! last one counts), `==========` when the search is complete (the optimum
-//! for `solve maximize`), `=====UNSATISFIABLE=====` or `=====UNKNOWN=====`.
+//! MiniZinc's own such as `_objective`, skipped), arrays (`q = array2d(...)`, entry by
+//! entry as `q[0,0]`, `q[0,1]`, ..., which [`MznFile::aliases`] maps to columns),
+//! `----------` after each solution (the last one counts), `==========` when the search
+//! is complete (the optimum for `solve maximize`), `=====UNSATISFIABLE=====` or
+//! `=====UNKNOWN=====`.
 
 use super::lp::{self, Comparison, LinearProgram, Row};
 use super::stream::StreamError;
