@@ -366,14 +366,25 @@ fn symbol_ident(symbol: &str) -> String {
     ident
 }
 
+/// (coefficient, column) terms.
+type Terms = Vec<(f64, usize)>;
+
+/// A group of names: their base and the texts between their indices.
+type Key<'a> = (&'a str, Vec<&'a str>);
+
+/// The names of each group, each as its column and its index words.
+type Groups<'a> = HashMap<Key<'a>, Vec<(usize, Vec<&'a str>)>>;
+
+/// Index ranges, each (first, last).
+type Ranges = Vec<(i64, i64)>;
+
 impl Layout {
     /// The arrays `names` fit (see the module's documentation), `labels` (the
     /// [`mzn_names`]) naming the scalars.
     fn new(names: &[String], labels: &[String]) -> Layout {
         // Groups of names by base and separators, biggest first.
-        type Key<'a> = (&'a str, Vec<&'a str>);
         let mut order: Vec<Key> = Vec::new();
-        let mut groups: HashMap<Key, Vec<(usize, Vec<&str>)>> = HashMap::new();
+        let mut groups: Groups = HashMap::new();
         for (column, name) in names.iter().enumerate() {
             if let Some((base, separators, words)) = split_name(name) {
                 let key = (base, separators);
@@ -399,8 +410,8 @@ impl Layout {
     /// The layout with every group in `order` but the `rejected` ones as an array, or the
     /// first group that cannot be one.
     fn try_groups(
-        order: &[(&str, Vec<&str>)],
-        groups: &HashMap<(&str, Vec<&str>), Vec<(usize, Vec<&str>)>>,
+        order: &[Key],
+        groups: &Groups,
         rejected: &HashSet<usize>,
         columns: usize,
         labels: &[String],
@@ -886,7 +897,7 @@ const NOT_IN_MODEL: &str = "not in the model";
 
 /// The objective's terms with each array whose every variable is among them with
 /// coefficient 1 as `sum(q)`: the sums, and the terms left; `None` for no such array.
-fn array_sums(layout: &Layout, terms: &[(f64, usize)]) -> Option<(Vec<String>, Vec<(f64, usize)>)> {
+fn array_sums(layout: &Layout, terms: &[(f64, usize)]) -> Option<(Vec<String>, Terms)> {
     let mut ones: HashMap<usize, usize> = HashMap::new();
     for &(c, v) in terms {
         if c == 1.0 {
@@ -1410,7 +1421,7 @@ fn read_variables(text: &str, fzn: bool) -> Result<Variables, ReadError> {
     let mut scalar_at: HashMap<String, usize> = HashMap::new();
     // Each array's index ranges as FlatZinc prints them, and (FlatZinc) its entries.
     let mut declared_arrays: HashMap<String, Vec<(i64, i64)>> = HashMap::new();
-    let mut printed_arrays: Vec<(String, Vec<(i64, i64)>, Vec<String>)> = Vec::new();
+    let mut printed_arrays: Vec<(String, Ranges, Vec<String>)> = Vec::new();
     // Each enum's size, and the position (from 1) of each enum symbol.
     let mut enum_sizes: HashMap<String, i64> = HashMap::new();
     let mut symbols: HashMap<String, i64> = HashMap::new();
