@@ -2137,6 +2137,39 @@ mod tests {
     }
 
     #[test]
+    fn arrays_over_the_same_symbols_share_their_enum() {
+        let names: Vec<String> = [
+            "place[a/0]",
+            "place[b/0]",
+            "place[b/1]",
+            "used[b]",
+            "used[a]",
+            // Only `a`: another enum would name `a` twice, so a scalar.
+            "lone[a]",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let model = named(&names);
+        let written = text(&model, Dialect::MiniZinc, None);
+        assert_eq!(written.matches("\nenum ").count(), 1, "{written}");
+        assert!(written.contains("\nenum PLACE_1 = {a, b};\n"), "{written}");
+        assert!(
+            written.contains("\narray[PLACE_1] of var 0..1: used;\n"),
+            "{written}"
+        );
+        assert!(
+            written.contains("\nvar 0..1: lone_a;  % lone[a]\n"),
+            "{written}"
+        );
+        let fzn = text(&model, Dialect::FlatZinc, None);
+        assert_eq!(
+            reads_back(&model, &written).aliases,
+            reads_back(&model, &fzn).aliases
+        );
+    }
+
+    #[test]
     fn names_that_fit_no_array_stay_scalars() {
         let names: Vec<String> = [
             // A base that is a keyword.
