@@ -870,6 +870,91 @@ fn box_size(ranges: &[(i64, i64)]) -> Option<usize> {
     })
 }
 
+/// How many entries ranges hold (0 for an empty range); `None` when that does not fit a
+/// `usize`.
+fn box_entries(ranges: &[(i64, i64)]) -> Option<usize> {
+    ranges.iter().try_fold(1usize, |size, &(low, high)| {
+        let n = (i128::from(high) - i128::from(low) + 1).max(0);
+        size.checked_mul(usize::try_from(n).ok()?)
+    })
+}
+
+/// The most entries the writer puts in the box of an array of `variables` model
+/// variables (see [`BOX_FACTOR`]).
+fn box_limit(variables: usize) -> usize {
+    variables
+        .saturating_mul(BOX_FACTOR)
+        .saturating_add(BOX_SLACK)
+}
+
+/// Checks that array `name` over `ranges` holding `variables` model variables has no more
+/// entries than the writer puts in such a box; the error says what is wrong.
+fn check_box(name: &str, ranges: &[(i64, i64)], variables: usize) -> Result<(), String> {
+    let limit = box_limit(variables);
+    match box_entries(ranges) {
+        None => Err(format!("array {name} has more entries than can be counted")),
+        Some(entries) if entries > limit => Err(format!(
+            "array {name} has {entries} entries, more than the {limit} of an array of \
+             {variables} variables ({BOX_FACTOR} per variable plus {BOX_SLACK})"
+        )),
+        Some(_) => Ok(()),
+    }
+}
+
+/// How many bytes the names [`box_names`] makes take in all (`None` past `usize`), so that
+/// a reader can refuse names out of proportion to its text before making them.
+fn box_names_len(name: &str, ranges: &[(i64, i64)]) -> Option<usize> {
+    let entries = box_entries(ranges)?;
+    if entries == 0 {
+        return Some(0);
+    }
+    // `name[` and `]`, and the commas between the indices, in every name.
+    let fixed = name.len() + 2 + ranges.len().saturating_sub(1);
+    let mut total = entries.checked_mul(fixed)?;
+    for &(low, high) in ranges {
+        // Each value of this index is in entries / n names.
+        let n = usize::try_from(i128::from(high) - i128::from(low) + 1).ok()?;
+        let digits = usize::try_from(digits_in(low, high)).ok()?;
+        total = total.checked_add((entries / n).checked_mul(digits)?)?;
+    }
+    Some(total)
+}
+
+/// How many characters the integers `low..=high` take written out, without writing them.
+fn digits_in(low: i64, high: i64) -> u128 {
+    // The lengths of 1..=n.
+    let upto = |n: u128| {
+        let (mut total, mut start, mut width) = (0u128, 1u128, 1u128);
+        while start <= n {
+            let end = n.min(start * 10 - 1);
+            total += (end - start + 1) * width;
+            start *= 10;
+            width += 1;
+        }
+        total
+    };
+    let (low, high) = (i128::from(low), i128::from(high));
+    if low > high {
+        return 0;
+    }
+    let mut total = 0;
+    if high >= 0 {
+        // 0 (one character) and 1..=high, less 1..low.
+        let from = low.max(0);
+        total += upto(high as u128) - upto((from - 1).max(0) as u128) + u128::from(from == 0);
+    }
+    if low < 0 {
+        // -m for m in 1.max(-high)..=-low: a sign and m's digits.
+        let (first, last) = ((-high).max(1), -low);
+        total += (last - first + 1) as u128 + upto(last as u128) - upto((first - 1) as u128);
+    }
+    total
+}
+
+/// The most bytes of entry names (see [`box_names_len`]) a reader makes per byte of the
+/// text they are read from.
+const NAMES_PER_BYTE: usize = 32;
+
 /// The names of an array's entries as [`read_answer`] gives them, in row-major order:
 /// `q[0,0]`, `q[0,1]`, ... for `ranges` 0..7, 0..7.
 fn box_names(name: &str, ranges: &[(i64, i64)]) -> Vec<String> {
@@ -1421,6 +1506,19 @@ fn read_variables(text: &str, fzn: bool) -> Result<Variables, ReadError> {
     let mut scalar_at: HashMap<String, usize> = HashMap::new();
     // Each array's index ranges as FlatZinc prints them, and (FlatZinc) its entries.
     let mut declared_arrays: HashMap<String, Vec<(i64, i64)>> = HashMap::new();
+    // The declared arrays in order, each with its line.
+    let mut declared_order: Vec<(String, usize)> = Vec::new();
+    // The bytes of the arrays' entry names so far, and the most the file may make.
+    let mut names_len: usize = 0;
+    let names_limit = text.len().saturating_mul(NAMES_PER_BYTE);
+    let names_error = |name: &str, total: Option<usize>| {
+        let total = total.map_or_else(|| "more than can be counted".into(), |t| t.to_string());
+        format!(
+            "the entry names of the arrays up to {name} would take {total} bytes, more than \
+             {NAMES_PER_BYTE} per byte of the file ({} bytes)",
+            text.len()
+        )
+    };
     let mut printed_arrays: Vec<(String, Ranges, Vec<String>)> = Vec::new();
     // Each enum's size, and the position (from 1) of each enum symbol.
     let mut enum_sizes: HashMap<String, i64> = HashMap::new();
@@ -1461,8 +1559,18 @@ fn read_variables(text: &str, fzn: bool) -> Result<Variables, ReadError> {
                 let items = items.strip_suffix("];").ok_or_else(bad)?;
                 let ranges = read_ranges(ranges, &HashMap::new()).ok_or_else(bad)?;
                 let items: Vec<String> = items.split(',').map(|i| i.trim().to_string()).collect();
-                if !is_word(name) || box_size(&ranges) != Some(items.len()) {
+                if !is_word(name) {
                     return Err(bad());
+                }
+                let variables = items.iter().filter(|i| *i != "0").count();
+                check_box(name, &ranges, variables).map_err(error)?;
+                if box_size(&ranges) != Some(items.len()) {
+                    return Err(bad());
+                }
+                let total = box_names_len(name, &ranges).and_then(|n| n.checked_add(names_len));
+                match total {
+                    Some(total) if total <= names_limit => names_len = total,
+                    _ => return Err(error(names_error(name, total))),
                 }
                 printed_arrays.push((name.to_string(), ranges, items));
             }
@@ -1494,9 +1602,15 @@ fn read_variables(text: &str, fzn: bool) -> Result<Variables, ReadError> {
             if !is_word(name) {
                 return Err(bad());
             }
+            if box_entries(&ranges).is_none() {
+                return Err(error(format!(
+                    "array {name} has more entries than can be counted"
+                )));
+            }
             if declared_arrays.insert(name.to_string(), ranges).is_some() {
                 return Err(error(format!("array {name} declared twice")));
             }
+            declared_order.push((name.to_string(), number));
             continue;
         }
         if let Some(rest) = code.strip_prefix('"') {
@@ -1590,6 +1704,22 @@ fn read_variables(text: &str, fzn: bool) -> Result<Variables, ReadError> {
                 .map(|i| symbols.get(i).map_or_else(|| i.to_string(), i64::to_string))
                 .collect();
             printed_as.insert(format!("{array}[{}]", indices.join(",")), column);
+        }
+    }
+    // The boxes checked against their variables (as the writer makes them) before their
+    // names are made.
+    for (array, line) in &declared_order {
+        let error = |message: String| ReadError::Line {
+            line: *line,
+            message,
+        };
+        let ranges = &declared_arrays[array];
+        let variables = variables.arrays.get(array).map_or(0, Vec::len);
+        check_box(array, ranges, variables).map_err(error)?;
+        let total = box_names_len(array, ranges).and_then(|n| n.checked_add(names_len));
+        match total {
+            Some(total) if total <= names_limit => names_len = total,
+            _ => return Err(error(names_error(array, total))),
         }
     }
     for (array, ranges) in &declared_arrays {
@@ -1694,6 +1824,22 @@ pub enum MznAnswerError {
         /// The identifier.
         name: String,
     },
+    /// An array (`q = array2d(...)`) whose entries' names would take more than 32 bytes
+    /// per byte of its line.
+    #[error(
+        "line {line}: the entry names of array {name} would take {bytes} bytes, more than \
+         {NAMES_PER_BYTE} per byte of the line ({len} bytes)"
+    )]
+    TooLong {
+        /// The 1-based line.
+        line: usize,
+        /// The array's name.
+        name: String,
+        /// The bytes its entries' names would take.
+        bytes: usize,
+        /// The line's length in bytes.
+        len: usize,
+    },
     /// Values after the last `----------`: a solution cut off.
     #[error("values after the last `----------` (a solution cut off)")]
     Unfinished,
@@ -1731,11 +1877,22 @@ pub fn read_answer(text: &str) -> Result<MznStatus, MznAnswerError> {
             });
             continue;
         }
-        let Some(assigned) = assignments(line) else {
-            return Err(MznAnswerError::NotAnAssignment {
-                line: i + 1,
-                text: line.to_string(),
-            });
+        let assigned = match assignments(line) {
+            Ok(assigned) => assigned,
+            Err(None) => {
+                return Err(MznAnswerError::NotAnAssignment {
+                    line: i + 1,
+                    text: line.to_string(),
+                })
+            }
+            Err(Some((name, bytes))) => {
+                return Err(MznAnswerError::TooLong {
+                    line: i + 1,
+                    name,
+                    bytes,
+                    len: line.len(),
+                })
+            }
         };
         for (name, value) in assigned {
             // MiniZinc's own values (`_objective = 8;` with `--output-objective`): no
@@ -1771,22 +1928,31 @@ pub fn is_answer(text: &str) -> bool {
     let marked = lines.iter().any(|l| {
         *l == "----------" || (l.len() > 10 && l.starts_with("=====") && l.ends_with("====="))
     });
-    marked || (!lines.is_empty() && lines.iter().all(|l| assignments(l).is_some()))
+    marked || (!lines.is_empty() && lines.iter().all(|l| assignments(l).is_ok()))
 }
+
+/// An answer's array whose entries' names would take too many bytes: its name and the
+/// bytes.
+type TooLong = (String, usize);
 
 /// `name = value;`, or an array as FlatZinc solvers print one
 /// (`q = array2d(0..1, 0..1, [0, 1, 1, 0]);`) as its entries `q[0,0] = 0`, `q[0,1] = 1`, ...
-/// (see [`MznFile::aliases`]); `None` for anything else.
-fn assignments(line: &str) -> Option<Vec<(String, String)>> {
+/// (see [`MznFile::aliases`]); `Err(None)` for anything else, `Err(Some((name, bytes)))`
+/// for an array whose entries' names would take more than [`NAMES_PER_BYTE`] bytes per
+/// byte of the line (`usize::MAX` bytes when they are past counting).
+fn assignments(line: &str) -> Result<Vec<(String, String)>, Option<TooLong>> {
     if let Some((name, value)) = assignment(line) {
-        return Some(vec![(name.to_string(), value.to_string())]);
+        return Ok(vec![(name.to_string(), value.to_string())]);
     }
-    let (name, rest) = line.strip_suffix(");")?.split_once(" = array")?;
-    let name = name.trim();
-    let (dims, rest) = rest.split_once("d(")?;
-    let (ranges, values) = rest.split_once('[')?;
-    let values = values.strip_suffix(']')?;
-    let ranges = read_ranges(ranges.trim().trim_end_matches(','), &HashMap::new())?;
+    let array = || {
+        let (name, rest) = line.strip_suffix(");")?.split_once(" = array")?;
+        let (dims, rest) = rest.split_once("d(")?;
+        let (ranges, values) = rest.split_once('[')?;
+        let values = values.strip_suffix(']')?;
+        let ranges = read_ranges(ranges.trim().trim_end_matches(','), &HashMap::new())?;
+        Some((name.trim(), dims, ranges, values))
+    };
+    let (name, dims, ranges, values) = array().ok_or(None)?;
     let values: Vec<&str> = values
         .split(',')
         .map(str::trim)
@@ -1798,12 +1964,18 @@ fn assignments(line: &str) -> Option<Vec<(String, String)>> {
         && values
             .iter()
             .all(|v| v.parse::<i64>().is_ok() || zero_one(v).is_some());
-    valid.then(|| {
-        box_names(name, &ranges)
-            .into_iter()
-            .zip(values.iter().map(|v| v.to_string()))
-            .collect()
-    })
+    if !valid {
+        return Err(None);
+    }
+    // As many entries as values: the names' bytes are what is left to bound.
+    match box_names_len(name, &ranges) {
+        Some(bytes) if bytes <= line.len().saturating_mul(NAMES_PER_BYTE) => {}
+        bytes => return Err(Some((name.to_string(), bytes.unwrap_or(usize::MAX)))),
+    }
+    Ok(box_names(name, &ranges)
+        .into_iter()
+        .zip(values.iter().map(|v| v.to_string()))
+        .collect())
 }
 
 /// `name = value;` as (name, value), the name an identifier and the value an integer or
@@ -2266,6 +2438,119 @@ output [
             "{}",
             error(&unknown)
         );
+    }
+
+    #[test]
+    fn boxes_larger_than_the_writer_makes_are_refused_by_line() {
+        let names: Vec<String> = ["q[0]", "q[1]", "x"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let model = named(&names);
+        let error = |text: &str| read_file(text).unwrap_err().to_string();
+        let line_of = |text: &str, what: &str| {
+            1 + text
+                .lines()
+                .position(|l| l.contains(what))
+                .unwrap_or_else(|| panic!("{what} in {text}"))
+        };
+        let written = text(&model, Dialect::MiniZinc, None);
+        let at = line_of(&written, "] of var 0..1: q;");
+        let huge = written.replacen("array[0..1]", "array[0..999999999999]", 1);
+        assert_eq!(
+            error(&huge),
+            format!(
+                "line {at}: array q has 1000000000000 entries, more than the 288 of an array \
+                 of 2 variables (16 per variable plus 256)"
+            )
+        );
+        let past = written.replacen(
+            "array[0..1]",
+            "array[0..999999999999, 0..999999999999, 0..999999999999]",
+            1,
+        );
+        assert_eq!(
+            error(&past),
+            format!("line {at}: array q has more entries than can be counted")
+        );
+        // Within the box's bound, but names long out of proportion to the file.
+        let long = written.replacen(
+            "array[0..1]",
+            &format!("array[0..287{}]", ", 0..0".repeat(10_000)),
+            1,
+        );
+        let bytes: usize = (0..288)
+            .map(|i| format!("q[{i}{}]", ",0".repeat(10_000)).len())
+            .sum();
+        assert_eq!(
+            error(&long),
+            format!(
+                "line {at}: the entry names of the arrays up to q would take {bytes} bytes, \
+                 more than 32 per byte of the file ({} bytes)",
+                long.len()
+            )
+        );
+        // FlatZinc's output_array the same.
+        let written = text(&model, Dialect::FlatZinc, None);
+        let at = line_of(&written, ":: output_array([");
+        let huge = written.replacen("output_array([0..1])", "output_array([0..999999999999])", 1);
+        assert_eq!(
+            error(&huge),
+            format!(
+                "line {at}: array q has 1000000000000 entries, more than the 288 of an array \
+                 of 2 variables (16 per variable plus 256)"
+            )
+        );
+        let past = written.replacen(
+            "output_array([0..1])",
+            "output_array([0..999999999999,0..999999999999,0..999999999999])",
+            1,
+        );
+        assert_eq!(
+            error(&past),
+            format!("line {at}: array q has more entries than can be counted")
+        );
+        // An answer's array: as many entries as values, and names in proportion to the line.
+        let answer = format!(
+            "q = array2000d(0..199{}, [{}]);\n----------\n",
+            ", 0..0".repeat(1999),
+            vec!["0"; 200].join(", ")
+        );
+        let bytes: usize = (0..200)
+            .map(|i| format!("q[{i}{}]", ",0".repeat(1999)).len())
+            .sum();
+        assert_eq!(
+            read_answer(&answer).unwrap_err().to_string(),
+            format!(
+                "line 1: the entry names of array q would take {bytes} bytes, more than 32 per \
+                 byte of the line ({} bytes)",
+                answer.lines().next().unwrap().len()
+            )
+        );
+        assert_eq!(
+            read_answer("q = array1d(0..999999999999, [1, 0]);\n----------\n")
+                .unwrap_err()
+                .to_string(),
+            "line 1: \"q = array1d(0..999999999999, [1, 0]);\" is not `name = value;`"
+        );
+    }
+
+    #[test]
+    fn the_names_length_is_counted_without_making_them() {
+        for ranges in [
+            vec![(0, 7), (0, 7)],
+            vec![(-12, 3)],
+            vec![(-120, -95), (8, 11), (1, 1)],
+            vec![(95, 1003)],
+            vec![(3, 2)],
+        ] {
+            let made: usize = box_names("place", &ranges).iter().map(String::len).sum();
+            assert_eq!(box_names_len("place", &ranges), Some(made), "{ranges:?}");
+        }
+        assert_eq!(digits_in(i64::MIN, i64::MIN), 20);
+        assert_eq!(digits_in(i64::MAX - 1, i64::MAX), 38);
+        assert_eq!(box_entries(&[(i64::MIN, i64::MAX)]), None);
+        assert_eq!(box_entries(&[(0, 1 << 40), (5, 4)]), Some(0));
     }
 
     fn read_file_error(message: &str) -> String {

@@ -600,6 +600,59 @@ fn tampered_partial_and_unreadable_answers_are_refused_with_one_line() {
     );
 }
 
+/// A file whose array declares a box bigger than `emit` ever writes is refused by its line
+/// before decode makes a name for each entry (it would take terabytes).
+#[test]
+fn huge_arrays_in_tampered_files_are_refused_with_one_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let q8 = model("queens-8.toml");
+    for (format, file) in [("mzn", "q8.mzn"), ("fzn", "q8.fzn")] {
+        let run = puzzlec(dir, &["emit", &q8, "--format", format, "-o", file]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+    }
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).unwrap();
+    write("good.answer", &queens_answer([0, 4, 7, 5, 2, 6, 1, 3]));
+    let mzn = read("q8.mzn");
+    assert!(
+        mzn.contains("\narray[0..7, 0..7] of var 0..1: q;\n"),
+        "{mzn}"
+    );
+    write(
+        "huge.mzn",
+        &mzn.replacen("array[0..7, 0..7]", "array[0..999999999999, 0..7]", 1),
+    );
+    let fzn = read("q8.fzn");
+    assert!(fzn.contains(":: output_array([0..7,0..7])"), "{fzn}");
+    write(
+        "huge.fzn",
+        &fzn.replacen(
+            "output_array([0..7,0..7])",
+            "output_array([0..999999999999,0..7])",
+            1,
+        ),
+    );
+    let line = |text: &str, what: &str| 1 + text.lines().position(|l| l.contains(what)).unwrap();
+    for (file, at) in [
+        ("huge.mzn", line(&mzn, "array[0..7, 0..7]")),
+        ("huge.fzn", line(&fzn, "output_array([0..7,0..7])")),
+    ] {
+        let run = puzzlec(dir, &["decode", &q8, "good.answer", "--emitted", file]);
+        assert_eq!(
+            (run.code, run.stderr),
+            (
+                2,
+                format!(
+                    "error: {file}: line {at}: array q has 8000000000000 entries, more than the \
+                     1280 of an array of 64 variables (16 per variable plus 256)\n"
+                )
+            )
+        );
+        assert_eq!(run.stdout, "");
+    }
+}
+
 #[test]
 fn the_files_state_the_whole_puzzle_unless_asked_otherwise() {
     let tmp = tempfile::tempdir().unwrap();
