@@ -572,6 +572,9 @@ struct Emitted {
     /// LP files: each column's LP name, in the order of `names` (MiniZinc and FlatZinc
     /// files: each variable's identifier).
     lp_names: Vec<String>,
+    /// MiniZinc and FlatZinc files: the array entries as FlatZinc solvers print them
+    /// (`q[0,1]`), each with its variable (`None`: no model variable, always 0).
+    aliases: HashMap<String, Option<usize>>,
     /// What an answer must satisfy.
     body: Body,
 }
@@ -763,8 +766,10 @@ fn read_emitted(name: &str, text: &str, checked: bool) -> Result<Emitted, Decode
         .map(str::trim)
         .find(|l| !l.is_empty())
         .unwrap_or("");
+    let mut aliases = HashMap::new();
     let (names, lp_names, body) = if first.starts_with('%') {
         let file = mzn::read_file(text).map_err(|e| unreadable(EmittedError::Mzn(e)))?;
+        aliases = file.aliases;
         let format = match file.dialect {
             mzn::Dialect::MiniZinc => Format::Mzn,
             mzn::Dialect::FlatZinc => Format::Fzn,
@@ -811,6 +816,7 @@ fn read_emitted(name: &str, text: &str, checked: bool) -> Result<Emitted, Decode
         checked,
         names,
         lp_names,
+        aliases,
         body,
     })
 }
@@ -1052,13 +1058,21 @@ fn file_values(emitted: &Emitted, values: &Values) -> Result<(Vec<bool>, Vec<boo
             let mut sorted: Vec<(&String, &f64)> = values.iter().collect();
             sorted.sort_by(|a, b| a.0.cmp(b.0));
             for (name, &v) in sorted {
-                let &column = index
-                    .get(name.as_str())
-                    .ok_or_else(|| Rejection::UnknownColumn {
-                        noun: emitted.noun(),
-                        column: name.clone(),
-                        file: emitted.name.clone(),
-                    })?;
+                let unknown = || Rejection::UnknownColumn {
+                    noun: emitted.noun(),
+                    column: name.clone(),
+                    file: emitted.name.clone(),
+                };
+                let column = match index.get(name.as_str()) {
+                    Some(&column) => column,
+                    // An array entry as FlatZinc solvers print it; one that is no model
+                    // variable is 0.
+                    None => match emitted.aliases.get(name.as_str()).ok_or_else(unknown)? {
+                        Some(column) => *column,
+                        None if v == 0.0 => continue,
+                        None => return Err(unknown()),
+                    },
+                };
                 let rounded = v.round();
                 if (v - rounded).abs() > 1e-6 || !(rounded == 0.0 || rounded == 1.0) {
                     return Err(Rejection::NotZeroOne {

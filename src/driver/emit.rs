@@ -185,9 +185,17 @@ pub fn emit_to(
             stream::write_opb(&model, at_least, &comments, out, control)?;
         }
         Format::Mzn | Format::Fzn => {
-            let (dialect, run) = match options.format {
-                Format::Mzn => (mzn::Dialect::MiniZinc, "minizinc --solver gecode FILE.mzn"),
-                _ => (mzn::Dialect::FlatZinc, "fzn-gecode FILE.fzn"),
+            let (dialect, run, answer) = match options.format {
+                Format::Mzn => (
+                    mzn::Dialect::MiniZinc,
+                    "minizinc --solver gecode FILE.mzn",
+                    "`name = value;` lines",
+                ),
+                _ => (
+                    mzn::Dialect::FlatZinc,
+                    "fzn-gecode FILE.fzn",
+                    "`name = value;` lines and arrays such as `q = array2d(...);`",
+                ),
             };
             comments.push(match at_least {
                 Some(k) if model.objective.is_some() => {
@@ -199,7 +207,7 @@ pub fn emit_to(
                 _ => "solve satisfy (no objective)".into(),
             });
             comments.push(format!(
-                "run: {run}; its answer (`name = value;` lines) is read back by `puzzlec decode`"
+                "run: {run}; its answer ({answer}) is read back by `puzzlec decode`"
             ));
             push_lazy_warning(&mut comments, &model);
             let problem = mzn::Problem::from_model(&model, at_least);

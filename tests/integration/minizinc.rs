@@ -370,6 +370,17 @@ fn cp_solvers_without_minizinc_or_with_the_sat_backend_are_refused() {
 
 /// Eight queens as MiniZinc output over q8.mzn's identifiers: one queen per row at
 /// `columns[row]` (`q_X_Y` for q[X,Y]).
+/// The same as fzn-gecode prints it: `q = array2d(...)`, `q[x,y]` in row-major order.
+fn queens_array_answer(columns: [usize; 8]) -> String {
+    let values: Vec<String> = (0..64)
+        .map(|i| u8::from(columns[i % 8] == i / 8).to_string())
+        .collect();
+    format!(
+        "q = array2d(0..7, 0..7, [{}]);\n----------\n==========\n",
+        values.join(", ")
+    )
+}
+
 fn queens_answer(columns: [usize; 8]) -> String {
     let mut text = String::new();
     for (y, &column) in columns.iter().enumerate() {
@@ -392,11 +403,22 @@ fn tampered_partial_and_unreadable_answers_are_refused_with_one_line() {
     let good = queens_answer([0, 4, 7, 5, 2, 6, 1, 3]);
     let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).unwrap();
     write("good.answer", &good);
-    for emitted in [Some("q8.mzn"), Some("q8.fzn"), None] {
-        let mut args = vec!["decode", q8.as_str(), "good.answer"];
+    write(
+        "array.answer",
+        &queens_array_answer([0, 4, 7, 5, 2, 6, 1, 3]),
+    );
+    for (answer, emitted) in [
+        ("good.answer", Some("q8.mzn")),
+        ("good.answer", Some("q8.fzn")),
+        ("good.answer", None),
+        ("array.answer", Some("q8.mzn")),
+        ("array.answer", Some("q8.fzn")),
+        ("array.answer", None),
+    ] {
+        let mut args = vec!["decode", q8.as_str(), answer];
         args.extend(emitted.iter().flat_map(|e| ["--emitted", e]));
         let run = puzzlec(dir, &args);
-        assert_eq!(run.code, 0, "{emitted:?}: {}", run.stderr);
+        assert_eq!(run.code, 0, "{answer} {emitted:?}: {}", run.stderr);
         assert_eq!(
             run.stdout,
             "8\nQ-------\n----Q---\n-------Q\n-----Q--\n--Q-----\n------Q-\n-Q------\n---Q----\n"
@@ -429,6 +451,14 @@ fn tampered_partial_and_unreadable_answers_are_refused_with_one_line() {
         &good.replacen("q_1_0 = 0;", "q_1_0 = 0;\nq_1_0 = 0;", 1),
     );
     write("chat.answer", "hello\n----------\n");
+    write(
+        "array-queen.answer",
+        &queens_array_answer([0, 4, 7, 5, 2, 6, 1, 3]).replacen("[1, 0,", "[1, 1,", 1),
+    );
+    write(
+        "array-short.answer",
+        &queens_array_answer([0, 4, 7, 5, 2, 6, 1, 3]).replacen("[1, 0,", "[1,", 1),
+    );
     let cases: Vec<(&str, Option<&str>, i32, &str)> = vec![
         ("two-solutions.answer", Some("q8.mzn"), 0, ""),
         ("true.answer", Some("q8.fzn"), 0, ""),
@@ -449,6 +479,13 @@ fn tampered_partial_and_unreadable_answers_are_refused_with_one_line() {
             None,
             1,
             "error: second-queen.answer: the values break constraint 1 of the model: at-most-one over q[0,0], q[1,0], q[2,0], q[3,0], q[4,0], q[5,0], ... (8 literals)\n",
+        ),
+        // fzn-gecode's array form, a queen added at q[0,1] beside q[4,1] in row 1.
+        (
+            "array-queen.answer",
+            Some("q8.fzn"),
+            1,
+            "error: array-queen.answer: the values break row c2 of q8.fzn (left side 2, right side 1)\n",
         ),
         (
             "two.answer",
@@ -521,6 +558,22 @@ fn tampered_partial_and_unreadable_answers_are_refused_with_one_line() {
         );
         assert_eq!(run.stdout, "", "{answer}");
     }
+    // An array line that does not fill its ranges does not read.
+    let short = std::fs::read_to_string(dir.join("array-short.answer")).unwrap();
+    let run = puzzlec(
+        dir,
+        &["decode", &q8, "array-short.answer", "--emitted", "q8.fzn"],
+    );
+    assert_eq!(
+        (run.code, run.stderr),
+        (
+            2,
+            format!(
+                "error: array-short.answer: line 1: {:?} is not `name = value;`\n",
+                short.lines().next().unwrap()
+            )
+        )
+    );
     // An answer for another model's file is refused by name.
     let run = puzzlec(
         dir,
@@ -545,6 +598,59 @@ fn tampered_partial_and_unreadable_answers_are_refused_with_one_line() {
             "error: asahi.mzn names no variable q[0,0]: it was not written for this model\n"
         )
     );
+}
+
+/// A file whose array declares a box bigger than `emit` ever writes is refused by its line
+/// before decode makes a name for each entry (it would take terabytes).
+#[test]
+fn huge_arrays_in_tampered_files_are_refused_with_one_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let q8 = model("queens-8.toml");
+    for (format, file) in [("mzn", "q8.mzn"), ("fzn", "q8.fzn")] {
+        let run = puzzlec(dir, &["emit", &q8, "--format", format, "-o", file]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+    }
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).unwrap();
+    write("good.answer", &queens_answer([0, 4, 7, 5, 2, 6, 1, 3]));
+    let mzn = read("q8.mzn");
+    assert!(
+        mzn.contains("\narray[0..7, 0..7] of var 0..1: q;\n"),
+        "{mzn}"
+    );
+    write(
+        "huge.mzn",
+        &mzn.replacen("array[0..7, 0..7]", "array[0..999999999999, 0..7]", 1),
+    );
+    let fzn = read("q8.fzn");
+    assert!(fzn.contains(":: output_array([0..7,0..7])"), "{fzn}");
+    write(
+        "huge.fzn",
+        &fzn.replacen(
+            "output_array([0..7,0..7])",
+            "output_array([0..999999999999,0..7])",
+            1,
+        ),
+    );
+    let line = |text: &str, what: &str| 1 + text.lines().position(|l| l.contains(what)).unwrap();
+    for (file, at) in [
+        ("huge.mzn", line(&mzn, "array[0..7, 0..7]")),
+        ("huge.fzn", line(&fzn, "output_array([0..7,0..7])")),
+    ] {
+        let run = puzzlec(dir, &["decode", &q8, "good.answer", "--emitted", file]);
+        assert_eq!(
+            (run.code, run.stderr),
+            (
+                2,
+                format!(
+                    "error: {file}: line {at}: array q has 8000000000000 entries, more than the \
+                     1280 of an array of 64 variables (16 per variable plus 256)\n"
+                )
+            )
+        );
+        assert_eq!(run.stdout, "");
+    }
 }
 
 #[test]
@@ -579,10 +685,39 @@ fn the_files_state_the_whole_puzzle_unless_asked_otherwise() {
     assert!(run
         .stdout
         .contains("constraint objective >= 8;  % at_least\nsolve satisfy;\n"));
-    let run = puzzlec(dir, &["emit", &q8, "--format", "fzn"]);
+    // The variables as arrays named after the puzzle, the entries that are no model
+    // variable (here the obstacles) fixed to 0.
+    let run = puzzlec(dir, &["emit", &q8, "--format", "mzn"]);
     assert!(run
         .stdout
-        .contains("var 0..1: q_0_0 :: output_var;  % q[0,0]\n"));
+        .contains("\narray[0..7, 0..7] of var 0..1: q;\nvar 0..64: objective = sum(q);\n"));
+    assert!(!run.stdout.contains("not in the model"));
+    let contest = model("obstacle-queens.toml");
+    let run = puzzlec(dir, &["emit", &contest, "--format", "mzn"]);
+    assert!(run.stdout.contains(
+        "\narray[0..15, 0..15] of var 0..1: q;\n% 78 entries of q are not model variables"
+    ));
+    // Column 4, rows 0 to 2: obstacles (`----*******-----` and the two rows below).
+    assert!(run
+        .stdout
+        .contains("\nconstraint forall(j in 0..2) (q[4,j] = 0);  % not in the model\n"));
+    let run = puzzlec(
+        dir,
+        &["emit", &model("cross-13x19.toml"), "--format", "mzn"],
+    );
+    assert!(run.stdout.contains(
+        "\nenum PLACE_1 = {plus, dagger, T};\n\
+         array[PLACE_1, 0..3, 0..8, 0..14] of var 0..1: place;  \
+         % the model's place[a/b@(c,d)] is place[a,b,c,d]\n"
+    ));
+    assert!(run.stdout.contains(
+        "\n  \"place_dagger_1__2_0 = \", show(place[dagger,1,2,0]), \";\\n\",  % place[dagger/1@(2,0)]\n"
+    ));
+    let run = puzzlec(dir, &["emit", &q8, "--format", "fzn"]);
+    assert!(run.stdout.contains("\nvar 0..1: q_0_0;  % q[0,0]\n"));
+    assert!(run.stdout.contains(
+        "\narray [1..64] of var int: q :: output_array([0..7,0..7]) = [q_0_0,q_0_1,q_0_2,"
+    ));
     assert!(run.stdout.contains(
         "constraint int_lin_le([1,1,1,1,1,1,1,1],[q_0_0,q_1_0,q_2_0,q_3_0,q_4_0,q_5_0,q_6_0,q_7_0],1);  % c1: at-most-one\n"
     ));
