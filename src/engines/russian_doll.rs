@@ -845,6 +845,11 @@ impl<W: Window> Engine<'_, W> {
                 .iter()
                 .take_while(|&&(fj, _)| q + (fj as usize) < d as usize)
                 .count();
+            // First fit: `need` placements beside each other found at once leave the level
+            // open without the cover (the usual case).
+            if need > 2 && first_fit_reaches(&fits[..within], &mut chosen, need) {
+                continue;
+            }
             if need > 2 && clique_cover_at_most(&fits[..within], need - 1) {
                 return true;
             }
@@ -857,6 +862,25 @@ impl<W: Window> Engine<'_, W> {
         }
         false
     }
+}
+
+/// Whether taking `fits` (first cells ascending) in order, each that fits beside those
+/// taken, takes `need` of them (`chosen` is scratch).
+fn first_fit_reaches<W: Window>(fits: &[(u32, W)], chosen: &mut [(u32, W)], need: usize) -> bool {
+    let mut taken = 0;
+    for &(j, mask) in fits {
+        if chosen[..taken]
+            .iter()
+            .all(|&(j1, m1)| !m1.shr(j - j1).overlaps(mask))
+        {
+            chosen[taken] = (j, mask);
+            taken += 1;
+            if taken == need {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// Whether a greedy cover of `fits` (first cells ascending) by groups of pairwise
