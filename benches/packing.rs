@@ -90,31 +90,48 @@ fn packing(c: &mut Criterion) {
 }
 
 /// The Russian-doll engine (what `solve` uses for packings without piece minimums): the
-/// whole suffix table, the optimum proved, with the default switches and with the memo or the
-/// lookahead cut off (what each buys). The C baseline `../shared/refs/cross_doll.c` has
-/// neither.
+/// whole suffix table, the optimum proved, with the default switches, with the memo or the
+/// lookahead cut off, and with the lookahead on a box narrower than its default reach (what
+/// each buys or costs). The C baseline `../shared/refs/cross_doll.c` has none of them.
 fn russian_doll(c: &mut Criterion) {
     let mut group = c.benchmark_group("russian_doll");
     group.sample_size(10);
+    let defaults = DollOptions::default();
+    let variants = [
+        ("", defaults),
+        (
+            "_no_memo",
+            DollOptions {
+                memo: false,
+                ..defaults
+            },
+        ),
+        (
+            "_no_lookahead",
+            DollOptions {
+                lookahead: 0,
+                ..defaults
+            },
+        ),
+        (
+            "_lookahead_narrow",
+            DollOptions {
+                lookahead_min_row: 0,
+                ..defaults
+            },
+        ),
+    ];
     for (width, height, optimum) in [(13, 19, 19), (14, 14, 14)] {
         let crosses = cross_box(width, height);
-        for (switch, memo, lookahead) in [
-            ("", true, 5),
-            ("_no_memo", false, 5),
-            ("_no_lookahead", true, 0),
-        ] {
-            if !memo && width == 14 {
-                continue; // seconds a run without the memo: too slow for a bench loop
+        for (switch, options) in &variants {
+            // Seconds a run without the memo: too slow for a bench loop; 14 is not narrow.
+            if (!options.memo || options.lookahead_min_row == 0) && width == 14 {
+                continue;
             }
             let name = format!("cross_{width}x{height}_optimum_{optimum}{switch}");
             group.bench_function(name, |b| {
                 b.iter(|| {
-                    let options = DollOptions {
-                        memo,
-                        lookahead,
-                        ..DollOptions::default()
-                    };
-                    let outcome = russian_doll::solve(&crosses, &options, |_, _| {}).unwrap();
+                    let outcome = russian_doll::solve(&crosses, options, |_, _| {}).unwrap();
                     assert!(outcome.proved && outcome.best.len() == optimum);
                 })
             });

@@ -29,6 +29,7 @@ fn configurations() -> Vec<DollOptions<'static>> {
                     memo_log2: 12,
                     symmetry,
                     lookahead: if memo == symmetry { 6 } else { 0 },
+                    lookahead_min_row: 0,
                     threads,
                     split_nodes: if threads > 1 { 8 } else { 1 << 18 },
                     ..DollOptions::default()
