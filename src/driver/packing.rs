@@ -222,8 +222,13 @@ fn russian_doll(
     }
     let how = |k: usize| {
         format!(
-            "native Russian-doll search refuted \"at least {k}\": the suffix table of {} scan cells, from the last back, with a memo of exhausted states ({} nodes)",
+            "native Russian-doll search refuted \"at least {k}\": the suffix table of {} scan cells, from the last back, with a memo of exhausted states{} ({} nodes)",
             order.len(),
+            if outcome.stats.lookahead_cuts > 0 {
+                " and lookahead cuts"
+            } else {
+                ""
+            },
             outcome.stats.nodes
         )
     };

@@ -459,26 +459,36 @@ fn boxes_larger_than_the_writer_makes_are_refused_by_line() {
             .position(|l| l.contains(what))
             .unwrap_or_else(|| panic!("{what} in {text}"))
     };
+    // The .mzn declaration and FlatZinc's output_array alike: too many entries, and more
+    // than can be counted.
+    for (dialect, marker, box_of) in [
+        (Dialect::MiniZinc, "] of var 0..1: q;", "array[{}]"),
+        (Dialect::FlatZinc, ":: output_array([", "output_array([{}])"),
+    ] {
+        let written = text(&model, dialect, None);
+        let at = line_of(&written, marker);
+        let boxed = |ranges: &str| box_of.replace("{}", ranges);
+        let huge = written.replacen(&boxed("0..1"), &boxed("0..999999999999"), 1);
+        assert_eq!(
+            error(&huge),
+            format!(
+                "line {at}: array q has 1000000000000 entries, more than the 288 of an array \
+                 of 2 variables (16 per variable plus 256)"
+            )
+        );
+        let past = written.replacen(
+            &boxed("0..1"),
+            &boxed("0..999999999999,0..999999999999,0..999999999999"),
+            1,
+        );
+        assert_eq!(
+            error(&past),
+            format!("line {at}: array q has more entries than can be counted")
+        );
+    }
+    // Within the box's bound, but names long out of proportion to the file.
     let written = text(&model, Dialect::MiniZinc, None);
     let at = line_of(&written, "] of var 0..1: q;");
-    let huge = written.replacen("array[0..1]", "array[0..999999999999]", 1);
-    assert_eq!(
-        error(&huge),
-        format!(
-            "line {at}: array q has 1000000000000 entries, more than the 288 of an array \
-             of 2 variables (16 per variable plus 256)"
-        )
-    );
-    let past = written.replacen(
-        "array[0..1]",
-        "array[0..999999999999, 0..999999999999, 0..999999999999]",
-        1,
-    );
-    assert_eq!(
-        error(&past),
-        format!("line {at}: array q has more entries than can be counted")
-    );
-    // Within the box's bound, but names long out of proportion to the file.
     let long = written.replacen(
         "array[0..1]",
         &format!("array[0..287{}]", ", 0..0".repeat(10_000)),
@@ -494,26 +504,6 @@ fn boxes_larger_than_the_writer_makes_are_refused_by_line() {
              more than 32 per byte of the file ({} bytes)",
             long.len()
         )
-    );
-    // FlatZinc's output_array the same.
-    let written = text(&model, Dialect::FlatZinc, None);
-    let at = line_of(&written, ":: output_array([");
-    let huge = written.replacen("output_array([0..1])", "output_array([0..999999999999])", 1);
-    assert_eq!(
-        error(&huge),
-        format!(
-            "line {at}: array q has 1000000000000 entries, more than the 288 of an array \
-             of 2 variables (16 per variable plus 256)"
-        )
-    );
-    let past = written.replacen(
-        "output_array([0..1])",
-        "output_array([0..999999999999,0..999999999999,0..999999999999])",
-        1,
-    );
-    assert_eq!(
-        error(&past),
-        format!("line {at}: array q has more entries than can be counted")
     );
     // An answer's array: as many entries as values, and names in proportion to the line.
     let answer = format!(
