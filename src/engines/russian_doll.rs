@@ -231,7 +231,7 @@ pub struct DollOptions<'a> {
     /// window are covered greedily by groups of pairwise overlapping ones, and, if that
     /// leaves it open, searched exactly (a pair always; three or more among at most 16).
     /// Measured on crosses (one thread, shared machine, user time): 16 x 16 took 193 M nodes
-    /// and 19.4 s without it, 36 M nodes and 12.9 s with levels up to 5.
+    /// and 19.4 s without it, 34 M nodes and 12.6 s with levels up to 5.
     pub lookahead: usize,
     /// The lookahead is used only on boxes whose scan rows (the short side) hold at least
     /// this many cells: on narrower ones the whole table takes well under a second and the
