@@ -871,6 +871,14 @@ impl<W: Window> Engine<'_, W> {
     }
 }
 
+/// Whether two placements, each `(offset of its first cell from q, mask)`, the first
+/// starting no later than the second, share a cell: the first's mask moved to the second's
+/// start overlaps it.
+#[inline(always)]
+fn share_a_cell<W: Window>((j1, m1): (u32, W), (j, mask): (u32, W)) -> bool {
+    m1.shr(j - j1).overlaps(mask)
+}
+
 /// Whether taking `fits` (first cells ascending) in order, each that fits beside those
 /// taken, takes `need` of them (`chosen` is scratch).
 fn first_fit_reaches<W: Window>(fits: &[(u32, W)], chosen: &mut [(u32, W)], need: usize) -> bool {
@@ -878,7 +886,7 @@ fn first_fit_reaches<W: Window>(fits: &[(u32, W)], chosen: &mut [(u32, W)], need
     for &(j, mask) in fits {
         if chosen[..taken]
             .iter()
-            .all(|&(j1, m1)| !m1.shr(j - j1).overlaps(mask))
+            .all(|&earlier| !share_a_cell(earlier, (j, mask)))
         {
             chosen[taken] = (j, mask);
             taken += 1;
@@ -899,10 +907,9 @@ fn clique_cover_at_most<W: Window>(fits: &[(u32, W)], most: usize) -> bool {
     let mut used = 0;
     for (k, &(j, mask)) in fits.iter().enumerate() {
         let joins = (0..used).find(|&g| {
-            groups[g][..sizes[g]].iter().all(|&m| {
-                let (j1, m1) = fits[m as usize];
-                m1.shr(j - j1).overlaps(mask)
-            })
+            groups[g][..sizes[g]]
+                .iter()
+                .all(|&m| share_a_cell(fits[m as usize], (j, mask)))
         });
         match joins {
             Some(g) => {
@@ -936,11 +943,9 @@ fn independent<W: Window>(
         if fits.len() - k < need {
             return false;
         }
-        // An earlier choice `m1` at `j1 <= j` and this one share a cell iff `m1` shifted
-        // to this start overlaps it.
         if chosen[..depth]
             .iter()
-            .all(|&(j1, m1)| !m1.shr(j - j1).overlaps(mask))
+            .all(|&earlier| !share_a_cell(earlier, (j, mask)))
         {
             chosen[depth] = (j, mask);
             if independent(&fits[k + 1..], chosen, depth + 1, need - 1) {
