@@ -236,6 +236,75 @@ pub fn solve(
     finish(puzzle, backend, goal, raw, start.elapsed())
 }
 
+/// [`solve`] of a maximum packing of an open box with the native backend, and the smaller
+/// boxes its Russian-doll table settled on the way (same short side, fewer rows; see
+/// [`packing::SubBox`]), each as the [`Outcome`] of that box: its packing verified against
+/// the rules like any other, its time when its entry was decided. Tallest first.
+pub fn solve_with_sub_boxes(
+    packing: &crate::puzzle::packing::Packing,
+    control: &Control,
+) -> Result<(Outcome, Vec<(crate::puzzle::packing::Packing, Outcome)>), SolveError> {
+    use crate::puzzle::packing::Packing;
+    let start = Instant::now();
+    let puzzle = Puzzle::Packing(packing.clone());
+    let (goal, backend) = (Goal::Maximise, Backend::Native);
+    if let Some(reason) = puzzle.trivially_impossible() {
+        let raw = RawOutcome::unsatisfiable(None, reason, Size::default());
+        return Ok((
+            finish(&puzzle, backend, goal, raw, start.elapsed())?,
+            Vec::new(),
+        ));
+    }
+    let (raw, sub_boxes) = packing::solve_with_sub_boxes(packing, goal, control)?;
+    let outcome = finish(
+        &puzzle,
+        backend,
+        goal,
+        raw.map_solution(Solution::Packing),
+        start.elapsed(),
+    )?;
+    let mut settled = Vec::new();
+    for sub in sub_boxes {
+        let mut smaller = Packing::new(
+            sub.width,
+            sub.height,
+            vec![false; sub.width * sub.height],
+            packing.pieces.clone(),
+            packing.kind,
+        );
+        smaller.description = packing.description.clone();
+        let (lines, kept) = if packing.width <= packing.height {
+            ("rows", sub.height)
+        } else {
+            ("columns", sub.width)
+        };
+        let evidence = format!(
+            "native Russian-doll search of the {} x {} box: its suffix table allows at most {} \
+             pieces in its last {kept} {lines} (this box), and a packing of {} was found there",
+            packing.width, packing.height, sub.optimum, sub.optimum
+        );
+        let raw = RawOutcome::optimal(
+            Solution::Packing(sub.packing),
+            sub.optimum,
+            evidence,
+            Size::default(),
+        );
+        let smaller_puzzle = Puzzle::Packing(smaller);
+        let outcome = finish(
+            &smaller_puzzle,
+            backend,
+            goal,
+            raw,
+            Duration::from_secs_f64(sub.seconds),
+        )?;
+        let Puzzle::Packing(smaller) = smaller_puzzle else {
+            unreachable!("made as a packing above")
+        };
+        settled.push((smaller, outcome));
+    }
+    Ok((outcome, settled))
+}
+
 /// Solves `puzzle` for `goal` with an external solver (see [`crate::oracle::external`]). Its
 /// answers are checked against the written formula or rows, then decoded and verified
 /// against the puzzle's rules like every other backend's; a crash, garbage output or a

@@ -55,8 +55,43 @@ pub fn solve(
 ) -> Result<RawOutcome<PackingSolution>, NativePackingError> {
     match packing.kind {
         PackingKind::Tile => tile(packing, goal, control),
-        PackingKind::Maximise => pack(packing, goal, control),
+        PackingKind::Maximise => pack(packing, goal, control, None),
     }
+}
+
+/// A smaller box whose optimum the Russian-doll table of a box settled on the way: the last
+/// scan rows of an open box are a box of their own (same short side, fewer rows), and the
+/// table's entry at the first of them is exactly its optimum (pieces starting there or later
+/// lie within those rows).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SubBox {
+    /// Its columns.
+    pub width: usize,
+    /// Its rows.
+    pub height: usize,
+    /// Its optimum.
+    pub optimum: usize,
+    /// A packing of `optimum` pieces, in the sub-box's own cells (not yet verified).
+    pub packing: PackingSolution,
+    /// Seconds into the run when its entry was decided.
+    pub seconds: f64,
+}
+
+/// [`solve`] for a maximum packing of an open box, and the smaller boxes the Russian-doll
+/// table settled on the way ([`SubBox`], tallest first): every one when the search finished,
+/// those of the rows decided when it stopped, none when another search answered (a tiling,
+/// piece minimums, blocked cells).
+pub fn solve_with_sub_boxes(
+    packing: &Packing,
+    goal: Goal,
+    control: &Control,
+) -> Result<(RawOutcome<PackingSolution>, Vec<SubBox>), NativePackingError> {
+    let mut sub_boxes = Vec::new();
+    let raw = match packing.kind {
+        PackingKind::Tile => tile(packing, goal, control)?,
+        PackingKind::Maximise => pack(packing, goal, control, Some(&mut sub_boxes))?,
+    };
+    Ok((raw, sub_boxes))
 }
 
 fn tile(
@@ -107,6 +142,7 @@ fn pack(
     packing: &Packing,
     goal: Goal,
     control: &Control,
+    sub_boxes: Option<&mut Vec<SubBox>>,
 ) -> Result<RawOutcome<PackingSolution>, NativePackingError> {
     let instance = &packing.instance;
     let started = Instant::now();
@@ -171,7 +207,7 @@ fn pack(
             ),
         });
     }
-    russian_doll(packing, goal, control)
+    russian_doll(packing, goal, control, sub_boxes)
 }
 
 /// Answers `goal` for a packing without piece minimums by the Russian-doll search: the
@@ -181,6 +217,7 @@ fn russian_doll(
     packing: &Packing,
     goal: Goal,
     control: &Control,
+    sub_boxes: Option<&mut Vec<SubBox>>,
 ) -> Result<RawOutcome<PackingSolution>, NativePackingError> {
     let instance = &packing.instance;
     let started = Instant::now();
@@ -191,8 +228,13 @@ fn russian_doll(
         deadline: control.remaining().map(|r| Instant::now() + r),
         ..DollOptions::default()
     };
+    // When each scan row's first entry was decided (for the sub-boxes).
+    let mut row_seconds = vec![0.0; order.len() / row + 1];
     let outcome = russian_doll::solve(instance, &options, |position, entry| {
         let elapsed = started.elapsed();
+        if position % row == 0 {
+            row_seconds[position / row] = elapsed.as_secs_f64();
+        }
         if elapsed >= QUIET && position % row == 0 {
             let cell = order[position];
             control.note(&format!(
@@ -203,6 +245,11 @@ fn russian_doll(
             ));
         }
     })?;
+    if let Some(sub_boxes) = sub_boxes {
+        if goal == Goal::Maximise && !packing.blocked.iter().any(|&b| b) {
+            *sub_boxes = settled_sub_boxes(packing, &outcome, &row_seconds);
+        }
+    }
     let size = Size::nodes(outcome.stats.nodes);
     let found = outcome.best.len();
     let best = packing.solution_of(&outcome.best);
@@ -241,6 +288,56 @@ fn russian_doll(
         ),
         Goal::AtLeast(k) => RawOutcome::unsatisfiable(Some(found), how(k), size),
     })
+}
+
+/// The sub-boxes an open box's doll table settled: for each scan row `r >= 1` whose first
+/// entry was decided, the box of rows `r..` with that entry as optimum and the packing found
+/// at the first raised entry from there on, moved into the sub-box's cells.
+fn settled_sub_boxes(
+    packing: &Packing,
+    outcome: &russian_doll::DollOutcome,
+    row_seconds: &[f64],
+) -> Vec<SubBox> {
+    let (w, h) = (packing.width, packing.height);
+    let row = w.min(h);
+    let rows = w.max(h);
+    (1..rows)
+        .filter_map(|r| {
+            let optimum = outcome.table[r * row]?;
+            // `found` runs last position first: the last one at or after the row's start.
+            let placed: &[usize] = outcome
+                .found
+                .iter()
+                .rev()
+                .find(|(k, _)| *k >= r * row)
+                .map_or(&[], |(_, p)| p);
+            // Scan rows are the box's rows when it is at least as tall as wide, else its
+            // columns; either way the sub-box drops the first `r` of them.
+            let (sw, sh) = if w <= h { (w, h - r) } else { (w - r, h) };
+            let moved = |cell: usize| {
+                let (x, y) = (cell % w, cell / w);
+                if w <= h {
+                    (y - r) * sw + x
+                } else {
+                    y * sw + (x - r)
+                }
+            };
+            let solution = packing.solution_of(placed);
+            Some(SubBox {
+                width: sw,
+                height: sh,
+                optimum,
+                packing: PackingSolution::new(
+                    solution
+                        .placed
+                        .into_iter()
+                        .map(|(piece, cells)| (piece, cells.into_iter().map(moved).collect()))
+                        .collect(),
+                ),
+                seconds: row_seconds[r],
+            })
+        })
+        .collect()
 }
 
 /// Tiling counts of a tile model: raw, and up to the region's symmetries.

@@ -4,9 +4,12 @@
 //!
 //! A packing model must be an open box (`width` and `height`, no blocked cell): the sweep
 //! keeps its pieces and goal and changes the box, over every `width x height` with `width
-//! <= height` in the ranges (a box and its transpose have the same answer). A queens model
-//! must be an empty square board (`size = N`): the sweep changes N.
+//! <= height` in the ranges (a box and its transpose have the same answer). Maximum
+//! packings run natively take each width's tallest box first and read the shorter boxes off
+//! its Russian-doll table ([`solve_with_sub_boxes`]). A queens model must be an empty square
+//! board (`size = N`): the sweep changes N.
 
+use std::collections::HashMap;
 use std::ops::RangeInclusive;
 use std::time::Duration;
 
@@ -14,8 +17,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::base::shard::Shard;
 use crate::base::{Control, Goal};
-use crate::driver::{solve, Backend, SolveError};
-use crate::puzzle::packing::Packing;
+use crate::driver::{solve, solve_with_sub_boxes, Backend, Outcome, SolveError};
+use crate::puzzle::packing::{Packing, PackingKind};
 use crate::puzzle::queens::Queens;
 use crate::puzzle::Puzzle;
 
@@ -72,6 +75,21 @@ impl SweepRow {
     /// The instance's name: `13 x 19`.
     pub fn name(&self) -> String {
         format!("{} x {}", self.width, self.height)
+    }
+
+    fn of(index: usize, instance: Instance, outcome: &Outcome) -> SweepRow {
+        SweepRow {
+            index,
+            width: instance.width,
+            height: instance.height,
+            status: outcome.status.name().to_string(),
+            proven: outcome.status.is_proven(),
+            value: outcome.value,
+            bound: outcome.bound,
+            backend: outcome.label(),
+            evidence: outcome.evidence.clone(),
+            seconds: outcome.elapsed.as_secs_f64(),
+        }
     }
 }
 
@@ -308,33 +326,64 @@ pub fn sweep(
     let backend = options
         .backend
         .unwrap_or_else(|| Backend::preferred_for(puzzle));
+    let owned: Vec<(usize, Instance)> = instances
+        .iter()
+        .copied()
+        .enumerate()
+        .filter(|&(index, _)| options.shard.is_none_or(|s| s.owns(index)))
+        .collect();
+    let stopped = || stop.load(std::sync::atomic::Ordering::Relaxed);
+    // Without an objective (a tiling) Maximise asks for any solution.
+    let goal = Goal::Maximise;
+    let control = || Control::new(stop.clone(), options.time_limit);
+    // A maximum packing of a box run natively also settles the boxes of its width with fewer
+    // rows (the last rows of its Russian-doll table), so each width's boxes are run tallest
+    // first and the shorter ones read off where settled; rows still come in sweep order.
+    let reuse = backend == Backend::Native
+        && matches!(puzzle, Puzzle::Packing(p) if p.kind == PackingKind::Maximise);
     let mut rows = Vec::new();
-    for (index, &instance) in instances.iter().enumerate() {
-        if options.shard.is_some_and(|s| !s.owns(index)) {
-            continue;
+    if !reuse {
+        for &(index, instance) in &owned {
+            if stopped() {
+                break;
+            }
+            let outcome = solve(&resized(puzzle, instance), backend, goal, &control())?;
+            let row = SweepRow::of(index, instance, &outcome);
+            row_done(&row);
+            rows.push(row);
         }
-        if stop.load(std::sync::atomic::Ordering::Relaxed) {
-            break;
+    } else {
+        for group in owned.chunk_by(|a, b| a.1.width == b.1.width) {
+            let mut settled: HashMap<usize, Outcome> = HashMap::new();
+            let mut group_rows = Vec::new();
+            if stopped() {
+                break;
+            }
+            for &(index, instance) in group.iter().rev() {
+                let outcome = match settled.remove(&instance.height) {
+                    Some(outcome) => outcome,
+                    // Stopped: the rows already settled are still reported.
+                    None if stopped() => continue,
+                    None => {
+                        let Puzzle::Packing(packing) = resized(puzzle, instance) else {
+                            unreachable!("a packing model resizes to a packing")
+                        };
+                        let (outcome, smaller) = solve_with_sub_boxes(&packing, &control())?;
+                        for (sub, sub_outcome) in smaller {
+                            if sub.width == instance.width {
+                                settled.insert(sub.height, sub_outcome);
+                            }
+                        }
+                        outcome
+                    }
+                };
+                group_rows.push(SweepRow::of(index, instance, &outcome));
+            }
+            for row in group_rows.into_iter().rev() {
+                row_done(&row);
+                rows.push(row);
+            }
         }
-        let resized = resized(puzzle, instance);
-        // Without an objective (a tiling) Maximise asks for any solution.
-        let goal = Goal::Maximise;
-        let control = Control::new(stop.clone(), options.time_limit);
-        let outcome = solve(&resized, backend, goal, &control)?;
-        let row = SweepRow {
-            index,
-            width: instance.width,
-            height: instance.height,
-            status: outcome.status.name().to_string(),
-            proven: outcome.status.is_proven(),
-            value: outcome.value,
-            bound: outcome.bound,
-            backend: outcome.label(),
-            evidence: outcome.evidence.clone(),
-            seconds: outcome.elapsed.as_secs_f64(),
-        };
-        row_done(&row);
-        rows.push(row);
     }
     Ok(SweepReport {
         command: "sweep".into(),

@@ -295,6 +295,11 @@ pub struct DollOutcome {
     /// pieces of a packing whose pieces all have their first cell (smallest scan position)
     /// at position `k` or later. `None` for entries not decided when the search stopped.
     pub table: Vec<Option<usize>>,
+    /// Per entry the search raised, last scan position first: the position `k` and the
+    /// packing found there (placement indices, `table[k]` of them, all with their first cell
+    /// at `k` or later). The packing of the most pieces from position `p` on is that of the
+    /// first such `k >= p` (none: 0 pieces).
+    pub found: Vec<(usize, Vec<usize>)>,
     /// Search counters.
     pub stats: DollStats,
 }
@@ -1535,6 +1540,10 @@ fn run<W: Window>(
         order: prep.order.clone(),
         table: (0..=n)
             .map(|k| (k >= known_from).then_some(table[k] as usize))
+            .collect(),
+        found: found_at
+            .into_iter()
+            .map(|(k, packing)| (k, packing.iter().map(|&i| prep.index[i as usize]).collect()))
             .collect(),
         stats: totals.into_inner().expect("no panics").stats,
     }

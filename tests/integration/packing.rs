@@ -346,3 +346,49 @@ fn bad_packing_files_give_one_line_with_the_line_number() {
         assert_eq!(run.stderr, format!("error: {expected}\n"));
     }
 }
+
+#[test]
+fn a_boxs_doll_table_settles_the_smaller_boxes_each_verified_and_as_solved_alone() {
+    // Both orientations: scan rows are the box's rows when it is taller than wide, its
+    // columns when wider; either way the sub-boxes drop the first scan rows.
+    let crosses = load("cross-13x19.toml");
+    for (w, h) in [(7, 12), (12, 7)] {
+        let packing = Packing::new(
+            w,
+            h,
+            vec![false; w * h],
+            crosses.pieces.clone(),
+            crosses.kind,
+        );
+        let (whole, smaller) =
+            puzzlec::driver::solve_with_sub_boxes(&packing, &Control::unlimited()).unwrap();
+        assert_eq!(whole.answer(), "optimal 6", "{w} x {h}");
+        let dims: Vec<(usize, usize)> = smaller
+            .iter()
+            .map(|(sub, _)| (sub.width, sub.height))
+            .collect();
+        let expected: Vec<(usize, usize)> = if w <= h {
+            (1..h).map(|r| (w, h - r)).collect()
+        } else {
+            (1..w).map(|r| (w - r, h)).collect()
+        };
+        assert_eq!(dims, expected, "{w} x {h}");
+        for (sub, outcome) in &smaller {
+            let alone = solve_natively(&Puzzle::Packing(sub.clone()));
+            assert_eq!(outcome.status, Status::Optimal);
+            assert_eq!(
+                outcome.value, alone.value,
+                "{} x {} inside {w} x {h}",
+                sub.width, sub.height
+            );
+            assert!(outcome.elapsed <= whole.elapsed);
+            assert!(
+                outcome
+                    .evidence
+                    .contains(&format!("Russian-doll search of the {w} x {h} box")),
+                "{}",
+                outcome.evidence
+            );
+        }
+    }
+}

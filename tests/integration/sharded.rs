@@ -39,23 +39,15 @@ fn workdir() -> tempfile::TempDir {
     tmp
 }
 
-/// Times masked, so two tables of the same answers compare equal.
-fn without_times(text: &str) -> String {
-    text.lines()
+/// A sweep table's size, optimum and status columns, line by line (the header first).
+fn answers(table: &str) -> Vec<String> {
+    table
+        .lines()
         .map(|line| {
-            line.split_whitespace()
-                .map(|word| {
-                    if word.contains('.') && word.parse::<f64>().is_ok() {
-                        "<seconds>"
-                    } else {
-                        word
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join(" ")
+            let words: Vec<&str> = line.split_whitespace().collect();
+            words[..words.len().min(5)].join(" ")
         })
-        .collect::<Vec<_>>()
-        .join("\n")
+        .collect()
 }
 
 #[test]
@@ -104,7 +96,10 @@ fn a_sweep_split_into_parallel_shards_merges_to_the_whole_table() {
          --shard {}/3 --json '>' sweep-{}.json ::: 1 2 3\n\
          puzzlec merge sweep-*.json",
     );
-    assert_eq!(without_times(&merged), without_times(&whole));
+    // The answers agree row for row; the evidence may name another box (a shard reads its
+    // shorter boxes off the tallest box it owns of that width, not the sweep's tallest).
+    assert_eq!(answers(&merged), answers(&whole));
+    assert_eq!(answers(&whole).len(), 16, "{whole}");
     // 15 boxes W x H with 5 <= W <= H <= 9; 9 x 9 holds 5 crosses.
     assert!(whole.contains("9 x 9"), "{whole}");
 }

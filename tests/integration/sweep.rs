@@ -230,3 +230,42 @@ fn bad_sweeps_are_refused() {
         assert_eq!(run.stderr.trim(), *message, "{args:?}");
     }
 }
+
+#[test]
+fn shorter_boxes_are_read_off_the_tallest_boxs_table() {
+    let run = puzzlec(
+        &models(),
+        &[
+            "sweep",
+            "cross-13x19.toml",
+            "--width",
+            "6..=7",
+            "--height",
+            "6..=12",
+            "--json",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let expected: Vec<_> = CROSS_DOLL
+        .iter()
+        .filter(|&&(w, h, _)| (6..=7).contains(&w) && h <= 12)
+        .map(|&(w, h, n)| (w, h, n, true))
+        .collect();
+    assert_eq!(rows(&run.stdout), expected);
+    let value: Value = serde_json::from_str(&run.stdout).unwrap();
+    for row in value["rows"].as_array().unwrap() {
+        let (w, h) = (
+            row["width"].as_u64().unwrap(),
+            row["height"].as_u64().unwrap(),
+        );
+        let evidence = row["evidence"].as_str().unwrap();
+        if h == 12 {
+            assert!(evidence.contains("refuted"), "{evidence}");
+        } else {
+            assert!(
+                evidence.contains(&format!("Russian-doll search of the {w} x 12 box")),
+                "{evidence}"
+            );
+        }
+    }
+}
