@@ -244,7 +244,6 @@ pub fn solve_with_sub_boxes(
     packing: &crate::puzzle::packing::Packing,
     control: &Control,
 ) -> Result<(Outcome, Vec<(crate::puzzle::packing::Packing, Outcome)>), SolveError> {
-    use crate::puzzle::packing::Packing;
     let start = Instant::now();
     let puzzle = Puzzle::Packing(packing.clone());
     let (goal, backend) = (Goal::Maximise, Backend::Native);
@@ -265,14 +264,7 @@ pub fn solve_with_sub_boxes(
     )?;
     let mut settled = Vec::new();
     for sub in sub_boxes {
-        let mut smaller = Packing::new(
-            sub.width,
-            sub.height,
-            vec![false; sub.width * sub.height],
-            packing.pieces.clone(),
-            packing.kind,
-        );
-        smaller.description = packing.description.clone();
+        let smaller = packing.open_box(sub.width, sub.height);
         let (lines, kept) = if packing.width <= packing.height {
             ("rows", sub.height)
         } else {

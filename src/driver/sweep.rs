@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use crate::base::shard::Shard;
 use crate::base::{Control, Goal};
 use crate::driver::{solve, solve_with_sub_boxes, Backend, Outcome, SolveError};
-use crate::puzzle::packing::{Packing, PackingKind};
+use crate::puzzle::packing::PackingKind;
 use crate::puzzle::queens::Queens;
 use crate::puzzle::Puzzle;
 
@@ -301,12 +301,7 @@ pub fn check_sweepable(puzzle: &Puzzle, axes: &SweepAxes) -> Result<(), NotSweep
 /// The model resized to `instance`.
 fn resized(puzzle: &Puzzle, instance: Instance) -> Puzzle {
     match puzzle {
-        Puzzle::Packing(p) => {
-            let (w, h) = (instance.width, instance.height);
-            let mut packing = Packing::new(w, h, vec![false; w * h], p.pieces.clone(), p.kind);
-            packing.description = p.description.clone();
-            Puzzle::Packing(packing)
-        }
+        Puzzle::Packing(p) => Puzzle::Packing(p.open_box(instance.width, instance.height)),
         Puzzle::Queens(_) => Puzzle::Queens(Queens::empty(instance.width)),
         Puzzle::Dissection(_) => unreachable!("checked by check_sweepable"),
     }

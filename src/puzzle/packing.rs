@@ -121,6 +121,19 @@ struct PieceFile {
 }
 
 impl Packing {
+    /// The same pieces, goal and description in an open `width x height` box.
+    pub fn open_box(&self, width: usize, height: usize) -> Packing {
+        let mut packing = Packing::new(
+            width,
+            height,
+            vec![false; width * height],
+            self.pieces.clone(),
+            self.kind,
+        );
+        packing.description = self.description.clone();
+        packing
+    }
+
     /// An instance from plain data (for tests and generators); `blocked` is row-major.
     pub fn new(
         width: usize,
