@@ -304,7 +304,8 @@ fn settled_sub_boxes(
     (1..rows)
         .filter_map(|r| {
             let optimum = outcome.table[r * row]?;
-            // `found` runs last position first: the last one at or after the row's start.
+            // `found` runs last position first: the smallest position at or after the
+            // row's start is the one found last.
             let placed: &[usize] = outcome
                 .found
                 .iter()
