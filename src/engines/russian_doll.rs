@@ -298,7 +298,7 @@ pub struct DollOutcome {
     /// Per entry the search raised, last scan position first: the position `k` and the
     /// packing found there (placement indices, `table[k]` of them, all with their first cell
     /// at `k` or later). The packing of the most pieces from position `p` on is that of the
-    /// first such `k >= p` (none: 0 pieces).
+    /// smallest such `k >= p` (none: 0 pieces).
     pub found: Vec<(usize, Vec<usize>)>,
     /// Search counters.
     pub stats: DollStats,
