@@ -24,20 +24,25 @@ fn rows(json: &str) -> Vec<(usize, usize, usize, bool)> {
         .collect()
 }
 
-#[test]
-fn cross_boxes_match_cross_doll() {
-    let run = puzzlec(
+/// `puzzlec sweep` of the cross model over these widths and heights, as JSON.
+fn sweep_crosses_json(widths: &str, heights: &str) -> common::Run {
+    puzzlec(
         &models(),
         &[
             "sweep",
             "cross-13x19.toml",
             "--width",
-            "5..=8",
+            widths,
             "--height",
-            "5..=13",
+            heights,
             "--json",
         ],
-    );
+    )
+}
+
+#[test]
+fn cross_boxes_match_cross_doll() {
+    let run = sweep_crosses_json("5..=8", "5..=13");
     assert_eq!(run.code, 0, "{}", run.stderr);
     // The boxes swept: widths 5..=8.
     let expected: Vec<_> = CROSS_DOLL
@@ -233,18 +238,7 @@ fn bad_sweeps_are_refused() {
 
 #[test]
 fn shorter_boxes_are_read_off_the_tallest_boxs_table() {
-    let run = puzzlec(
-        &models(),
-        &[
-            "sweep",
-            "cross-13x19.toml",
-            "--width",
-            "6..=7",
-            "--height",
-            "6..=12",
-            "--json",
-        ],
-    );
+    let run = sweep_crosses_json("6..=7", "6..=12");
     assert_eq!(run.code, 0, "{}", run.stderr);
     let expected: Vec<_> = CROSS_DOLL
         .iter()
