@@ -852,23 +852,22 @@ impl<W: Window> Engine<'_, W> {
                 Some(need) if need >= 2 => need,
                 _ => continue,
             };
-            // The collection may have passed D_k on covered cells: only fits before it.
-            let within = fits[..count]
-                .iter()
-                .take_while(|&&(fj, _)| q + (fj as usize) < d as usize)
-                .count();
+            // Every fit collected starts before D_k: a fit is taken only at a cell before the
+            // level's D (covered cells, which the collection may skip past D_k, start none),
+            // and the D_k grow with k.
+            let within = &fits[..count];
             // First fit: `need` placements beside each other found at once leave the level
             // open without the cover (the usual case).
-            if need > 2 && first_fit_reaches(&fits[..within], &mut chosen, need) {
+            if need > 2 && first_fit_reaches(within, &mut chosen, need) {
                 continue;
             }
-            if need > 2 && clique_cover_at_most(&fits[..within], need - 1) {
+            if need > 2 && clique_cover_at_most(within, need - 1) {
                 return true;
             }
-            if need > 2 && within > LOOKAHEAD_EXACT {
+            if need > 2 && within.len() > LOOKAHEAD_EXACT {
                 return false;
             }
-            if !independent(&fits[..within], &mut chosen, 0, need) {
+            if !independent(within, &mut chosen, 0, need) {
                 return true;
             }
         }
