@@ -231,11 +231,12 @@ fn russian_doll(
     // When each scan row's first entry was decided (for the sub-boxes).
     let mut row_seconds = vec![0.0; order.len() / row + 1];
     let outcome = russian_doll::solve(instance, &options, |position, entry| {
-        let elapsed = started.elapsed();
-        if position % row == 0 {
-            row_seconds[position / row] = elapsed.as_secs_f64();
+        if position % row != 0 {
+            return;
         }
-        if elapsed >= QUIET && position % row == 0 {
+        let elapsed = started.elapsed();
+        row_seconds[position / row] = elapsed.as_secs_f64();
+        if elapsed >= QUIET {
             let cell = order[position];
             control.note(&format!(
                 "packing: pieces starting at ({}, {}) or later in scan order: at most {entry} (Russian-doll table), {:.1} s",

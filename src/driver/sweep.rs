@@ -337,47 +337,42 @@ pub fn sweep(
     let reuse = backend == Backend::Native
         && matches!(puzzle, Puzzle::Packing(p) if p.kind == PackingKind::Maximise);
     let mut rows = Vec::new();
-    if !reuse {
-        for &(index, instance) in &owned {
-            if stopped() {
-                break;
-            }
-            let outcome = solve(&resized(puzzle, instance), backend, goal, &control())?;
-            let row = SweepRow::of(index, instance, &outcome);
+    // With reuse, a group is a width's boxes; otherwise each instance is a group of its own.
+    let groups: Vec<&[(usize, Instance)]> = if reuse {
+        owned.chunk_by(|a, b| a.1.width == b.1.width).collect()
+    } else {
+        owned.chunks(1).collect()
+    };
+    for group in groups {
+        if stopped() {
+            break;
+        }
+        let mut settled: HashMap<usize, Outcome> = HashMap::new();
+        let mut group_rows = Vec::new();
+        for &(index, instance) in group.iter().rev() {
+            let outcome = match settled.remove(&instance.height) {
+                Some(outcome) => outcome,
+                // Stopped: the rows already settled are still reported.
+                None if stopped() => continue,
+                None if reuse => {
+                    let Puzzle::Packing(packing) = resized(puzzle, instance) else {
+                        unreachable!("a packing model resizes to a packing")
+                    };
+                    let (outcome, smaller) = solve_with_sub_boxes(&packing, &control())?;
+                    for (sub, sub_outcome) in smaller {
+                        if sub.width == instance.width {
+                            settled.insert(sub.height, sub_outcome);
+                        }
+                    }
+                    outcome
+                }
+                None => solve(&resized(puzzle, instance), backend, goal, &control())?,
+            };
+            group_rows.push(SweepRow::of(index, instance, &outcome));
+        }
+        for row in group_rows.into_iter().rev() {
             row_done(&row);
             rows.push(row);
-        }
-    } else {
-        for group in owned.chunk_by(|a, b| a.1.width == b.1.width) {
-            let mut settled: HashMap<usize, Outcome> = HashMap::new();
-            let mut group_rows = Vec::new();
-            if stopped() {
-                break;
-            }
-            for &(index, instance) in group.iter().rev() {
-                let outcome = match settled.remove(&instance.height) {
-                    Some(outcome) => outcome,
-                    // Stopped: the rows already settled are still reported.
-                    None if stopped() => continue,
-                    None => {
-                        let Puzzle::Packing(packing) = resized(puzzle, instance) else {
-                            unreachable!("a packing model resizes to a packing")
-                        };
-                        let (outcome, smaller) = solve_with_sub_boxes(&packing, &control())?;
-                        for (sub, sub_outcome) in smaller {
-                            if sub.width == instance.width {
-                                settled.insert(sub.height, sub_outcome);
-                            }
-                        }
-                        outcome
-                    }
-                };
-                group_rows.push(SweepRow::of(index, instance, &outcome));
-            }
-            for row in group_rows.into_iter().rev() {
-                row_done(&row);
-                rows.push(row);
-            }
         }
     }
     Ok(SweepReport {
