@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::base::shard::Shard;
 use crate::base::{Control, Goal};
+use crate::driver::combine::BoxTable;
 use crate::driver::{solve, solve_with_sub_boxes, Backend, Outcome, SolveError};
 use crate::puzzle::packing::PackingKind;
 use crate::puzzle::queens::Queens;
@@ -336,6 +337,11 @@ pub fn sweep(
     // first and the shorter ones read off where settled; rows still come in sweep order.
     let reuse = backend == Backend::Native
         && matches!(puzzle, Puzzle::Packing(p) if p.kind == PackingKind::Maximise);
+    // Boxes the searches could not settle get what cutting them into settled boxes gives.
+    let mut table = match puzzle {
+        Puzzle::Packing(p) => BoxTable::for_pieces(p),
+        _ => None,
+    };
     let mut rows = Vec::new();
     // With reuse, a group is a width's boxes; otherwise each instance is a group of its own.
     let groups: Vec<&[(usize, Instance)]> = if reuse {
@@ -348,7 +354,7 @@ pub fn sweep(
             break;
         }
         let mut settled: HashMap<usize, Outcome> = HashMap::new();
-        let mut group_rows = Vec::new();
+        let mut group_outcomes = Vec::new();
         for &(index, instance) in group.iter().rev() {
             let outcome = match settled.remove(&instance.height) {
                 Some(outcome) => outcome,
@@ -360,6 +366,9 @@ pub fn sweep(
                     };
                     let (outcome, smaller) = solve_with_sub_boxes(&packing, &control())?;
                     for (sub, sub_outcome) in smaller {
+                        if let Some(table) = &mut table {
+                            table.record_outcome(sub.width, sub.height, &sub_outcome);
+                        }
                         if sub.width == instance.width {
                             settled.insert(sub.height, sub_outcome);
                         }
@@ -368,9 +377,21 @@ pub fn sweep(
                 }
                 None => solve(&resized(puzzle, instance), backend, goal, &control())?,
             };
-            group_rows.push(SweepRow::of(index, instance, &outcome));
+            if let Some(table) = &mut table {
+                table.record_outcome(instance.width, instance.height, &outcome);
+            }
+            group_outcomes.push((index, instance, outcome));
         }
-        for row in group_rows.into_iter().rev() {
+        // Shortest first, so that each improved box is recorded before the taller ones use it.
+        for (index, instance, mut outcome) in group_outcomes.into_iter().rev() {
+            if let Some(table) = table.as_mut().filter(|_| !outcome.status.is_proven()) {
+                let Puzzle::Packing(packing) = resized(puzzle, instance) else {
+                    unreachable!("only packings have a box table")
+                };
+                outcome = table.improve(&packing, outcome)?;
+                table.record_outcome(instance.width, instance.height, &outcome);
+            }
+            let row = SweepRow::of(index, instance, &outcome);
             row_done(&row);
             rows.push(row);
         }

@@ -392,3 +392,113 @@ fn a_boxs_doll_table_settles_the_smaller_boxes_each_verified_and_as_solved_alone
         }
     }
 }
+
+/// The cross optimum of a `w x h` box from cross_doll.c's table (either orientation).
+fn cross_optimum(w: usize, h: usize) -> usize {
+    let (w, h) = (w.min(h), w.max(h));
+    common::CROSS_DOLL
+        .iter()
+        .find(|&&(a, b, _)| (a, b) == (w, h))
+        .map(|&(_, _, n)| n)
+        .expect("in the table")
+}
+
+#[test]
+fn cutting_a_box_into_settled_boxes_gives_sound_bounds_and_packings_and_settles_some() {
+    use puzzlec::driver::combine::BoxTable;
+    let crosses = load("cross-13x19.toml");
+    let mut table = BoxTable::for_pieces(&crosses).expect("crosses have no counts");
+    // What a sweep would know had it settled only the boxes with at most 9 rows and stopped
+    // on the rest: each recorded once, its transpose follows (crosses rotate and reflect).
+    for &(w, h, _) in common::CROSS_DOLL.iter().filter(|b| b.1 <= 9) {
+        let outcome = solve_natively(&Puzzle::Packing(crosses.open_box(w, h)));
+        table.record_outcome(w, h, &outcome);
+    }
+    let mut settled = Vec::new();
+    for &(w, h, optimum) in common::CROSS_DOLL.iter().filter(|b| b.1 > 9) {
+        let Some(combined) = table.combine(w, h) else {
+            continue;
+        };
+        let value = combined.packing.placed.len();
+        assert!(combined.bound >= optimum, "{w} x {h}: {combined:?}");
+        assert!(value <= optimum, "{w} x {h}");
+        crosses
+            .open_box(w, h)
+            .verify(&combined.packing)
+            .unwrap_or_else(|e| panic!("{w} x {h}: {e:?}"));
+        if value == combined.bound {
+            settled.push((w, h, value));
+        }
+    }
+    // Worked by hand (a cut after a rows: the pieces starting there lie in the top a + 4
+    // rows): 5 x 10 at most 1 + 1 (5 x 7 and 5 x 7, a = 3), holding 5 x 9's 2; 5 x 13 at most
+    // 1 + 2 (5 x 7, 5 x 10), holding 5 x 8 and 5 x 5 stacked; 6 x 12 at most 2 + 2 (6 x 8
+    // twice, a = 4), holding 6 x 6 twice; 7 x 10 at most 2 + 2 (7 x 7 twice), holding 7 x 9's
+    // 4. 5 x 11 and 5 x 12 (3 each) are no stack of smaller boxes' packings.
+    assert_eq!(
+        settled,
+        vec![(5, 10, 2), (5, 13, 3), (6, 12, 4), (7, 10, 4)],
+        "{settled:?}"
+    );
+    // An unknown box's packing is checked against the real optimum: 8 x 13 has 6.
+    let combined = table.combine(8, 13).expect("8 x 13 combines");
+    assert_eq!(
+        (combined.packing.placed.len(), cross_optimum(8, 13)),
+        (6, 6)
+    );
+}
+
+#[test]
+fn a_stopped_outcome_is_improved_verified_and_proved_when_the_cuts_meet() {
+    use puzzlec::driver::combine::BoxTable;
+    let crosses = load("cross-13x19.toml");
+    let mut table = BoxTable::for_pieces(&crosses).unwrap();
+    for h in 5..=9 {
+        let outcome = solve_natively(&Puzzle::Packing(crosses.open_box(5, h)));
+        table.record_outcome(5, h, &outcome);
+    }
+    // 5 x 13 as a run that stopped with nothing found.
+    let box_ = crosses.open_box(5, 13);
+    let mut stopped = solve_natively(&Puzzle::Packing(box_.clone()));
+    stopped.status = Status::Unknown;
+    stopped.solution = None;
+    stopped.value = None;
+    stopped.bound = Some(7);
+    stopped.evidence = "time limit reached".into();
+    let improved = table.improve(&box_, stopped).unwrap();
+    assert_eq!(improved.answer(), "optimal 3");
+    assert_eq!(improved.bound, Some(3));
+    assert!(
+        improved
+            .evidence
+            .starts_with("optimal by cutting the box into boxes this sweep settled: at most 3"),
+        "{}",
+        improved.evidence
+    );
+    assert!(improved
+        .evidence
+        .ends_with("(its own search: time limit reached)"));
+    // Counts make the parts share an allowance: no table.
+    let mut counted = crosses.clone();
+    counted.pieces[0].limit = PieceLimit {
+        min: 0,
+        max: Some(2),
+    };
+    assert!(BoxTable::for_pieces(&counted).is_none());
+    // A domino that may not turn: its 2 x 1 box is not its 1 x 2 box.
+    let domino = PieceSpec {
+        name: "domino".into(),
+        cells: vec![(0, 0), (1, 0)],
+        rotate: false,
+        reflect: false,
+        limit: PieceLimit { min: 0, max: None },
+    };
+    let flat = Packing::new(2, 1, vec![false; 2], vec![domino], PackingKind::Maximise);
+    let mut table = BoxTable::for_pieces(&flat).unwrap();
+    let outcome = solve_natively(&Puzzle::Packing(flat.clone()));
+    table.record_outcome(2, 1, &outcome);
+    assert!(table.combine(1, 4).is_none(), "no domino stands upright");
+    let row = table.combine(6, 1).expect("three 2 x 1 boxes side by side");
+    assert_eq!((row.packing.placed.len(), row.bound), (3, 3));
+    flat.open_box(6, 1).verify(&row.packing).unwrap();
+}
