@@ -203,6 +203,11 @@ impl BoxTable {
         })
     }
 
+    /// The best proven bound on the `width x height` box: its own or one from a cut.
+    pub fn bound(&self, width: usize, height: usize) -> usize {
+        self.upper(width, height, &mut Memo::default()).0
+    }
+
     /// The box's own bound: recorded, else [`Self::trivial_bound`].
     fn own_bound(&self, width: usize, height: usize) -> usize {
         self.known

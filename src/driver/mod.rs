@@ -241,9 +241,13 @@ pub fn solve(
 /// boxes its Russian-doll table settled on the way (same short side, fewer rows; see
 /// [`packing::SubBox`]), each as the [`Outcome`] of that box: its packing verified against
 /// the rules like any other, its time when its entry was decided. Tallest first.
+/// `row_bounds`: proven bounds on the boxes of its last scan rows, which spare the search
+/// entries that cannot rise ([`crate::engines::russian_doll::DollOptions::row_bounds`]; empty
+/// for none).
 pub fn solve_with_sub_boxes(
     packing: &crate::puzzle::packing::Packing,
     control: &Control,
+    row_bounds: &[Option<usize>],
 ) -> Result<(Outcome, Vec<(crate::puzzle::packing::Packing, Outcome)>), SolveError> {
     let start = Instant::now();
     let puzzle = Puzzle::Packing(packing.clone());
@@ -255,7 +259,7 @@ pub fn solve_with_sub_boxes(
             Vec::new(),
         ));
     }
-    let (raw, sub_boxes) = packing::solve_with_sub_boxes(packing, goal, control)?;
+    let (raw, sub_boxes) = packing::solve_with_sub_boxes(packing, goal, control, row_bounds)?;
     let outcome = finish(
         &puzzle,
         backend,

@@ -55,7 +55,7 @@ pub fn solve(
 ) -> Result<RawOutcome<PackingSolution>, NativePackingError> {
     match packing.kind {
         PackingKind::Tile => tile(packing, goal, control),
-        PackingKind::Maximise => pack(packing, goal, control, None),
+        PackingKind::Maximise => pack(packing, goal, control, None, &[]),
     }
 }
 
@@ -80,16 +80,18 @@ pub struct SubBox {
 /// [`solve`] for a maximum packing of an open box, and the smaller boxes the Russian-doll
 /// table settled on the way ([`SubBox`], tallest first): every one when the search finished,
 /// those of the rows decided when it stopped, none when another search answered (a tiling,
-/// piece minimums, blocked cells).
+/// piece minimums, blocked cells). `row_bounds` are proven bounds on the boxes of the last
+/// scan rows, passed to the search ([`DollOptions::row_bounds`]; empty for none).
 pub fn solve_with_sub_boxes(
     packing: &Packing,
     goal: Goal,
     control: &Control,
+    row_bounds: &[Option<usize>],
 ) -> Result<(RawOutcome<PackingSolution>, Vec<SubBox>), NativePackingError> {
     let mut sub_boxes = Vec::new();
     let raw = match packing.kind {
         PackingKind::Tile => tile(packing, goal, control)?,
-        PackingKind::Maximise => pack(packing, goal, control, Some(&mut sub_boxes))?,
+        PackingKind::Maximise => pack(packing, goal, control, Some(&mut sub_boxes), row_bounds)?,
     };
     Ok((raw, sub_boxes))
 }
@@ -143,6 +145,7 @@ fn pack(
     goal: Goal,
     control: &Control,
     sub_boxes: Option<&mut Vec<SubBox>>,
+    row_bounds: &[Option<usize>],
 ) -> Result<RawOutcome<PackingSolution>, NativePackingError> {
     let instance = &packing.instance;
     let started = Instant::now();
@@ -207,7 +210,7 @@ fn pack(
             ),
         });
     }
-    russian_doll(packing, goal, control, sub_boxes)
+    russian_doll(packing, goal, control, sub_boxes, row_bounds)
 }
 
 /// Answers `goal` for a packing without piece minimums by the Russian-doll search: the
@@ -218,6 +221,7 @@ fn russian_doll(
     goal: Goal,
     control: &Control,
     sub_boxes: Option<&mut Vec<SubBox>>,
+    row_bounds: &[Option<usize>],
 ) -> Result<RawOutcome<PackingSolution>, NativePackingError> {
     let instance = &packing.instance;
     let started = Instant::now();
@@ -226,6 +230,7 @@ fn russian_doll(
     let options = DollOptions {
         stop: Some(control.stop_flag()),
         deadline: control.remaining().map(|r| Instant::now() + r),
+        row_bounds,
         ..DollOptions::default()
     };
     // When each scan row's first entry was decided (for the sub-boxes).
@@ -268,9 +273,14 @@ fn russian_doll(
             size,
         ));
     }
+    let bounded = match outcome.stats.bounded_entries {
+        0 => String::new(),
+        1 => ", 1 entry settled by the bounds given for the boxes of its last rows".into(),
+        n => format!(", {n} entries settled by the bounds given for the boxes of its last rows"),
+    };
     let how = |k: usize| {
         format!(
-            "native Russian-doll search refuted \"at least {k}\": the suffix table of {} scan cells, from the last back, with a memo of exhausted states{} ({} nodes)",
+            "native Russian-doll search refuted \"at least {k}\": the suffix table of {} scan cells, from the last back, with a memo of exhausted states{}{bounded} ({} nodes)",
             order.len(),
             if outcome.stats.lookahead_cuts > 0 {
                 " and lookahead cuts"

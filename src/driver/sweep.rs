@@ -364,7 +364,16 @@ pub fn sweep(
                     let Puzzle::Packing(packing) = resized(puzzle, instance) else {
                         unreachable!("a packing model resizes to a packing")
                     };
-                    let (outcome, smaller) = solve_with_sub_boxes(&packing, &control())?;
+                    // What the boxes of its last rows can hold at most, from the narrower
+                    // boxes already settled (turned): the search skips what cannot rise.
+                    let row_bounds: Vec<Option<usize>> = (0..instance.height)
+                        .map(|r| {
+                            let table = table.as_ref()?;
+                            Some(table.bound(instance.width, instance.height - r))
+                        })
+                        .collect();
+                    let (outcome, smaller) =
+                        solve_with_sub_boxes(&packing, &control(), &row_bounds)?;
                     for (sub, sub_outcome) in smaller {
                         if let Some(table) = &mut table {
                             table.record_outcome(sub.width, sub.height, &sub_outcome);

@@ -243,6 +243,16 @@ pub struct DollOptions<'a> {
     /// Nodes an entry's search may take on the calling thread before it is split into
     /// subtrees shared out over the threads (with more than one thread).
     pub split_nodes: u64,
+    /// Known upper bounds on the table's row-start entries, per scan row from the first
+    /// (`None` or a missing row: no bound): entry `r` bounds `S[r row]`, the most pieces in
+    /// the box of the last scan rows from `r` on, for example the optimum of that box proved
+    /// separately (a sweep knows it from a narrower box turned). Every entry `c` of row `r`
+    /// is at most `S[r row]`, so once the table reaches the bound the rest of the row needs
+    /// no search: the table comes out the same with fewer nodes. Measured on crosses (one
+    /// thread, the bounds the optima of the narrower boxes): 15 x 15 took 8.5 M nodes with
+    /// them against 11.9 M, 16 x 16 23.8 M against 34.0 M. The bounds must be sound: the
+    /// table is exact only if they are.
+    pub row_bounds: &'a [Option<usize>],
     /// Raised by another thread to stop; the best packing so far is kept, unproven.
     pub stop: Option<&'a AtomicBool>,
     /// Stop at this instant; the best packing so far is kept, unproven.
@@ -259,6 +269,7 @@ impl Default for DollOptions<'_> {
             lookahead_min_row: 14,
             threads: 0,
             split_nodes: 1 << 18,
+            row_bounds: &[],
             stop: None,
             deadline: None,
         }
@@ -278,6 +289,9 @@ pub struct DollStats {
     pub lookahead_cuts: u64,
     /// Entries whose search was split over the threads.
     pub parallel_steps: u64,
+    /// Entries left unsearched because their row's bound ([`DollOptions::row_bounds`]) was
+    /// already reached.
+    pub bounded_entries: u64,
 }
 
 /// Result of [`solve`].
@@ -1477,10 +1491,14 @@ fn run<W: Window>(
     // The packing of each entry found, last scan cell first (for a stopped run's halves).
     let mut found_at: Vec<(usize, Vec<u32>)> = Vec::new();
     let totals = Mutex::new(Totals::default());
+    let mut bounded_entries = 0;
     for c in (0..n).rev() {
         table[c] = table[c + 1];
         let target = table[c + 1] + 1;
-        if engine.has_start[c] && u64::from(target) <= capacity {
+        let row_bound = options.row_bounds.get(c / prep.row).copied().flatten();
+        let bounded = row_bound.is_some_and(|b| target as usize > b);
+        bounded_entries += u64::from(bounded && engine.has_start[c]);
+        if engine.has_start[c] && u64::from(target) <= capacity && !bounded {
             let ctx = Ctx {
                 engine: &engine,
                 table: &table,
@@ -1524,6 +1542,9 @@ fn run<W: Window>(
     // Undecided entries each add at most one to the last decided one.
     let open = (0..known_from).filter(|&k| engine.has_start[k]).count();
     let mut bound = (table[known_from] as u64 + open as u64).min(capacity) as usize;
+    if let Some(Some(whole)) = options.row_bounds.first() {
+        bound = bound.min(*whole);
+    }
     if known_from > 0 {
         if let Some(halves) = mirror_halves(prep, &table, known_from, &found_at) {
             bound = bound.min(halves.bound);
@@ -1544,6 +1565,9 @@ fn run<W: Window>(
             .into_iter()
             .map(|(k, packing)| (k, packing.iter().map(|&i| prep.index[i as usize]).collect()))
             .collect(),
-        stats: totals.into_inner().expect("no panics").stats,
+        stats: DollStats {
+            bounded_entries,
+            ..totals.into_inner().expect("no panics").stats
+        },
     }
 }

@@ -361,7 +361,7 @@ fn a_boxs_doll_table_settles_the_smaller_boxes_each_verified_and_as_solved_alone
             crosses.kind,
         );
         let (whole, smaller) =
-            puzzlec::driver::solve_with_sub_boxes(&packing, &Control::unlimited()).unwrap();
+            puzzlec::driver::solve_with_sub_boxes(&packing, &Control::unlimited(), &[]).unwrap();
         assert_eq!(whole.answer(), "optimal 6", "{w} x {h}");
         let dims: Vec<(usize, usize)> = smaller
             .iter()

@@ -417,3 +417,56 @@ fn wide_window_operations_match_u128() {
     assert_eq!(Wide::<3>([0, 0, 1]).key(), None);
     assert_eq!(Wide::<3>([u64::MAX; 3]).trailing_ones(), 192);
 }
+
+#[test]
+fn row_bounds_from_the_narrower_boxes_spare_searches_and_keep_the_table() {
+    // 11 x 13 in rows of 11: the last 13 - r rows are an 11 x (13 - r) box, whose optimum
+    // cross_doll.c gives turned (W <= H) for every r >= 3 (fewer than 5 rows hold nothing).
+    let instance = cross_box(11, 13);
+    let optimum = |w: usize, h: usize| {
+        let (w, h) = (w.min(h), w.max(h));
+        CROSS_DOLL
+            .iter()
+            .find(|&&(a, b, _)| (a, b) == (w, h))
+            .map_or(0, |&(_, _, n)| n)
+    };
+    let bounds: Vec<Option<usize>> = (0..13).map(|r| Some(optimum(11, 13 - r))).collect();
+    let options = DollOptions {
+        threads: 1,
+        ..DollOptions::default()
+    };
+    let plain = solve(&instance, &options, |_, _| {}).unwrap();
+    let bounded = solve(
+        &instance,
+        &DollOptions {
+            row_bounds: &bounds,
+            ..options
+        },
+        |_, _| {},
+    )
+    .unwrap();
+    assert_eq!(check_outcome(&instance, &bounded), 10);
+    assert_eq!(bounded.table, plain.table);
+    assert_eq!(plain.stats.bounded_entries, 0);
+    assert!(bounded.stats.bounded_entries > 0);
+    assert!(
+        bounded.stats.nodes < plain.stats.nodes,
+        "{} nodes with the bounds, {} without",
+        bounded.stats.nodes,
+        plain.stats.nodes
+    );
+    // A stopped run's bound is at most the whole box's.
+    let stop = AtomicBool::new(true);
+    let stopped = solve(
+        &instance,
+        &DollOptions {
+            row_bounds: &bounds,
+            stop: Some(&stop),
+            ..options
+        },
+        |_, _| {},
+    )
+    .unwrap();
+    assert!(!stopped.proved);
+    assert_eq!(stopped.bound, 10);
+}
