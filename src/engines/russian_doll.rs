@@ -1542,9 +1542,6 @@ fn run<W: Window>(
     // Undecided entries each add at most one to the last decided one.
     let open = (0..known_from).filter(|&k| engine.has_start[k]).count();
     let mut bound = (table[known_from] as u64 + open as u64).min(capacity) as usize;
-    if let Some(Some(whole)) = options.row_bounds.first() {
-        bound = bound.min(*whole);
-    }
     if known_from > 0 {
         if let Some(halves) = mirror_halves(prep, &table, known_from, &found_at) {
             bound = bound.min(halves.bound);

@@ -455,18 +455,4 @@ fn row_bounds_from_the_narrower_boxes_spare_searches_and_keep_the_table() {
         bounded.stats.nodes,
         plain.stats.nodes
     );
-    // A stopped run's bound is at most the whole box's.
-    let stop = AtomicBool::new(true);
-    let stopped = solve(
-        &instance,
-        &DollOptions {
-            row_bounds: &bounds,
-            stop: Some(&stop),
-            ..options
-        },
-        |_, _| {},
-    )
-    .unwrap();
-    assert!(!stopped.proved);
-    assert_eq!(stopped.bound, 10);
 }
