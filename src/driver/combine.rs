@@ -8,8 +8,9 @@
 //! other way round, packings of the `w x a` and `w x (h - a)` boxes stacked are a packing of
 //! the box. Applied recursively over every cut, with every box the sweep has settled or
 //! bounded as a base, this gives a stopped box a proven bound and a packing that its own
-//! search may not have reached (for crosses, 20 x 20: at most 36 from 12 x 20 twice, and 32
-//! stacked from 13 x 20 and 7 x 20, where the search had got to 28..210 in 30 minutes).
+//! search may not have reached (for crosses, 20 x 20: at most 14 + 22 from the 20 x 10 and
+//! 20 x 14 boxes, a cut after 6 rows, and 32 stacked from 20 x 7 and 20 x 13, where its own
+//! search had got to 28..210 in 30 minutes).
 //!
 //! It needs pieces without counts (two parts could each use a piece's whole allowance). A
 //! box and its transpose are the same box when every piece's orientations are closed under
