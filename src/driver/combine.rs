@@ -186,16 +186,8 @@ impl BoxTable {
             )),
         };
         let mut placed = Vec::new();
-        self.build(width, height, (0, 0), &memo, &mut placed);
-        let packing = PackingSolution::new(
-            placed
-                .into_iter()
-                .map(|(piece, cells)| {
-                    let cells = cells.into_iter().map(|(x, y)| y * width + x);
-                    (piece, cells.collect())
-                })
-                .collect(),
-        );
+        self.build((width, height), (0, 0), width, &memo, &mut placed);
+        let packing = PackingSolution::new(placed);
         Some(Combined {
             bound,
             bound_why,
@@ -204,9 +196,14 @@ impl BoxTable {
         })
     }
 
-    /// The best proven bound on the `width x height` box: its own or one from a cut.
-    pub fn bound(&self, width: usize, height: usize) -> usize {
-        self.upper(width, height, &mut Memo::default()).0
+    /// Per row `r` of the `width x height` box, the best proven bound (its own or one from
+    /// a cut) on the box of its last `height - r` rows: the row bounds of a Russian-doll
+    /// search of the box in rows of `width`.
+    pub fn row_bounds(&self, width: usize, height: usize) -> Vec<Option<usize>> {
+        let mut memo = Memo::default();
+        (0..height)
+            .map(|r| Some(self.upper(width, height - r, &mut memo).0))
+            .collect()
     }
 
     /// The box's own bound: recorded, else [`Self::trivial_bound`].
@@ -296,35 +293,40 @@ impl BoxTable {
         best
     }
 
-    /// Appends the packing [`Self::lower`] chose for the box, its cells as `(x, y)` moved by
-    /// `at`.
+    /// Appends the packing [`Self::lower`] chose for the `size` box, its corner at `at` in a
+    /// box `whole_width` wide, as row-major cells of that box.
     fn build(
         &self,
-        width: usize,
-        height: usize,
+        size: (usize, usize),
         at: (usize, usize),
+        whole_width: usize,
         memo: &Memo,
-        placed: &mut Vec<(usize, Vec<(usize, usize)>)>,
+        placed: &mut Vec<(usize, Vec<usize>)>,
     ) {
-        let cut = memo.lower.get(&(width, height)).map_or(Cut::Own, |d| d.1);
+        let (width, height) = size;
+        let cut = memo.lower.get(&size).map_or(Cut::Own, |d| d.1);
         match cut {
             Cut::Own => {
-                if let Some(known) = self.known.get(&(width, height)) {
+                if let Some(known) = self.known.get(&size) {
                     placed.extend(known.packing.placed.iter().map(|(piece, cells)| {
-                        let cells = cells.iter().map(|&c| (at.0 + c % width, at.1 + c / width));
+                        let cells = cells
+                            .iter()
+                            .map(|&c| (at.1 + c / width) * whole_width + at.0 + c % width);
                         (*piece, cells.collect())
                     }));
                 }
             }
             Cut::Rows(a) => {
-                self.build(width, a, at, memo, placed);
-                self.build(width, height - a, (at.0, at.1 + a), memo, placed);
+                self.build((width, a), at, whole_width, memo, placed);
+                let below = (at.0, at.1 + a);
+                self.build((width, height - a), below, whole_width, memo, placed);
             }
             Cut::Columns(b) => {
-                self.build(b, height, at, memo, placed);
-                self.build(width - b, height, (at.0 + b, at.1), memo, placed);
+                self.build((b, height), at, whole_width, memo, placed);
+                let right = (at.0 + b, at.1);
+                self.build((width - b, height), right, whole_width, memo, placed);
             }
-            Cut::Inside(w, h) => self.build(w, h, at, memo, placed),
+            Cut::Inside(w, h) => self.build((w, h), at, whole_width, memo, placed),
         }
     }
 }
@@ -367,15 +369,12 @@ impl BoxTable {
         let bound = outcome
             .bound
             .map_or(combined.bound, |b| b.min(combined.bound));
-        let witness = if combined.packing.placed.len() > own_value {
-            Some(Solution::Packing(combined.packing))
+        let (witness, value) = if combined.packing.placed.len() > own_value {
+            let value = combined.packing.placed.len();
+            (Some(Solution::Packing(combined.packing)), value)
         } else {
-            outcome.solution.clone()
+            (outcome.solution.clone(), own_value)
         };
-        let value = witness.as_ref().map_or(0, |w| match w {
-            Solution::Packing(p) => p.placed.len(),
-            _ => 0,
-        });
         let how: Vec<String> = [combined.bound_why, combined.packing_why]
             .into_iter()
             .flatten()

@@ -366,12 +366,9 @@ pub fn sweep(
                     };
                     // What the boxes of its last rows can hold at most, from the narrower
                     // boxes already settled (turned): the search skips what cannot rise.
-                    let row_bounds: Vec<Option<usize>> = (0..instance.height)
-                        .map(|r| {
-                            let table = table.as_ref()?;
-                            Some(table.bound(instance.width, instance.height - r))
-                        })
-                        .collect();
+                    let row_bounds = table
+                        .as_ref()
+                        .map_or_else(Vec::new, |t| t.row_bounds(instance.width, instance.height));
                     let (outcome, smaller) =
                         solve_with_sub_boxes(&packing, &control(), &row_bounds)?;
                     for (sub, sub_outcome) in smaller {
