@@ -5,6 +5,7 @@
 
 use super::with_stop;
 use crate::base::{Control, Goal, RawOutcome, Size};
+use crate::engines::neighbourhood::{self, NeighbourhoodOptions};
 use crate::engines::packing::{maximise, MaximiseError, PackingGoal, PackingOptions, Progress};
 use crate::engines::russian_doll::{self, DollError, DollOptions};
 use crate::geometry::isometry::RectSymmetry;
@@ -227,9 +228,15 @@ fn russian_doll(
     let started = Instant::now();
     let order = russian_doll::scan_order(instance.width, instance.height);
     let row = instance.width.min(instance.height);
+    // With a time limit, its last twentieth (at most 30 s) is kept for improving the packing
+    // of a search that does not finish in time (`improve_stopped`).
+    let deadline = control.remaining().map(|r| Instant::now() + r);
+    let reserve = control
+        .remaining()
+        .map_or(Duration::ZERO, |r| (r / 20).min(Duration::from_secs(30)));
     let options = DollOptions {
         stop: Some(control.stop_flag()),
-        deadline: control.remaining().map(|r| Instant::now() + r),
+        deadline: deadline.map(|d| d - reserve),
         row_bounds,
         ..DollOptions::default()
     };
@@ -257,22 +264,11 @@ fn russian_doll(
         }
     }
     let size = Size::nodes(outcome.stats.nodes);
+    if !outcome.proved {
+        return improve_stopped(packing, goal, control, deadline, &outcome, size);
+    }
     let found = outcome.best.len();
     let best = packing.solution_of(&outcome.best);
-    if !outcome.proved {
-        let witness = (found > 0).then_some(best);
-        let evidence = format!(
-            "{}; the native Russian-doll search had not finished (at most {} pieces)",
-            control.reason(),
-            outcome.bound
-        );
-        return Ok(RawOutcome::stopped(
-            witness,
-            Some(outcome.bound),
-            evidence,
-            size,
-        ));
-    }
     let bounded = match outcome.stats.bounded_entries {
         0 => String::new(),
         1 => ", 1 entry settled by the bounds given for the boxes of its last rows".into(),
@@ -298,6 +294,76 @@ fn russian_doll(
             size,
         ),
         Goal::AtLeast(k) => RawOutcome::unsatisfiable(Some(found), how(k), size),
+    })
+}
+
+/// The answer of a Russian-doll search stopped before it finished. When the time limit
+/// stopped it (not Ctrl-C), the time kept for it improves the best packing by re-solving
+/// windows of it ([`neighbourhood::improve`]); a packing that reaches the stopped search's
+/// bound is optimal, one that reaches `k` answers "at least k".
+fn improve_stopped(
+    packing: &Packing,
+    goal: Goal,
+    control: &Control,
+    deadline: Option<Instant>,
+    outcome: &russian_doll::DollOutcome,
+    size: Size,
+) -> Result<RawOutcome<PackingSolution>, NativePackingError> {
+    let bound = outcome.bound;
+    let interrupted = control
+        .stop_flag()
+        .load(std::sync::atomic::Ordering::Relaxed);
+    let improved = match deadline {
+        Some(deadline) if !interrupted => {
+            let options = NeighbourhoodOptions {
+                target: Some(match goal {
+                    Goal::Maximise => outcome.bound,
+                    Goal::AtLeast(k) => k.min(outcome.bound),
+                }),
+                stop: Some(control.stop_flag()),
+                deadline: Some(deadline),
+                ..NeighbourhoodOptions::default()
+            };
+            let improved = neighbourhood::improve(&packing.instance, &outcome.best, &options)?;
+            (improved.best.len() > outcome.best.len()).then_some(improved)
+        }
+        _ => None,
+    };
+    let (best, how) = match &improved {
+        Some(improved) => (
+            improved.best.as_slice(),
+            format!(
+                "; its best packing, {} pieces, improved to {} by re-solving windows of it (large-neighbourhood search, {} rounds)",
+                outcome.best.len(),
+                improved.best.len(),
+                improved.rounds
+            ),
+        ),
+        None => (outcome.best.as_slice(), String::new()),
+    };
+    let found = best.len();
+    let witness = packing.solution_of(best);
+    Ok(match goal {
+        Goal::Maximise if found == outcome.bound => RawOutcome::optimal(
+            witness,
+            found,
+            format!("its packing meets the bound of the native Russian-doll search, which had not finished (at most {bound} pieces){how}"),
+            size,
+        ),
+        Goal::AtLeast(k) if found >= k => RawOutcome::satisfiable(
+            witness,
+            format!("found {found} >= {k} after the native Russian-doll search stopped (at most {bound} pieces){how}"),
+            size,
+        ),
+        _ => RawOutcome::stopped(
+            (found > 0).then_some(witness),
+            Some(outcome.bound),
+            format!(
+                "{}; the native Russian-doll search had not finished (at most {bound} pieces){how}",
+                control.reason()
+            ),
+            size,
+        ),
     })
 }
 

@@ -6,6 +6,7 @@
 pub mod cover_proof;
 pub mod dissection;
 pub mod exact_cover;
+pub mod neighbourhood;
 pub mod nqueens_count;
 pub mod obstacle_queens;
 pub mod packing;

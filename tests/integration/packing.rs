@@ -148,6 +148,39 @@ fn the_cross_box_reaches_19_natively() {
 }
 
 #[test]
+fn a_stopped_doll_hands_its_packing_to_the_neighbourhood_search() {
+    // 18 x 18 is far from proved in 2 s: the doll's packing then is at most its halves' (the
+    // table is not past half way), while the search started from it fills greedily to 18
+    // and gains from there, in the last twentieth of the time limit.
+    let puzzle = Puzzle::Packing(load("cross-13x19.toml").open_box(18, 18));
+    let control = || Control::new(Default::default(), Some(Duration::from_secs(2)));
+    let outcome = solve(&puzzle, Backend::Native, Goal::Maximise, &control()).unwrap();
+    assert_eq!(outcome.status, Status::Feasible, "{}", outcome.evidence);
+    assert!(outcome.value.unwrap() >= 18, "{}", outcome.evidence);
+    assert!(
+        outcome.evidence.starts_with(
+            "time limit reached; the native Russian-doll search had not finished (at most "
+        ) && outcome
+            .evidence
+            .contains(" by re-solving windows of it (large-neighbourhood search, "),
+        "{}",
+        outcome.evidence
+    );
+    // "At least 20" is answered by the search's packing (verified, as every answer).
+    let outcome = solve(&puzzle, Backend::Native, Goal::AtLeast(20), &control()).unwrap();
+    assert_eq!(outcome.status, Status::Satisfiable, "{}", outcome.evidence);
+    assert!(outcome.value.unwrap() >= 20);
+    assert!(
+        outcome.evidence.starts_with("found ")
+            && outcome
+                .evidence
+                .contains(" >= 20 after the native Russian-doll search stopped (at most "),
+        "{}",
+        outcome.evidence
+    );
+}
+
+#[test]
 fn the_cross_box_holds_19_and_no_more() {
     // The seed's open question, settled natively (Russian-doll suffix bound and memo).
     let puzzle = Puzzle::Packing(load("cross-13x19.toml"));
