@@ -539,6 +539,12 @@ fn neighbourhood_search_packs_25_crosses_in_18_by_18() {
     };
     let outcome = improve(&instance, &[], &stopped).unwrap();
     assert_eq!((outcome.best.len(), outcome.rounds), (18, 0));
+    // A packing that is none is refused: two placements of the same cells.
+    let overlapping = [0, 0];
+    assert!(matches!(
+        improve(&instance, &overlapping, &NeighbourhoodOptions::default()),
+        Err(DollError::Invalid(why)) if why.starts_with("the packing to improve: ")
+    ));
     // Piece minimums are refused, as by the doll.
     let mut counted = instance.clone();
     counted.pieces[0] = PieceLimit::exactly(1);
