@@ -149,9 +149,10 @@ fn the_cross_box_reaches_19_natively() {
 
 #[test]
 fn a_stopped_doll_hands_its_packing_to_the_neighbourhood_search() {
-    // 18 x 18 is far from proved in 2 s: the doll's packing then is at most its halves' (the
-    // table is not past half way), while the search started from it fills greedily to 18
-    // and gains from there, in the last twentieth of the time limit.
+    // 18 x 18 is far from proved in 2 s: the doll's own packing then comes from the few rows
+    // it decided (its table is not past half way, so it has no halves), while the search
+    // started from it fills greedily to 18 and gains from there, in the last twentieth of
+    // the time limit.
     let puzzle = Puzzle::Packing(load("cross-13x19.toml").open_box(18, 18));
     let control = || Control::new(Default::default(), Some(Duration::from_secs(2)));
     let outcome = solve(&puzzle, Backend::Native, Goal::Maximise, &control()).unwrap();
