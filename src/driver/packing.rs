@@ -317,8 +317,8 @@ fn improve_stopped(
         Some(deadline) if !interrupted => {
             let options = NeighbourhoodOptions {
                 target: Some(match goal {
-                    Goal::Maximise => outcome.bound,
-                    Goal::AtLeast(k) => k.min(outcome.bound),
+                    Goal::Maximise => bound,
+                    Goal::AtLeast(k) => k.min(bound),
                 }),
                 stop: Some(control.stop_flag()),
                 deadline: Some(deadline),
@@ -344,7 +344,7 @@ fn improve_stopped(
     let found = best.len();
     let witness = packing.solution_of(best);
     Ok(match goal {
-        Goal::Maximise if found == outcome.bound => RawOutcome::optimal(
+        Goal::Maximise if found == bound => RawOutcome::optimal(
             witness,
             found,
             format!("its packing meets the bound of the native Russian-doll search, which had not finished (at most {bound} pieces){how}"),
@@ -357,7 +357,7 @@ fn improve_stopped(
         ),
         _ => RawOutcome::stopped(
             (found > 0).then_some(witness),
-            Some(outcome.bound),
+            Some(bound),
             format!(
                 "{}; the native Russian-doll search had not finished (at most {bound} pieces){how}",
                 control.reason()

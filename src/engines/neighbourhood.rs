@@ -77,8 +77,8 @@ pub struct NeighbourhoodOutcome {
 }
 
 /// Improves the packing `start` (placement indices, pairwise disjoint, within the pieces'
-/// maximums; refused otherwise) of an instance without piece minimums, until `options` stop
-/// it.
+/// maximums; refused otherwise) of an instance the Russian doll accepts (no piece minimums),
+/// until `options` stop it.
 ///
 /// The packing is first filled greedily (every placement that still fits, in index order);
 /// then each round re-packs one window exactly. The result is a packing of the instance
@@ -88,9 +88,8 @@ pub fn improve(
     start: &[usize],
     options: &NeighbourhoodOptions<'_>,
 ) -> Result<NeighbourhoodOutcome, DollError> {
-    if let Some((piece, l)) = instance.pieces.iter().enumerate().find(|(_, l)| l.min > 0) {
-        return Err(DollError::Minimum { piece, min: l.min });
-    }
+    // The doll's own checks (sizes, cells, minimums) before the greedy fill indexes cells.
+    russian_doll::validate(instance)?;
     if let Err(why) = instance.check_packing(start) {
         return Err(DollError::Invalid(format!("the packing to improve: {why}")));
     }

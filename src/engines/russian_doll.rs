@@ -394,7 +394,8 @@ pub fn solve(
     wide!(3 4 5 6 7 8 9 10 11 12 13 14 15 16)
 }
 
-fn validate(instance: &PackingInstance) -> Result<(), DollError> {
+/// Refuses what [`solve`] cannot take: malformed instances and piece minimums.
+pub(crate) fn validate(instance: &PackingInstance) -> Result<(), DollError> {
     let cells = instance.width * instance.height;
     let invalid = |why: String| Err(DollError::Invalid(why));
     if instance.blocked.len() != cells {
