@@ -91,8 +91,8 @@ fn packing(c: &mut Criterion) {
 }
 
 /// The Russian-doll engine (what `solve` uses for packings without piece minimums): the
-/// whole suffix table, the optimum proved, with the default switches, with the memo or the
-/// lookahead cut off, and with the lookahead on a box narrower than its default reach (what
+/// whole suffix table, the optimum proved, with the default switches, with the memo, the
+/// lookahead cut, dead cells or relaxed memo lookups off, and with the lookahead on a box narrower than its default reach (what
 /// each buys or costs). The C baseline `../shared/refs/cross_doll.c` has none of them.
 fn russian_doll(c: &mut Criterion) {
     let mut group = c.benchmark_group("russian_doll");
@@ -111,6 +111,20 @@ fn russian_doll(c: &mut Criterion) {
             "_no_lookahead",
             DollOptions {
                 lookahead: 0,
+                ..defaults
+            },
+        ),
+        (
+            "_no_dead_cells",
+            DollOptions {
+                dead_cells: false,
+                ..defaults
+            },
+        ),
+        (
+            "_no_relaxed_lookups",
+            DollOptions {
+                memo_relaxed: false,
                 ..defaults
             },
         ),
@@ -141,9 +155,6 @@ fn russian_doll(c: &mut Criterion) {
     group.finish();
 }
 
-/// The reach targets, 15 x 15 (17) and 16 x 16 (20), with the lookahead cut and without:
-/// seconds per run, so the group takes minutes
-/// (`cargo bench -p puzzlec-bench --bench packing -- reach`).
 /// The large-neighbourhood search from nothing to 25 crosses in 18 x 18 (what HiGHS found;
 /// the doll's stopped runs held 24): windows widening from 4 to 8 (the default) against
 /// windows of 8 throughout.
@@ -176,17 +187,29 @@ fn neighbourhood(c: &mut Criterion) {
     group.finish();
 }
 
+/// The reach targets, 15 x 15 (17) and 16 x 16 (20), with the defaults, without the
+/// lookahead cut, without dead cells, without relaxed memo lookups, and with neither of
+/// these two: seconds per run, so the group takes minutes
+/// (`cargo bench -p puzzlec-bench --bench packing -- reach`).
 fn reach(c: &mut Criterion) {
     let mut group = c.benchmark_group("reach");
     group.sample_size(10);
     for (side, optimum) in [(15, 17), (16, 20)] {
         let crosses = cross_box(side, side);
-        for (switch, lookahead) in [("", 5), ("_no_lookahead", 0)] {
+        for (switch, lookahead, dead_cells, memo_relaxed) in [
+            ("", 5, true, true),
+            ("_no_lookahead", 0, true, true),
+            ("_no_dead_cells", 5, false, true),
+            ("_no_relaxed_lookups", 5, true, false),
+            ("_neither", 5, false, false),
+        ] {
             let name = format!("cross_{side}x{side}_optimum_{optimum}{switch}");
             group.bench_function(name, |b| {
                 b.iter(|| {
                     let options = DollOptions {
                         lookahead,
+                        dead_cells,
+                        memo_relaxed,
                         ..DollOptions::default()
                     };
                     let outcome = russian_doll::solve(&crosses, &options, |_, _| {}).unwrap();

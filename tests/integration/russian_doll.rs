@@ -17,9 +17,10 @@ use puzzlec::geometry::placements::{orientations, PackingInstance, PieceLimit, P
 use puzzlec::geometry::shapes::cross_box;
 
 /// Configurations of the switches: memo, symmetry, one or two threads (with two, entries are
-/// split over the threads after a handful of nodes, so the split is exercised), and the
-/// lookahead off or at its deepest (6), on whenever memo and symmetry agree (so every pair of
-/// switches is seen in all four settings).
+/// split over the threads after a handful of nodes, so the split is exercised), the
+/// lookahead off or at its deepest (6), on whenever memo and symmetry agree, dead cells on
+/// whenever memo and one thread differ, and relaxed memo lookups whenever symmetry and one
+/// thread differ (so every pair of switches is seen in all four settings).
 fn configurations() -> Vec<DollOptions<'static>> {
     let mut all = Vec::new();
     for memo in [false, true] {
@@ -31,6 +32,8 @@ fn configurations() -> Vec<DollOptions<'static>> {
                     symmetry,
                     lookahead: if memo == symmetry { 6 } else { 0 },
                     lookahead_min_row: 0,
+                    dead_cells: memo != (threads == 1),
+                    memo_relaxed: symmetry != (threads == 1),
                     threads,
                     split_nodes: if threads > 1 { 8 } else { 1 << 18 },
                     ..DollOptions::default()
