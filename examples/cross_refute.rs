@@ -1,8 +1,9 @@
 //! Proves the optimum of a packing model without piece minimums by the Russian doll, with
 //! each of its rules switchable, so that a refutation can be repeated by different routes:
 //! `cargo run --release --example cross_refute -- [MODEL] [no-memo] [no-dead-cells]
-//! [no-relaxed] [symmetry] [one-thread]` (defaults: models/cross-13x19.toml, the default
-//! rules: memo, dead cells and relaxed lookups on, mirror symmetry off, all cores). Prints the optimum, the packing, the row-start entries of the suffix table and
+//! [no-relaxed] [no-lookahead] [symmetry] [one-thread]` (defaults: models/cross-13x19.toml,
+//! the default rules: memo, dead cells, relaxed lookups and the lookahead on, mirror
+//! symmetry off, all cores). Prints the optimum, the packing, the row-start entries of the suffix table and
 //! the counters.
 
 use puzzlec::engines::russian_doll::{self, DollOptions};
@@ -28,6 +29,11 @@ fn main() {
         memo: !flag("no-memo"),
         dead_cells: !flag("no-dead-cells"),
         memo_relaxed: !flag("no-relaxed"),
+        lookahead: if flag("no-lookahead") {
+            0
+        } else {
+            DollOptions::default().lookahead
+        },
         symmetry: flag("symmetry"),
         threads: if flag("one-thread") { 1 } else { 0 },
         ..DollOptions::default()
@@ -52,11 +58,12 @@ fn main() {
         .collect();
     println!("row-start entries: {}", starts.join(" "));
     println!(
-        "{:.2} s; memo {}, dead cells {}, relaxed lookups {}, symmetry {}, threads {}; {:?}",
+        "{:.2} s; memo {}, dead cells {}, relaxed lookups {}, lookahead {}, symmetry {}, threads {}; {:?}",
         started.elapsed().as_secs_f64(),
         options.memo,
         options.dead_cells,
         options.memo_relaxed,
+        options.lookahead,
         options.symmetry,
         options.threads,
         outcome.stats
