@@ -31,9 +31,10 @@
 //!   without (`cross_doll.c`: 6.1 s in the same run); 13 x 19: 2.7 M nodes, 0.4 s, against
 //!   176 M, 1.7 s (`cross_doll.c`: 2.9 s). Every exhausted node is stored (storing only
 //!   subtrees of 16 nodes or more took 45% more nodes and 35% more time on 15 x 15).
-//! - **dead cells** (on, with the memo): free cells near the scan cell that nothing still to come can cover
-//!   are marked covered before the memo is consulted, so states differing only in such holes
-//!   share an entry ([`DollOptions::dead_cells`]; 16 x 16: 20 M nodes against 34 M).
+//! - **dead cells** (on, with the memo): free cells near the scan cell that nothing still to
+//!   come can cover are marked covered before the memo is consulted, so states differing
+//!   only in such holes share an entry ([`DollOptions::dead_cells`]; 16 x 16: 20 M nodes
+//!   against 34 M).
 //! - **relaxed lookups** (on, with the memo): a state the memo does not hold is looked up
 //!   again with the far end of its window cleared; fewer covered cells admit every packing
 //!   the state admits, so that entry's bound holds too ([`DollOptions::memo_relaxed`];
@@ -248,25 +249,27 @@ pub struct DollOptions<'a> {
     /// cut cost more than it saved (measured, whole process: 13 x 19 took 234 ms with it and
     /// 213 ms without; 14 x 14 510 ms against 632 ms, criterion).
     pub lookahead_min_row: usize,
-    /// Dead cells (with the memo): before the memo is consulted, the free cells of the window's first two scan
-    /// rows that no placement starting at the scan cell or later and fitting the window can
-    /// cover are marked covered. No packing from the node covers them, so the node's future
-    /// is the same; but states that differ only in such holes (the gaps a packing leaves
-    /// between its pieces) become one memo key. Measured on crosses (one thread, user time,
-    /// the machine shared with another run): 16 x 16 took 19.9 M nodes and 11.3 s with it
-    /// against 34.0 M and 16.6 s without, 15 x 15 7.2 M and 2.9 s against 11.9 M and 4.2 s,
-    /// 13 x 19 1.7 M against 3.0 M nodes. Cells further on cost more to test than the
-    /// hits they add (15 x 15 with four rows: 6.5 M nodes, 3.0 s).
+    /// Dead cells (with the memo): before the memo is consulted, the free cells of the
+    /// window's first two scan rows that no placement starting at the scan cell or later and
+    /// fitting the window can cover are marked covered. No packing from the node covers
+    /// them, so the node's future is the same; but states that differ only in such holes
+    /// (the gaps a packing leaves between its pieces) become one memo key. Measured on
+    /// crosses (one thread, user time, idle): 16 x 16 took 19.9 M nodes and 11.1 s with it
+    /// against 34.0 M and 16.2 s without, 15 x 15 7.2 M and 2.8 s against 11.9 M and 4.1 s,
+    /// 13 x 19 1.7 M against 3.0 M nodes. Cells further on cost more to test than the hits
+    /// they add (15 x 15 with four rows: 6.5 M nodes, slower; shared machine). Without the
+    /// memo it only costs (13 x 19: 2.8 s with it, 1.3 s without, criterion), so it is not
+    /// used then.
     pub dead_cells: bool,
     /// Relaxed memo lookups (with the memo): when the memo holds nothing for a state, look
     /// up the same state with its window's cells cleared from `(e - 1)` scan rows ahead on
     /// (`e`: the most rows a piece spans below its first cell's; 4 for crosses, so from
     /// three rows ahead), then from half a row earlier. A window that covers fewer cells
     /// admits every packing the node admits, so a bound stored for it holds here too. Used
-    /// when pieces span four rows or more. Measured on crosses (one thread,
-    /// user time, idle, with dead cells): 16 x 16 took 13.4 M nodes and 7.8 s with it against
-    /// 19.9 M and 11.2 s without, 15 x 15 5.0 M and 2.0 s against 7.2 M and 2.8 s, 13 x 19
-    /// 1.3 M against 1.7 M nodes. One cleared offset (three rows) gave 14.6 M nodes on 16 x 16,
+    /// when pieces span four rows or more. Measured on crosses (one thread, user time, idle,
+    /// with dead cells): 16 x 16 took 13.4 M nodes and 7.8 s with it against 19.9 M and
+    /// 11.1 s without, 15 x 15 5.0 M and 2.1 s against 7.2 M and 2.8 s, 13 x 19 1.3 M
+    /// against 1.7 M nodes. One cleared offset (three rows) gave 14.6 M nodes on 16 x 16,
     /// three or four offsets no fewer than two.
     pub memo_relaxed: bool,
     /// Worker threads (0: as many as the machine has).
@@ -869,6 +872,7 @@ impl<W: Window> Engine<'_, W> {
         }
         window
     }
+
     /// Moves the scan on to the first cell at or after `q` where some placement starts and,
     /// with [`Engine::skip_unfit`], fits (`None`: past the last cell). The cells passed over
     /// stay empty whatever follows, so this only saves nodes (and takes the suffix bound at
@@ -1572,7 +1576,18 @@ fn run<W: Window>(
         };
         Memo::new(log2)
     });
-    let (covering_starts, covering) = covering_lists(prep);
+    // Two scan rows, within the reach (the window's cells beyond it are all free); only
+    // memo keys gain from them (see `DollOptions::dead_cells`).
+    let dead_span = if options.dead_cells && memo.is_some() {
+        (2 * prep.row).min(prep.reach)
+    } else {
+        0
+    };
+    let (covering_starts, covering) = if dead_span > 1 {
+        covering_lists(prep)
+    } else {
+        (Vec::new(), Vec::new())
+    };
     let engine = Engine {
         skip_unfit: memo.is_some(),
         prep,
@@ -1585,14 +1600,7 @@ fn run<W: Window>(
             .map(|k| prep.starts[k] < prep.starts[k + 1])
             .collect(),
         piece: prep.piece.iter().map(|&p| p as u32).collect(),
-        // Two scan rows, within the reach (the window's cells beyond it are all free). Only
-        // memo keys gain: without the memo the test costs more than the nodes it saves
-        // (13 x 19 without the memo: 2.8 s with it, 1.3 s without, criterion).
-        dead_span: if options.dead_cells && memo.is_some() {
-            (2 * prep.row).min(prep.reach)
-        } else {
-            0
-        },
+        dead_span,
         covering_starts,
         covering,
         relaxed: if options.memo_relaxed && prep.extent >= 3 {
