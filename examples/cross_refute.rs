@@ -3,8 +3,8 @@
 //! `cargo run --release --example cross_refute -- [MODEL] [no-memo] [no-dead-cells]
 //! [no-relaxed] [no-lookahead] [symmetry] [one-thread]` (defaults: models/cross-13x19.toml,
 //! the default rules: memo, dead cells, relaxed lookups and the lookahead on, mirror
-//! symmetry off, all cores). Prints the optimum, the packing, the row-start entries of the suffix table and
-//! the counters.
+//! symmetry off, all cores). Prints the optimum, the packing, the row-start entries of the
+//! suffix table and the counters.
 
 use puzzlec::engines::russian_doll::{self, DollOptions};
 use puzzlec::puzzle::{load_model_file, Puzzle};
