@@ -93,7 +93,8 @@ fn packing(c: &mut Criterion) {
 /// The Russian-doll engine (what `solve` uses for packings without piece minimums): the
 /// whole suffix table, the optimum proved, with the default switches, with the memo, the
 /// lookahead cut, dead cells or relaxed memo lookups off, and with the lookahead on a box
-/// narrower than its default reach (what each buys or costs). The C baseline `../shared/refs/cross_doll.c` has none of them.
+/// narrower than its default reach (what each buys or costs). The C baseline
+/// `../shared/refs/cross_doll.c` has none of them.
 fn russian_doll(c: &mut Criterion) {
     let mut group = c.benchmark_group("russian_doll");
     group.sample_size(10);
