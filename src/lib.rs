@@ -3,6 +3,8 @@
 //! The crate is layered; each layer imports only the ones below it (a test, `tests/integration/layering.rs`,
 //! keeps it so):
 //!
+//! - [`formats`]: every file format read or written (DIMACS, solver answers, WCNF, OPB, LP,
+//!   MiniZinc), importing nothing of the crate.
 //! - [`checkers`]: the LRAT and DRAT proof checkers, importing nothing of the crate.
 //! - [`base`]: the shared vocabulary (goal, status, stop control, raw outcomes, errors).
 //! - [`geometry`]: cells, the symmetries of the square grid, polyomino placements.
@@ -43,6 +45,7 @@ pub mod checkers;
 pub mod driver;
 pub mod encode;
 pub mod engines;
+pub mod formats;
 pub mod geometry;
 pub mod model;
 pub mod oracle;

@@ -15,23 +15,8 @@ pub mod stream;
 pub mod totalizer;
 pub mod wcnf;
 
+pub use crate::formats::ReadError;
 use crate::model::{Lit, Var};
-
-/// A solver file (WCNF, OPB) that does not read back: where, and what is wrong.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ReadError {
-    /// A problem on one line (1-based).
-    #[error("line {line}: {message}")]
-    Line {
-        /// The 1-based line.
-        line: usize,
-        /// What is wrong.
-        message: String,
-    },
-    /// A problem with the file as a whole (a missing or contradicted header).
-    #[error("{0}")]
-    File(String),
-}
 
 /// Where encoders put what they make: fresh variables and clauses. The same encoder fills an
 /// in-memory [`Cnf`] or anything else that implements this.

@@ -11,45 +11,26 @@ use super::cnf::{at_least_clause, encode_constraint, encode_into};
 use super::estimate::CountingSink;
 use super::{dimacs, lp, lp_file, opb, wcnf, ClauseSink};
 use crate::base::Control;
+use crate::formats;
 use crate::model::{Constraint, Lit, Model, Var};
 use std::io::Write;
 
-/// Lines written between two looks at the stop flag.
-const LINES_PER_POLL: u64 = 1 << 14;
+/// Why a file was not finished (the writers' own error, see [`crate::formats::lines`]).
+pub use crate::formats::lines::WriteError as StreamError;
 
-/// Why a file was not finished.
-#[derive(Debug, thiserror::Error)]
-pub enum StreamError {
-    /// Writing failed.
-    #[error("{0}")]
-    Io(#[from] std::io::Error),
-    /// The control (a time limit or Ctrl-C) stopped the writing.
-    #[error("stopped")]
-    Stopped,
-}
-
-/// Writes lines to `out`, polling `control`; a [`ClauseSink`] whose clauses become lines.
+/// A [`formats::lines::LineWriter`] polling `control`, and a [`ClauseSink`] whose clauses
+/// become lines.
 struct LineWriter<'a> {
-    out: &'a mut dyn Write,
-    control: &'a Control,
-    line: String,
-    lines: u64,
-    error: Option<std::io::Error>,
-    stopped: bool,
+    lines: formats::lines::LineWriter<'a>,
     /// Variables so far (as a clause sink); the prefix of clause lines (`h` in WCNF).
     num_vars: usize,
     clause_prefix: Option<&'static str>,
 }
 
 impl<'a> LineWriter<'a> {
-    fn new(out: &'a mut dyn Write, control: &'a Control) -> LineWriter<'a> {
+    fn new(out: &'a mut dyn Write, should_stop: &'a dyn Fn() -> bool) -> LineWriter<'a> {
         LineWriter {
-            out,
-            control,
-            line: String::new(),
-            lines: 0,
-            error: None,
-            stopped: false,
+            lines: formats::lines::LineWriter::new(out, should_stop),
             num_vars: 0,
             clause_prefix: None,
         }
@@ -57,30 +38,12 @@ impl<'a> LineWriter<'a> {
 
     /// Writes the text `fill` puts into the line buffer.
     fn emit(&mut self, fill: impl FnOnce(&mut String)) {
-        if self.error.is_some() || self.stopped {
-            return;
-        }
-        self.line.clear();
-        fill(&mut self.line);
-        if let Err(e) = self.out.write_all(self.line.as_bytes()) {
-            self.error = Some(e);
-        }
-        self.lines += 1;
-        if self.lines.is_multiple_of(LINES_PER_POLL) && self.control.should_stop() {
-            self.stopped = true;
-        }
+        self.lines.emit(fill);
     }
 
     /// The result: an error, a stop, or done.
     fn finish(self) -> Result<(), StreamError> {
-        if let Some(e) = self.error {
-            return Err(StreamError::Io(e));
-        }
-        if self.stopped || self.control.should_stop() {
-            return Err(StreamError::Stopped);
-        }
-        self.out.flush()?;
-        Ok(())
+        self.lines.finish()
     }
 }
 
@@ -98,7 +61,7 @@ impl ClauseSink for LineWriter<'_> {
     }
 
     fn stopped(&self) -> bool {
-        self.stopped || self.error.is_some()
+        self.lines.failed()
     }
 }
 
@@ -137,7 +100,8 @@ pub fn write_dimacs(
     out: &mut dyn Write,
     control: &Control,
 ) -> Result<(), StreamError> {
-    let mut writer = LineWriter::new(out, control);
+    let should_stop = || control.should_stop();
+    let mut writer = LineWriter::new(out, &should_stop);
     writer.emit(|line| dimacs::write_comments(line, model.names(), comments, "c"));
     writer.emit(|line| line.push_str(&format!("p cnf {} {}\n", plan.num_vars, plan.clauses)));
     writer.num_vars = model.num_vars();
@@ -157,7 +121,8 @@ pub fn write_wcnf(
     out: &mut dyn Write,
     control: &Control,
 ) -> Result<(), StreamError> {
-    let mut writer = LineWriter::new(out, control);
+    let should_stop = || control.should_stop();
+    let mut writer = LineWriter::new(out, &should_stop);
     writer.emit(|line| dimacs::write_comments(line, model.names(), comments, "c"));
     writer.num_vars = model.num_vars();
     writer.clause_prefix = Some("h");
@@ -187,7 +152,8 @@ pub fn write_opb(
     out: &mut dyn Write,
     control: &Control,
 ) -> Result<(), StreamError> {
-    let mut writer = LineWriter::new(out, control);
+    let should_stop = || control.should_stop();
+    let mut writer = LineWriter::new(out, &should_stop);
     let bound_row = match (&model.objective, at_least) {
         (Some(objective), Some(k)) => Some(opb::at_least_row(&objective.lits, k)),
         _ => None,
@@ -222,7 +188,8 @@ pub fn write_lp(
     out: &mut dyn Write,
     control: &Control,
 ) -> Result<(), StreamError> {
-    let mut writer = LineWriter::new(out, control);
+    let should_stop = || control.should_stop();
+    let mut writer = LineWriter::new(out, &should_stop);
     let names = lp_file::lp_names(model.names());
     let (objective, offset) = lp::objective_terms(model);
     writer.emit(|line| {

@@ -8,12 +8,13 @@ use std::path::{Path, PathBuf};
 /// Each top-level module and the modules it may import. The order is the layering, lowest
 /// first: see the crate docs in `src/lib.rs` and the README's architecture section.
 const LAYERS: &[(&str, &[&str])] = &[
+    ("formats", &[]),
     ("checkers", &[]),
     ("base", &[]),
     ("geometry", &["base"]),
     ("model", &["base"]),
     ("engines", &["geometry", "base"]),
-    ("encode", &["model", "base"]),
+    ("encode", &["formats", "model", "base"]),
     ("oracle", &["checkers", "encode", "model", "base"]),
     ("puzzle", &["model", "geometry", "base"]),
     (
