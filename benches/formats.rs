@@ -38,7 +38,7 @@ fn tromino_tiling(side: usize) -> Puzzle {
 
 /// A satisfying assignment of `dimacs` (found by varisat), as a SAT competition answer.
 fn sat_answer(dimacs: &str) -> String {
-    use varisat::{ExtendFormula as _, Solver};
+    use varisat::Solver;
     let formula = varisat::dimacs::DimacsParser::parse(dimacs.as_bytes()).expect("DIMACS");
     let mut solver = Solver::new();
     solver.add_formula(&formula);
