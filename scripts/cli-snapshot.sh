@@ -16,7 +16,8 @@ out=$(realpath "$out")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# Masks what legitimately varies from run to run: times, node counts, temporary paths.
+# Masks what legitimately varies from run to run: times, node counts, temporary paths, and
+# the packing search's progress notes (printed once a run has taken a second of wall time).
 normalise() {
   sed -E \
     -e 's/[0-9]+(\.[0-9]+)? ?(ms|s)\b/<time>/g' \
@@ -24,7 +25,8 @@ normalise() {
     -e 's/[0-9]+ nodes/<n> nodes/g' \
     -e 's/"nodes": ?[0-9]+/"nodes": <n>/g' \
     -e 's/,[0-9]+\.[0-9]{3},"/,<time>,"/g' \
-    -e "s#$work#<work>#g"
+    -e "s#$work#<work>#g" \
+    -e '/^packing: pieces starting at .* or later in scan order: /d'
 }
 
 n=0
@@ -32,7 +34,9 @@ run() {
   n=$((n + 1))
   local name
   name=$(printf '%03d' "$n")
-  "$bin" "$@" >"$work/stdout" 2>"$work/stderr" </dev/null
+  # BIN_PATH, when set, is the PATH the binary alone runs with (the normalising tools keep
+  # the caller's).
+  PATH="${BIN_PATH:-$PATH}" "$bin" "$@" >"$work/stdout" 2>"$work/stderr" </dev/null
   local code=$?
   {
     echo "\$ puzzlec $*" | normalise
@@ -66,8 +70,8 @@ for m in "${quick[@]}"; do
     run emit "$m" --format "$f"
   done
   run emit "$m" --format dimacs --at-least 5
-  PATH="$work/solvers" run compare "$m"
-  PATH="$work/solvers" run compare "$m" --json
+  BIN_PATH="$work/solvers" run compare "$m"
+  BIN_PATH="$work/solvers" run compare "$m" --json
   run solve "$m" --count
   run solve "$m" --count --json
   run solve "$m" --all
