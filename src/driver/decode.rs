@@ -16,8 +16,8 @@ use crate::driver::emit::{emit, Format};
 use crate::encode::dimacs::VarNameError;
 use crate::encode::lp::LinearProgram;
 use crate::encode::lp_file::LpParseError;
-use crate::encode::mzn::{self, MznAnswerError, MznStatus};
 use crate::encode::{dimacs, lp_file, opb, wcnf, Cnf, ReadError};
+use crate::formats::minizinc::{self as mzn, MznAnswerError, MznStatus};
 use crate::model::{Assignment, Constraint, Lit, Model, Var};
 use crate::oracle::external_milp::{
     read_cbc_solution, read_glpk_solution, read_highs_solution, SolutionError,

@@ -7,6 +7,7 @@ use crate::encode::amo::AmoEncoding;
 use crate::encode::mzn;
 use crate::encode::opb;
 use crate::encode::stream::{self, StreamError};
+use crate::formats::minizinc::Dialect;
 use crate::model::Model;
 use crate::puzzle::Puzzle;
 use std::io::Write;
@@ -187,12 +188,12 @@ pub fn emit_to(
         Format::Mzn | Format::Fzn => {
             let (dialect, run, answer) = match options.format {
                 Format::Mzn => (
-                    mzn::Dialect::MiniZinc,
+                    Dialect::MiniZinc,
                     "minizinc --solver gecode FILE.mzn",
                     "`name = value;` lines",
                 ),
                 _ => (
-                    mzn::Dialect::FlatZinc,
+                    Dialect::FlatZinc,
                     "fzn-gecode FILE.fzn",
                     "`name = value;` lines and arrays such as `q = array2d(...);`",
                 ),
@@ -210,8 +211,7 @@ pub fn emit_to(
                 "run: {run}; its answer ({answer}) is read back by `puzzlec decode`"
             ));
             push_lazy_warning(&mut comments, &model);
-            let problem = mzn::Problem::from_model(&model, at_least);
-            mzn::write(&problem, dialect, &comments, out, control)?;
+            mzn::write(&model, at_least, dialect, &comments, out, control)?;
         }
     }
     Ok(())

@@ -1,6 +1,7 @@
 //! Encodings of a [`Model`](crate::model::Model): CNF (at-most-one, totalizer, the whole
 //! model), the 0-1 linear program, and the file formats solvers read (DIMACS, WCNF, OPB,
-//! CPLEX LP, MiniZinc and FlatZinc).
+//! CPLEX LP; MiniZinc and FlatZinc as the rows and names [`crate::formats::minizinc`]
+//! writes).
 
 pub mod amo;
 pub mod cnf;

@@ -1,5 +1,6 @@
 //! Constraint solvers through MiniZinc (`--solver cp:gecode`, `cp:chuffed`...): the 0-1
-//! program the MILP backend solves, written as a MiniZinc file ([`crate::encode::mzn`]),
+//! program the MILP backend solves, written as a MiniZinc file
+//! ([`crate::formats::minizinc`], its identifiers from [`crate::encode::mzn`]),
 //! `minizinc --solver NAME` run on it, and its `name = value;` output read back by
 //! identifier. Every solution is checked to give every variable 0 or 1 and to satisfy every
 //! row before it is decoded; "optimal" (`==========`) and `=====UNSATISFIABLE=====` are the
@@ -9,7 +10,8 @@ use super::loops::answer_goal_milp;
 use super::{MilpAnswer, MilpOracle, OracleError};
 use crate::base::{Control, Goal, Incumbent, RawOutcome};
 use crate::encode::lp::LinearProgram;
-use crate::encode::mzn::{self, Dialect, MznStatus, Problem};
+use crate::encode::mzn;
+use crate::formats::minizinc::{self, Dialect, MznStatus};
 use crate::model::{Assignment, Model};
 use crate::oracle::external::{
     describe_status, find_on_path, run, split_command, tail, Finished, ScratchDir, SolverSpecError,
@@ -107,12 +109,12 @@ impl CpSolver {
         let scratch = ScratchDir::new()?;
         let path = scratch.file("model.mzn");
         let mut text = Vec::new();
-        mzn::write(
-            &Problem::from_program(program),
+        minizinc::write(
+            &mzn::program_problem(program),
             Dialect::MiniZinc,
             comments,
             &mut text,
-            &Control::unlimited(),
+            &|| false,
         )
         .map_err(|e| OracleError::Io(format!("cannot write the MiniZinc model: {e}")))?;
         std::fs::write(&path, &text)
@@ -160,7 +162,7 @@ impl CpSolver {
                 tail(&stdout)
             ))
         };
-        match mzn::read_answer(&stdout).map_err(|e| garbage(e.to_string()))? {
+        match minizinc::read_answer(&stdout).map_err(|e| garbage(e.to_string()))? {
             MznStatus::Unsatisfiable => Ok(MilpAnswer::Infeasible),
             // `=====UNKNOWN=====`: stopped (by its time limit) without a solution.
             MznStatus::Unknown(words) if words == "=====UNKNOWN=====" => Ok(MilpAnswer::Stopped),
@@ -220,7 +222,7 @@ fn checked_values(
         let &column = index
             .get(name.as_str())
             .ok_or_else(|| format!("unknown variable {name:?}"))?;
-        let bit = mzn::zero_one(value)
+        let bit = minizinc::zero_one(value)
             .ok_or_else(|| format!("variable {name} has value {value}, not 0 or 1"))?;
         result[column] = Some(bit);
     }

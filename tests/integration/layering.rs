@@ -15,12 +15,16 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("model", &["base"]),
     ("engines", &["geometry", "base"]),
     ("encode", &["formats", "model", "base"]),
-    ("oracle", &["checkers", "encode", "model", "base"]),
+    (
+        "oracle",
+        &["checkers", "encode", "formats", "model", "base"],
+    ),
     ("puzzle", &["model", "geometry", "base"]),
     (
         "driver",
         &[
-            "puzzle", "oracle", "engines", "checkers", "encode", "model", "geometry", "base",
+            "puzzle", "oracle", "engines", "checkers", "encode", "formats", "model", "geometry",
+            "base",
         ],
     ),
     (

@@ -1,88 +1,27 @@
-//! The writer: a model's rows as a MiniZinc or FlatZinc file.
+//! The writer: names and rows as a MiniZinc or FlatZinc file.
 
 use super::layout::{ArrayDecl, Dim, EnumDecl, Layout};
-use super::{mzn_names, Dialect, NOT_IN_MODEL, OBJECTIVE};
-use crate::base::Control;
-use crate::encode::lp::{self, Comparison, LinearProgram, Row};
-use crate::encode::stream::StreamError;
-use crate::model::Model;
+use super::{idents, Dialect, NOT_IN_MODEL, OBJECTIVE};
+use crate::formats::linear::{Comparison, Row};
+use crate::formats::lines::{LineWriter, WriteError};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::io::Write;
-
-/// Writes lines to `out`, polling `control` every few thousand lines.
-struct Lines<'a> {
-    out: &'a mut dyn Write,
-    control: &'a Control,
-    line: String,
-    count: u64,
-}
-
-impl Lines<'_> {
-    fn put(&mut self, fill: impl FnOnce(&mut String)) -> Result<(), StreamError> {
-        self.line.clear();
-        fill(&mut self.line);
-        self.out.write_all(self.line.as_bytes())?;
-        self.count += 1;
-        if self.count.is_multiple_of(1 << 12) && self.control.should_stop() {
-            return Err(StreamError::Stopped);
-        }
-        Ok(())
-    }
-}
 
 /// What a file states, apart from its variables: the objective (maximised, as terms and
 /// a constant), the rows each with a comment, and whether it asks "objective at least K".
 pub struct Problem<'a> {
     /// The model's variable names, one per column.
     pub names: &'a [String],
+    /// The same names as LP columns (`q_3_5` for `q[3,5]`, as the CPLEX LP file names
+    /// them), which the file's identifiers are made from ([`idents`]).
+    pub lp_names: Vec<String>,
     /// The objective's (coefficient, column) terms and constant; `None` for no objective.
     pub objective: Option<(Vec<(f64, usize)>, f64)>,
     /// The rows, each with the words of its comment (`c1: at-most-one`).
     pub rows: Vec<(Row, String)>,
     /// "Objective at least K" (a constraint, and `solve satisfy`).
     pub at_least: Option<usize>,
-}
-
-impl<'a> Problem<'a> {
-    /// The model's constraints as rows `c1`, `c2`... (the LP file's), each commented with
-    /// its kind, with "objective at least K" when `at_least` gives K.
-    pub fn from_model(model: &'a Model, at_least: Option<usize>) -> Problem<'a> {
-        let rows = model
-            .constraints
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                let row = lp::constraint_row(c, i + 1);
-                let words = format!("{}: {}", row.name, c.kind_name());
-                (row, words)
-            })
-            .collect();
-        Problem {
-            names: model.names(),
-            objective: model.objective.as_ref().map(|_| lp::objective_terms(model)),
-            rows,
-            at_least: at_least.filter(|_| model.objective.is_some()),
-        }
-    }
-
-    /// A 0-1 program as it is (its rows, an `at_least` row among them, cuts included):
-    /// what `--solver cp:NAME` hands MiniZinc. A program with an `at_least` row asks
-    /// `solve satisfy`.
-    pub fn from_program(program: &'a LinearProgram) -> Problem<'a> {
-        let decision = program.rows.iter().any(|r| r.name == "at_least");
-        Problem {
-            names: &program.columns,
-            objective: (!program.objective.is_empty() && !decision)
-                .then(|| (program.objective.clone(), program.objective_offset)),
-            rows: program
-                .rows
-                .iter()
-                .map(|r| (r.clone(), r.name.clone()))
-                .collect(),
-            at_least: None,
-        }
-    }
 }
 
 /// `+ a - b + 2*c` in MiniZinc, or `0` for no terms.
@@ -175,7 +114,11 @@ fn describe_layout(l: &mut String, layout: &Layout, labels: &[String]) {
 
 /// An array's declaration and the constraints that fix its entries that are not model
 /// variables.
-fn write_array(lines: &mut Lines, array: &ArrayDecl, layout: &Layout) -> Result<(), StreamError> {
+fn write_array(
+    lines: &mut LineWriter,
+    array: &ArrayDecl,
+    layout: &Layout,
+) -> Result<(), WriteError> {
     let enums = &layout.enums;
     let sizes = array.sizes(enums);
     let sets = array.index_sets(enums);
@@ -342,21 +285,16 @@ fn array_sums(layout: &Layout, terms: &[(f64, usize)]) -> Option<(Vec<String>, T
 }
 
 /// Writes `problem` in `dialect` to `out`, `comments` first (each as a `%` line), line by
-/// line; `control` can stop it ([`StreamError::Stopped`]).
+/// line; `should_stop` can stop it ([`WriteError::Stopped`]).
 pub fn write(
     problem: &Problem,
     dialect: Dialect,
     comments: &[String],
     out: &mut dyn Write,
-    control: &Control,
-) -> Result<(), StreamError> {
-    let labels = mzn_names(problem.names);
-    let mut lines = Lines {
-        out,
-        control,
-        line: String::new(),
-        count: 0,
-    };
+    should_stop: &dyn Fn() -> bool,
+) -> Result<(), WriteError> {
+    let labels = idents(&problem.lp_names);
+    let mut lines = LineWriter::new(out, should_stop);
     let fzn = dialect == Dialect::FlatZinc;
     // MiniZinc declares the variables as arrays where it can; FlatZinc, which has no
     // arrays of variables beyond one index, declares scalars and prints them as those
@@ -492,11 +430,7 @@ pub fn write(
         }
         lines.put(|l| l.push_str("];\n"))?;
     }
-    lines.out.flush()?;
-    if control.should_stop() {
-        return Err(StreamError::Stopped);
-    }
-    Ok(())
+    lines.finish()
 }
 
 /// One row as a constraint line.

@@ -4,8 +4,8 @@ use super::boxes::{
     box_entries, box_names, box_names_len, box_size, check_box, read_ranges, Ranges, NAMES_PER_BYTE,
 };
 use super::{Dialect, NOT_IN_MODEL, OBJECTIVE};
-use crate::encode::lp::{Comparison, LinearProgram, Row};
-use crate::encode::ReadError;
+use crate::formats::linear::{Comparison, LinearProgram, Row};
+use crate::formats::ReadError;
 use std::collections::{HashMap, HashSet};
 
 /// A MiniZinc or FlatZinc file `emit` wrote, read back: its identifiers with the model

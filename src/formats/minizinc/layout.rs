@@ -113,7 +113,7 @@ type Groups<'a> = HashMap<Key<'a>, Vec<(usize, Vec<&'a str>)>>;
 
 impl Layout {
     /// The arrays `names` fit (see the module's documentation), `labels` (the
-    /// [`mzn_names`](super::mzn_names)) naming the scalars.
+    /// [`idents`](super::idents)) naming the scalars.
     pub(super) fn new(names: &[String], labels: &[String]) -> Layout {
         // Groups of names by base and separators, biggest first.
         let mut order: Vec<Key> = Vec::new();
