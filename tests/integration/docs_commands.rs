@@ -2,7 +2,8 @@
 //! `README.md` and `docs/*.md` is run, each `$ ` line by `sh` in a fresh folder that has the
 //! repository's `models/`, with the `puzzlec` under test first on PATH, and what it prints
 //! (stdout and stderr, in order) is compared with the lines shown after it. Times and node
-//! counts are masked; a line `...` stands for any number of lines.
+//! counts are masked; a line `...` stands for any number of lines. Their relative links
+//! lead to files that exist.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -160,6 +161,100 @@ fn every_console_block_runs_as_shown() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     assert!(ran >= 8, "only {ran} commands found in console blocks");
+}
+
+/// The targets of the Markdown links in `text` (inline `[text](target)`, images, and
+/// reference definitions `[label]: target`), outside code blocks and code spans, each with
+/// its line number.
+fn link_targets(text: &str) -> Vec<(usize, String)> {
+    let mut targets = Vec::new();
+    let mut in_code_block = false;
+    for (index, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            in_code_block = !in_code_block;
+            continue;
+        }
+        if in_code_block {
+            continue;
+        }
+        // Code spans show link syntax without being links.
+        let prose: String = line
+            .split('`')
+            .enumerate()
+            .filter(|(i, _)| i % 2 == 0)
+            .map(|(_, part)| part)
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut rest = prose.as_str();
+        while let Some(at) = rest.find("](") {
+            rest = &rest[at + 2..];
+            let end = rest.find(')').unwrap_or(rest.len());
+            let target = rest[..end].trim().trim_start_matches('<');
+            let target = target.split([' ', '>']).next().unwrap_or("");
+            targets.push((index + 1, target.to_string()));
+        }
+        if let Some(definition) = prose.trim_start().strip_prefix('[') {
+            if let Some((_, target)) = definition.split_once("]:") {
+                let target = target.split_whitespace().next().unwrap_or("");
+                targets.push((index + 1, target.trim_matches(['<', '>']).to_string()));
+            }
+        }
+    }
+    targets
+}
+
+/// The relative links of `text` (the Markdown file `document`) that lead to no file, with
+/// their line numbers: web links and links within the page are not checked, and
+/// `FILE#anchor` checks FILE.
+fn broken_links(document: &Path, text: &str) -> Vec<(usize, String)> {
+    let folder = document.parent().unwrap();
+    link_targets(text)
+        .into_iter()
+        .filter(|(_, target)| {
+            let web = ["http://", "https://", "mailto:"]
+                .iter()
+                .any(|scheme| target.starts_with(scheme));
+            let file = target.split(['#', '?']).next().unwrap_or("");
+            !web && !file.is_empty() && !folder.join(file).exists()
+        })
+        .collect()
+}
+
+#[test]
+fn every_relative_link_leads_to_a_file() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut broken: Vec<String> = Vec::new();
+    for document in documents() {
+        let name = document.strip_prefix(root).unwrap().display().to_string();
+        let text = fs::read_to_string(&document).unwrap();
+        for (line, target) in broken_links(&document, &text) {
+            broken.push(format!("{name}:{line}: {target}"));
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "links to no file:\n{}",
+        broken.join("\n")
+    );
+}
+
+#[test]
+fn the_link_check_finds_a_broken_link() {
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
+    let text = "See [the guide](README.md), [a section](../README.md#families), \
+                [the web](https://example.com), [here](#top) and `[code](nowhere.md)`.\n\
+                From inside docs/: [schema](docs/json-schema.md#solve).\n\
+                ```\n[in a block](nowhere.md)\n```\n\
+                [missing]: missing.md\n";
+    let broken = broken_links(&docs.join("guide.md"), text);
+    assert_eq!(
+        broken,
+        [
+            (2, "docs/json-schema.md#solve".to_string()),
+            (6, "missing.md".to_string())
+        ]
+    );
 }
 
 #[test]

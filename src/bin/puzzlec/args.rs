@@ -1,10 +1,12 @@
 //! The command line's flags and subcommands (clap derive), and the choices they offer.
 
-use clap::{Parser, Subcommand, ValueEnum};
+use crate::output::{limit, Failure};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use puzzlec::base::shard::Shard;
 use puzzlec::driver::emit::Format;
 use puzzlec::driver::Backend;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// puzzlec: compile grid puzzles into constraint models and settle them with SAT, MILP or
 /// native search, every answer verified.
@@ -161,276 +163,353 @@ impl ColorChoice {
     }
 }
 
+/// The model file a command reads.
+#[derive(Args)]
+pub struct Model {
+    /// The model file (TOML).
+    #[arg(id = "model", value_name = "MODEL")]
+    pub path: PathBuf,
+}
+
+/// `--time-limit`, for the commands that can be stopped.
+#[derive(Args)]
+pub struct TimeLimit {
+    /// Stop after this many seconds: `solve` keeps the best solution found (not proven),
+    /// `emit` and `prove` write no file, `sweep` stops each instance after this long (its
+    /// row then says so), and `compare` gives its rows, run in turn, equal shares of the time
+    /// left (without it, a MiniZinc row gets 10 seconds).
+    #[arg(long = "time-limit", id = "time_limit", value_name = "SECS")]
+    pub seconds: Option<f64>,
+}
+
+impl TimeLimit {
+    /// The limit as a duration, or a usage error for a bad number of seconds.
+    pub fn duration(&self) -> Result<Option<Duration>, Failure> {
+        limit(self.seconds)
+    }
+}
+
+/// `--max-memory`, for the commands that build a model or its encoding.
+#[derive(Args)]
+pub struct MemoryLimit {
+    /// Refuse (exit 2; `compare` skips the SAT or MILP row, recorded as an error) work whose
+    /// memory estimate, made before the model is built, is above SIZE (bytes, or with K, M,
+    /// G or T: powers of 1024). The default suits an 8 GB machine.
+    #[arg(
+        long = "max-memory",
+        id = "max_memory",
+        value_name = "SIZE",
+        default_value = "4G"
+    )]
+    pub size: ByteSize,
+}
+
+impl MemoryLimit {
+    /// The limit in bytes.
+    pub fn bytes(&self) -> u64 {
+        self.size.0
+    }
+}
+
+/// `--json`, for the commands that can print their result as a JSON document.
+#[derive(Args)]
+pub struct Output {
+    /// Print the result as JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `--shard I/N`, for the commands whose work splits over machines.
+#[derive(Args)]
+pub struct Split {
+    /// Do shard I of N of a deterministic split: `solve` counts one part (native) and
+    /// `sweep` runs the rows i with i mod N + 1 = I, for `merge` to add up or join their
+    /// --json outputs; `prove` refutes and `check` checks only the Russian-doll table steps
+    /// k with k % N = I - 1 of a maximum packing (everything else in full). Copy the step
+    /// files of all shards into one folder and run `prove` there without --shard to
+    /// complete a certificate; it is certified once every shard passes `check`.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
+}
+
 /// The subcommands.
 #[derive(Subcommand)]
 pub enum Command {
     /// Solve a model: the best solution and how its optimality was proved, or, with
     /// --at-least, a yes (exit 10) or no (exit 20) to "is there a solution with at least K?".
-    Solve {
-        /// The model file (TOML).
-        model: PathBuf,
-        /// Which backend answers [default: sat for queens, native for packing and
-        /// dissection, and native for --all, --count, --unique].
-        #[arg(long, value_enum)]
-        backend: Option<BackendArg>,
-        /// An external solver for the backend. SAT: a command line run on a DIMACS file,
-        /// with `{cnf}` for its path (appended when absent) and `{out}` for a result file
-        /// (MiniSat's form; `minisat` alone means `minisat {cnf} {out}`), e.g. `cadical`.
-        /// MILP: `cbc`, `glpsol` or `highs` (path and extra arguments allowed), or
-        /// `cp:NAME`, a MiniZinc solver (`cp:gecode`) run by `minizinc` on the 0-1 program.
-        #[arg(long, value_name = "CMD")]
-        solver: Option<String>,
-        /// Decide "at least K" instead of maximising.
-        #[arg(long, value_name = "K")]
-        at_least: Option<usize>,
-        /// Stop after this many seconds, keeping the best solution found (not proven).
-        #[arg(long, value_name = "SECS")]
-        time_limit: Option<f64>,
-        /// Refuse (exit 2) work whose memory estimate, made before the model is built, is
-        /// above SIZE (bytes, or with K, M, G or T: powers of 1024). The default suits an
-        /// 8 GB machine.
-        #[arg(long, value_name = "SIZE", default_value = "4G")]
-        max_memory: ByteSize,
-        /// Print the result as JSON on stdout.
-        #[arg(long)]
-        json: bool,
-        /// Also draw the solution as an SVG picture in FILE.
-        #[arg(long, value_name = "FILE")]
-        svg: Option<PathBuf>,
-        /// Print every optimal solution (8 boards side by side), then their number.
-        #[arg(long)]
-        all: bool,
-        /// Count the optimal solutions without printing them.
-        #[arg(long)]
-        count: bool,
-        /// Reduce by the board's own symmetries: one solution per class, and the classes.
-        #[arg(long)]
-        unique: bool,
-        /// Count one shard of a deterministic split (native); `merge` adds the parts up.
-        #[arg(long, value_name = "I/N")]
-        shard: Option<Shard>,
-    },
+    Solve(Solve),
     /// Add up the `--json` outputs of `solve --count --shard I/N` runs (the total count), or
     /// join those of `sweep --shard I/N` runs (the whole table).
-    Merge {
-        /// The JSON files, one per shard.
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-        /// Print the total as JSON on stdout.
-        #[arg(long)]
-        json: bool,
-    },
+    Merge(Merge),
     /// Write the model for an external solver.
-    Emit {
-        /// The model file (TOML).
-        model: PathBuf,
-        /// The file format.
-        #[arg(long, value_enum)]
-        format: FormatArg,
-        /// Add the decision "objective at least K" (without it: the constraints alone).
-        #[arg(long, value_name = "K")]
-        at_least: Option<usize>,
-        /// Write to FILE instead of stdout (through a temporary file in the same folder,
-        /// renamed when complete: a stopped run leaves no partial FILE).
-        #[arg(short, long, value_name = "FILE")]
-        output: Option<PathBuf>,
-        /// Leave out the constraints that only a solver calling back could enforce
-        /// (dissection: connected parts) for a smaller file; its header then says that a
-        /// solver's answer may not be a solution. By default they are written out in full.
-        #[arg(long)]
-        incomplete: bool,
-        /// Stop compiling and writing after this many seconds (exit 3, no FILE written).
-        #[arg(long, value_name = "SECS")]
-        time_limit: Option<f64>,
-        /// Refuse (exit 2) work whose memory estimate, made before the model is built, is
-        /// above SIZE (bytes, or with K, M, G or T: powers of 1024). The default suits an
-        /// 8 GB machine.
-        #[arg(long, value_name = "SIZE", default_value = "4G")]
-        max_memory: ByteSize,
-    },
+    Emit(Emit),
     /// Read an external solver's answer to a file `emit` wrote, verify it by the puzzle's
     /// rules and print it as `solve` does: exit 0 for a verified solution, 1 (one line
     /// saying what fails) for an answer that is no solution (none found, partial, breaking
     /// the file or the rules), 2 for a file that cannot be read.
-    Decode {
-        /// The model file (TOML).
-        model: PathBuf,
-        /// The solver's answer: SAT competition output (`s`/`v` lines: cadical,
-        /// cryptominisat5), MiniSat's result file, MaxSAT or PB `v` lines, or a CBC
-        /// (`solu FILE`), GLPK (`-w FILE`) or HiGHS (`--solution_file FILE`) solution file.
-        answer: PathBuf,
-        /// The file `emit` wrote, which the solver answered: variables are matched by the
-        /// names it carries and the answer is checked against its clauses or rows. Without
-        /// it, the file `emit` writes now gives the names (and nothing is checked).
-        #[arg(long, value_name = "FILE")]
-        emitted: Option<PathBuf>,
-        /// Print the result as JSON on stdout (the fields of `solve --json`).
-        #[arg(long)]
-        json: bool,
-        /// Also draw the solution as an SVG picture in FILE.
-        #[arg(long, value_name = "FILE")]
-        svg: Option<PathBuf>,
-    },
+    Decode(Decode),
     /// Run every backend on a model and compare their answers; exit 1 if any two proven
     /// answers disagree, 3 if Ctrl-C stopped the comparison. A failed external solver is a
     /// row with its error.
-    Compare {
-        /// The model file (TOML).
-        model: PathBuf,
-        /// Compare the decision "at least K" instead of the optimum.
-        #[arg(long, value_name = "K")]
-        at_least: Option<usize>,
-        /// Seconds for the whole comparison: the rows run in turn, each given an equal
-        /// share of the time left (time a row does not use passes to the later ones).
-        /// Without it, a MiniZinc row (`cp:gecode`) is given 10 seconds: a CP solver without
-        /// clause learning can search for hours where SAT answers at once.
-        #[arg(long, value_name = "SECS")]
-        time_limit: Option<f64>,
-        /// Skip a SAT or MILP row (recorded as an error) whose work whose memory estimate, made before the model is built, is
-        /// above SIZE (bytes, or with K, M, G or T: powers of 1024). The default suits an
-        /// 8 GB machine.
-        #[arg(long, value_name = "SIZE", default_value = "4G")]
-        max_memory: ByteSize,
-        /// Print the comparison as JSON on stdout.
-        #[arg(long)]
-        json: bool,
-    },
+    Compare(Compare),
     /// Solve a model and write a certificate anyone can check: the witness, the refuted CNF,
     /// LRAT, DRAT and varisat proofs, and a manifest.
-    Prove {
-        /// The model file (TOML).
-        model: PathBuf,
-        /// The certificate folder (created if missing).
-        #[arg(short, long, value_name = "DIR")]
-        output: PathBuf,
-        /// Certify the number of optimal solutions (of solutions, for a model without an
-        /// objective) instead: every solution listed, and the model with each one blocked
-        /// refuted (with the optimum's certificate beside it).
-        #[arg(long)]
-        count: bool,
-        /// With --count: list one solution per class under the symmetries that map the
-        /// board onto itself; `check` expands the classes, so their number and sizes are
-        /// certified too.
-        #[arg(long, requires = "count")]
-        unique: bool,
-        /// With --count: refuse (exit 2, before listing) counts above N solutions, whose
-        /// list and blocking clauses would be too big to certify one by one.
-        #[arg(long, value_name = "N", default_value_t = puzzlec::cert::certificate::count::DEFAULT_MAX_LISTED, requires = "count")]
-        max_solutions: u64,
-        /// An external SAT solver that finds the answer and writes the DRAT refutation,
-        /// checked by puzzlec's DRAT checker before it is written, e.g. `cadical` (given
-        /// `--no-binary {proof}`); other commands must name `{proof}`. Without it: varisat,
-        /// whose certificates also hold LRAT and varisat proofs.
-        #[arg(long, value_name = "CMD")]
-        solver: Option<String>,
-        /// Stop after this many seconds (exit 3, no certificate written).
-        #[arg(long, value_name = "SECS")]
-        time_limit: Option<f64>,
-        /// Print the manifest, with each file's path, as JSON on stdout.
-        #[arg(long)]
-        json: bool,
-        /// Also draw the certified witness as an SVG picture.
-        #[arg(long, value_name = "FILE")]
-        svg: Option<PathBuf>,
-        /// Refuse (exit 2) work whose memory estimate, made before the model is built, is
-        /// above SIZE (bytes, or with K, M, G or T: powers of 1024). The default suits an
-        /// 8 GB machine.
-        #[arg(long, value_name = "SIZE", default_value = "4G")]
-        max_memory: ByteSize,
-        /// For a maximum packing certified by its Russian-doll table: refute only the table
-        /// steps k with k % N = I - 1 (a partial certificate). Copy the step files of all
-        /// shards into one folder and run `prove` there without --shard to complete it.
-        #[arg(long, value_name = "I/N")]
-        shard: Option<Shard>,
-    },
+    Prove(Prove),
     /// Solve a model over a range of sizes and print a table (size, optimum, status, time,
     /// how established): packing boxes W x H with W <= H (--width, --height), or queens
     /// boards N x N (--size). Exit 3 if some instance was stopped by --time-limit.
-    Sweep {
-        /// The model file (TOML): an open packing box, or an empty queens board (size = N).
-        model: PathBuf,
-        /// Packing: the box widths, as A..=B, A..B or N.
-        #[arg(long, value_name = "RANGE")]
-        width: Option<String>,
-        /// Packing: the box heights, as A..=B, A..B or N (boxes with width <= height).
-        #[arg(long, value_name = "RANGE")]
-        height: Option<String>,
-        /// Queens: the board sizes N, as A..=B, A..B or N.
-        #[arg(long, value_name = "RANGE")]
-        size: Option<String>,
-        /// The backend (default: the family's fastest).
-        #[arg(long, value_enum)]
-        backend: Option<BackendArg>,
-        /// Stop each instance after this many seconds (its row then says so).
-        #[arg(long, value_name = "SECS")]
-        time_limit: Option<f64>,
-        /// Run one shard of the rows (row i belongs to shard i mod N + 1); `merge` joins the
-        /// shards' --json outputs.
-        #[arg(long, value_name = "I/N")]
-        shard: Option<Shard>,
-        /// Print the table as JSON on stdout.
-        #[arg(long, conflicts_with = "csv")]
-        json: bool,
-        /// Print the table as CSV on stdout.
-        #[arg(long)]
-        csv: bool,
-    },
+    Sweep(Sweep),
     /// Re-verify a certificate written by `prove`: exit 0 if everything holds, 1 saying
     /// what failed otherwise.
-    Check {
-        /// The certificate folder.
-        dir: PathBuf,
-        /// For a packing-table certificate: check only the step proofs k with k % N = I - 1
-        /// (everything else in full); the optimum is certified once every shard passes.
-        #[arg(long, value_name = "I/N")]
-        shard: Option<Shard>,
-        /// Print what was checked as JSON on stdout.
-        #[arg(long)]
-        json: bool,
-        /// Also write every CNF the check rebuilt and verified a proof against into folder
-        /// OUT (created if missing), named to pair with its proof in DIR (`cnf.dimacs`,
-        /// `count.dimacs`, `step-NNN.cnf`), for outside checkers such as drat-trim.
-        #[arg(long, value_name = "OUT")]
-        write_cnf: Option<PathBuf>,
-    },
+    Check(Check),
     /// List the model files of a folder with their descriptions.
-    Models {
-        /// The folder.
-        #[arg(default_value = "models")]
-        dir: PathBuf,
-        /// Print the list as JSON on stdout.
-        #[arg(long)]
-        json: bool,
-    },
+    Models(Models),
     /// Show what a model compiles to (variables, constraints, objective, CNF and LP sizes)
     /// without solving it.
-    Explain {
-        /// The model file (TOML).
-        model: PathBuf,
-        /// Refuse (exit 2) work whose memory estimate, made before the model is built, is
-        /// above SIZE (bytes, or with K, M, G or T: powers of 1024). The default suits an
-        /// 8 GB machine.
-        #[arg(long, value_name = "SIZE", default_value = "4G")]
-        max_memory: ByteSize,
-        /// Print the sizes as JSON on stdout.
-        #[arg(long)]
-        json: bool,
-    },
+    Explain(Explain),
     /// Print a shell completion script, e.g. `puzzlec completions bash > ~/.local/share/bash-completion/completions/puzzlec`.
-    Completions {
-        /// The shell.
-        #[arg(value_enum)]
-        shell: clap_complete::Shell,
-    },
+    Completions(Completions),
     /// Print the man page (roff), e.g. `puzzlec man | man -l -`.
-    Man {
-        /// Write to FILE instead of stdout.
-        #[arg(short, long, value_name = "FILE")]
-        output: Option<PathBuf>,
-        /// Write puzzlec.1 and one page per subcommand (puzzlec-solve.1, ...) into DIR.
-        #[arg(long, value_name = "DIR", conflicts_with = "output")]
-        dir: Option<PathBuf>,
-    },
+    Man(Man),
+}
+
+/// The flags of `solve`.
+#[derive(Args)]
+pub struct Solve {
+    #[command(flatten)]
+    pub model: Model,
+    /// Which backend answers [default: sat for queens, native for packing and
+    /// dissection, and native for --all, --count, --unique].
+    #[arg(long, value_enum)]
+    pub backend: Option<BackendArg>,
+    /// An external solver for the backend. SAT: a command line run on a DIMACS file,
+    /// with `{cnf}` for its path (appended when absent) and `{out}` for a result file
+    /// (MiniSat's form; `minisat` alone means `minisat {cnf} {out}`), e.g. `cadical`.
+    /// MILP: `cbc`, `glpsol` or `highs` (path and extra arguments allowed), or
+    /// `cp:NAME`, a MiniZinc solver (`cp:gecode`) run by `minizinc` on the 0-1 program.
+    #[arg(long, value_name = "CMD")]
+    pub solver: Option<String>,
+    /// Decide "at least K" instead of maximising.
+    #[arg(long, value_name = "K")]
+    pub at_least: Option<usize>,
+    #[command(flatten)]
+    pub time: TimeLimit,
+    #[command(flatten)]
+    pub memory: MemoryLimit,
+    #[command(flatten)]
+    pub report: Output,
+    /// Also draw the solution as an SVG picture in FILE.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+    /// Print every optimal solution (8 boards side by side), then their number.
+    #[arg(long)]
+    pub all: bool,
+    /// Count the optimal solutions without printing them.
+    #[arg(long)]
+    pub count: bool,
+    /// Reduce by the board's own symmetries: one solution per class, and the classes.
+    #[arg(long)]
+    pub unique: bool,
+    #[command(flatten)]
+    pub split: Split,
+}
+
+/// The flags of `merge`.
+#[derive(Args)]
+pub struct Merge {
+    /// The JSON files, one per shard.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub report: Output,
+}
+
+/// The flags of `emit`.
+#[derive(Args)]
+pub struct Emit {
+    #[command(flatten)]
+    pub model: Model,
+    /// The file format.
+    #[arg(long, value_enum)]
+    pub format: FormatArg,
+    /// Add the decision "objective at least K" (without it: the constraints alone).
+    #[arg(long, value_name = "K")]
+    pub at_least: Option<usize>,
+    /// Write to FILE instead of stdout (through a temporary file in the same folder,
+    /// renamed when complete: a stopped run leaves no partial FILE).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Leave out the constraints that only a solver calling back could enforce
+    /// (dissection: connected parts) for a smaller file; its header then says that a
+    /// solver's answer may not be a solution. By default they are written out in full.
+    #[arg(long)]
+    pub incomplete: bool,
+    #[command(flatten)]
+    pub time: TimeLimit,
+    #[command(flatten)]
+    pub memory: MemoryLimit,
+}
+
+/// The flags of `decode`.
+#[derive(Args)]
+pub struct Decode {
+    #[command(flatten)]
+    pub model: Model,
+    /// The solver's answer: SAT competition output (`s`/`v` lines: cadical,
+    /// cryptominisat5), MiniSat's result file, MaxSAT or PB `v` lines, or a CBC
+    /// (`solu FILE`), GLPK (`-w FILE`) or HiGHS (`--solution_file FILE`) solution file.
+    pub answer: PathBuf,
+    /// The file `emit` wrote, which the solver answered: variables are matched by the
+    /// names it carries and the answer is checked against its clauses or rows. Without
+    /// it, the file `emit` writes now gives the names (and nothing is checked).
+    #[arg(long, value_name = "FILE")]
+    pub emitted: Option<PathBuf>,
+    #[command(flatten)]
+    pub report: Output,
+    /// Also draw the solution as an SVG picture in FILE.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+}
+
+/// The flags of `compare`.
+#[derive(Args)]
+pub struct Compare {
+    #[command(flatten)]
+    pub model: Model,
+    /// Compare the decision "at least K" instead of the optimum.
+    #[arg(long, value_name = "K")]
+    pub at_least: Option<usize>,
+    #[command(flatten)]
+    pub time: TimeLimit,
+    #[command(flatten)]
+    pub memory: MemoryLimit,
+    #[command(flatten)]
+    pub report: Output,
+}
+
+/// The flags of `prove`.
+#[derive(Args)]
+pub struct Prove {
+    #[command(flatten)]
+    pub model: Model,
+    /// The certificate folder (created if missing).
+    #[arg(short, long, value_name = "DIR")]
+    pub output: PathBuf,
+    /// Certify the number of optimal solutions (of solutions, for a model without an
+    /// objective) instead: every solution listed, and the model with each one blocked
+    /// refuted (with the optimum's certificate beside it).
+    #[arg(long)]
+    pub count: bool,
+    /// With --count: list one solution per class under the symmetries that map the
+    /// board onto itself; `check` expands the classes, so their number and sizes are
+    /// certified too.
+    #[arg(long, requires = "count")]
+    pub unique: bool,
+    /// With --count: refuse (exit 2, before listing) counts above N solutions, whose
+    /// list and blocking clauses would be too big to certify one by one.
+    #[arg(long, value_name = "N", default_value_t = puzzlec::cert::certificate::count::DEFAULT_MAX_LISTED, requires = "count")]
+    pub max_solutions: u64,
+    /// An external SAT solver that finds the answer and writes the DRAT refutation,
+    /// checked by puzzlec's DRAT checker before it is written, e.g. `cadical` (given
+    /// `--no-binary {proof}`); other commands must name `{proof}`. Without it: varisat,
+    /// whose certificates also hold LRAT and varisat proofs.
+    #[arg(long, value_name = "CMD")]
+    pub solver: Option<String>,
+    #[command(flatten)]
+    pub time: TimeLimit,
+    #[command(flatten)]
+    pub report: Output,
+    /// Also draw the certified witness as an SVG picture.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+    #[command(flatten)]
+    pub memory: MemoryLimit,
+    #[command(flatten)]
+    pub split: Split,
+}
+
+/// The flags of `sweep`.
+#[derive(Args)]
+pub struct Sweep {
+    #[command(flatten)]
+    pub model: Model,
+    /// Packing: the box widths, as A..=B, A..B or N.
+    #[arg(long, value_name = "RANGE")]
+    pub width: Option<String>,
+    /// Packing: the box heights, as A..=B, A..B or N (boxes with width <= height).
+    #[arg(long, value_name = "RANGE")]
+    pub height: Option<String>,
+    /// Queens: the board sizes N, as A..=B, A..B or N.
+    #[arg(long, value_name = "RANGE")]
+    pub size: Option<String>,
+    /// The backend (default: the family's fastest).
+    #[arg(long, value_enum)]
+    pub backend: Option<BackendArg>,
+    #[command(flatten)]
+    pub time: TimeLimit,
+    #[command(flatten)]
+    pub split: Split,
+    #[command(flatten)]
+    pub report: Output,
+    /// Print the table as CSV on stdout.
+    #[arg(long, conflicts_with = "json")]
+    pub csv: bool,
+}
+
+/// The flags of `check`.
+#[derive(Args)]
+pub struct Check {
+    /// The certificate folder.
+    pub dir: PathBuf,
+    #[command(flatten)]
+    pub split: Split,
+    #[command(flatten)]
+    pub report: Output,
+    /// Also write every CNF the check rebuilt and verified a proof against into folder
+    /// OUT (created if missing), named to pair with its proof in DIR (`cnf.dimacs`,
+    /// `count.dimacs`, `step-NNN.cnf`), for outside checkers such as drat-trim.
+    #[arg(long, value_name = "OUT")]
+    pub write_cnf: Option<PathBuf>,
+}
+
+/// The flags of `models`.
+#[derive(Args)]
+pub struct Models {
+    /// The folder.
+    #[arg(default_value = "models")]
+    pub dir: PathBuf,
+    #[command(flatten)]
+    pub report: Output,
+}
+
+/// The flags of `explain`.
+#[derive(Args)]
+pub struct Explain {
+    #[command(flatten)]
+    pub model: Model,
+    #[command(flatten)]
+    pub memory: MemoryLimit,
+    #[command(flatten)]
+    pub report: Output,
+}
+
+/// The flags of `completions`.
+#[derive(Args)]
+pub struct Completions {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// The flags of `man`.
+#[derive(Args)]
+pub struct Man {
+    /// Write to FILE instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Write puzzlec.1 and one page per subcommand (puzzlec-solve.1, ...) into DIR.
+    #[arg(long, value_name = "DIR", conflicts_with = "output")]
+    pub dir: Option<PathBuf>,
 }
 
 #[cfg(test)]

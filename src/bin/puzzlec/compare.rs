@@ -1,17 +1,15 @@
 //! `puzzlec compare MODEL`: every backend and every external solver on this machine on
 //! the same question, and whether their answers agree.
 
-use crate::output::{check_goal, exit, goal, limit, print_json, print_stdout, Failure};
-use puzzlec::base::Control;
+use crate::args::Compare;
+use crate::output::{check_goal, exit, goal, print_json, print_stdout, Failure};
+use crate::session::Session;
 use puzzlec::driver::external::ExternalSolver;
 use puzzlec::driver::guard::{self, Work};
 use puzzlec::driver::{self, Backend, CompareRow, SolveError, Verdict};
 use puzzlec::puzzle::load_model_file;
 use puzzlec::report::json::{CompareReport, CompareRowJson};
 use puzzlec::report::text;
-use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The time a MiniZinc row gets when the comparison has no time limit: Gecode, without
@@ -36,18 +34,12 @@ impl Contender {
 
 /// Runs every backend on `model` and prints the comparison: exit 1 when two proven
 /// answers disagree or a backend returned a wrong solution, 3 when Ctrl-C stopped it.
-pub fn run(
-    model: &Path,
-    at_least: Option<usize>,
-    time_limit: Option<f64>,
-    max_memory: u64,
-    json: bool,
-    stop: Arc<AtomicBool>,
-) -> Result<u8, Failure> {
+pub fn run(args: &Compare, session: &Session) -> Result<u8, Failure> {
+    let model = &args.model.path;
     let puzzle = load_model_file(model)?;
-    let goal = goal(at_least);
+    let goal = goal(args.at_least);
     check_goal(&puzzle, goal)?;
-    let total = limit(time_limit)?;
+    let total = args.time.duration()?;
     let start = Instant::now();
     let contenders: Vec<Contender> = Backend::ALL
         .into_iter()
@@ -61,7 +53,7 @@ pub fn run(
         .collect();
     let mut rows = Vec::new();
     for (i, contender) in contenders.iter().enumerate() {
-        if stop.load(Ordering::SeqCst) {
+        if session.stopped() {
             rows.push(CompareRow::NotRun {
                 label: contender.label(),
             });
@@ -74,7 +66,7 @@ pub fn run(
             Contender::External(ExternalSolver::Cp(_)) => share.or(Some(CP_DEFAULT_LIMIT)),
             _ => share,
         };
-        let control = Control::new(stop.clone(), share);
+        let control = session.control(share);
         let began = Instant::now();
         // A row whose model would not fit in memory is an error row; the others still run.
         let work = match contender {
@@ -87,7 +79,7 @@ pub fn run(
             }),
         };
         if let Some(work) = work {
-            if let Err(error) = guard::check(&puzzle, work, "this row", max_memory) {
+            if let Err(error) = guard::check(&puzzle, work, "this row", args.memory.bytes()) {
                 rows.push(CompareRow::Failed {
                     label: contender.label(),
                     error: error.to_string(),
@@ -129,9 +121,9 @@ pub fn run(
             },
         });
     }
-    let interrupted = stop.load(Ordering::SeqCst);
+    let interrupted = session.stopped();
     let verdict = driver::verdict(&rows);
-    if json {
+    if args.report.json {
         print_json(CompareReport {
             model: model.display().to_string(),
             agree: !matches!(verdict, Verdict::Disagree(_)),

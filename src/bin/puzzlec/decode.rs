@@ -1,41 +1,29 @@
 //! `puzzlec decode MODEL ANSWER [--emitted FILE]`: an external solver's answer to a file
 //! that `emit` wrote, read back by name, checked, verified and printed as `solve` prints.
 
+use crate::args::Decode;
 use crate::output::{exit, print_json, print_stdout, write_file, Failure};
+use crate::session::Session;
+use crate::solve;
 use puzzlec::base::error::InputError;
 use puzzlec::base::{Goal, Status};
 use puzzlec::driver::decode::{decode, AnswerKind, DecodeError, DecodeInput};
 use puzzlec::driver::Outcome;
-use puzzlec::puzzle::Puzzle;
 use puzzlec::report::json::SolveReport;
 use puzzlec::report::{color, render, svg, text};
 use std::path::Path;
 use std::time::Instant;
 
-/// What `decode` was asked.
-pub struct DecodeArgs<'a> {
-    /// The model file.
-    pub model: &'a Path,
-    /// The solver's answer.
-    pub answer: &'a Path,
-    /// The file `emit` wrote that the solver answered.
-    pub emitted: Option<&'a Path>,
-    /// `--json`.
-    pub json: bool,
-    /// `--svg`.
-    pub svg: Option<&'a Path>,
-    /// Whether to colour the text.
-    pub paint: bool,
-}
-
 /// Decodes the answer and prints the solution; exit 0 when it is a verified solution.
-pub fn run(puzzle: &Puzzle, args: DecodeArgs) -> Result<u8, Failure> {
+pub fn run(args: &Decode, session: &Session) -> Result<u8, Failure> {
+    let model = &args.model.path;
+    let puzzle = &solve::load(model, args.svg.as_deref())?;
     let start = Instant::now();
-    let answer = read(args.answer)?;
-    let emitted = args.emitted.map(read).transpose()?;
+    let answer = read(&args.answer)?;
+    let emitted = args.emitted.as_deref().map(read).transpose()?;
     let answer_name = args.answer.display().to_string();
-    let emitted_name = args.emitted.map(|p| p.display().to_string());
-    let origin = args.model.display().to_string();
+    let emitted_name = args.emitted.as_ref().map(|p| p.display().to_string());
+    let origin = model.display().to_string();
     let input = DecodeInput {
         answer_name: &answer_name,
         answer: &answer,
@@ -67,22 +55,17 @@ pub fn run(puzzle: &Puzzle, args: DecodeArgs) -> Result<u8, Failure> {
             _ => "answer".into(),
         }),
     };
-    if args.json {
-        print_json(SolveReport::of(
-            args.model,
-            puzzle,
-            Goal::Maximise,
-            &outcome,
-        ));
+    if args.report.json {
+        print_json(SolveReport::of(model, puzzle, Goal::Maximise, &outcome));
     } else if let Some(solution) = &outcome.solution {
         let text = puzzle.render(solution);
-        print_stdout(&match args.paint {
+        print_stdout(&match session.paint {
             true => color::paint(&text, color::Scheme::of(puzzle)),
             false => text,
         });
     }
     eprintln!("{}", text::summary(Goal::Maximise, &outcome));
-    if let (Some(path), Some(solution)) = (args.svg, &outcome.solution) {
+    if let (Some(path), Some(solution)) = (&args.svg, &outcome.solution) {
         write_file(path, svg::svg(&render::picture(puzzle, solution)))?;
     }
     Ok(exit::OK)

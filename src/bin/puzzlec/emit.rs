@@ -2,39 +2,20 @@
 //! to its destination, refused when its memory estimate is over `--max-memory`, and bounded
 //! by `--time-limit` and Ctrl-C.
 
-use crate::args::FormatArg;
-use crate::output::{check_goal, check_writable, exit, goal, guard_memory, limit, Failure};
-use puzzlec::base::Control;
+use crate::args::Emit;
+use crate::output::{check_goal, check_writable, exit, goal, guard_memory, Failure};
+use crate::session::Session;
 use puzzlec::driver::emit::{emit_to, EmitError, EmitOptions};
 use puzzlec::driver::guard::Work;
 use puzzlec::puzzle::load_model_file;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
-
-/// What `emit` was asked.
-pub struct EmitArgs<'a> {
-    /// The model file.
-    pub model: &'a Path,
-    /// The format.
-    pub format: FormatArg,
-    /// `--at-least`.
-    pub at_least: Option<usize>,
-    /// `-o FILE`, or stdout.
-    pub output: Option<&'a Path>,
-    /// `--incomplete`.
-    pub incomplete: bool,
-    /// `--time-limit`.
-    pub time_limit: Option<f64>,
-    /// `--max-memory`, in bytes.
-    pub max_memory: u64,
-}
 
 /// Writes the model in the asked format to `-o FILE` (through a temporary file renamed
 /// once complete) or to stdout.
-pub fn run(args: EmitArgs, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
-    let puzzle = load_model_file(args.model)?;
+pub fn run(args: &Emit, session: &Session) -> Result<u8, Failure> {
+    let model = &args.model.path;
+    let puzzle = load_model_file(model)?;
     check_goal(&puzzle, goal(args.at_least))?;
     let options = EmitOptions {
         format: args.format.into(),
@@ -47,10 +28,10 @@ pub fn run(args: EmitArgs, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
         complete: options.complete,
     };
     let flag = format!("emit --format {}", args.format.name());
-    guard_memory(args.model, &puzzle, work, &flag, args.max_memory)?;
-    let control = Control::new(stop, limit(args.time_limit)?);
-    let origin = args.model.display().to_string();
-    match args.output {
+    guard_memory(model, &puzzle, work, &flag, args.memory.bytes())?;
+    let control = session.control(args.time.duration()?);
+    let origin = model.display().to_string();
+    match args.output.as_deref() {
         Some(path) => {
             check_writable(path)?;
             let temporary = temporary_path(path);

@@ -1,9 +1,9 @@
 //! `puzzlec prove MODEL -o DIR`: a certificate anyone can check.
 
+use crate::args::Prove;
 use crate::output::{check_writable, exit, guard_memory, print_json, print_stdout};
 use crate::output::{write_file, Failure};
-use puzzlec::base::shard::Shard;
-use puzzlec::base::Control;
+use crate::session::Session;
 use puzzlec::cert::certificate::{self, Claim, ProveError, ProveOptions};
 use puzzlec::cert::certificate::{parse_witness, MODEL_FILE, WITNESS_FILE};
 use puzzlec::driver::external::ExternalSolver;
@@ -13,35 +13,17 @@ use puzzlec::puzzle::load_model_file;
 use puzzlec::report::{render, svg};
 use std::path::Path;
 
-/// The flags of `prove`.
-pub struct ProveArgs<'a> {
-    /// `--count`.
-    pub count: bool,
-    /// `--unique`.
-    pub unique: bool,
-    /// `--max-solutions`.
-    pub max_solutions: u64,
-    /// `--solver`.
-    pub solver: Option<&'a str>,
-    /// `--json`.
-    pub json: bool,
-    /// `--svg`.
-    pub svg: Option<&'a Path>,
-    /// `--max-memory`, in bytes.
-    pub max_memory: u64,
-    /// `--shard`.
-    pub shard: Option<Shard>,
-}
-
 /// Proves `model`'s answer into `dir`, and draws the witness into `svg` if asked.
-pub fn run(model: &Path, dir: &Path, args: ProveArgs, control: Control) -> Result<u8, Failure> {
-    if let Some(svg) = args.svg {
+pub fn run(args: &Prove, session: &Session) -> Result<u8, Failure> {
+    let (model, dir) = (args.model.path.as_path(), args.output.as_path());
+    let control = session.control(args.time.duration()?);
+    if let Some(svg) = &args.svg {
         check_writable(svg)?;
     }
     // A certificate comes from the SAT backend: refuse a model that would not fit.
     let puzzle = load_model_file(model)?;
-    guard_memory(model, &puzzle, Work::Sat, "prove", args.max_memory)?;
-    let solver = match args.solver {
+    guard_memory(model, &puzzle, Work::Sat, "prove", args.memory.bytes())?;
+    let solver = match args.solver.as_deref() {
         None => None,
         Some(spec) if ExternalSolver::infer_backend(spec) != Backend::Sat => {
             return Err(Failure::Usage(format!(
@@ -70,10 +52,10 @@ pub fn run(model: &Path, dir: &Path, args: ProveArgs, control: Control) -> Resul
         max_listed: args.max_solutions,
         solver,
         control,
-        shard: args.shard,
+        shard: args.split.shard,
     };
-    let code = prove(model, dir, &options, args.json)?;
-    if let Some(svg) = args.svg {
+    let code = prove(model, dir, &options, args.report.json)?;
+    if let Some(svg) = &args.svg {
         if code == exit::OK {
             draw_witness(dir, svg)?;
         }

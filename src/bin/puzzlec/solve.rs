@@ -1,9 +1,12 @@
 //! `puzzlec solve MODEL`: one answer, verified, with how it was established.
 
-use crate::args::BackendArg;
+use crate::args::Solve;
 use crate::output::{check_goal, check_writable, exit_code, goal, print_json, print_stdout};
 use crate::output::{guard_memory, write_file, Failure};
+use crate::progress::StderrProgress;
+use crate::session::Session;
 use puzzlec::base::{Control, Goal, Status};
+use puzzlec::driver::enumerate::EnumerateOptions;
 use puzzlec::driver::external::ExternalSolver;
 use puzzlec::driver::guard::Work;
 use puzzlec::driver::{self, Backend, Outcome};
@@ -11,29 +14,49 @@ use puzzlec::puzzle::{load_model_file, Puzzle};
 use puzzlec::report::json::SolveReport;
 use puzzlec::report::{color, render, svg, text};
 use std::path::Path;
+use std::sync::Arc;
 
-/// What `solve` was asked, apart from counting.
-pub struct SolveArgs<'a> {
-    /// The model file.
-    pub model: &'a Path,
-    /// The backend named, if any.
-    pub backend: Option<BackendArg>,
-    /// `--solver`.
-    pub solver: Option<String>,
-    /// `--at-least`.
-    pub at_least: Option<usize>,
-    /// `--json`.
-    pub json: bool,
-    /// `--svg`.
-    pub svg: Option<&'a Path>,
-    /// Whether to colour the text.
-    pub paint: bool,
-    /// `--max-memory`, in bytes.
-    pub max_memory: u64,
+/// Solves the model once, or counts or lists its solutions when asked to.
+pub fn run(args: &Solve, session: &Session) -> Result<u8, Failure> {
+    let model = &args.model.path;
+    let puzzle = load(model, args.svg.as_deref())?;
+    let control = session
+        .control(args.time.duration()?)
+        .with_progress(Arc::new(StderrProgress::new()));
+    let shard = args.split.shard;
+    if !(args.all || args.count || args.unique || shard.is_some()) {
+        return answer(&puzzle, args, session.paint, &control);
+    }
+    let options = EnumerateOptions {
+        unique: args.unique,
+        shard,
+        // `--unique` alone lists the class representatives.
+        list: args.all || (args.unique && !args.count),
+        at_least: args.at_least,
+    };
+    if args.solver.is_some() {
+        return Err(Failure::Usage(
+            "--solver answers one question; it does not count or list solutions".into(),
+        ));
+    }
+    let backend = args.backend.map_or(Backend::Native, Backend::from);
+    if backend == Backend::Sat {
+        let what = "solve --backend sat (counting)";
+        guard_memory(model, &puzzle, Work::Sat, what, args.memory.bytes())?;
+    }
+    crate::count::run(
+        model,
+        &puzzle,
+        backend,
+        &options,
+        &control,
+        args.report.json,
+        args.svg.as_deref(),
+    )
 }
 
 /// Solves one model once and prints the answer.
-pub fn run(puzzle: &Puzzle, args: SolveArgs, control: &Control) -> Result<u8, Failure> {
+fn answer(puzzle: &Puzzle, args: &Solve, paint: bool, control: &Control) -> Result<u8, Failure> {
     // Without --backend, the solver's program says which backend it serves.
     let backend = match (args.backend, &args.solver) {
         (Some(backend), _) => backend.into(),
@@ -49,7 +72,7 @@ pub fn run(puzzle: &Puzzle, args: SolveArgs, control: &Control) -> Result<u8, Fa
         Backend::Native => None,
     };
     if let Some((work, what)) = work {
-        guard_memory(args.model, puzzle, work, what, args.max_memory)?;
+        guard_memory(&args.model.path, puzzle, work, what, args.memory.bytes())?;
     }
     let outcome = match &args.solver {
         Some(spec) => {
@@ -60,8 +83,8 @@ pub fn run(puzzle: &Puzzle, args: SolveArgs, control: &Control) -> Result<u8, Fa
         }
         None => driver::solve(puzzle, backend, goal, control)?,
     };
-    report(&args, puzzle, goal, &outcome);
-    if let Some(path) = args.svg {
+    report(args, paint, puzzle, goal, &outcome);
+    if let Some(path) = &args.svg {
         write_svg(path, puzzle, &outcome)?;
     }
     Ok(exit_code(goal, outcome.status))
@@ -76,14 +99,14 @@ pub fn load(model: &Path, svg: Option<&Path>) -> Result<Puzzle, Failure> {
     Ok(puzzle)
 }
 
-fn report(args: &SolveArgs, puzzle: &Puzzle, goal: Goal, outcome: &Outcome) {
-    if args.json {
-        print_json(SolveReport::of(args.model, puzzle, goal, outcome));
+fn report(args: &Solve, paint: bool, puzzle: &Puzzle, goal: Goal, outcome: &Outcome) {
+    if args.report.json {
+        print_json(SolveReport::of(&args.model.path, puzzle, goal, outcome));
     } else {
         match (&outcome.solution, outcome.status) {
             (Some(solution), status) if status != Status::Unsatisfiable => {
                 let text = puzzle.render(solution);
-                print_stdout(&match args.paint {
+                print_stdout(&match paint {
                     true => color::paint(&text, color::Scheme::of(puzzle)),
                     false => text,
                 });

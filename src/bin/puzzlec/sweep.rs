@@ -1,37 +1,22 @@
 //! `puzzlec sweep MODEL --width A..=B --height C..=D | --size A..=B`: one model over a range
 //! of sizes, a row per instance, as text, CSV or JSON; `merge` joins sharded sweeps.
 
+use crate::args::Sweep;
 use crate::output::{exit, print_json, print_stdout, Failure};
-use puzzlec::base::shard::Shard;
+use crate::session::Session;
 use puzzlec::driver::sweep::{
     csv, merge, parse_range, sweep, text_table, SweepAxes, SweepError, SweepOptions, SweepReport,
 };
 use puzzlec::driver::Backend;
 use puzzlec::puzzle::load_model_file;
-use std::path::Path;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
-use std::time::Duration;
-
-/// The flags of `sweep`.
-pub struct SweepArgs<'a> {
-    pub model: &'a Path,
-    pub width: Option<String>,
-    pub height: Option<String>,
-    pub size: Option<String>,
-    pub backend: Option<Backend>,
-    pub time_limit: Option<Duration>,
-    pub shard: Option<Shard>,
-    pub json: bool,
-    pub csv: bool,
-}
 
 fn range(flag: &str, text: &str) -> Result<std::ops::RangeInclusive<usize>, Failure> {
     parse_range(text).map_err(|e| Failure::Usage(format!("--{flag}: {e}")))
 }
 
 /// Runs the sweep and prints it; exit 3 if any instance was stopped.
-pub fn run(args: &SweepArgs<'_>, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
+pub fn run(args: &Sweep, session: &Session) -> Result<u8, Failure> {
+    let time_limit = args.time.duration()?;
     let axes = match (&args.width, &args.height, &args.size) {
         (Some(w), Some(h), None) => SweepAxes::Boxes {
             widths: range("width", w)?,
@@ -44,15 +29,15 @@ pub fn run(args: &SweepArgs<'_>, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
             ))
         }
     };
-    let puzzle = load_model_file(args.model)?;
+    let puzzle = load_model_file(&args.model.path)?;
     let options = SweepOptions {
         axes,
-        time_limit: args.time_limit,
-        shard: args.shard,
-        backend: args.backend,
+        time_limit,
+        shard: args.split.shard,
+        backend: args.backend.map(Backend::from),
     };
-    let model = args.model.display().to_string();
-    let report = sweep(&model, &puzzle, &options, stop, |row| {
+    let model = args.model.path.display().to_string();
+    let report = sweep(&model, &puzzle, &options, session.stop_flag(), |row| {
         eprintln!(
             "{}: {} {} in {:.3} s",
             row.name(),
@@ -65,7 +50,7 @@ pub fn run(args: &SweepArgs<'_>, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
         SweepError::NotSweepable(e) => Failure::Usage(e.to_string()),
         SweepError::Solve(e) => Failure::from(e),
     })?;
-    print(&report, args.json, args.csv)
+    print(&report, args.report.json, args.csv)
 }
 
 /// Prints a sweep (or a merged one) in the format asked; the exit code says whether every
