@@ -1,7 +1,7 @@
 //! The command line's flags and subcommands (clap derive), and the choices they offer.
 
 use crate::output::{limit, Failure};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Arg, Args, Parser, Subcommand, ValueEnum};
 use puzzlec::base::shard::Shard;
 use puzzlec::driver::emit::Format;
 use puzzlec::driver::Backend;
@@ -174,10 +174,7 @@ pub struct Model {
 /// `--time-limit`, for the commands that can be stopped.
 #[derive(Args)]
 pub struct TimeLimit {
-    /// Stop after this many seconds: `solve` keeps the best solution found (not proven),
-    /// `emit` and `prove` write no file, `sweep` stops each instance after this long (its
-    /// row then says so), and `compare` gives its rows, run in turn, equal shares of the time
-    /// left (without it, a MiniZinc row gets 10 seconds).
+    /// Stop after this many seconds, keeping the best solution found (not proven).
     #[arg(long = "time-limit", id = "time_limit", value_name = "SECS")]
     pub seconds: Option<f64>,
 }
@@ -192,9 +189,8 @@ impl TimeLimit {
 /// `--max-memory`, for the commands that build a model or its encoding.
 #[derive(Args)]
 pub struct MemoryLimit {
-    /// Refuse (exit 2; `compare` skips the SAT or MILP row, recorded as an error) work whose
-    /// memory estimate, made before the model is built, is above SIZE (bytes, or with K, M,
-    /// G or T: powers of 1024). The default suits an 8 GB machine.
+    /// Refuse (exit 2) work whose memory estimate, made before the model is built, is above
+    /// SIZE (bytes, or with K, M, G or T: powers of 1024). The default suits an 8 GB machine.
     #[arg(
         long = "max-memory",
         id = "max_memory",
@@ -222,14 +218,20 @@ pub struct Output {
 /// `--shard I/N`, for the commands whose work splits over machines.
 #[derive(Args)]
 pub struct Split {
-    /// Do shard I of N of a deterministic split: `solve` counts one part (native) and
-    /// `sweep` runs the rows i with i mod N + 1 = I, for `merge` to add up or join their
-    /// --json outputs; `prove` refutes and `check` checks only the Russian-doll table steps
-    /// k with k % N = I - 1 of a maximum packing (everything else in full). Copy the step
-    /// files of all shards into one folder and run `prove` there without --shard to
-    /// complete a certificate; it is certified once every shard passes `check`.
+    /// Count one shard of a deterministic split (native); `merge` adds the parts up.
     #[arg(long, value_name = "I/N")]
     pub shard: Option<Shard>,
+}
+
+/// Gives the shared flags listed in `help` (by id: `time_limit`, `max_memory`, `json`,
+/// `shard`, `model`) the help text a command words for itself: each flag is declared once,
+/// in its group above, with the text most commands share, and means the same everywhere,
+/// but what it does (what a stop leaves, what a shard is) is the command's to say.
+fn reword(arg: Arg, help: &[(&str, &'static str)]) -> Arg {
+    match help.iter().find(|(id, _)| arg.get_id() == id) {
+        Some(&(_, text)) => arg.help(text),
+        None => arg,
+    }
 }
 
 /// The subcommands.
@@ -316,6 +318,9 @@ pub struct Solve {
 
 /// The flags of `merge`.
 #[derive(Args)]
+#[command(mut_args(|arg| reword(arg, &[
+        ("json", "Print the total as JSON on stdout"),
+    ])))]
 pub struct Merge {
     /// The JSON files, one per shard.
     #[arg(required = true)]
@@ -326,6 +331,9 @@ pub struct Merge {
 
 /// The flags of `emit`.
 #[derive(Args)]
+#[command(mut_args(|arg| reword(arg, &[
+        ("time_limit", "Stop compiling and writing after this many seconds (exit 3, no FILE written)"),
+    ])))]
 pub struct Emit {
     #[command(flatten)]
     pub model: Model,
@@ -352,6 +360,9 @@ pub struct Emit {
 
 /// The flags of `decode`.
 #[derive(Args)]
+#[command(mut_args(|arg| reword(arg, &[
+        ("json", "Print the result as JSON on stdout (the fields of `solve --json`)"),
+    ])))]
 pub struct Decode {
     #[command(flatten)]
     pub model: Model,
@@ -373,6 +384,11 @@ pub struct Decode {
 
 /// The flags of `compare`.
 #[derive(Args)]
+#[command(mut_args(|arg| reword(arg, &[
+        ("time_limit", "Seconds for the whole comparison: the rows run in turn, each given an equal share of the time left (time a row does not use passes to the later ones). Without it, a MiniZinc row (`cp:gecode`) is given 10 seconds: a CP solver without clause learning can search for hours where SAT answers at once"),
+        ("max_memory", "Skip a SAT or MILP row (recorded as an error) whose memory estimate, made before the model is built, is above SIZE (bytes, or with K, M, G or T: powers of 1024). The default suits an 8 GB machine"),
+        ("json", "Print the comparison as JSON on stdout"),
+    ])))]
 pub struct Compare {
     #[command(flatten)]
     pub model: Model,
@@ -389,6 +405,11 @@ pub struct Compare {
 
 /// The flags of `prove`.
 #[derive(Args)]
+#[command(mut_args(|arg| reword(arg, &[
+        ("time_limit", "Stop after this many seconds (exit 3, no certificate written)"),
+        ("json", "Print the manifest, with each file's path, as JSON on stdout"),
+        ("shard", "For a maximum packing certified by its Russian-doll table: refute only the table steps k with k % N = I - 1 (a partial certificate). Copy the step files of all shards into one folder and run `prove` there without --shard to complete it"),
+    ])))]
 pub struct Prove {
     #[command(flatten)]
     pub model: Model,
@@ -430,6 +451,15 @@ pub struct Prove {
 
 /// The flags of `sweep`.
 #[derive(Args)]
+#[command(mut_args(|arg| reword(arg, &[
+        ("model", "The model file (TOML): an open packing box, or an empty queens board (size = N)"),
+        ("time_limit", "Stop each instance after this many seconds (its row then says so)"),
+        ("shard", "Run one shard of the rows (row i belongs to shard i mod N + 1); `merge` joins the shards' --json outputs"),
+        ("json", "Print the table as JSON on stdout"),
+    ])))]
+// `--json` (shared) excludes `--csv`, declared on `--json` as before so that shell completions
+// say it the same way.
+#[command(mut_args(|arg| if arg.get_id() == "json" { arg.conflicts_with("csv") } else { arg }))]
 pub struct Sweep {
     #[command(flatten)]
     pub model: Model,
@@ -452,12 +482,16 @@ pub struct Sweep {
     #[command(flatten)]
     pub report: Output,
     /// Print the table as CSV on stdout.
-    #[arg(long, conflicts_with = "json")]
+    #[arg(long)]
     pub csv: bool,
 }
 
 /// The flags of `check`.
 #[derive(Args)]
+#[command(mut_args(|arg| reword(arg, &[
+        ("shard", "For a packing-table certificate: check only the step proofs k with k % N = I - 1 (everything else in full); the optimum is certified once every shard passes"),
+        ("json", "Print what was checked as JSON on stdout"),
+    ])))]
 pub struct Check {
     /// The certificate folder.
     pub dir: PathBuf,
@@ -474,6 +508,9 @@ pub struct Check {
 
 /// The flags of `models`.
 #[derive(Args)]
+#[command(mut_args(|arg| reword(arg, &[
+        ("json", "Print the list as JSON on stdout"),
+    ])))]
 pub struct Models {
     /// The folder.
     #[arg(default_value = "models")]
@@ -484,6 +521,9 @@ pub struct Models {
 
 /// The flags of `explain`.
 #[derive(Args)]
+#[command(mut_args(|arg| reword(arg, &[
+        ("json", "Print the sizes as JSON on stdout"),
+    ])))]
 pub struct Explain {
     #[command(flatten)]
     pub model: Model,
