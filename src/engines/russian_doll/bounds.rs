@@ -1,0 +1,234 @@
+//! A node's cuts before it is searched: unfit cells skipped, dead cells filled, the lookahead.
+
+use super::instance::Engine;
+use super::window::Window;
+
+impl<W: Window> Engine<'_, W> {
+    /// The window with its dead cells marked covered ([`DollOptions::dead_cells`]): each
+    /// free cell among the first `dead_span` that no placement starting at `q` or later
+    /// and fitting the window covers.
+    #[inline(never)]
+    pub(super) fn fill_dead(&self, q: usize, mut window: W) -> W {
+        let span = self.dead_span.min(self.prep.cells - q);
+        // Offset 0 is the scan cell, where a placement fits (see `normalize`).
+        for x in 1..span {
+            let cell = W::empty().with(x);
+            if window.overlaps(cell) {
+                continue;
+            }
+            let (from, to) = (
+                self.covering_starts[q + x] as usize,
+                self.covering_starts[q + x + 1] as usize,
+            );
+            let live = self.covering[from..to]
+                .iter()
+                .take_while(|&&(first, _)| first as usize >= q)
+                .any(|&(first, i)| {
+                    !window
+                        .shr(first - q as u32)
+                        .overlaps(self.masks[i as usize])
+                });
+            if !live {
+                // Marking it changes no fit: no fitting placement covers it.
+                window = window.with(x);
+            }
+        }
+        window
+    }
+
+    /// Moves the scan on to the first cell at or after `q` where some placement starts and,
+    /// with [`Engine::skip_unfit`], fits (`None`: past the last cell). The cells passed over
+    /// stay empty whatever follows, so this only saves nodes (and takes the suffix bound at
+    /// the later cell).
+    #[inline(always)]
+    pub(super) fn normalize(&self, mut q: usize, mut window: W) -> Option<(usize, W)> {
+        loop {
+            let covered = window.trailing_ones();
+            q += covered as usize;
+            window = window.shr(covered);
+            if q >= self.prep.cells {
+                return None;
+            }
+            if self.skip_unfit {
+                let (from, to) = (
+                    self.prep.starts[q] as usize,
+                    self.prep.starts[q + 1] as usize,
+                );
+                if self.masks[from..to].iter().any(|&m| !window.overlaps(m)) {
+                    return Some((q, window));
+                }
+            } else if self.has_start[q] {
+                return Some((q, window));
+            }
+            q += 1;
+            window = window.shr(1);
+        }
+    }
+}
+
+/// The deepest level of the lookahead cut ([`DollOptions::lookahead`]).
+pub(super) const LOOKAHEAD_LEVELS: usize = 6;
+
+/// Placements fitting a window that the lookahead cut collects, at most.
+const LOOKAHEAD_FITS: usize = 48;
+
+/// Fits at most for which a level above 2 that the greedy cover left open is decided
+/// exactly (the search for independent placements grows with the cube of their number).
+const LOOKAHEAD_EXACT: usize = 16;
+
+impl<W: Window> Engine<'_, W> {
+    /// Whether the lookahead cuts the node `(q, window)` with slack `slack`: for some level
+    /// `k`, at most `k - 1 - slack` pieces can start at the cells `q..D_k` (`drops[k - 2]`),
+    /// so at most `S[q] - 1 - slack` more pieces fit (see [`DollOptions::lookahead`]).
+    // Kept out of line, so that the search's hot path stays small.
+    #[inline(never)]
+    pub(super) fn lookahead_cuts(
+        &self,
+        q: usize,
+        mut window: W,
+        drops: &[u32],
+        slack: usize,
+    ) -> bool {
+        let mut fits = [(0u32, W::empty()); LOOKAHEAD_FITS];
+        let mut count = 0;
+        let mut chosen = [(0u32, W::empty()); LOOKAHEAD_LEVELS + 1];
+        let mut j = 0usize;
+        for (level, &d) in drops.iter().enumerate() {
+            if d == u32::MAX {
+                return false;
+            }
+            // Collect the fits starting before D_k.
+            while q + j < d as usize {
+                let covered = window.trailing_ones();
+                if covered > 0 {
+                    j += covered as usize;
+                    window = window.shr(covered);
+                    continue;
+                }
+                let at = q + j;
+                for i in self.prep.starts[at] as usize..self.prep.starts[at + 1] as usize {
+                    let mask = self.masks[i];
+                    if window.overlaps(mask) {
+                        continue;
+                    }
+                    if count == LOOKAHEAD_FITS {
+                        return false;
+                    }
+                    fits[count] = (j as u32, mask);
+                    count += 1;
+                }
+                j += 1;
+                window = window.shr(1);
+            }
+            // Level k cuts unless `k - slack` pieces can start before D_k (one always can).
+            let need = match (level + 2).checked_sub(slack) {
+                Some(need) if need >= 2 => need,
+                _ => continue,
+            };
+            // Every fit collected starts before D_k: a fit is taken only at a cell before the
+            // level's D (covered cells, which the collection may skip past D_k, start none),
+            // and the D_k grow with k.
+            let within = &fits[..count];
+            // First fit: `need` placements beside each other found at once leave the level
+            // open without the cover (the usual case).
+            if need > 2 && first_fit_reaches(within, &mut chosen, need) {
+                continue;
+            }
+            if need > 2 && clique_cover_at_most(within, need - 1) {
+                return true;
+            }
+            if need > 2 && within.len() > LOOKAHEAD_EXACT {
+                return false;
+            }
+            if !independent(within, &mut chosen, 0, need) {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// Whether two placements, each `(offset of its first cell from q, mask)`, the first
+/// starting no later than the second, share a cell: the first's mask moved to the second's
+/// start overlaps it.
+#[inline(always)]
+fn share_a_cell<W: Window>((j1, m1): (u32, W), (j, mask): (u32, W)) -> bool {
+    m1.shr(j - j1).overlaps(mask)
+}
+
+/// Whether taking `fits` (first cells ascending) in order, each that fits beside those
+/// taken, takes `need` of them (`chosen` is scratch).
+fn first_fit_reaches<W: Window>(fits: &[(u32, W)], chosen: &mut [(u32, W)], need: usize) -> bool {
+    let mut taken = 0;
+    for &(j, mask) in fits {
+        if chosen[..taken]
+            .iter()
+            .all(|&earlier| !share_a_cell(earlier, (j, mask)))
+        {
+            chosen[taken] = (j, mask);
+            taken += 1;
+            if taken == need {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Whether a greedy cover of `fits` (first cells ascending) by groups of pairwise
+/// overlapping placements needs at most `most` groups: then no more than `most` of them fit
+/// beside each other.
+fn clique_cover_at_most<W: Window>(fits: &[(u32, W)], most: usize) -> bool {
+    let mut groups = [[0u8; LOOKAHEAD_FITS]; LOOKAHEAD_LEVELS];
+    let mut sizes = [0usize; LOOKAHEAD_LEVELS];
+    let mut used = 0;
+    for (k, &(j, mask)) in fits.iter().enumerate() {
+        let joins = (0..used).find(|&g| {
+            groups[g][..sizes[g]]
+                .iter()
+                .all(|&m| share_a_cell(fits[m as usize], (j, mask)))
+        });
+        match joins {
+            Some(g) => {
+                groups[g][sizes[g]] = k as u8;
+                sizes[g] += 1;
+            }
+            None if used == most => return false,
+            None => {
+                groups[used][0] = k as u8;
+                sizes[used] = 1;
+                used += 1;
+            }
+        }
+    }
+    true
+}
+
+/// Whether `need` more placements of `fits` (first cells ascending, each `(offset, mask)`)
+/// fit beside each other and beside the `depth` already `chosen` (whose offsets are at most
+/// theirs).
+fn independent<W: Window>(
+    fits: &[(u32, W)],
+    chosen: &mut [(u32, W)],
+    depth: usize,
+    need: usize,
+) -> bool {
+    if need == 0 {
+        return true;
+    }
+    for (k, &(j, mask)) in fits.iter().enumerate() {
+        if fits.len() - k < need {
+            return false;
+        }
+        if chosen[..depth]
+            .iter()
+            .all(|&earlier| !share_a_cell(earlier, (j, mask)))
+        {
+            chosen[depth] = (j, mask);
+            if independent(&fits[k + 1..], chosen, depth + 1, need - 1) {
+                return true;
+            }
+        }
+    }
+    false
+}

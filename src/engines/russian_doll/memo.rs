@@ -1,0 +1,175 @@
+//! The memo of exhausted search states: a lossy table shared by the threads without locks.
+
+use std::sync::atomic::{fence, AtomicU64, Ordering};
+
+use super::window::Window;
+
+/// One memo slot, four words: a sequence lock (odd while written), the window's two words,
+/// and the key's tag (scan cell, mode, balances) above 18 bits, then 6 bits of subtree size
+/// class (log2 of its nodes), then 12 bits of bound.
+#[derive(Clone, Copy)]
+struct Slot<'m>(&'m [AtomicU64; 4]);
+
+impl Slot<'_> {
+    /// The entry `(lo, hi, meta)`, unless it is being written (never a torn one).
+    #[inline(always)]
+    fn read(self) -> Option<(u64, u64, u64)> {
+        let [seq_word, lo, hi, meta] = self.0;
+        let seq = seq_word.load(Ordering::Acquire);
+        if seq & 1 == 1 {
+            return None;
+        }
+        let entry = (
+            lo.load(Ordering::Relaxed),
+            hi.load(Ordering::Relaxed),
+            meta.load(Ordering::Relaxed),
+        );
+        fence(Ordering::Acquire);
+        (seq_word.load(Ordering::Relaxed) == seq).then_some(entry)
+    }
+
+    /// Writes an entry, unless another thread is writing this slot (then it is dropped).
+    #[inline(always)]
+    fn write(self, entry: (u64, u64, u64)) {
+        let [seq_word, lo, hi, meta] = self.0;
+        let seq = seq_word.load(Ordering::Relaxed);
+        if seq & 1 == 1
+            || seq_word
+                .compare_exchange(seq, seq + 1, Ordering::Acquire, Ordering::Relaxed)
+                .is_err()
+        {
+            return;
+        }
+        fence(Ordering::Release);
+        lo.store(entry.0, Ordering::Relaxed);
+        hi.store(entry.1, Ordering::Relaxed);
+        meta.store(entry.2, Ordering::Relaxed);
+        seq_word.store(seq + 2, Ordering::Release);
+    }
+}
+
+/// A fixed-size lossy table of exhausted states, shared by the threads without locks: a
+/// reader takes an entry only if its slot's sequence number is even and unchanged around the
+/// read, so a torn entry is never used; a writer that finds the slot busy drops its entry.
+/// Every entry is a valid bound whenever it was written, so losing or replacing one only
+/// costs time.
+///
+/// Buckets of two slots fill one 64-byte cache line: the first slot keeps the entry of the
+/// larger subtree, the second takes the rest (as chess programs' transposition tables do).
+pub(super) struct Memo {
+    /// Zeroed words (mapped lazily, so a table larger than a small search needs costs
+    /// little), of which buckets start at `offset`, 64-byte aligned.
+    words: Box<[AtomicU64]>,
+    offset: usize,
+    mask: usize,
+}
+
+/// A memo key: the window's 128 bits and a 46-bit tag (scan cell, mode, balances).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) struct Key {
+    lo: u64,
+    hi: u64,
+    tag: u64,
+}
+
+impl Key {
+    /// The key of the same state with only the window cells in `(lo, hi)` kept.
+    #[inline(always)]
+    pub(super) fn keeping(&self, (lo, hi): (u64, u64)) -> Key {
+        Key {
+            lo: self.lo & lo,
+            hi: self.hi & hi,
+            tag: self.tag,
+        }
+    }
+
+    #[inline(always)]
+    fn bucket(&self, mask: usize) -> usize {
+        let h = (self.lo ^ self.hi.rotate_left(29) ^ self.tag.wrapping_mul(0xff51_afd7_ed55_8ccd))
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (h >> 24) as usize & mask
+    }
+
+    #[inline(always)]
+    fn matches(&self, (lo, hi, meta): (u64, u64, u64)) -> bool {
+        // Tag 0 never occurs (it holds the scan cell + 1), so an empty slot never matches.
+        lo == self.lo && hi == self.hi && meta >> 18 == self.tag
+    }
+}
+
+const BOUND_BITS: u64 = 0xfff;
+
+impl Memo {
+    /// A table of `2^log2` entries (two per 64-byte bucket).
+    pub(super) fn new(log2: u32) -> Self {
+        let buckets = 1usize << log2.saturating_sub(1);
+        let words: Box<[AtomicU64]> = (0..8 * buckets + 7).map(|_| AtomicU64::new(0)).collect();
+        let offset = words.as_ptr().align_offset(64);
+        Memo {
+            words,
+            offset,
+            mask: buckets - 1,
+        }
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: &Key) -> [Slot<'_>; 2] {
+        let at = self.offset + 8 * key.bucket(self.mask);
+        let slot = |k: usize| Slot(self.words[at + k..at + k + 4].try_into().expect("4 words"));
+        [slot(0), slot(4)]
+    }
+
+    /// The bound stored for `key`, if any.
+    #[inline(always)]
+    pub(super) fn get(&self, key: &Key) -> Option<u32> {
+        self.bucket(key).into_iter().find_map(|slot| {
+            slot.read()
+                .filter(|&e| key.matches(e))
+                .map(|(_, _, meta)| (meta & BOUND_BITS) as u32)
+        })
+    }
+
+    /// Records that at most `bound` more pieces fit from `key`'s state, found by a search of
+    /// `nodes` nodes.
+    #[inline]
+    pub(super) fn put(&self, key: &Key, bound: u32, nodes: u64) {
+        if u64::from(bound) > BOUND_BITS {
+            return;
+        }
+        let class = u64::from(63 - nodes.max(1).leading_zeros());
+        let meta = |bound: u64, class: u64| key.tag << 18 | class << 12 | bound;
+        let bucket = self.bucket(key);
+        let mut deep_class = 0;
+        for (k, slot) in bucket.into_iter().enumerate() {
+            if let Some(entry) = slot.read() {
+                let (old_bound, old_class) = (entry.2 & BOUND_BITS, entry.2 >> 12 & 63);
+                if key.matches(entry) {
+                    let m = meta(old_bound.min(u64::from(bound)), old_class.max(class));
+                    slot.write((key.lo, key.hi, m));
+                    return;
+                }
+                if k == 0 {
+                    deep_class = old_class;
+                }
+            }
+        }
+        let k = usize::from(class < deep_class);
+        bucket[k].write((key.lo, key.hi, meta(u64::from(bound), class)));
+    }
+}
+
+/// The memo key of a state (`None` if it does not fit a key).
+#[inline(always)]
+pub(super) fn key_of<W: Window>(q: usize, window: W, mode: u8, balances: [i32; 2]) -> Option<Key> {
+    let (lo, hi) = window.key()?;
+    // The tag has 46 bits: scan cell + 1 (20), mode (2), balances (2 x 12).
+    let fits = q + 1 < 1 << 20 && balances.iter().all(|b| b.abs() < 2048);
+    fits.then(|| Key {
+        lo,
+        hi,
+        tag: (q as u64 + 1)
+            | u64::from(mode) << 20
+            | ((balances[0] + 2048) as u64) << 22
+            | ((balances[1] + 2048) as u64) << 34,
+    })
+}

@@ -1,0 +1,332 @@
+//! Maximum packing by a lean Russian-doll search over a sliding bitboard window.
+//!
+//! Cells are numbered in *scan order*: row-major along the short side of the box (a box wider
+//! than tall is transposed first, so rows are short; [`DollOutcome::order`] maps back).
+//! A placement's *first cell* is its smallest scan position. With `P_c` the placements whose
+//! first cell is `c` or later, the suffix table `S[c]` is the most pieces of a packing drawn
+//! from `P_c`. Then `S[cells] = 0` and `S[c]` is `S[c + 1]` or `S[c + 1] + 1`, because the
+//! placements starting at `c` all cover `c`, so a packing uses at most one of them. The table
+//! is filled from the last cell back; entry `c` asks "does `P_c` hold `S[c + 1] + 1` pieces?",
+//! which a depth-first search decides: place a piece starting at `c`, then at each scan cell
+//! `q` try every placement starting at `q` that fits, then leave `q` empty, and cut whenever
+//! `placed + S[q] < target` (every piece still to come starts at `q` or later). `S[0]` is the
+//! optimum; the table is the skeleton of a certificate (each step is one refutation or one
+//! packing).
+//!
+//! The search state at scan cell `q` is only `q` and which of the next `reach - 1` cells are
+//! covered (`reach`: the most cells from a placement's first cell to its last): cells before
+//! `q` can no longer be covered, cells further on are not covered yet. So the occupancy is
+//! kept as a window ([`Window`]: `u64`, `u128` or [`Wide`] words, the smallest that fits),
+//! bit 0 being `q`, shifted by one per cell; the board's size only matters through `reach`.
+//!
+//! Extras (each switchable in [`DollOptions`], for cross-checks; measured on crosses, one
+//! thread, user seconds on the shared 2-core machine):
+//! - **memo** of exhausted states (on): `(q, window, mirror balances)` searched in full
+//!   without reaching `target` with `placed` pieces proves that at most `target - placed - 1`
+//!   more pieces fit from that state. With no binding piece maximum the future from a state
+//!   depends on nothing else, and not on which entry `c` is being decided either (every
+//!   entry's search uses the same placements from `q` on), so entries are reused across the
+//!   whole table. Kept in a fixed-size lossy table shared lock-free by the threads
+//!   ([`DollOptions::memo_log2`]). 14 x 14: 7.3 M nodes, 1.0 s, against 681 M nodes, 9.0 s
+//!   without (`cross_doll.c`: 6.1 s in the same run); 13 x 19: 2.7 M nodes, 0.4 s, against
+//!   176 M, 1.7 s (`cross_doll.c`: 2.9 s). Every exhausted node is stored (storing only
+//!   subtrees of 16 nodes or more took 45% more nodes and 35% more time on 15 x 15).
+//! - **dead cells** (on, with the memo): free cells near the scan cell that nothing still to
+//!   come can cover are marked covered before the memo is consulted, so states differing
+//!   only in such holes share an entry ([`DollOptions::dead_cells`]; 16 x 16: 20 M nodes
+//!   against 34 M).
+//! - **relaxed lookups** (on, with the memo): a state the memo does not hold is looked up
+//!   again with the far end of its window cleared; fewer covered cells admit every packing
+//!   the state admits, so that entry's bound holds too ([`DollOptions::memo_relaxed`];
+//!   16 x 16: 13 M nodes against 20 M).
+//! - **skip unfit cells** (with the memo): the scan passes over cells where no placement
+//!   fits, so the bound is taken at the next useful cell and no node is spent on them.
+//! - **mirror symmetry** (off): "no more pieces centred in the second half than in the
+//!   first", for each mirror mapping the instance onto itself, used only for the entries `c`
+//!   whose `P_c` the mirror maps onto itself (see [`DollOptions::symmetry`] for why that
+//!   keeps the table exact). It only applies to row-start entries, which are few, and it
+//!   splits memo states by balance: 13 x 19 and 14 x 14 took 15% more nodes with it.
+//! - **threads** (on): an entry whose search outgrows [`DollOptions::split_nodes`] is split
+//!   into independent subtrees, run with rayon, all stopped as soon as one finds a packing.
+//!
+//! # References
+//! - P. R. J. Östergård, "A fast algorithm for the maximum clique problem", Discrete Applied
+//!   Mathematics 120 (2002): the Russian-doll scheme (solve the suffixes from the last vertex
+//!   back, each bounding the next), here with cells in place of vertices.
+//! - Transposition tables of game-tree search (A. L. Zobrist, "A new hashing method with
+//!   application for game playing", 1970), with two-slot buckets (one kept for the larger
+//!   subtree, one always replaced): the memo of exhausted states.
+//! - Sequence locks (as in the Linux kernel's seqlock): the memo's lock-free sharing.
+
+use std::fmt;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use crate::geometry::placements::PackingInstance;
+
+mod bounds;
+mod instance;
+mod memo;
+mod mirror;
+mod search;
+mod table;
+mod window;
+
+use instance::Prepared;
+use table::run;
+pub use window::{Wide, Window};
+
+/// Options of [`solve`]. The default is the fastest measured configuration.
+#[derive(Clone, Copy, Debug)]
+pub struct DollOptions<'a> {
+    /// Remember exhausted search states (see the module doc). Used only when no piece has a
+    /// binding maximum and the window fits in 128 bits.
+    pub memo: bool,
+    /// The memo holds `2^memo_log2` entries of 32 bytes; 0 picks by the scan rows' width
+    /// `w` (the short side): `2^(18 + 2 (w - 13))`, kept within `2^16..=2^22` (128 MiB).
+    /// Its pages are touched as it fills, which costs time on small searches: measured on
+    /// crosses (one thread), 13 x 19 takes 0.36 s with 2^18 and 0.42 s with 2^22, while
+    /// 15 x 15 takes 7.5 s with 2^20, 7.0 s with 2^22 and 7.3 s with 2^24.
+    pub memo_log2: u32,
+    /// Mirror symmetry breaking: keep only packings with no more pieces centred in the second
+    /// half than in the first, for each mirror of the box that maps the instance onto itself.
+    ///
+    /// Applied to entry `c` only if the mirror maps `P_c` onto itself (for the left-right
+    /// mirror in scan order: `c` at a row start; for the top-bottom one: `c = 0`). Then any
+    /// packing of `P_c` has a mirror image in `P_c` with as many pieces that meets the rule
+    /// (with both mirrors: fix the top-bottom rule first, the left-right mirror then keeps
+    /// every piece's rows), so the entry is still the exact optimum of `P_c`, and every later
+    /// use of `S[c]` as a bound stays sound. Entries of other cells are searched without it.
+    /// Memo entries made under the rules carry the rules and the balances in their key (a
+    /// balance ahead by `S[q]` or more counts as `S[q]`: the rule then holds whatever
+    /// follows), so they only serve searches under the same rules. Off by default: measured
+    /// (one thread), 14 x 14 took 8.7 M nodes with it against 7.3 M without, 15 x 15 68 M
+    /// against 56 M.
+    pub symmetry: bool,
+    /// Lookahead cut: its deepest level `k` (below 2: off; at most 6; 5 by default). With
+    /// `D_k` the first cell after `q` where the table has dropped by `k`
+    /// (`S[D_k] = S[q] - k`), the pieces still to come number at most those that can start
+    /// at the cells `q..D_k` plus `S[q] - k`. At a node with slack `s`
+    /// (`placed + S[q] = target + s`), level `k` cuts if at most `k - 1 - s` pieces can start
+    /// at `q..D_k` beside each other and the window. The placements there that fit the
+    /// window are covered greedily by groups of pairwise overlapping ones, and, if that
+    /// leaves it open, searched exactly (a pair always; three or more among at most 16).
+    /// Measured on crosses (one thread, shared machine, user time): 16 x 16 took 193 M nodes
+    /// and 19.4 s without it, 34 M nodes and 12.6 s with levels up to 5. With dead cells and
+    /// relaxed lookups the memo catches most of what it cuts on the smaller boxes (16 x 16,
+    /// criterion, both cores: 7.14 s with it, 6.84 s without) but not on the larger ones
+    /// (17 x 17, both cores: 29.8 s with it, 36.3 s without), so it stays on.
+    pub lookahead: usize,
+    /// The lookahead is used only on boxes whose scan rows (the short side) hold at least
+    /// this many cells: on narrower ones the whole table takes well under a second and the
+    /// cut cost more than it saved (measured, whole process: 13 x 19 took 234 ms with it and
+    /// 213 ms without; 14 x 14 510 ms against 632 ms, criterion).
+    pub lookahead_min_row: usize,
+    /// Dead cells (with the memo): before the memo is consulted, the free cells of the
+    /// window's first two scan rows that no placement starting at the scan cell or later and
+    /// fitting the window can cover are marked covered. No packing from the node covers
+    /// them, so the node's future is the same; but states that differ only in such holes
+    /// (the gaps a packing leaves between its pieces) become one memo key. Measured on
+    /// crosses (one thread, user time, idle): 16 x 16 took 19.9 M nodes and 11.1 s with it
+    /// against 34.0 M and 16.2 s without, 15 x 15 7.2 M and 2.8 s against 11.9 M and 4.1 s,
+    /// 13 x 19 1.7 M against 3.0 M nodes. Cells further on cost more to test than the hits
+    /// they add (15 x 15 with four rows: 6.5 M nodes, slower; shared machine). Without the
+    /// memo it only costs (13 x 19: 2.8 s with it, 1.3 s without, criterion), so it is not
+    /// used then.
+    pub dead_cells: bool,
+    /// Relaxed memo lookups (with the memo): when the memo holds nothing for a state, look
+    /// up the same state with its window's cells cleared from `(e - 1)` scan rows ahead on
+    /// (`e`: the most rows a piece spans below its first cell's; 4 for crosses, so from
+    /// three rows ahead), then from half a row earlier. A window that covers fewer cells
+    /// admits every packing the node admits, so a bound stored for it holds here too. Used
+    /// when pieces span four rows or more. Measured on crosses (one thread, user time, idle,
+    /// with dead cells): 16 x 16 took 13.4 M nodes and 7.8 s with it against 19.9 M and
+    /// 11.1 s without, 15 x 15 5.0 M and 2.1 s against 7.2 M and 2.8 s, 13 x 19 1.3 M
+    /// against 1.7 M nodes. One cleared offset (three rows) gave 14.6 M nodes on 16 x 16,
+    /// three or four offsets no fewer than two.
+    pub memo_relaxed: bool,
+    /// Worker threads (0: as many as the machine has).
+    pub threads: usize,
+    /// Nodes an entry's search may take on the calling thread before it is split into
+    /// subtrees shared out over the threads (with more than one thread).
+    pub split_nodes: u64,
+    /// Known upper bounds on the table's row-start entries, per scan row from the first
+    /// (`None` or a missing row: no bound): entry `r` bounds `S[r row]`, the most pieces in
+    /// the box of the last scan rows from `r` on, for example the optimum of that box proved
+    /// separately (a sweep knows it from a narrower box turned). Every entry `c` of row `r`
+    /// is at most `S[r row]`, so once the table reaches the bound the rest of the row needs
+    /// no search: the table comes out the same with fewer nodes. Measured on crosses (one
+    /// thread, the bounds the optima of the narrower boxes): 15 x 15 took 8.5 M nodes with
+    /// them against 11.9 M, 16 x 16 23.8 M against 34.0 M. The bounds must be sound: the
+    /// table is exact only if they are.
+    pub row_bounds: &'a [Option<usize>],
+    /// Raised by another thread to stop; the best packing so far is kept, unproven.
+    pub stop: Option<&'a AtomicBool>,
+    /// Stop at this instant; the best packing so far is kept, unproven.
+    pub deadline: Option<Instant>,
+}
+
+impl Default for DollOptions<'_> {
+    fn default() -> Self {
+        DollOptions {
+            memo: true,
+            memo_log2: 0,
+            symmetry: false,
+            lookahead: 5,
+            lookahead_min_row: 14,
+            dead_cells: true,
+            memo_relaxed: true,
+            threads: 0,
+            split_nodes: 1 << 18,
+            row_bounds: &[],
+            stop: None,
+            deadline: None,
+        }
+    }
+}
+
+/// Counters of a [`solve`] run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DollStats {
+    /// Search nodes visited, over all entries and threads.
+    pub nodes: u64,
+    /// Nodes cut by a memo entry (relaxed lookups included).
+    pub memo_hits: u64,
+    /// Of those, the nodes cut by a relaxed lookup ([`DollOptions::memo_relaxed`]).
+    pub memo_relaxed_hits: u64,
+    /// Memo entries written.
+    pub memo_stores: u64,
+    /// Nodes cut by the lookahead ([`DollOptions::lookahead`]).
+    pub lookahead_cuts: u64,
+    /// Entries whose search was split over the threads.
+    pub parallel_steps: u64,
+    /// Entries left unsearched because their row's bound ([`DollOptions::row_bounds`]) was
+    /// already reached.
+    pub bounded_entries: u64,
+}
+
+/// Result of [`solve`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DollOutcome {
+    /// Placement indices (into the instance's `placements`) of the best packing found.
+    pub best: Vec<usize>,
+    /// `true` if the search finished: `best` is optimal and `table` complete.
+    pub proved: bool,
+    /// Upper bound on the number of pieces (`best.len()` when proved).
+    pub bound: usize,
+    /// The scan order: entry `k` is the row-major cell index of scan position `k`.
+    pub order: Vec<usize>,
+    /// The suffix table, one entry per scan position and a last 0: entry `k` is the most
+    /// pieces of a packing whose pieces all have their first cell (smallest scan position)
+    /// at position `k` or later. `None` for entries not decided when the search stopped.
+    pub table: Vec<Option<usize>>,
+    /// Per entry the search raised, last scan position first: the position `k` and the
+    /// packing found there (placement indices, `table[k]` of them, all with their first cell
+    /// at `k` or later). The packing of the most pieces from position `p` on is that of the
+    /// smallest such `k >= p` (none: 0 pieces).
+    pub found: Vec<(usize, Vec<usize>)>,
+    /// Search counters.
+    pub stats: DollStats,
+}
+
+/// Why [`solve`] refused an instance.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DollError {
+    /// The instance is malformed (sizes, cells out of range, on blocked cells, repeated).
+    Invalid(String),
+    /// A piece has a minimum count above 0, which this engine does not support.
+    Minimum {
+        /// The piece.
+        piece: usize,
+        /// Its minimum.
+        min: usize,
+    },
+    /// Some placement reaches over more scan cells than the widest window holds.
+    TooLarge {
+        /// Cells from a placement's first cell to its last, at most.
+        reach: usize,
+    },
+}
+
+impl fmt::Display for DollError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DollError::Invalid(why) => write!(f, "invalid instance: {why}"),
+            DollError::Minimum { piece, min } => {
+                write!(
+                    f,
+                    "piece {piece} has minimum {min}; only minimum 0 is supported"
+                )
+            }
+            DollError::TooLarge { reach } => {
+                write!(
+                    f,
+                    "placements reach over {reach} cells, more than supported"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for DollError {}
+
+/// The scan order of an instance: row-major if it is at least as tall as wide, else
+/// column-major (the transposed box's rows). Entry `k` is the cell at scan position `k`.
+pub fn scan_order(width: usize, height: usize) -> Vec<usize> {
+    if width <= height {
+        (0..width * height).collect()
+    } else {
+        (0..width * height)
+            .map(|k| (k % height) * width + k / height)
+            .collect()
+    }
+}
+
+/// Finds a largest packing and proves it optimal by the Russian doll (see the module doc).
+///
+/// `progress(k, s)` is called as each table entry is decided, last scan position first.
+pub fn solve(
+    instance: &PackingInstance,
+    options: &DollOptions<'_>,
+    progress: impl FnMut(usize, usize),
+) -> Result<DollOutcome, DollError> {
+    validate(instance)?;
+    let prep = Prepared::new(instance, options.symmetry);
+    macro_rules! wide {
+        ($($k:literal)*) => {
+            match prep.reach.div_ceil(64) {
+                0 | 1 => Ok(run::<u64>(&prep, options, progress)),
+                2 => Ok(run::<u128>(&prep, options, progress)),
+                $($k => Ok(run::<Wide<$k>>(&prep, options, progress)),)*
+                _ => Err(DollError::TooLarge { reach: prep.reach }),
+            }
+        };
+    }
+    wide!(3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+}
+
+/// Refuses what [`solve`] cannot take: malformed instances and piece minimums.
+pub(crate) fn validate(instance: &PackingInstance) -> Result<(), DollError> {
+    let cells = instance.width * instance.height;
+    let invalid = |why: String| Err(DollError::Invalid(why));
+    if instance.blocked.len() != cells {
+        return invalid(format!("blocked has {} cells", instance.blocked.len()));
+    }
+    if let Some((piece, l)) = instance.pieces.iter().enumerate().find(|(_, l)| l.min > 0) {
+        return Err(DollError::Minimum { piece, min: l.min });
+    }
+    for (i, p) in instance.placements.iter().enumerate() {
+        if p.piece >= instance.pieces.len() {
+            return invalid(format!("placement {i} names piece {}", p.piece));
+        }
+        if p.cells.is_empty() {
+            return invalid(format!("placement {i} covers no cell"));
+        }
+        for (k, &c) in p.cells.iter().enumerate() {
+            if c >= cells || instance.blocked[c] || p.cells[..k].contains(&c) {
+                return invalid(format!("placement {i} has a bad cell {c}"));
+            }
+        }
+    }
+    Ok(())
+}

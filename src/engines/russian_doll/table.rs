@@ -1,0 +1,306 @@
+//! The suffix table filled entry by entry (the driver loop), large entries split over threads.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+
+use rayon::prelude::*;
+
+use super::bounds::LOOKAHEAD_LEVELS;
+use super::instance::{covering_lists, Engine, Prepared};
+use super::memo::Memo;
+use super::mirror::mirror_halves;
+use super::search::{Ctx, Flow, Searcher};
+use super::window::Window;
+use super::{DollOptions, DollOutcome, DollStats};
+
+/// What one entry's search concluded.
+enum StepEnd {
+    Found(Vec<u32>),
+    Exhausted,
+    Aborted,
+}
+
+#[derive(Default)]
+struct Totals {
+    stats: DollStats,
+}
+
+impl Totals {
+    fn add<W: Window>(&mut self, s: &Searcher<'_, '_, '_, W>) {
+        self.stats.nodes += s.nodes;
+        self.stats.memo_hits += s.memo_hits;
+        self.stats.memo_relaxed_hits += s.memo_relaxed_hits;
+        self.stats.memo_stores += s.memo_stores;
+        self.stats.lookahead_cuts += s.lookahead_cuts;
+    }
+}
+
+/// Decides entry `c`: is there a packing of `target` pieces drawn from `P_c`?
+fn step<W: Window>(
+    ctx: &Ctx<'_, '_, W>,
+    c: usize,
+    threads: usize,
+    pool: Option<&rayon::ThreadPool>,
+    split_nodes: u64,
+    totals: &Mutex<Totals>,
+) -> StepEnd {
+    let e = ctx.engine;
+    let budget = if pool.is_some() {
+        split_nodes
+    } else {
+        u64::MAX
+    };
+    let mut searcher = Searcher::new(ctx, budget);
+    let mut roots = Vec::new();
+    for i in e.prep.starts[c] as usize..e.prep.starts[c + 1] as usize {
+        if searcher.push(i) {
+            roots.push(searcher.state(c + 1, e.masks[i].shr(1), 1));
+            searcher.pop(i);
+        }
+    }
+    // Small entries are searched on this thread; a large one is split below.
+    let mut flow = Flow::Exhausted;
+    for root in &roots {
+        searcher.load(root);
+        flow = searcher.search(root.q, root.window, root.placed);
+        if flow != Flow::Exhausted {
+            break;
+        }
+    }
+    let over_budget = searcher.nodes >= searcher.budget;
+    totals.lock().expect("no panics").add(&searcher);
+    match flow {
+        Flow::Found => return StepEnd::Found(searcher.stack),
+        Flow::Exhausted => return StepEnd::Exhausted,
+        Flow::Aborted if !over_budget => return StepEnd::Aborted,
+        Flow::Aborted => {}
+    }
+    let Some(pool) = pool else {
+        return StepEnd::Aborted;
+    };
+    // Split: expand level by level until there are plenty of subtrees to share out. Entries
+    // learnt in the budgeted run stay in the memo, so its work is mostly not repeated.
+    let mut splitter = Searcher::new(ctx, u64::MAX);
+    let mut frontier = roots;
+    for _ in 0..64 {
+        if frontier.len() >= 64 * threads || frontier.is_empty() {
+            break;
+        }
+        let mut next = Vec::new();
+        for state in &frontier {
+            match splitter.expand(state) {
+                Ok(children) => next.extend(children),
+                Err(packing) => return StepEnd::Found(packing),
+            }
+        }
+        frontier = next;
+    }
+    let found: Mutex<Option<Vec<u32>>> = Mutex::new(None);
+    let aborted = AtomicBool::new(false);
+    pool.install(|| {
+        frontier.par_iter().for_each_init(
+            || Searcher::new(ctx, u64::MAX),
+            |searcher, state| {
+                if ctx.found.load(Ordering::Relaxed) || aborted.load(Ordering::Relaxed) {
+                    return;
+                }
+                searcher.load(state);
+                let (nodes, hits, stores, cuts) = (
+                    searcher.nodes,
+                    searcher.memo_hits,
+                    searcher.memo_stores,
+                    searcher.lookahead_cuts,
+                );
+                let flow = searcher.search(state.q, state.window, state.placed);
+                match flow {
+                    Flow::Found => {
+                        let mut slot = found.lock().expect("no panics");
+                        if slot.is_none() {
+                            *slot = Some(searcher.stack.clone());
+                        }
+                        ctx.found.store(true, Ordering::Relaxed);
+                    }
+                    Flow::Aborted => aborted.store(true, Ordering::Relaxed),
+                    Flow::Exhausted => {}
+                }
+                let mut t = totals.lock().expect("no panics");
+                t.stats.nodes += searcher.nodes - nodes;
+                t.stats.memo_hits += searcher.memo_hits - hits;
+                t.stats.memo_stores += searcher.memo_stores - stores;
+                t.stats.lookahead_cuts += searcher.lookahead_cuts - cuts;
+            },
+        );
+    });
+    totals.lock().expect("no panics").stats.parallel_steps += 1;
+    match found.into_inner().expect("no panics") {
+        Some(packing) => StepEnd::Found(packing),
+        None if aborted.load(Ordering::Relaxed) => StepEnd::Aborted,
+        None => StepEnd::Exhausted,
+    }
+}
+
+pub(super) fn run<W: Window>(
+    prep: &Prepared,
+    options: &DollOptions<'_>,
+    mut progress: impl FnMut(usize, usize),
+) -> DollOutcome {
+    let memo = (options.memo && !prep.limited && prep.reach <= 129).then(|| {
+        let log2 = match options.memo_log2 {
+            0 => (18 + 2 * prep.row as i64 - 26).clamp(16, 22) as u32,
+            log2 => log2.clamp(4, 32),
+        };
+        Memo::new(log2)
+    });
+    // Two scan rows, within the reach (the window's cells beyond it are all free); only
+    // memo keys gain from them (see `DollOptions::dead_cells`).
+    let dead_span = if options.dead_cells && memo.is_some() {
+        (2 * prep.row).min(prep.reach)
+    } else {
+        0
+    };
+    let (covering_starts, covering) = if dead_span > 1 {
+        covering_lists(prep)
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    let engine = Engine {
+        skip_unfit: memo.is_some(),
+        prep,
+        masks: prep
+            .relative
+            .iter()
+            .map(|rel| rel.iter().fold(W::empty(), |m, &k| m.with(k)))
+            .collect(),
+        has_start: (0..prep.cells)
+            .map(|k| prep.starts[k] < prep.starts[k + 1])
+            .collect(),
+        piece: prep.piece.iter().map(|&p| p as u32).collect(),
+        dead_span,
+        covering_starts,
+        covering,
+        relaxed: if options.memo_relaxed && prep.extent >= 3 {
+            let kept = (prep.extent - 1) * prep.row;
+            let mut offsets = vec![kept, kept - prep.row / 2];
+            offsets.dedup();
+            // Clearing from offset `k` on changes keys only inside the reach; keys hold 128.
+            offsets
+                .into_iter()
+                .filter(|&k| k < prep.reach.min(128))
+                .map(|k| match k {
+                    0..=63 => ((1 << k) - 1, 0),
+                    _ => (u64::MAX, (1u64 << (k - 64)) - 1),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
+    };
+    let threads = if options.threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        options.threads
+    };
+    let pool = (threads > 1)
+        .then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .ok()
+        })
+        .flatten();
+    let capacity: u64 = if prep.limited {
+        prep.limit.iter().map(|&l| u64::from(l)).sum()
+    } else {
+        u64::MAX
+    };
+    let n = prep.cells;
+    let mut table = vec![0u32; n + 1];
+    let mut drops = vec![[u32::MAX; LOOKAHEAD_LEVELS - 1]; n + 1];
+    // Levels 2..=k use the drops D_2..D_k.
+    let levels = if prep.row >= options.lookahead_min_row {
+        options.lookahead.min(LOOKAHEAD_LEVELS).saturating_sub(1)
+    } else {
+        0
+    };
+    let mut known_from = n;
+    let mut best: Vec<u32> = Vec::new();
+    // The packing of each entry found, last scan cell first (for a stopped run's halves).
+    let mut found_at: Vec<(usize, Vec<u32>)> = Vec::new();
+    let totals = Mutex::new(Totals::default());
+    let mut bounded_entries = 0;
+    for c in (0..n).rev() {
+        table[c] = table[c + 1];
+        let target = table[c + 1] + 1;
+        let row_bound = options.row_bounds.get(c / prep.row).copied().flatten();
+        let bounded = row_bound.is_some_and(|b| target as usize > b);
+        bounded_entries += u64::from(bounded && engine.has_start[c]);
+        if engine.has_start[c] && u64::from(target) <= capacity && !bounded {
+            let ctx = Ctx {
+                engine: &engine,
+                table: &table,
+                drops: &drops,
+                levels,
+                target,
+                mode: prep.mode[c],
+                memo: memo.as_ref(),
+                found: AtomicBool::new(false),
+                stop: options.stop,
+                deadline: options.deadline,
+            };
+            match step(
+                &ctx,
+                c,
+                threads,
+                pool.as_ref(),
+                options.split_nodes,
+                &totals,
+            ) {
+                StepEnd::Found(packing) => {
+                    found_at.push((c, packing.clone()));
+                    best = packing;
+                    table[c] = target;
+                }
+                StepEnd::Exhausted => {}
+                StepEnd::Aborted => break,
+            }
+        }
+        for (level, drop) in drops[c].iter_mut().enumerate().take(levels) {
+            let k = level as u32 + 2;
+            if table[c] >= k {
+                *drop = (c + 1..=n)
+                    .find(|&p| table[p] + k <= table[c])
+                    .map_or(u32::MAX, |p| p as u32);
+            }
+        }
+        known_from = c;
+        progress(c, table[c] as usize);
+    }
+    // Undecided entries each add at most one to the last decided one.
+    let open = (0..known_from).filter(|&k| engine.has_start[k]).count();
+    let mut bound = (table[known_from] as u64 + open as u64).min(capacity) as usize;
+    if known_from > 0 {
+        if let Some(halves) = mirror_halves(prep, &table, known_from, &found_at) {
+            bound = bound.min(halves.bound);
+            if halves.packing.len() > best.len() {
+                best = halves.packing;
+            }
+        }
+    }
+    DollOutcome {
+        best: best.iter().map(|&i| prep.index[i as usize]).collect(),
+        proved: known_from == 0,
+        bound,
+        order: prep.order.clone(),
+        table: (0..=n)
+            .map(|k| (k >= known_from).then_some(table[k] as usize))
+            .collect(),
+        found: found_at
+            .into_iter()
+            .map(|(k, packing)| (k, packing.iter().map(|&i| prep.index[i as usize]).collect()))
+            .collect(),
+        stats: DollStats {
+            bounded_entries,
+            ..totals.into_inner().expect("no panics").stats
+        },
+    }
+}
