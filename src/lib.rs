@@ -4,13 +4,14 @@
 //! keeps it so):
 //!
 //! - [`formats`]: every file format read or written (DIMACS, solver answers, WCNF, OPB, LP,
-//!   MiniZinc), importing nothing of the crate.
-//! - [`checkers`]: the LRAT and DRAT proof checkers, importing nothing of the crate.
+//!   MILP solution files, MiniZinc), importing nothing of the crate.
+//! - [`checkers`]: the LRAT and DRAT proof checkers, importing nothing of the crate but
+//!   [`formats`] (to read CNF).
 //! - [`base`]: the shared vocabulary (goal, status, stop control, raw outcomes, errors).
 //! - [`geometry`]: cells, the symmetries of the square grid, polyomino placements.
 //! - [`model`]: the backend-neutral constraint IR.
 //! - [`engines`]: the native searches, on geometry alone.
-//! - [`encode`]: CNF encodings, the 0-1 linear program and the file formats.
+//! - [`encode`]: CNF encodings and the 0-1 linear program, written through [`formats`].
 //! - [`oracle`]: varisat, microlp, HiGHS and external solver programs.
 //! - [`puzzle`]: the families as plain data: parse, compile, decode, verify, describe.
 //! - [`driver`]: solve, count, compare and emit: a goal turned into engine and oracle calls,

@@ -1,4 +1,5 @@
-//! An LRAT proof checker and DIMACS CNF parser of our own, sharing no code with varisat.
+//! An LRAT proof checker of our own, sharing no code with varisat; the DIMACS CNF it
+//! checks against is read by [`crate::formats::dimacs`] (its SATLIB dialect).
 //!
 //! # What is checked
 //!
@@ -26,6 +27,7 @@
 //! Cruz-Filipe, Heule, Hunt, Kaufmann, Schneider-Kamp: "Efficient Certified RAT Verification",
 //! CADE 2017 (the LRAT format).
 
+use crate::formats::dimacs::{read_cnf, CnfDialect, CnfError};
 use std::collections::HashMap;
 
 use thiserror::Error;
@@ -149,75 +151,42 @@ pub struct LratStats {
 /// ends the formula, as in the SATLIB benchmark files. Returns the variable count and the
 /// clauses; the clause count must match the header.
 pub fn parse_dimacs(text: &str) -> Result<(usize, Vec<Vec<i32>>), LratError> {
-    let error = |line: usize, message: String| LratError::Dimacs { line, message };
-    let mut header: Option<(usize, usize)> = None;
-    let mut clauses = Vec::new();
-    let mut current = Vec::new();
-    let mut last_line = 0;
-
-    for (index, line_text) in text.lines().enumerate() {
-        let line = index + 1;
-        last_line = line;
-        let trimmed = line_text.trim();
-        if trimmed.starts_with('c') || trimmed.is_empty() {
-            continue;
-        }
-        if trimmed.starts_with('%') {
-            break;
-        }
-        if trimmed.starts_with('p') {
-            if header.is_some() {
-                return Err(error(line, "second header".into()));
+    let file = read_cnf(text, CnfDialect::Satlib).map_err(|error| {
+        let (line, message) = match error {
+            CnfError::BadHeader { line, header } => (
+                line,
+                format!("bad header {header:?}, want p cnf VARS CLAUSES"),
+            ),
+            CnfError::SecondHeader { line } => (line, "second header".into()),
+            CnfError::TooManyVariables { line, vars } => {
+                (line, format!("{vars} variables do not fit DIMACS literals"))
             }
-            let fields: Vec<&str> = trimmed.split_whitespace().collect();
-            let parsed = match fields[..] {
-                ["p", "cnf", vars, count] => vars.parse().ok().zip(count.parse().ok()),
-                _ => None,
-            };
-            let (vars, count) = parsed.ok_or_else(|| {
-                error(
-                    line,
-                    format!("bad header {trimmed:?}, want p cnf VARS CLAUSES"),
-                )
-            })?;
-            if vars > i32::MAX as usize {
-                return Err(error(
-                    line,
-                    format!("{vars} variables do not fit DIMACS literals"),
-                ));
+            CnfError::ClauseBeforeHeader { line } => (line, "clause before the header".into()),
+            CnfError::NotALiteral { line, word } => (line, format!("{word:?} is not an integer")),
+            CnfError::BeyondHeader {
+                line,
+                literal,
+                num_vars,
+            } => (
+                line,
+                format!("literal {literal} exceeds the {num_vars} declared variables"),
+            ),
+            CnfError::NoHeader { line } => (line, "no p cnf header".into()),
+            CnfError::Unterminated { line, .. } => {
+                (line, "the last clause is not ended by 0".into())
             }
-            header = Some((vars, count));
-            continue;
-        }
-        let (num_vars, _) = header.ok_or_else(|| error(line, "clause before the header".into()))?;
-        for token in trimmed.split_whitespace() {
-            let literal: i64 = token
-                .parse()
-                .map_err(|_| error(line, format!("{token:?} is not an integer")))?;
-            if literal == 0 {
-                clauses.push(std::mem::take(&mut current));
-            } else if literal.unsigned_abs() as usize > num_vars {
-                return Err(error(
-                    line,
-                    format!("literal {literal} exceeds the {num_vars} declared variables"),
-                ));
-            } else {
-                current.push(literal as i32);
-            }
-        }
-    }
-
-    let (num_vars, count) = header.ok_or_else(|| error(last_line, "no p cnf header".into()))?;
-    if !current.is_empty() {
-        return Err(error(last_line, "the last clause is not ended by 0".into()));
-    }
-    if clauses.len() != count {
-        return Err(error(
-            last_line,
-            format!("header declares {count} clauses, found {}", clauses.len()),
-        ));
-    }
-    Ok((num_vars, clauses))
+            CnfError::ClauseCount {
+                line,
+                declared,
+                found,
+            } => (
+                line,
+                format!("header declares {declared} clauses, found {found}"),
+            ),
+        };
+        LratError::Dimacs { line, message }
+    })?;
+    Ok((file.num_vars, file.clauses))
 }
 
 /// Checks an LRAT refutation of `cnf` (clause `i` has ID `i + 1`, variables `1..=num_vars`).

@@ -1,7 +1,8 @@
 //! Proof checkers of our own, the judges of every refutation puzzlec reports: [`lrat`]
 //! checks LRAT proofs and [`drat`] DRAT proofs (RUP and RAT, backward with core marking)
-//! against a formula in DIMACS clauses (`Vec<i32>`). They import nothing of the crate and
-//! share no code with each other or with any solver, so a verdict depends on no solver,
+//! against a formula in DIMACS clauses (`Vec<i32>`), read through [`crate::formats`] (as
+//! varisat's checker reads through varisat-dimacs). They import nothing else of the crate
+//! and share no code with each other or with any solver, so a verdict depends on no solver,
 //! encoder or driver code. They sit at the bottom of the layers: the certificates and the
 //! external SAT oracle both use them.
 

@@ -13,15 +13,21 @@
 
 use crate::base::Size;
 use crate::driver::emit::{emit, Format};
-use crate::encode::dimacs::VarNameError;
 use crate::encode::lp::LinearProgram;
-use crate::encode::lp_file::LpParseError;
-use crate::encode::{dimacs, lp_file, opb, wcnf, Cnf, ReadError};
-use crate::formats::minizinc::{self as mzn, MznAnswerError, MznStatus};
-use crate::model::{Assignment, Constraint, Lit, Model, Var};
-use crate::oracle::external_milp::{
+use crate::encode::{wcnf, Cnf, ReadError};
+use crate::formats::dimacs::{
+    self as dimacs_file, read_names_after, read_var_names, CnfDialect, VarNameError,
+};
+use crate::formats::lp::{read_lp, LpParseError};
+use crate::formats::milp_solution::{
     read_cbc_solution, read_glpk_solution, read_highs_solution, SolutionError,
 };
+use crate::formats::minizinc::{self as mzn, MznAnswerError, MznStatus};
+use crate::formats::opb;
+use crate::formats::sat_answer::{
+    AnswerError as SatAnswerError, AnswerItem, AnswerReader, AnswerStatus, AnswerSyntax,
+};
+use crate::model::{Assignment, Constraint, Lit, Model, Var};
 use crate::puzzle::{Puzzle, Solution, VerifyError};
 use std::collections::HashMap;
 
@@ -776,11 +782,11 @@ fn read_emitted(name: &str, text: &str, checked: bool) -> Result<Emitted, Decode
         };
         (file.names, file.idents, Body::Mzn(file.program, format))
     } else if first.starts_with("* #variable=") {
-        let names = dimacs::read_names_after(text, "* var").map_err(|e| unreadable(e.into()))?;
+        let names = read_names_after(text, "* var").map_err(|e| unreadable(e.into()))?;
         let opb = opb::read_opb(text).map_err(|e| unreadable(EmittedError::Opb(e)))?;
         (names, Vec::new(), Body::Opb(opb))
     } else if first.starts_with('\\') || first.eq_ignore_ascii_case("maximize") {
-        let program = lp_file::read_lp(text).map_err(|e| unreadable(e.into()))?;
+        let program = read_lp(text).map_err(|e| unreadable(e.into()))?;
         let originals: HashMap<&str, &str> = text
             .lines()
             .filter_map(|l| l.strip_prefix("\\ column "))
@@ -798,14 +804,14 @@ fn read_emitted(name: &str, text: &str, checked: bool) -> Result<Emitted, Decode
             .collect();
         (names, program.columns.clone(), Body::Lp(program))
     } else if text.lines().any(|l| l.starts_with("p cnf ")) {
-        let names = dimacs::read_var_names(text).map_err(|e| unreadable(e.into()))?;
+        let names = read_var_names(text).map_err(|e| unreadable(e.into()))?;
         (
             names,
             Vec::new(),
             Body::Cnf(read_cnf(text).map_err(|e| unreadable(e.into()))?),
         )
     } else if text.lines().any(|l| l.starts_with("h ")) {
-        let names = dimacs::read_var_names(text).map_err(|e| unreadable(e.into()))?;
+        let names = read_var_names(text).map_err(|e| unreadable(e.into()))?;
         let formula = wcnf::read_wcnf(text).map_err(|e| unreadable(EmittedError::Wcnf(e)))?;
         (names, Vec::new(), Body::Wcnf(formula))
     } else {
@@ -823,55 +829,38 @@ fn read_emitted(name: &str, text: &str, checked: bool) -> Result<Emitted, Decode
 
 /// A DIMACS CNF: the `p cnf` header and the clauses; errors name the line.
 fn read_cnf(text: &str) -> Result<Cnf, CnfError> {
-    let mut cnf: Option<(Cnf, usize)> = None;
-    let mut clause = Vec::new();
-    for (index, text_line) in text.lines().enumerate() {
-        let line = index + 1;
-        let text_line = text_line.trim();
-        if text_line.is_empty() || text_line.starts_with('c') {
-            continue;
+    let file = dimacs_file::read_cnf(text, CnfDialect::Emitted).map_err(|error| match error {
+        dimacs_file::CnfError::BadHeader { line, header } => CnfError::BadHeader { line, header },
+        dimacs_file::CnfError::ClauseBeforeHeader { line } => CnfError::ClauseBeforeHeader { line },
+        dimacs_file::CnfError::NotALiteral { line, word } => CnfError::NotALiteral { line, word },
+        dimacs_file::CnfError::BeyondHeader { line, literal, .. } => {
+            CnfError::BeyondHeader { line, literal }
         }
-        if let Some(header) = text_line.strip_prefix("p cnf ") {
-            let bad_header = || CnfError::BadHeader {
-                line,
-                header: text_line.to_string(),
-            };
-            let numbers: Vec<usize> = header
-                .split_whitespace()
-                .map(str::parse)
-                .collect::<Result<_, _>>()
-                .map_err(|_| bad_header())?;
-            let [vars, clauses] = numbers[..] else {
-                return Err(bad_header());
-            };
-            cnf = Some((Cnf::with_vars(vars), clauses));
-            continue;
+        dimacs_file::CnfError::NoHeader { .. } => CnfError::NoHeader,
+        dimacs_file::CnfError::Unterminated {
+            declared, found, ..
         }
-        let Some((formula, _)) = cnf.as_mut() else {
-            return Err(CnfError::ClauseBeforeHeader { line });
-        };
-        for word in text_line.split_whitespace() {
-            let literal: i64 = word.parse().map_err(|_| CnfError::NotALiteral {
-                line,
-                word: word.to_string(),
-            })?;
-            if literal == 0 {
-                formula.clauses.push(std::mem::take(&mut clause));
-            } else if literal.unsigned_abs() as usize > formula.num_vars {
-                return Err(CnfError::BeyondHeader { line, literal });
-            } else {
-                clause.push(Lit::from_dimacs(literal));
-            }
+        | dimacs_file::CnfError::ClauseCount {
+            declared, found, ..
+        } => CnfError::ClauseCount { declared, found },
+        dimacs_file::CnfError::SecondHeader { .. }
+        | dimacs_file::CnfError::TooManyVariables { .. } => {
+            unreachable!("only the SATLIB dialect refuses these")
         }
-    }
-    let (formula, declared) = cnf.ok_or(CnfError::NoHeader)?;
-    if formula.clauses.len() != declared || !clause.is_empty() {
-        return Err(CnfError::ClauseCount {
-            declared,
-            found: formula.clauses.len(),
-        });
-    }
-    Ok(formula)
+    })?;
+    Ok(Cnf {
+        num_vars: file.num_vars,
+        clauses: file
+            .clauses
+            .into_iter()
+            .map(|clause| {
+                clause
+                    .into_iter()
+                    .map(|l| Lit::from_dimacs(i64::from(l)))
+                    .collect()
+            })
+            .collect(),
+    })
 }
 
 /// Reads the answer's claim and values.
@@ -940,69 +929,35 @@ fn read_answer(
 
 /// Reads `s`/`v` answers (SAT, MaxSAT, PB) or MiniSat's result file (`result_file`).
 fn read_literal_lines(text: &str, result_file: bool) -> Result<(Claim, Values), AnswerError> {
+    let syntax = AnswerSyntax {
+        result_file,
+        lenient: true,
+    };
     let mut claim: Option<Claim> = None;
     let mut values: HashMap<usize, bool> = HashMap::new();
-    let mut closed = false;
-    for (index, raw) in text.lines().enumerate() {
-        let number = index + 1;
-        let line = raw.trim();
-        let status = if result_file {
-            match line {
-                "SAT" => Some(Claim::Solution { optimal: false }),
-                "UNSAT" => Some(Claim::None("UNSAT".into())),
-                "INDET" => Some(Claim::Unknown("INDET".into())),
-                _ => None,
-            }
-        } else {
-            line.strip_prefix("s ").map(|s| match s.trim() {
-                "SATISFIABLE" => Claim::Solution { optimal: false },
-                "OPTIMUM FOUND" => Claim::Solution { optimal: true },
-                "UNSATISFIABLE" => Claim::None(format!("s {}", s.trim())),
-                other => Claim::Unknown(format!("s {other}")),
-            })
-        };
-        if let Some(status) = status {
-            if claim.replace(status).is_some() {
-                return Err(AnswerError::SecondStatus { line: number });
-            }
-            continue;
-        }
-        let words = if result_file {
-            (claim.is_some() && !line.is_empty()).then_some(line)
-        } else {
-            line.strip_prefix("v ").or((line == "v").then_some(""))
-        };
-        let Some(words) = words else { continue };
-        let words: Vec<&str> = words.split_whitespace().collect();
-        // The MaxSAT Evaluation's newer form: one string of 0s and 1s, variable i at i.
-        if let [bits] = words[..] {
-            if bits.len() > 1 && bits.chars().all(|c| c == '0' || c == '1') && values.is_empty() {
-                for (i, bit) in bits.chars().enumerate() {
-                    values.insert(i + 1, bit == '1');
+    for item in AnswerReader::new(text, syntax) {
+        let (line, item) = item.map_err(|error| match error {
+            SatAnswerError::NotALiteral { line, word } => AnswerError::NotALiteral { line, word },
+            SatAnswerError::AfterClosingZero { line } => AnswerError::AfterClosingZero { line },
+        })?;
+        match item {
+            AnswerItem::Status(status) => {
+                let status = match status {
+                    AnswerStatus::Satisfiable => Claim::Solution { optimal: false },
+                    AnswerStatus::OptimumFound => Claim::Solution { optimal: true },
+                    AnswerStatus::Unsatisfiable if result_file => Claim::None("UNSAT".into()),
+                    AnswerStatus::Unsatisfiable => Claim::None("s UNSATISFIABLE".into()),
+                    AnswerStatus::Other(words) if result_file => Claim::Unknown(words),
+                    AnswerStatus::Other(words) => Claim::Unknown(format!("s {words}")),
+                };
+                if claim.replace(status).is_some() {
+                    return Err(AnswerError::SecondStatus { line });
                 }
-                closed = true;
-                continue;
             }
-        }
-        for word in words {
-            if closed {
-                return Err(AnswerError::AfterClosingZero { line: number });
-            }
-            let (negative, body) = match word.strip_prefix(['-', '~']) {
-                Some(rest) => (true, rest),
-                None => (false, word),
-            };
-            let body = body.strip_prefix('x').unwrap_or(body);
-            let var: usize = body.parse().map_err(|_| AnswerError::NotALiteral {
-                line: number,
-                word: word.to_string(),
-            })?;
-            if var == 0 {
-                closed = true;
-                continue;
-            }
-            if values.insert(var, !negative) == Some(negative) {
-                return Err(AnswerError::BothValues { line: number, var });
+            AnswerItem::Literal { var, value } => {
+                if values.insert(var, value) == Some(!value) {
+                    return Err(AnswerError::BothValues { line, var });
+                }
             }
         }
     }

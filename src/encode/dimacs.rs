@@ -1,116 +1,46 @@
-//! DIMACS CNF output, with `c var N name` comment lines naming every model variable so that
-//! a solver's model can be read back by name.
+//! An in-memory [`Cnf`] as DIMACS text, with `c var N name` comment lines naming every
+//! model variable so that a solver's model can be read back by name. The file format
+//! itself, writer and readers, is [`crate::formats::dimacs`].
 
 use super::Cnf;
-use crate::model::Lit;
-use std::fmt::Write as _;
+use crate::formats::dimacs::CnfWriter;
+pub use crate::formats::dimacs::{read_names_after, read_var_names, VarNameError};
+use crate::formats::lines::WriteError;
+use std::io::Write;
 
-/// Writes `cnf` in DIMACS format: `comments` first, then one `c var N name` line per named
-/// variable (`names[i]` names variable i + 1), then the `p cnf` header and the clauses.
-pub fn write_dimacs(cnf: &Cnf, names: &[String], comments: &[String]) -> String {
-    let mut out = String::new();
-    write_comments(&mut out, names, comments, "c");
-    let _ = writeln!(out, "p cnf {} {}", cnf.num_vars, cnf.clauses.len());
-    for clause in &cnf.clauses {
-        write_clause(&mut out, clause);
-    }
-    out
-}
-
-/// `comments`, then one `PREFIX var N name` line per name (`names[i]` names variable i + 1).
-pub(crate) fn write_comments(
-    out: &mut String,
+/// Writes `cnf` in DIMACS format to `out`: `comments` first, then one `c var N name` line
+/// per named variable (`names[i]` names variable i + 1), then the `p cnf` header and the
+/// clauses; `should_stop` can end it part way.
+pub fn write_cnf(
+    cnf: &Cnf,
     names: &[String],
     comments: &[String],
-    prefix: &str,
-) {
-    for comment in comments {
-        let _ = writeln!(out, "{prefix} {comment}");
-    }
-    for (i, name) in names.iter().enumerate() {
-        let _ = writeln!(out, "{prefix} var {} {name}", i + 1);
-    }
-}
-
-/// One clause's DIMACS line.
-pub(crate) fn write_clause(out: &mut String, clause: &[Lit]) {
-    for lit in clause {
-        let _ = write!(out, "{} ", lit.dimacs());
-    }
-    out.push_str("0\n");
-}
-
-/// A `c var N name` line that does not read: which line, and what is wrong.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum VarNameError {
-    /// The line has a number but no name.
-    #[error("line {line}: `{marker}` line without a name")]
-    NoName {
-        /// The 1-based line.
-        line: usize,
-        /// What starts the naming lines: `c var` (DIMACS) or `* var` (OPB).
-        marker: &'static str,
-    },
-    /// The variable number is not a number.
-    #[error("line {line}: bad variable number {number:?}")]
-    BadNumber {
-        /// The 1-based line.
-        line: usize,
-        /// The number as written.
-        number: String,
-    },
-    /// The variables are not named 1, 2, 3... in order.
-    #[error("line {line}: variable {number} named out of order (expected {expected})")]
-    OutOfOrder {
-        /// The 1-based line.
-        line: usize,
-        /// The variable named.
-        number: usize,
-        /// The variable that should come next.
-        expected: usize,
-    },
-}
-
-/// Reads the `c var N name` lines of a DIMACS file written by [`write_dimacs`]: the names
-/// of variables 1..=n in order. Other comment lines are skipped.
-pub fn read_var_names(text: &str) -> Result<Vec<String>, VarNameError> {
-    read_names_after(text, "c var")
-}
-
-/// Reads the lines `MARKER N name` of `text` (`c var` in DIMACS, `* var` in OPB): the names
-/// of variables 1..=n in order; errors give the line's number in the whole text.
-pub fn read_names_after(text: &str, marker: &'static str) -> Result<Vec<String>, VarNameError> {
-    let mut names = Vec::new();
-    for (index, text_line) in text.lines().enumerate() {
-        let line = index + 1;
-        let Some(rest) = text_line
-            .strip_prefix(marker)
-            .and_then(|r| r.strip_prefix(' '))
-        else {
-            continue;
-        };
-        let (number, name) = rest
-            .split_once(' ')
-            .ok_or(VarNameError::NoName { line, marker })?;
-        let number: usize = number.parse().map_err(|_| VarNameError::BadNumber {
-            line,
-            number: number.to_string(),
-        })?;
-        if number != names.len() + 1 {
-            return Err(VarNameError::OutOfOrder {
-                line,
-                number,
-                expected: names.len() + 1,
-            });
+    out: &mut dyn Write,
+    should_stop: &dyn Fn() -> bool,
+) -> Result<(), WriteError> {
+    let mut writer = CnfWriter::new(out, should_stop);
+    writer.comments(comments, names);
+    writer.header(cnf.num_vars, cnf.clauses.len());
+    for clause in &cnf.clauses {
+        if writer.failed() {
+            break;
         }
-        names.push(name.to_string());
+        writer.clause(clause.iter().map(|l| l.dimacs()));
     }
-    Ok(names)
+    writer.finish()
+}
+
+/// [`write_cnf`] as a `String`, for the callers that hand the text on whole.
+pub fn write_dimacs(cnf: &Cnf, names: &[String], comments: &[String]) -> String {
+    let mut out = Vec::new();
+    write_cnf(cnf, names, comments, &mut out, &|| false).expect("writing to memory never fails");
+    String::from_utf8(out).expect("DIMACS text is UTF-8")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Lit;
 
     #[test]
     fn dimacs_text_and_names_round_trip() {
@@ -131,24 +61,5 @@ mod tests {
         assert_eq!(read_var_names(&text).unwrap(), names);
         let formula = varisat::dimacs::DimacsParser::parse(text.as_bytes()).unwrap();
         assert_eq!(formula.len(), 3);
-    }
-
-    #[test]
-    fn names_out_of_order_are_refused_with_their_line() {
-        assert_eq!(
-            read_var_names("c hello\nc var 1 a\nc var 3 b\n"),
-            Err(VarNameError::OutOfOrder {
-                line: 3,
-                number: 3,
-                expected: 2
-            })
-        );
-        assert_eq!(
-            read_var_names("c var 1\n"),
-            Err(VarNameError::NoName {
-                line: 1,
-                marker: "c var"
-            })
-        );
     }
 }

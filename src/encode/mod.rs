@@ -1,7 +1,7 @@
 //! Encodings of a [`Model`](crate::model::Model): CNF (at-most-one, totalizer, the whole
-//! model), the 0-1 linear program, and the file formats solvers read (DIMACS, WCNF, OPB,
-//! CPLEX LP; MiniZinc and FlatZinc as the rows and names [`crate::formats::minizinc`]
-//! writes).
+//! model), the 0-1 linear program, and the model's clauses and rows written as the files
+//! solvers read (DIMACS, WCNF, OPB, CPLEX LP) through the writers of [`crate::formats`];
+//! MiniZinc and FlatZinc as the rows and names [`crate::formats::minizinc`] writes.
 
 pub mod amo;
 pub mod cnf;

@@ -2,33 +2,11 @@
 //! #constraint= M` header, the objective as a `min:` line (minimise minus the number of
 //! true objective literals) and every constraint as one linear `>=` or `=` row over
 //! variables `x1..xN`. Negated literals are written as `1 - x` with the constant moved to
-//! the right-hand side, so readers need not support `~x`.
+//! the right-hand side, so readers need not support `~x`. The file itself is read and
+//! written by [`crate::formats::opb`]; this module makes its rows from the model.
 
-use super::ReadError;
+pub use crate::formats::opb::{read_opb, write_opb, Opb, PbConstraint};
 use crate::model::{Constraint, Lit, Model};
-use std::fmt::Write as _;
-
-/// One linear constraint `sum(coefficient * x) >= rhs` (or `= rhs`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PbConstraint {
-    /// (coefficient, 0-based variable) pairs.
-    pub terms: Vec<(i64, usize)>,
-    /// `=` rather than `>=`.
-    pub equal: bool,
-    /// The right-hand side.
-    pub rhs: i64,
-}
-
-/// A pseudo-Boolean problem over the model's variables.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Opb {
-    /// Number of variables.
-    pub num_vars: usize,
-    /// The objective's (coefficient, variable) terms, minimised; empty for none.
-    pub objective: Vec<(i64, usize)>,
-    /// The constraints.
-    pub constraints: Vec<PbConstraint>,
-}
 
 /// `sum(coefficient * lit)` as terms over variables plus a constant.
 fn linear(lits: &[Lit], coefficient: i64) -> (Vec<(i64, usize)>, i64) {
@@ -110,158 +88,6 @@ impl Opb {
         };
         (opb, offset)
     }
-
-    /// The objective's value (without constant) under `values`, or `None` when a
-    /// constraint fails.
-    pub fn evaluate(&self, values: &[bool]) -> Option<i64> {
-        let sum = |terms: &[(i64, usize)]| -> i64 {
-            terms
-                .iter()
-                .filter(|&&(_, v)| values[v])
-                .map(|&(c, _)| c)
-                .sum()
-        };
-        let feasible = self.constraints.iter().all(|c| {
-            let lhs = sum(&c.terms);
-            if c.equal {
-                lhs == c.rhs
-            } else {
-                lhs >= c.rhs
-            }
-        });
-        feasible.then(|| sum(&self.objective))
-    }
-}
-
-fn write_terms(out: &mut String, terms: &[(i64, usize)]) {
-    for &(coefficient, var) in terms {
-        let _ = write!(out, "{coefficient:+} x{} ", var + 1);
-    }
-}
-
-/// Writes `opb`: the header line, `comments`, one `* var N name` line per named variable,
-/// the `min:` line and the constraints.
-pub fn write_opb(opb: &Opb, names: &[String], comments: &[String]) -> String {
-    let mut out = format!(
-        "* #variable= {} #constraint= {}\n",
-        opb.num_vars,
-        opb.constraints.len()
-    );
-    for comment in comments {
-        let _ = writeln!(out, "* {comment}");
-    }
-    for (i, name) in names.iter().enumerate() {
-        let _ = writeln!(out, "* var {} {name}", i + 1);
-    }
-    if !opb.objective.is_empty() {
-        write_objective_line(&mut out, &opb.objective);
-    }
-    for constraint in &opb.constraints {
-        write_constraint_line(&mut out, constraint);
-    }
-    out
-}
-
-/// The `min:` line.
-pub(crate) fn write_objective_line(out: &mut String, terms: &[(i64, usize)]) {
-    out.push_str("min: ");
-    write_terms(out, terms);
-    out.push_str(";\n");
-}
-
-/// One constraint's line.
-pub(crate) fn write_constraint_line(out: &mut String, constraint: &PbConstraint) {
-    write_terms(out, &constraint.terms);
-    let comparison = if constraint.equal { "=" } else { ">=" };
-    let _ = writeln!(out, "{comparison} {} ;", constraint.rhs);
-}
-
-/// Reads a linear OPB file with `xN` variables (as [`write_opb`] writes); the header must
-/// match what follows. Errors name the line.
-pub fn read_opb(text: &str) -> Result<Opb, ReadError> {
-    let mut opb = Opb::default();
-    let mut declared: Option<(usize, usize)> = None;
-    for (index, line) in text.lines().enumerate() {
-        let error = |message: String| ReadError::Line {
-            line: index + 1,
-            message,
-        };
-        let line = line.trim();
-        if let Some(comment) = line.strip_prefix('*') {
-            if index == 0 {
-                let words: Vec<&str> = comment.split_whitespace().collect();
-                if let ["#variable=", v, "#constraint=", c, ..] = words[..] {
-                    let parse = |s: &str| {
-                        s.parse::<usize>()
-                            .map_err(|_| error(format!("bad count {s:?}")))
-                    };
-                    declared = Some((parse(v)?, parse(c)?));
-                }
-            }
-            continue;
-        }
-        if line.is_empty() {
-            continue;
-        }
-        let body = line
-            .strip_suffix(';')
-            .ok_or_else(|| error("a constraint must end with `;`".into()))?;
-        let (is_objective, body) = match body.trim_start().strip_prefix("min:") {
-            Some(rest) => (true, rest),
-            None => (false, body),
-        };
-        let words: Vec<&str> = body.split_whitespace().collect();
-        let mut terms = Vec::new();
-        let mut i = 0;
-        let mut comparison = None;
-        while i < words.len() {
-            match words[i] {
-                ">=" | "=" if !is_objective => {
-                    let rhs = words
-                        .get(i + 1)
-                        .and_then(|w| w.parse::<i64>().ok())
-                        .ok_or_else(|| error("expected a number after the comparison".into()))?;
-                    if i + 2 != words.len() {
-                        return Err(error("text after the right-hand side".into()));
-                    }
-                    comparison = Some((words[i] == "=", rhs));
-                    break;
-                }
-                word => {
-                    let coefficient: i64 = word
-                        .parse()
-                        .map_err(|_| error(format!("expected a coefficient, found {word:?}")))?;
-                    let var = words
-                        .get(i + 1)
-                        .and_then(|w| w.strip_prefix('x'))
-                        .and_then(|n| n.parse::<usize>().ok())
-                        .filter(|&n| n >= 1)
-                        .ok_or_else(|| error("expected a variable `xN`".into()))?;
-                    opb.num_vars = opb.num_vars.max(var);
-                    terms.push((coefficient, var - 1));
-                    i += 2;
-                }
-            }
-        }
-        if is_objective {
-            opb.objective = terms;
-        } else {
-            let (equal, rhs) = comparison.ok_or_else(|| error("no `>=` or `=`".into()))?;
-            opb.constraints.push(PbConstraint { terms, equal, rhs });
-        }
-    }
-    let (vars, constraints) = declared.ok_or(ReadError::File(
-        "the first line is not a `* #variable= N #constraint= M` header".into(),
-    ))?;
-    if constraints != opb.constraints.len() || vars < opb.num_vars {
-        return Err(ReadError::File(format!(
-            "the header declares {vars} variables and {constraints} constraints, the file has {} and {}",
-            opb.num_vars,
-            opb.constraints.len()
-        )));
-    }
-    opb.num_vars = vars;
-    Ok(opb)
 }
 
 #[cfg(test)]
@@ -281,7 +107,9 @@ mod tests {
             amo_groups: None,
         });
         let (opb, offset) = Opb::from_model(&model, Some(1));
-        let text = write_opb(&opb, model.names(), &[]);
+        let mut out = Vec::new();
+        write_opb(&opb, model.names(), &[], &mut out, &|| false).unwrap();
+        let text = String::from_utf8(out).unwrap();
         assert_eq!(
             text,
             "* #variable= 2 #constraint= 3\n* var 1 a\n* var 2 b\nmin: -1 x1 +1 x2 ;\n\
@@ -302,24 +130,6 @@ mod tests {
             }
         }
         assert_eq!(best.map(|b| b + offset), Some(-2));
-    }
-
-    #[test]
-    fn reader_errors_name_the_line() {
-        assert_eq!(
-            read_opb("* #variable= 1 #constraint= 1\n+1 x1 >= 1\n")
-                .unwrap_err()
-                .to_string(),
-            "line 2: a constraint must end with `;`"
-        );
-        assert!(read_opb("+1 x1 >= 1 ;\n")
-            .unwrap_err()
-            .to_string()
-            .contains("header"));
-        assert!(read_opb("* #variable= 1 #constraint= 2\n+1 x1 >= 1 ;\n")
-            .unwrap_err()
-            .to_string()
-            .contains("declares"));
     }
 }
 

@@ -1,63 +1,69 @@
-//! Solver files written line by line as they are encoded, never held whole in memory: the
-//! output of `emit` for models whose CNF is far larger than the model itself. Each writer
-//! gives exactly the text of its in-memory counterpart ([`super::dimacs::write_dimacs`],
-//! [`super::wcnf::write_wcnf`], [`super::opb::write_opb`], [`super::lp_file::write_lp`]);
-//! DIMACS, whose header counts the clauses, is encoded twice: once into a counting sink,
-//! then into the file. Every writer polls `control` and stops with [`StreamError::Stopped`]
-//! when it says so.
+//! Solver files written from the model line by line as they are encoded, never held whole
+//! in memory: the output of `emit` for models whose CNF is far larger than the model
+//! itself. The lines are those of the writers in [`crate::formats`], the same writers that
+//! write the in-memory [`super::Cnf`], [`super::wcnf::Wcnf`], [`super::opb::Opb`] and
+//! [`super::lp::LinearProgram`]; DIMACS, whose header counts the clauses, is encoded twice:
+//! once into a counting sink, then into the file. Every writer polls `control` and stops
+//! with [`StreamError::Stopped`] when it says so.
 
 use super::amo::AmoEncoding;
 use super::cnf::{at_least_clause, encode_constraint, encode_into};
 use super::estimate::CountingSink;
-use super::{dimacs, lp, lp_file, opb, wcnf, ClauseSink};
+use super::{lp, lp_file, opb, ClauseSink};
 use crate::base::Control;
-use crate::formats;
+use crate::formats::dimacs::CnfWriter;
+use crate::formats::opb::OpbWriter;
+use crate::formats::wcnf::WcnfWriter;
 use crate::model::{Constraint, Lit, Model, Var};
 use std::io::Write;
 
 /// Why a file was not finished (the writers' own error, see [`crate::formats::lines`]).
 pub use crate::formats::lines::WriteError as StreamError;
 
-/// A [`formats::lines::LineWriter`] polling `control`, and a [`ClauseSink`] whose clauses
-/// become lines.
-struct LineWriter<'a> {
-    lines: formats::lines::LineWriter<'a>,
-    /// Variables so far (as a clause sink); the prefix of clause lines (`h` in WCNF).
+/// A file writer that clauses of an encoding can go to: DIMACS clauses, or WCNF hard
+/// clauses.
+trait ClauseLines {
+    /// Writes one clause of nonzero DIMACS literals.
+    fn clause(&mut self, literals: impl IntoIterator<Item = i64>);
+    /// Whether writing failed or was stopped.
+    fn failed(&self) -> bool;
+}
+
+impl ClauseLines for CnfWriter<'_> {
+    fn clause(&mut self, literals: impl IntoIterator<Item = i64>) {
+        CnfWriter::clause(self, literals);
+    }
+
+    fn failed(&self) -> bool {
+        CnfWriter::failed(self)
+    }
+}
+
+impl ClauseLines for WcnfWriter<'_> {
+    fn clause(&mut self, literals: impl IntoIterator<Item = i64>) {
+        self.hard(literals);
+    }
+
+    fn failed(&self) -> bool {
+        WcnfWriter::failed(self)
+    }
+}
+
+/// A [`ClauseSink`] whose clauses become lines of a file.
+struct ClauseWriter<W> {
+    lines: W,
+    /// Variables so far, model variables first.
     num_vars: usize,
-    clause_prefix: Option<&'static str>,
 }
 
-impl<'a> LineWriter<'a> {
-    fn new(out: &'a mut dyn Write, should_stop: &'a dyn Fn() -> bool) -> LineWriter<'a> {
-        LineWriter {
-            lines: formats::lines::LineWriter::new(out, should_stop),
-            num_vars: 0,
-            clause_prefix: None,
-        }
-    }
-
-    /// Writes the text `fill` puts into the line buffer.
-    fn emit(&mut self, fill: impl FnOnce(&mut String)) {
-        self.lines.emit(fill);
-    }
-
-    /// The result: an error, a stop, or done.
-    fn finish(self) -> Result<(), StreamError> {
-        self.lines.finish()
-    }
-}
-
-impl ClauseSink for LineWriter<'_> {
+impl<W: ClauseLines> ClauseSink for ClauseWriter<W> {
     fn new_var(&mut self) -> Var {
         self.num_vars += 1;
         Var::from_index(self.num_vars - 1)
     }
 
     fn add_clause(&mut self, clause: &[Lit]) {
-        match self.clause_prefix {
-            None => self.emit(|line| dimacs::write_clause(line, clause)),
-            Some(prefix) => self.emit(|line| wcnf::write_clause(line, prefix, clause)),
-        }
+        self.lines.clause(clause.iter().map(|l| l.dimacs()));
     }
 
     fn stopped(&self) -> bool {
@@ -89,8 +95,8 @@ pub fn plan_cnf(model: &Model, amo: AmoEncoding, at_least: Option<usize>) -> Cnf
     }
 }
 
-/// Writes `model` as DIMACS (as [`dimacs::write_dimacs`] would write its CNF with
-/// "objective at least k" added), `plan` being [`plan_cnf`]'s count of the same.
+/// Writes `model` as DIMACS (its CNF with "objective at least k" added, as
+/// [`super::dimacs::write_cnf`] writes it), `plan` being [`plan_cnf`]'s count of the same.
 pub fn write_dimacs(
     model: &Model,
     amo: AmoEncoding,
@@ -101,19 +107,22 @@ pub fn write_dimacs(
     control: &Control,
 ) -> Result<(), StreamError> {
     let should_stop = || control.should_stop();
-    let mut writer = LineWriter::new(out, &should_stop);
-    writer.emit(|line| dimacs::write_comments(line, model.names(), comments, "c"));
-    writer.emit(|line| line.push_str(&format!("p cnf {} {}\n", plan.num_vars, plan.clauses)));
-    writer.num_vars = model.num_vars();
+    let mut lines = CnfWriter::new(out, &should_stop);
+    lines.comments(comments, model.names());
+    lines.header(plan.num_vars, plan.clauses);
+    let mut writer = ClauseWriter {
+        lines,
+        num_vars: model.num_vars(),
+    };
     let (counter, _) = encode_into(&mut writer, model, amo);
     if let Some(clause) = at_least_clause(counter.as_ref(), at_least) {
         writer.add_clause(&clause);
     }
-    writer.finish()
+    writer.lines.finish()
 }
 
-/// Writes `model` as WCNF (as [`wcnf::write_wcnf`] would write
-/// [`wcnf::Wcnf::from_model`]).
+/// Writes `model` as WCNF (as [`super::wcnf::write_wcnf`] writes
+/// [`super::wcnf::Wcnf::from_model`]).
 pub fn write_wcnf(
     model: &Model,
     at_least: Option<usize>,
@@ -122,10 +131,12 @@ pub fn write_wcnf(
     control: &Control,
 ) -> Result<(), StreamError> {
     let should_stop = || control.should_stop();
-    let mut writer = LineWriter::new(out, &should_stop);
-    writer.emit(|line| dimacs::write_comments(line, model.names(), comments, "c"));
-    writer.num_vars = model.num_vars();
-    writer.clause_prefix = Some("h");
+    let mut lines = WcnfWriter::new(out, &should_stop);
+    lines.comments(comments, model.names());
+    let mut writer = ClauseWriter {
+        lines,
+        num_vars: model.num_vars(),
+    };
     for constraint in &model.constraints {
         if writer.stopped() {
             break;
@@ -137,14 +148,16 @@ pub fn write_wcnf(
             let bound = Constraint::AtLeast(objective.lits.clone(), k);
             encode_constraint(&mut writer, &bound, AmoEncoding::Auto);
         }
+    }
+    if let Some(objective) = &model.objective {
         for &lit in &objective.lits {
-            writer.emit(|line| wcnf::write_clause(line, "1", &[lit]));
+            writer.lines.soft(1, [lit.dimacs()]);
         }
     }
-    writer.finish()
+    writer.lines.finish()
 }
 
-/// Writes `model` as OPB (as [`opb::write_opb`] would write [`opb::Opb::from_model`]).
+/// Writes `model` as OPB (as [`super::opb::write_opb`] writes [`opb::Opb::from_model`]).
 pub fn write_opb(
     model: &Model,
     at_least: Option<usize>,
@@ -153,33 +166,25 @@ pub fn write_opb(
     control: &Control,
 ) -> Result<(), StreamError> {
     let should_stop = || control.should_stop();
-    let mut writer = LineWriter::new(out, &should_stop);
+    let mut writer = OpbWriter::new(out, &should_stop);
     let bound_row = match (&model.objective, at_least) {
         (Some(objective), Some(k)) => Some(opb::at_least_row(&objective.lits, k)),
         _ => None,
     };
     let rows = model.constraints.len() + usize::from(bound_row.is_some());
-    writer.emit(|line| {
-        line.push_str(&format!(
-            "* #variable= {} #constraint= {rows}\n",
-            model.num_vars()
-        ));
-        dimacs::write_comments(line, model.names(), comments, "*");
-    });
+    writer.head(model.num_vars(), rows, comments, model.names());
     let (objective, _) = opb::objective_terms(model);
-    if !objective.is_empty() {
-        writer.emit(|line| opb::write_objective_line(line, &objective));
-    }
+    writer.objective(&objective);
     for constraint in &model.constraints {
-        writer.emit(|line| opb::write_constraint_line(line, &opb::pb_constraint(constraint)));
+        writer.constraint(&opb::pb_constraint(constraint));
     }
     if let Some(row) = bound_row {
-        writer.emit(|line| opb::write_constraint_line(line, &row));
+        writer.constraint(&row);
     }
     writer.finish()
 }
 
-/// Writes `model` as a CPLEX LP file (as [`lp_file::write_lp`] would write
+/// Writes `model` as a CPLEX LP file (as [`lp_file::write_lp`] writes
 /// [`lp::LinearProgram::from_model`]).
 pub fn write_lp(
     model: &Model,
@@ -189,20 +194,17 @@ pub fn write_lp(
     control: &Control,
 ) -> Result<(), StreamError> {
     let should_stop = || control.should_stop();
-    let mut writer = LineWriter::new(out, &should_stop);
+    let mut writer = lp_file::LpWriter::new(out, &should_stop);
     let names = lp_file::lp_names(model.names());
     let (objective, offset) = lp::objective_terms(model);
-    writer.emit(|line| {
-        lp_file::write_lp_head(line, &names, model.names(), (&objective, offset), comments)
-    });
+    writer.head(&names, model.names(), (&objective, offset), comments);
     for (i, constraint) in model.constraints.iter().enumerate() {
-        writer
-            .emit(|line| lp_file::write_row(line, &lp::constraint_row(constraint, i + 1), &names));
+        writer.row(&lp::constraint_row(constraint, i + 1), &names);
     }
     if let Some(row) = lp::at_least_row(model, at_least) {
-        writer.emit(|line| lp_file::write_row(line, &row, &names));
+        writer.row(&row, &names);
     }
-    writer.emit(|line| lp_file::write_lp_tail(line, &names));
+    writer.tail(&names);
     writer.finish()
 }
 
@@ -211,6 +213,8 @@ mod tests {
     use super::*;
     use crate::encode::cnf::encode;
     use crate::encode::lp::LinearProgram;
+    use crate::encode::{dimacs, wcnf};
+    use crate::formats::{self, dimacs::CnfDialect};
     use crate::model::{Model, Objective};
 
     /// A model with every kind of constraint, negated literals and a grouped objective.
@@ -242,20 +246,22 @@ mod tests {
         String::from_utf8(out).unwrap()
     }
 
+    /// The file written from the model equals the in-memory CNF, WCNF, OPB and LP program
+    /// of the same model written through the same `formats` writer, and the text of the
+    /// in-memory ones reads back to them.
     #[test]
     fn streamed_files_equal_the_in_memory_ones() {
         let model = sample();
         let control = Control::unlimited();
         let comments = vec!["a comment".to_string()];
+        let never = || false;
         for at_least in [None, Some(0), Some(2), Some(5)] {
             let encoding = encode(&model, AmoEncoding::Auto);
             let plan = plan_cnf(&model, AmoEncoding::Auto, at_least);
             assert_eq!(plan.objective_encoding, encoding.objective_encoding);
-            let expected = dimacs::write_dimacs(
-                &encoding.cnf_with_at_least(at_least),
-                model.names(),
-                &comments,
-            );
+            let cnf = encoding.cnf_with_at_least(at_least);
+            let expected =
+                text(|out| dimacs::write_cnf(&cnf, model.names(), &comments, out, &never));
             let streamed = text(|out| {
                 write_dimacs(
                     &model,
@@ -268,21 +274,29 @@ mod tests {
                 )
             });
             assert_eq!(streamed, expected, "dimacs, at least {at_least:?}");
-            let expected = wcnf::write_wcnf(
-                &wcnf::Wcnf::from_model(&model, at_least),
-                model.names(),
-                &comments,
-            );
+            let read = formats::dimacs::read_cnf(&expected, CnfDialect::Emitted).unwrap();
+            assert_eq!(read.num_vars, cnf.num_vars);
+            assert_eq!(read.clauses.len(), cnf.clauses.len());
+            let in_memory = wcnf::Wcnf::from_model(&model, at_least);
+            let expected =
+                text(|out| wcnf::write_wcnf(&in_memory, model.names(), &comments, out, &never));
             let streamed = text(|out| write_wcnf(&model, at_least, &comments, out, &control));
             assert_eq!(streamed, expected, "wcnf, at least {at_least:?}");
+            assert_eq!(wcnf::read_wcnf(&expected).unwrap().hard, in_memory.hard);
             let (problem, _) = opb::Opb::from_model(&model, at_least);
-            let expected = opb::write_opb(&problem, model.names(), &comments);
+            let expected =
+                text(|out| opb::write_opb(&problem, model.names(), &comments, out, &never));
             let streamed = text(|out| write_opb(&model, at_least, &comments, out, &control));
             assert_eq!(streamed, expected, "opb, at least {at_least:?}");
-            let expected =
-                lp_file::write_lp(&LinearProgram::from_model(&model, at_least), &comments);
+            assert_eq!(opb::read_opb(&expected).unwrap(), problem);
+            let program = LinearProgram::from_model(&model, at_least);
+            let expected = text(|out| lp_file::write_lp(&program, &comments, out, &never));
             let streamed = text(|out| write_lp(&model, at_least, &comments, out, &control));
             assert_eq!(streamed, expected, "lp, at least {at_least:?}");
+            assert_eq!(
+                lp_file::read_lp(&expected).unwrap().rows.len(),
+                program.rows.len()
+            );
         }
     }
 

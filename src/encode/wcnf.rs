@@ -1,14 +1,16 @@
 //! WCNF for MaxSAT solvers, in the MaxSAT Evaluation format of 2022 onwards (no `p` line):
 //! hard clauses start with `h`, soft clauses with their weight. "Maximise the number of
 //! true objective literals" becomes one unit soft clause of weight 1 per literal, so a
-//! solution's cost is the number of objective literals it leaves false.
+//! solution's cost is the number of objective literals it leaves false. The file itself is
+//! read and written by [`crate::formats::wcnf`].
 
 use super::amo::AmoEncoding;
 use super::cnf::encode_constraint;
 use super::Cnf;
 use super::ReadError;
+use crate::formats::{self, lines::WriteError, wcnf::WcnfWriter};
 use crate::model::{Constraint, Lit, Model};
-use std::fmt::Write as _;
+use std::io::Write;
 
 /// A weighted formula: hard clauses and weighted soft clauses.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -64,86 +66,43 @@ impl Wcnf {
     }
 }
 
-/// One clause's line, after `prefix` (`h` or the weight).
-pub(crate) fn write_clause(out: &mut String, prefix: &str, clause: &[Lit]) {
-    out.push_str(prefix);
-    for lit in clause {
-        let _ = write!(out, " {}", lit.dimacs());
-    }
-    out.push_str(" 0\n");
-}
-
-/// Writes `wcnf`: `comments`, one `c var N name` line per named variable, then the hard
-/// and soft clauses.
-pub fn write_wcnf(wcnf: &Wcnf, names: &[String], comments: &[String]) -> String {
-    let mut out = String::new();
-    for comment in comments {
-        let _ = writeln!(out, "c {comment}");
-    }
-    for (i, name) in names.iter().enumerate() {
-        let _ = writeln!(out, "c var {} {name}", i + 1);
-    }
+/// Writes `wcnf` to `out`: `comments`, one `c var N name` line per named variable, then
+/// the hard and soft clauses; `should_stop` can end it part way.
+pub fn write_wcnf(
+    wcnf: &Wcnf,
+    names: &[String],
+    comments: &[String],
+    out: &mut dyn Write,
+    should_stop: &dyn Fn() -> bool,
+) -> Result<(), WriteError> {
+    let mut writer = WcnfWriter::new(out, should_stop);
+    writer.comments(comments, names);
     for clause in &wcnf.hard {
-        write_clause(&mut out, "h", clause);
+        if writer.failed() {
+            break;
+        }
+        writer.hard(clause.iter().map(|l| l.dimacs()));
     }
     for (weight, clause) in &wcnf.soft {
-        write_clause(&mut out, &weight.to_string(), clause);
+        writer.soft(*weight, clause.iter().map(|l| l.dimacs()));
     }
-    out
+    writer.finish()
 }
 
-/// Reads a WCNF file in the 2022 format (`h` hard clauses, weighted soft clauses, `c`
-/// comments); `num_vars` is the largest variable mentioned. Errors name the line.
+/// Reads a WCNF file in the 2022 format (see [`formats::wcnf::read_wcnf`]) as clauses of
+/// literals; `num_vars` is the largest variable mentioned. Errors name the line.
 pub fn read_wcnf(text: &str) -> Result<Wcnf, ReadError> {
-    let mut wcnf = Wcnf::default();
-    for (index, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('c') {
-            continue;
-        }
-        let error = |message: String| ReadError::Line {
-            line: index + 1,
-            message,
-        };
-        let mut words = line.split_whitespace();
-        let head = words.next().unwrap_or("");
-        let weight = if head == "h" {
-            None
-        } else {
-            match head.parse::<u64>() {
-                Ok(w) if w > 0 => Some(w),
-                _ => {
-                    return Err(error(format!(
-                        "expected `h` or a positive weight, found {head:?}"
-                    )))
-                }
-            }
-        };
-        let mut clause = Vec::new();
-        let mut closed = false;
-        for word in words {
-            let n: i64 = word
-                .parse()
-                .map_err(|_| error(format!("{word:?} is not a literal")))?;
-            if closed {
-                return Err(error("literals after the closing 0".into()));
-            }
-            if n == 0 {
-                closed = true;
-            } else {
-                wcnf.num_vars = wcnf.num_vars.max(n.unsigned_abs() as usize);
-                clause.push(Lit::from_dimacs(n));
-            }
-        }
-        if !closed {
-            return Err(error("clause does not end with 0".into()));
-        }
-        match weight {
-            None => wcnf.hard.push(clause),
-            Some(w) => wcnf.soft.push((w, clause)),
-        }
-    }
-    Ok(wcnf)
+    let file = formats::wcnf::read_wcnf(text)?;
+    let clause = |literals: Vec<i64>| literals.into_iter().map(Lit::from_dimacs).collect();
+    Ok(Wcnf {
+        num_vars: file.num_vars,
+        hard: file.hard.into_iter().map(clause).collect(),
+        soft: file
+            .soft
+            .into_iter()
+            .map(|(weight, literals)| (weight, clause(literals)))
+            .collect(),
+    })
 }
 
 #[cfg(test)]
@@ -158,19 +117,20 @@ mod tests {
             hard: vec![vec![l(1), l(-2)], vec![l(3)]],
             soft: vec![(1, vec![l(1)]), (5, vec![l(-3), l(2)])],
         };
-        let text = write_wcnf(&wcnf, &["a".into(), "b".into()], &["test".into()]);
+        let mut out = Vec::new();
+        write_wcnf(
+            &wcnf,
+            &["a".into(), "b".into()],
+            &["test".into()],
+            &mut out,
+            &|| false,
+        )
+        .unwrap();
+        let text = String::from_utf8(out).unwrap();
         assert_eq!(
             text,
             "c test\nc var 1 a\nc var 2 b\nh 1 -2 0\nh 3 0\n1 1 0\n5 -3 2 0\n"
         );
         assert_eq!(read_wcnf(&text).unwrap(), wcnf);
-        assert!(read_wcnf("p wcnf 1 1 10\n")
-            .unwrap_err()
-            .to_string()
-            .starts_with("line 1:"));
-        assert!(read_wcnf("h 1 2\n")
-            .unwrap_err()
-            .to_string()
-            .contains("end with 0"));
     }
 }

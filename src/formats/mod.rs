@@ -1,12 +1,25 @@
 //! Every file format puzzlec reads or writes, on the ground floor: it speaks DIMACS
 //! integers, names and plain rows, never the model, and imports nothing of the crate. One
-//! reader and one writer per format; errors are its own, with line numbers. `encode` turns
-//! the model into clauses and rows and writes them through here; `decode`, the oracles and
-//! the checkers read through here.
+//! reader and one writer per format, the writers going line by line through
+//! [`lines::LineWriter`]; errors are its own, with line numbers. `encode` turns the model
+//! into clauses and rows and writes them through here; `decode`, the oracles and the
+//! checkers read through here.
+//!
+//! - [`dimacs`]: DIMACS CNF with `c var N name` lines (and the `* var` names of OPB);
+//! - [`sat_answer`]: SAT solvers' answers, competition `s`/`v` lines and MiniSat's file;
+//! - [`wcnf`], [`opb`], [`lp`]: WCNF, OPB and CPLEX LP files, over [`linear`]'s rows;
+//! - [`milp_solution`]: the solution files of CBC, GLPK and HiGHS;
+//! - [`minizinc`]: MiniZinc and FlatZinc files and the answers their solvers print.
 
+pub mod dimacs;
 pub mod linear;
 pub mod lines;
+pub mod lp;
+pub mod milp_solution;
 pub mod minizinc;
+pub mod opb;
+pub mod sat_answer;
+pub mod wcnf;
 
 /// A solver file (WCNF, OPB) that does not read back: where, and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

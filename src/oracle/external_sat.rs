@@ -23,6 +23,9 @@ use crate::encode::amo::AmoEncoding;
 use crate::encode::cnf::encode;
 use crate::encode::dimacs::write_dimacs;
 use crate::encode::Cnf;
+use crate::formats::sat_answer::{
+    AnswerError, AnswerItem, AnswerReader, AnswerStatus, AnswerSyntax,
+};
 use crate::model::{Assignment, Lit, Model};
 use crate::oracle::external::{
     describe_status, run, split_command, tail, Finished, ScratchDir, SolverSpecError,
@@ -183,70 +186,51 @@ pub fn read_answer(
     exit_code: Option<i32>,
     cnf: &Cnf,
 ) -> Result<SatAnswer, SatAnswerError> {
+    let syntax = AnswerSyntax {
+        result_file,
+        lenient: false,
+    };
     let mut status: Option<&str> = None;
-    let mut literals: Vec<i64> = Vec::new();
-    let mut terminated = false;
-    let mut set_status = |s: &'static str, line: usize| -> Result<(), SatAnswerError> {
-        if status.replace(s).is_some() {
+    let mut literals: Vec<(usize, bool)> = Vec::new();
+    let mut reader = AnswerReader::new(text, syntax);
+    for item in reader.by_ref() {
+        let (line, item) = item.map_err(|error| match error {
+            AnswerError::NotALiteral { line, word } => SatAnswerError::NotALiteral { line, word },
+            AnswerError::AfterClosingZero { line } => SatAnswerError::AfterClosingZero { line },
+        })?;
+        let said = match item {
+            AnswerItem::Literal { var, value } => {
+                literals.push((var, value));
+                continue;
+            }
+            AnswerItem::Status(said) => said,
+        };
+        let known = match said {
+            AnswerStatus::Satisfiable => "sat",
+            AnswerStatus::Unsatisfiable => "unsat",
+            AnswerStatus::Other(words)
+                if result_file || words == "UNKNOWN" || words == "INDETERMINATE" =>
+            {
+                "unknown"
+            }
+            AnswerStatus::Other(words) => {
+                return Err(SatAnswerError::UnknownStatus {
+                    line,
+                    status: words,
+                })
+            }
+            AnswerStatus::OptimumFound => {
+                return Err(SatAnswerError::UnknownStatus {
+                    line,
+                    status: "OPTIMUM FOUND".into(),
+                })
+            }
+        };
+        if status.replace(known).is_some() {
             return Err(SatAnswerError::SecondStatus { line });
         }
-        Ok(())
-    };
-    for (index, line) in text.lines().enumerate() {
-        let number = index + 1;
-        let line = line.trim();
-        let words: Option<&str> = if result_file {
-            match line {
-                "SAT" => {
-                    set_status("sat", number)?;
-                    None
-                }
-                "UNSAT" => {
-                    set_status("unsat", number)?;
-                    None
-                }
-                "INDET" => {
-                    set_status("unknown", number)?;
-                    None
-                }
-                "" => None,
-                _ => Some(line),
-            }
-        } else if let Some(rest) = line.strip_prefix("s ") {
-            match rest.trim() {
-                "SATISFIABLE" => set_status("sat", number)?,
-                "UNSATISFIABLE" => set_status("unsat", number)?,
-                "UNKNOWN" | "INDETERMINATE" => set_status("unknown", number)?,
-                other => {
-                    return Err(SatAnswerError::UnknownStatus {
-                        line: number,
-                        status: other.to_string(),
-                    })
-                }
-            }
-            None
-        } else if line == "v" {
-            None
-        } else {
-            // Comments (`c`) and anything else a solver chats about are not the answer.
-            line.strip_prefix("v ")
-        };
-        let Some(words) = words else { continue };
-        for word in words.split_whitespace() {
-            let literal: i64 = word.parse().map_err(|_| SatAnswerError::NotALiteral {
-                line: number,
-                word: word.to_string(),
-            })?;
-            if terminated {
-                return Err(SatAnswerError::AfterClosingZero { line: number });
-            }
-            if literal == 0 {
-                terminated = true;
-            } else {
-                literals.push(literal);
-            }
-        }
     }
+    let terminated = reader.closed();
     let answer = match status {
         None => return Err(SatAnswerError::NoStatus),
         Some("unsat") => SatAnswer::Unsat,
@@ -256,15 +240,20 @@ pub fn read_answer(
                 return Err(SatAnswerError::Unterminated);
             }
             let mut values: Vec<Option<bool>> = vec![None; cnf.num_vars];
-            for &literal in &literals {
-                let var = literal.unsigned_abs() as usize;
+            for &(var, value) in &literals {
                 if var > cnf.num_vars {
+                    // The literal as written (`var` came from its absolute value).
+                    let literal = if value {
+                        var as i64
+                    } else {
+                        (var as i64).wrapping_neg()
+                    };
                     return Err(SatAnswerError::NoSuchVariable {
                         literal,
                         num_vars: cnf.num_vars,
                     });
                 }
-                if values[var - 1].replace(literal > 0) == Some(literal < 0) {
+                if values[var - 1].replace(value) == Some(!value) {
                     return Err(SatAnswerError::BothValues(var));
                 }
             }
