@@ -324,18 +324,8 @@ pub fn solve_external(
     // run (the puzzle's upper bound still ends the raise-k loop).
     let model = puzzle.compile();
     let incumbent = Incumbent::<Assignment>::new();
-    let raw = match solver {
-        ExternalSolver::Sat(command) => {
-            crate::oracle::external_sat::solve(&model, goal, command, control, &incumbent)
-        }
-        ExternalSolver::Milp(program) => {
-            crate::oracle::external_milp::solve(&model, goal, program, control, &incumbent)
-        }
-        ExternalSolver::Cp(cp) => {
-            crate::oracle::external_cp::solve(&model, goal, cp, control, &incumbent)
-        }
-    }
-    .map_err(|e| failed(e.into()))?;
+    let raw = crate::oracle::answer(solver.oracle(), &model, goal, control, &incumbent)
+        .map_err(|e| failed(e.into()))?;
     let raw = raw.map_solution(|a| puzzle.decode(&a));
     let mut outcome = finish(puzzle, backend, goal, raw, start.elapsed())
         .map_err(|e| failed(ExternalFailure::Answer(Box::new(e))))?;
@@ -388,18 +378,13 @@ fn run_stoppable(
         .spawn(move || {
             let mut model = thread_puzzle.compile();
             add_known_solution(&thread_puzzle, &mut model);
-            let result = match backend {
-                Backend::Sat => Ok(crate::oracle::varisat::solve(
-                    &model,
-                    goal,
-                    &thread_control,
-                    &thread_incumbent,
-                )),
-                Backend::Milp => {
-                    crate::oracle::microlp::solve(&model, goal, &thread_control, &thread_incumbent)
-                }
+            let solver = match backend {
+                Backend::Sat => crate::oracle::Solver::Varisat,
+                Backend::Milp => crate::oracle::Solver::Microlp,
                 Backend::Native => unreachable!("native runs in the caller's thread"),
             };
+            let result =
+                crate::oracle::answer(solver, &model, goal, &thread_control, &thread_incumbent);
             // The receiver may have given up on us; nothing to do then.
             let _ = sender.send(result);
         })

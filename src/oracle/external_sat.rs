@@ -15,15 +15,13 @@
 //! ([`crate::checkers::drat`]) must find that the proof refutes the exact CNF written for
 //! that run, question included. Without a proof the evidence says "refutation not checked".
 
-use super::loops::answer_goal;
 use super::{OracleError, SatAnswer, SatOracle};
-use crate::base::{plural, Control, Goal, Incumbent, RawOutcome, Size};
+use crate::base::{plural, Control, Size};
 use crate::checkers::drat::check_refutation;
-use crate::encode::amo::AmoEncoding;
-use crate::encode::cnf::encode;
+use crate::encode::cnf::CnfEncoding;
 use crate::encode::dimacs::write_dimacs;
 use crate::encode::Cnf;
-use crate::model::{Assignment, Lit, Model};
+use crate::model::{Lit, Model};
 use crate::oracle::external::{
     describe_status, run, split_command, tail, Finished, ScratchDir, SolverSpecError,
 };
@@ -501,23 +499,17 @@ impl SatOracle for ExternalSat<'_> {
     }
 }
 
-/// Answers `goal` for `model` with the external SAT solver `command`: the same "at least
-/// k" questions as the embedded backend (see [`answer_goal`]), each as a self-contained
-/// DIMACS file. Lazy constraints add their cuts as clauses and re-run.
-pub fn solve(
-    model: &Model,
-    goal: Goal,
-    command: &SatCommand,
-    control: &Control,
-    incumbent: &Incumbent<Assignment>,
-) -> Result<RawOutcome<Assignment>, OracleError> {
-    let encoding = encode(model, AmoEncoding::Auto);
-    let comments = vec![
-        "puzzlec: the model, then the question as unit clauses".to_string(),
-        format!("objective counted by {}", encoding.objective_encoding),
-    ];
-    let mut oracle = ExternalSat::new(command, encoding.cnf.clone(), model.names(), comments);
-    answer_goal(&mut oracle, &encoding, model, goal, control, incumbent)
+impl<'a> ExternalSat<'a> {
+    /// `command` on the CNF of `model` in `encoding`: the same "at least k" questions as
+    /// the embedded backend (see [`super::loops::answer_goal`]), each as a self-contained
+    /// DIMACS file. Lazy constraints add their cuts as clauses and re-run.
+    pub fn for_model(command: &'a SatCommand, encoding: &CnfEncoding, model: &'a Model) -> Self {
+        let comments = vec![
+            "puzzlec: the model, then the question as unit clauses".to_string(),
+            format!("objective counted by {}", encoding.objective_encoding),
+        ];
+        ExternalSat::new(command, encoding.cnf.clone(), model.names(), comments)
+    }
 }
 
 #[cfg(test)]
