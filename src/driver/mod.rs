@@ -11,7 +11,7 @@ pub mod native;
 pub mod packing;
 pub mod sweep;
 
-use crate::base::{Control, Goal, Incumbent, RawOutcome, Size, Status};
+use crate::base::{Control, Evidence, Goal, Incumbent, RawOutcome, Size, Status};
 use crate::model::Assignment;
 use crate::oracle::OracleError;
 // Counting and enumeration (`solve --all / --count / --unique`) live in their own module.
@@ -223,7 +223,7 @@ pub fn solve(
     let start = Instant::now();
     if let Some(reason) = puzzle.trivially_impossible() {
         // Counting alone settles it; every backend gives the same reason.
-        let raw = RawOutcome::unsatisfiable(None, reason, Size::default());
+        let raw = RawOutcome::unsatisfiable(None, Evidence::Text(reason), Size::default());
         return finish(puzzle, backend, goal, raw, start.elapsed());
     }
     let raw = match backend {
@@ -253,7 +253,7 @@ pub fn solve_with_sub_boxes(
     let puzzle = Puzzle::Packing(packing.clone());
     let (goal, backend) = (Goal::Maximise, Backend::Native);
     if let Some(reason) = puzzle.trivially_impossible() {
-        let raw = RawOutcome::unsatisfiable(None, reason, Size::default());
+        let raw = RawOutcome::unsatisfiable(None, Evidence::Text(reason), Size::default());
         return Ok((
             finish(&puzzle, backend, goal, raw, start.elapsed())?,
             Vec::new(),
@@ -283,7 +283,7 @@ pub fn solve_with_sub_boxes(
         let raw = RawOutcome::optimal(
             Solution::Packing(sub.packing),
             sub.optimum,
-            evidence,
+            Evidence::Text(evidence),
             Size::default(),
         );
         let smaller_puzzle = Puzzle::Packing(smaller);
@@ -426,19 +426,12 @@ fn stopped(
     incumbent: &Incumbent<Assignment>,
 ) -> RawOutcome<Assignment> {
     let best = incumbent.best();
-    // Only a family with an objective has an optimum the best solution could miss.
-    let evidence = match (&best, puzzle.has_objective()) {
-        (Some(_), true) => "the best solution found is not proven optimal",
-        (None, true) => "no solution found",
-        (None, false) => "no solution found before the search stopped",
-        (Some(_), false) => "the search stopped",
+    let evidence = Evidence::ModelStopped {
+        stop: control.stop(),
+        found: best.is_some(),
+        objective: puzzle.has_objective(),
     };
-    RawOutcome::stopped(
-        best.map(|(a, _)| a),
-        None,
-        format!("{}; {evidence}", control.reason()),
-        Size::default(),
-    )
+    RawOutcome::stopped(best.map(|(a, _)| a), None, evidence, Size::default())
 }
 
 fn finish(
@@ -485,7 +478,8 @@ fn finish(
         solution: raw.witness,
         value,
         bound: raw.bound,
-        evidence: raw.evidence,
+        // The sentence `report::evidence` words it as.
+        evidence: raw.evidence.to_string(),
         elapsed,
         size: raw.size,
         solver: None,

@@ -6,6 +6,7 @@
 //! solver's claims, reported as such.
 
 use super::{MilpAnswer, MilpOracle, OracleError};
+use crate::base::evidence::OracleKind;
 use crate::base::Control;
 use crate::encode::lp::LinearProgram;
 use crate::encode::mzn::{self, Dialect, MznStatus, Problem};
@@ -254,27 +255,8 @@ impl MilpOracle for ExternalCp<'_> {
         self.solver.run_once(program, &self.comments, control)
     }
 
-    fn infeasible(&self, question: &str, cuts: usize) -> String {
-        format!(
-            "{} (MiniZinc) reported {question} unsatisfiable ({cuts} cuts); the solver's \
-             claim, not checked",
-            self.name()
-        )
-    }
-
-    fn optimal(&self, _: usize, cuts: usize, _: f64) -> String {
-        format!(
-            "{} (MiniZinc) reported its solution optimal ({cuts} cuts); the solver's claim, \
-             not checked",
-            self.name()
-        )
-    }
-
-    fn unproven(&self, _: &Control) -> String {
-        format!(
-            "{} (MiniZinc) stopped before proving its solution optimal",
-            self.name()
-        )
+    fn kind(&self) -> OracleKind {
+        OracleKind::MiniZinc
     }
 }
 

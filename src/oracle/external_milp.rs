@@ -6,6 +6,7 @@
 //! that when it is built, and the `highs` program otherwise.
 
 use super::{MilpAnswer, MilpOracle, OracleError};
+use crate::base::evidence::OracleKind;
 use crate::base::Control;
 use crate::encode::lp::LinearProgram;
 use crate::encode::lp_file::{lp_names, read_lp, write_lp};
@@ -489,25 +490,8 @@ impl MilpOracle for ExternalMilp<'_> {
             .run_once(program, &self.comments, control, integral_bound)
     }
 
-    fn infeasible(&self, question: &str, cuts: usize) -> String {
-        format!(
-            "{} reported {question} infeasible ({cuts} cuts)",
-            self.name()
-        )
-    }
-
-    fn optimal(&self, _: usize, cuts: usize, _: f64) -> String {
-        format!(
-            "{} reported its solution optimal ({cuts} cuts)",
-            self.name()
-        )
-    }
-
-    fn unproven(&self, _: &Control) -> String {
-        format!(
-            "{} stopped before proving its solution optimal",
-            self.name()
-        )
+    fn kind(&self) -> OracleKind {
+        OracleKind::Program
     }
 }
 

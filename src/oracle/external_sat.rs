@@ -16,7 +16,8 @@
 //! that run, question included. Without a proof the evidence says "refutation not checked".
 
 use super::{OracleError, SatAnswer, SatOracle};
-use crate::base::{plural, Control, Size};
+use crate::base::evidence::OracleKind;
+use crate::base::{Control, Size};
 use crate::checkers::drat::check_refutation;
 use crate::encode::cnf::CnfEncoding;
 use crate::encode::dimacs::write_dimacs;
@@ -45,18 +46,6 @@ pub enum RefutationCheck {
         /// Lemma additions in the proof, the empty clause included.
         lemmas: usize,
     },
-}
-
-impl RefutationCheck {
-    /// The words evidence uses: "refutation checked (DRAT, 120 lemmas)".
-    pub fn describe(&self) -> String {
-        match self {
-            RefutationCheck::NotChecked => "refutation not checked".to_string(),
-            RefutationCheck::Checked { lemmas } => {
-                format!("refutation checked (DRAT, {lemmas} lemmas)")
-            }
-        }
-    }
 }
 
 impl SatCommand {
@@ -472,30 +461,19 @@ impl SatOracle for ExternalSat<'_> {
         self.runs
     }
 
-    fn calls_word(&self) -> &'static str {
-        "run"
+    fn kind(&self) -> OracleKind {
+        OracleKind::Program
+    }
+
+    fn drat_lemmas(&self) -> Option<usize> {
+        match self.last_refutation {
+            RefutationCheck::NotChecked => None,
+            RefutationCheck::Checked { lemmas } => Some(lemmas),
+        }
     }
 
     fn size(&self) -> Size {
         Size::clauses(self.cnf.num_vars, self.cnf.clauses.len())
-    }
-
-    fn refuted(&self, k: usize, counted: &str, cuts: usize) -> String {
-        format!(
-            "{} reported \"at least {k}\" unsatisfiable ({counted}; {}, {}; {})",
-            self.name(),
-            plural(self.runs as u64, "run"),
-            plural(cuts as u64, "cut"),
-            self.last_refutation.describe()
-        )
-    }
-
-    fn stopped(&self, k: usize, control: &Control) -> String {
-        format!(
-            "{}; {} was killed while deciding \"at least {k}\"; the best solution found is not proven optimal",
-            control.reason(),
-            self.name()
-        )
     }
 }
 

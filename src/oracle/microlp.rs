@@ -3,6 +3,7 @@
 //! rows and the program re-solved until none is violated.
 
 use super::{MilpAnswer, MilpOracle, OracleError};
+use crate::base::evidence::OracleKind;
 use crate::base::Control;
 use crate::encode::lp::{Comparison, LinearProgram};
 use good_lp::solvers::MipGapError;
@@ -130,18 +131,7 @@ impl MilpOracle for Microlp {
         })
     }
 
-    fn infeasible(&self, question: &str, cuts: usize) -> String {
-        format!("microlp proved {question} infeasible ({cuts} cuts)")
-    }
-
-    fn optimal(&self, value: usize, cuts: usize, seconds: f64) -> String {
-        format!(
-            "microlp branch and bound bounded the objective below {} ({cuts} cuts, {seconds:.3} s)",
-            value + 1
-        )
-    }
-
-    fn unproven(&self, control: &Control) -> String {
-        format!("{}; microlp's best is not proven optimal", control.reason())
+    fn kind(&self) -> OracleKind {
+        OracleKind::Embedded
     }
 }

@@ -21,7 +21,8 @@ pub mod loops;
 pub mod microlp;
 pub mod varisat;
 
-use crate::base::{Control, Goal, Incumbent, RawOutcome, Size, Status};
+use crate::base::evidence::{Oracle, OracleKind};
+use crate::base::{Control, Evidence, Goal, Incumbent, RawOutcome, Size, Status};
 use crate::encode::amo::AmoEncoding;
 use crate::encode::lp::LinearProgram;
 use crate::model::{Assignment, Lit, Model};
@@ -111,15 +112,22 @@ pub trait SatOracle {
     fn calls(&self) -> usize;
     /// The formula's size now.
     fn size(&self) -> Size;
-    /// What a call is called in evidence: "call" for an in-process solver, "run" for a
-    /// program started once per question.
-    fn calls_word(&self) -> &'static str {
-        "call"
+    /// What kind of solver it is: in-process, or a program started once per question.
+    fn kind(&self) -> OracleKind {
+        OracleKind::Embedded
     }
-    /// Evidence that "at least k" was refuted, the objective counted as `counted`.
-    fn refuted(&self, k: usize, counted: &str, cuts: usize) -> String;
-    /// Evidence that `control` stopped the run while deciding "at least k".
-    fn stopped(&self, k: usize, control: &Control) -> String;
+    /// The lemmas of the checked DRAT proof of the last UNSATISFIABLE answer; `None` when
+    /// it was not checked (or the solver is trusted in-process).
+    fn drat_lemmas(&self) -> Option<usize> {
+        None
+    }
+    /// Who answers, for evidence.
+    fn oracle(&self) -> Oracle {
+        Oracle {
+            name: self.name(),
+            kind: self.kind(),
+        }
+    }
 }
 
 /// What a MILP oracle found for one program.
@@ -146,12 +154,15 @@ pub trait MilpOracle {
         control: &Control,
         integral_bound: Option<usize>,
     ) -> Result<MilpAnswer, OracleError>;
-    /// Evidence that `question` ("\"at least 21\"", "the constraints") is infeasible.
-    fn infeasible(&self, question: &str, cuts: usize) -> String;
-    /// Evidence that a solution of `value` is optimal.
-    fn optimal(&self, value: usize, cuts: usize, seconds: f64) -> String;
-    /// Evidence for a solution not proven optimal when the run stopped.
-    fn unproven(&self, control: &Control) -> String;
+    /// What kind of solver it is, which decides how its claims are reported.
+    fn kind(&self) -> OracleKind;
+    /// Who answers, for evidence.
+    fn oracle(&self) -> Oracle {
+        Oracle {
+            name: self.name(),
+            kind: self.kind(),
+        }
+    }
 }
 
 /// The solver that answers a goal: an embedded one, or an external program run on files.
@@ -192,7 +203,7 @@ pub fn answer(
                 status: Status::Unknown,
                 witness: None,
                 bound: None,
-                evidence: error.to_string(),
+                evidence: Evidence::Text(error.to_string()),
                 size: oracle.size(),
             }))
         }

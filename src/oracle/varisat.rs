@@ -3,7 +3,7 @@
 
 use super::loops::{enumerate_projected, Enumeration};
 use super::{OracleError, SatAnswer, SatOracle};
-use crate::base::{plural, Control, Size};
+use crate::base::{Control, Size};
 use crate::encode::amo::AmoEncoding;
 use crate::encode::cnf::{encode, CnfEncoding};
 use crate::encode::Cnf;
@@ -84,18 +84,6 @@ impl SatOracle for Varisat<'_> {
 
     fn size(&self) -> Size {
         Size::clauses(self.cnf.num_vars, self.cnf.clauses.len())
-    }
-
-    fn refuted(&self, k: usize, counted: &str, cuts: usize) -> String {
-        format!(
-            "varisat refuted \"at least {k}\" ({counted}; {}, {})",
-            plural(self.calls as u64, "call"),
-            plural(cuts as u64, "cut")
-        )
-    }
-
-    fn stopped(&self, _: usize, control: &Control) -> String {
-        format!("{}; varisat had not finished", control.reason())
     }
 }
 
