@@ -142,6 +142,10 @@ pub enum SolveError {
     /// failure: the command line exits 2.
     #[error("{0}")]
     Usage(String),
+    /// A setting that does not apply to the question (see [`Misuse`]): bad input like
+    /// [`SolveError::Usage`], worded with the setting's name.
+    #[error("{0}")]
+    Misused(Misuse),
     /// The native search refused the instance.
     #[error("native backend: {0}")]
     Native(#[source] packing::NativePackingError),
@@ -163,6 +167,33 @@ pub enum SolveError {
         #[source]
         failure: ExternalFailure,
     },
+}
+
+/// A setting that does not apply to the question asked.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Misuse {
+    /// Shards split the native backend's counts only.
+    ShardNeedsNative,
+}
+
+impl crate::base::error::NamesSettings for Misuse {
+    fn describe(&self, name: &dyn Fn(crate::base::error::Setting) -> String) -> String {
+        use crate::base::error::Setting;
+        match self {
+            Misuse::ShardNeedsNative => format!(
+                "{} splits native counts only; use {}",
+                name(Setting::Shard),
+                name(Setting::Backend("native"))
+            ),
+        }
+    }
+}
+
+impl std::fmt::Display for Misuse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use crate::base::error::{NamesSettings, Setting};
+        f.write_str(&self.describe(&Setting::name))
+    }
 }
 
 /// What failed inside an embedded backend (see [`SolveError::Backend`]).

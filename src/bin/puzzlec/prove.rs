@@ -1,7 +1,8 @@
 //! `puzzlec prove MODEL -o DIR`: a certificate anyone can check.
 
 use crate::output::{check_writable, exit, guard_memory, print_json, print_stdout};
-use crate::output::{write_file, Failure};
+use crate::output::{flag, write_file, Failure};
+use puzzlec::base::error::NamesSettings;
 use puzzlec::base::shard::Shard;
 use puzzlec::base::Control;
 use puzzlec::cert::certificate::{self, Claim, ProveError, ProveOptions};
@@ -49,7 +50,7 @@ pub fn run(model: &Path, dir: &Path, args: ProveArgs, control: Control) -> Resul
             )))
         }
         Some(spec) => match ExternalSolver::parse(Backend::Sat, spec)
-            .map_err(|e| Failure::Usage(e.to_string()))?
+            .map_err(|e| Failure::Usage(e.describe(&flag)))?
         {
             ExternalSolver::Sat(command) if !command.writes_proof() => {
                 return Err(Failure::Usage(format!(

@@ -2,7 +2,8 @@
 
 use crate::args::BackendArg;
 use crate::output::{check_goal, check_writable, exit_code, goal, print_json, print_stdout};
-use crate::output::{guard_memory, write_file, Failure};
+use crate::output::{flag, guard_memory, write_file, Failure};
+use puzzlec::base::error::NamesSettings;
 use puzzlec::base::{Control, Goal, Status};
 use puzzlec::driver::external::ExternalSolver;
 use puzzlec::driver::guard::Work;
@@ -54,8 +55,8 @@ pub fn run(puzzle: &Puzzle, args: SolveArgs, control: &Control) -> Result<u8, Fa
     let outcome = match &args.solver {
         Some(spec) => {
             // Refutations are checked by puzzlec's own DRAT checker, not taken on trust.
-            let solver =
-                ExternalSolver::parse(backend, spec).map_err(|e| Failure::Usage(e.to_string()))?;
+            let solver = ExternalSolver::parse(backend, spec)
+                .map_err(|e| Failure::Usage(e.describe(&flag)))?;
             driver::solve_external(puzzle, &solver, goal, control)?
         }
         None => driver::solve(puzzle, backend, goal, control)?,

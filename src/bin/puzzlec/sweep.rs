@@ -1,7 +1,8 @@
 //! `puzzlec sweep MODEL --width A..=B --height C..=D | --size A..=B`: one model over a range
 //! of sizes, a row per instance, as text, CSV or JSON; `merge` joins sharded sweeps.
 
-use crate::output::{exit, print_json, print_stdout, Failure};
+use crate::output::{exit, flag, print_json, print_stdout, Failure};
+use puzzlec::base::error::NamesSettings;
 use puzzlec::base::shard::Shard;
 use puzzlec::driver::sweep::{
     csv, merge, parse_range, sweep, text_table, SweepAxes, SweepError, SweepOptions, SweepReport,
@@ -62,7 +63,7 @@ pub fn run(args: &SweepArgs<'_>, stop: Arc<AtomicBool>) -> Result<u8, Failure> {
         )
     })
     .map_err(|e| match e {
-        SweepError::NotSweepable(e) => Failure::Usage(e.to_string()),
+        SweepError::NotSweepable(e) => Failure::Usage(e.describe(&flag)),
         SweepError::Solve(e) => Failure::from(e),
     })?;
     print(&report, args.json, args.csv)
