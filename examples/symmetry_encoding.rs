@@ -88,12 +88,14 @@ fn main() {
                 (String::new(), String::new())
             } else {
                 let start = Instant::now();
-                let outcome = puzzlec::oracle::varisat::solve(
+                let outcome = puzzlec::oracle::answer(
+                    puzzlec::oracle::Solver::Varisat,
                     &model,
                     Goal::Maximise,
                     &Control::new(Default::default(), limit),
                     &Incumbent::new(),
-                );
+                )
+                .expect("varisat's failures end the run unknown, not in an error");
                 let value = outcome
                     .witness
                     .as_ref()

@@ -45,3 +45,39 @@ impl fmt::Display for InputError {
 }
 
 impl std::error::Error for InputError {}
+
+/// A setting of a library call that a message names. The library words it by its name
+/// ([`Setting::name`]); the command line words the same message with the flag that sets it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Setting {
+    /// Work split into shards.
+    Shard,
+    /// A sweep over the sides of square boards.
+    Size,
+    /// A sweep over the widths and heights of boxes.
+    WidthAndHeight,
+    /// An external solver.
+    Solver,
+    /// The backend, set to the one named (`native`, `sat`, `milp`).
+    Backend(&'static str),
+}
+
+impl Setting {
+    /// The setting's name in the library's messages.
+    pub fn name(self) -> String {
+        match self {
+            Setting::Shard => "`shard`".into(),
+            Setting::Size => "`size`".into(),
+            Setting::WidthAndHeight => "`width` and `height`".into(),
+            Setting::Solver => "an external solver".into(),
+            Setting::Backend(backend) => format!("`backend = {backend}`"),
+        }
+    }
+}
+
+/// A message that names settings, worded with any naming of them: [`Setting::name`] in the
+/// library's `Display`, the flags on the command line.
+pub trait NamesSettings {
+    /// The message, each setting worded by `name`.
+    fn describe(&self, name: &dyn Fn(Setting) -> String) -> String;
+}

@@ -5,11 +5,14 @@
 
 pub mod digest;
 pub mod error;
+pub mod evidence;
 pub mod shard;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+pub use evidence::{Evidence, Stop};
 
 /// What is asked of a puzzle.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -147,13 +150,18 @@ impl Control {
         &self.stop
     }
 
+    /// Why the run stopped early.
+    pub fn stop(&self) -> Stop {
+        if self.stop.load(Ordering::Relaxed) {
+            Stop::Interrupted
+        } else {
+            Stop::TimeLimit
+        }
+    }
+
     /// Why the run stopped early, in words.
     pub fn reason(&self) -> &'static str {
-        if self.stop.load(Ordering::Relaxed) {
-            "interrupted"
-        } else {
-            "time limit reached"
-        }
+        self.stop().reason()
     }
 }
 
@@ -226,15 +234,15 @@ pub struct RawOutcome<W> {
     pub witness: Option<W>,
     /// A proven upper bound on the objective, when known.
     pub bound: Option<usize>,
-    /// How the status was established, in words.
-    pub evidence: String,
+    /// How the status was established.
+    pub evidence: Evidence,
     /// The size of the backend's problem.
     pub size: Size,
 }
 
 impl<W> RawOutcome<W> {
     /// The best value, proved: `witness` has `value` and nothing has more.
-    pub fn optimal(witness: W, value: usize, evidence: String, size: Size) -> Self {
+    pub fn optimal(witness: W, value: usize, evidence: Evidence, size: Size) -> Self {
         RawOutcome {
             status: Status::Optimal,
             witness: Some(witness),
@@ -245,7 +253,7 @@ impl<W> RawOutcome<W> {
     }
 
     /// A yes to the question, with `witness` (or, without an objective, any solution).
-    pub fn satisfiable(witness: W, evidence: String, size: Size) -> Self {
+    pub fn satisfiable(witness: W, evidence: Evidence, size: Size) -> Self {
         RawOutcome {
             status: Status::Satisfiable,
             witness: Some(witness),
@@ -256,7 +264,7 @@ impl<W> RawOutcome<W> {
     }
 
     /// No solution meets the question; `bound` is the proven upper bound, when known.
-    pub fn unsatisfiable(bound: Option<usize>, evidence: String, size: Size) -> Self {
+    pub fn unsatisfiable(bound: Option<usize>, evidence: Evidence, size: Size) -> Self {
         RawOutcome {
             status: Status::Unsatisfiable,
             witness: None,
@@ -268,7 +276,7 @@ impl<W> RawOutcome<W> {
 
     /// A run stopped before it proved anything: feasible with the best solution so far,
     /// unknown without one; `bound` is a proven upper bound, when known.
-    pub fn stopped(best: Option<W>, bound: Option<usize>, evidence: String, size: Size) -> Self {
+    pub fn stopped(best: Option<W>, bound: Option<usize>, evidence: Evidence, size: Size) -> Self {
         RawOutcome {
             status: if best.is_some() {
                 Status::Feasible

@@ -387,12 +387,12 @@ impl BoxTable {
                      search: {})",
                     outcome.evidence
                 );
-                RawOutcome::optimal(witness, value, evidence, outcome.size)
+                RawOutcome::optimal(witness, value, evidence.into(), outcome.size)
             }
             witness => {
                 let evidence =
                     format!("{}; from boxes this sweep settled: {how}", outcome.evidence);
-                RawOutcome::stopped(witness, Some(bound), evidence, outcome.size)
+                RawOutcome::stopped(witness, Some(bound), evidence.into(), outcome.size)
             }
         };
         let mut improved = finish(

@@ -75,9 +75,7 @@ pub fn enumerate(
 ) -> Result<CountOutcome, SolveError> {
     let start = Instant::now();
     if options.shard.is_some() && backend != Backend::Native {
-        return Err(SolveError::Usage(
-            "--shard splits native counts only; use --backend native".into(),
-        ));
+        return Err(SolveError::Misused(super::Misuse::ShardNeedsNative));
     }
     // Refused before any search starts (queens would otherwise find the optimum first).
     if backend == Backend::Milp {

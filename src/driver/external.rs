@@ -81,6 +81,15 @@ impl ExternalSolver {
         }
     }
 
+    /// The oracle that runs this solver.
+    pub fn oracle(&self) -> crate::oracle::Solver<'_> {
+        match self {
+            ExternalSolver::Sat(command) => crate::oracle::Solver::Sat(command),
+            ExternalSolver::Milp(program) => crate::oracle::Solver::Milp(program),
+            ExternalSolver::Cp(cp) => crate::oracle::Solver::Cp(cp),
+        }
+    }
+
     /// A short name for reports: `cadical`, `cbc`...
     pub fn name(&self) -> String {
         match self {

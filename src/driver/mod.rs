@@ -11,7 +11,7 @@ pub mod native;
 pub mod packing;
 pub mod sweep;
 
-use crate::base::{Control, Goal, Incumbent, RawOutcome, Size, Status};
+use crate::base::{Control, Evidence, Goal, Incumbent, RawOutcome, Size, Status};
 use crate::model::Assignment;
 use crate::oracle::OracleError;
 // Counting and enumeration (`solve --all / --count / --unique`) live in their own module.
@@ -142,6 +142,10 @@ pub enum SolveError {
     /// failure: the command line exits 2.
     #[error("{0}")]
     Usage(String),
+    /// A setting that does not apply to the question (see [`Misuse`]): bad input like
+    /// [`SolveError::Usage`], worded with the setting's name.
+    #[error("{0}")]
+    Misused(Misuse),
     /// The native search refused the instance.
     #[error("native backend: {0}")]
     Native(#[source] packing::NativePackingError),
@@ -163,6 +167,33 @@ pub enum SolveError {
         #[source]
         failure: ExternalFailure,
     },
+}
+
+/// A setting that does not apply to the question asked.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Misuse {
+    /// Shards split the native backend's counts only.
+    ShardNeedsNative,
+}
+
+impl crate::base::error::NamesSettings for Misuse {
+    fn describe(&self, name: &dyn Fn(crate::base::error::Setting) -> String) -> String {
+        use crate::base::error::Setting;
+        match self {
+            Misuse::ShardNeedsNative => format!(
+                "{} splits native counts only; use {}",
+                name(Setting::Shard),
+                name(Setting::Backend("native"))
+            ),
+        }
+    }
+}
+
+impl std::fmt::Display for Misuse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use crate::base::error::{NamesSettings, Setting};
+        f.write_str(&self.describe(&Setting::name))
+    }
 }
 
 /// What failed inside an embedded backend (see [`SolveError::Backend`]).
@@ -223,7 +254,7 @@ pub fn solve(
     let start = Instant::now();
     if let Some(reason) = puzzle.trivially_impossible() {
         // Counting alone settles it; every backend gives the same reason.
-        let raw = RawOutcome::unsatisfiable(None, reason, Size::default());
+        let raw = RawOutcome::unsatisfiable(None, Evidence::Text(reason), Size::default());
         return finish(puzzle, backend, goal, raw, start.elapsed());
     }
     let raw = match backend {
@@ -253,7 +284,7 @@ pub fn solve_with_sub_boxes(
     let puzzle = Puzzle::Packing(packing.clone());
     let (goal, backend) = (Goal::Maximise, Backend::Native);
     if let Some(reason) = puzzle.trivially_impossible() {
-        let raw = RawOutcome::unsatisfiable(None, reason, Size::default());
+        let raw = RawOutcome::unsatisfiable(None, Evidence::Text(reason), Size::default());
         return Ok((
             finish(&puzzle, backend, goal, raw, start.elapsed())?,
             Vec::new(),
@@ -283,7 +314,7 @@ pub fn solve_with_sub_boxes(
         let raw = RawOutcome::optimal(
             Solution::Packing(sub.packing),
             sub.optimum,
-            evidence,
+            Evidence::Text(evidence),
             Size::default(),
         );
         let smaller_puzzle = Puzzle::Packing(smaller);
@@ -324,18 +355,8 @@ pub fn solve_external(
     // run (the puzzle's upper bound still ends the raise-k loop).
     let model = puzzle.compile();
     let incumbent = Incumbent::<Assignment>::new();
-    let raw = match solver {
-        ExternalSolver::Sat(command) => {
-            crate::oracle::external_sat::solve(&model, goal, command, control, &incumbent)
-        }
-        ExternalSolver::Milp(program) => {
-            crate::oracle::external_milp::solve(&model, goal, program, control, &incumbent)
-        }
-        ExternalSolver::Cp(cp) => {
-            crate::oracle::external_cp::solve(&model, goal, cp, control, &incumbent)
-        }
-    }
-    .map_err(|e| failed(e.into()))?;
+    let raw = crate::oracle::answer(solver.oracle(), &model, goal, control, &incumbent)
+        .map_err(|e| failed(e.into()))?;
     let raw = raw.map_solution(|a| puzzle.decode(&a));
     let mut outcome = finish(puzzle, backend, goal, raw, start.elapsed())
         .map_err(|e| failed(ExternalFailure::Answer(Box::new(e))))?;
@@ -388,18 +409,13 @@ fn run_stoppable(
         .spawn(move || {
             let mut model = thread_puzzle.compile();
             add_known_solution(&thread_puzzle, &mut model);
-            let result = match backend {
-                Backend::Sat => Ok(crate::oracle::varisat::solve(
-                    &model,
-                    goal,
-                    &thread_control,
-                    &thread_incumbent,
-                )),
-                Backend::Milp => {
-                    crate::oracle::microlp::solve(&model, goal, &thread_control, &thread_incumbent)
-                }
+            let solver = match backend {
+                Backend::Sat => crate::oracle::Solver::Varisat,
+                Backend::Milp => crate::oracle::Solver::Microlp,
                 Backend::Native => unreachable!("native runs in the caller's thread"),
             };
+            let result =
+                crate::oracle::answer(solver, &model, goal, &thread_control, &thread_incumbent);
             // The receiver may have given up on us; nothing to do then.
             let _ = sender.send(result);
         })
@@ -441,19 +457,12 @@ fn stopped(
     incumbent: &Incumbent<Assignment>,
 ) -> RawOutcome<Assignment> {
     let best = incumbent.best();
-    // Only a family with an objective has an optimum the best solution could miss.
-    let evidence = match (&best, puzzle.has_objective()) {
-        (Some(_), true) => "the best solution found is not proven optimal",
-        (None, true) => "no solution found",
-        (None, false) => "no solution found before the search stopped",
-        (Some(_), false) => "the search stopped",
+    let evidence = Evidence::ModelStopped {
+        stop: control.stop(),
+        found: best.is_some(),
+        objective: puzzle.has_objective(),
     };
-    RawOutcome::stopped(
-        best.map(|(a, _)| a),
-        None,
-        format!("{}; {evidence}", control.reason()),
-        Size::default(),
-    )
+    RawOutcome::stopped(best.map(|(a, _)| a), None, evidence, Size::default())
 }
 
 fn finish(
@@ -500,7 +509,8 @@ fn finish(
         solution: raw.witness,
         value,
         bound: raw.bound,
-        evidence: raw.evidence,
+        // The sentence `report::evidence` words it as.
+        evidence: raw.evidence.to_string(),
         elapsed,
         size: raw.size,
         solver: None,

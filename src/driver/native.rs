@@ -1,7 +1,7 @@
 //! The native backend: each family handed to its hand-written search.
 
 use super::packing::NativePackingError;
-use crate::base::{Control, Goal, RawOutcome, Size, Status};
+use crate::base::{Control, Evidence, Goal, RawOutcome, Size, Status};
 use crate::engines::dissection::{self, Dissection, DissectionSearch};
 use crate::puzzle::dissection::DissectionPuzzle;
 use crate::puzzle::{Puzzle, Solution};
@@ -63,22 +63,15 @@ pub fn solve_dissection(puzzle: &DissectionPuzzle, control: &Control) -> RawOutc
         found = Some(d.clone());
         false
     });
-    let (status, evidence) = match (&found, search.complete) {
-        (Some(_), _) => (
-            Status::Satisfiable,
-            format!("native search found a dissection ({} nodes)", search.nodes),
-        ),
-        (None, true) => (
-            Status::Unsatisfiable,
-            format!(
-                "native search: no dissection, every map set and cell assignment tried ({} nodes)",
-                search.nodes
-            ),
-        ),
-        (None, false) => (
-            Status::Unknown,
-            format!("{}; the native search had not finished", control.reason()),
-        ),
+    let (status, stop) = match (&found, search.complete) {
+        (Some(_), _) => (Status::Satisfiable, None),
+        (None, true) => (Status::Unsatisfiable, None),
+        (None, false) => (Status::Unknown, Some(control.stop())),
+    };
+    let evidence = Evidence::Dissection {
+        found: found.is_some(),
+        stop,
+        nodes: search.nodes,
     };
     RawOutcome {
         status,

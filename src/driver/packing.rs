@@ -4,7 +4,8 @@
 //! tiling counts, natively and with SAT, raw and up to the region's symmetries.
 
 use super::with_stop;
-use crate::base::{Control, Goal, RawOutcome, Size};
+use crate::base::evidence::PackingSearch;
+use crate::base::{Control, Evidence, Goal, RawOutcome, Size};
 use crate::engines::neighbourhood::{self, NeighbourhoodOptions};
 use crate::engines::packing::{maximise, MaximiseError, PackingGoal, PackingOptions, Progress};
 use crate::engines::russian_doll::{self, DollError, DollOptions};
@@ -16,9 +17,6 @@ use crate::puzzle::packing::{Packing, PackingKind, PackingSolution};
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
-
-/// The bound the branch and bound uses, for evidence lines.
-const BOUNDS: &str = "bounded by the Russian-doll table of the instance without the minimums";
 
 /// Progress lines start after this long, so that quick runs stay quiet.
 const QUIET: Duration = Duration::from_secs(1);
@@ -116,26 +114,32 @@ fn tile(
     Ok(match found {
         Some(t) => RawOutcome::satisfiable(
             packing.solution_of(&t),
-            format!(
-                "native exact cover found a tiling ({} nodes)",
-                summary.nodes
-            ),
+            Evidence::PackingFound {
+                search: PackingSearch::ExactCover,
+                found: 0,
+                k: 0,
+                nodes: summary.nodes,
+            },
             size,
         ),
         None if summary.end == crate::engines::exact_cover::SearchEnd::Exhausted => {
             RawOutcome::unsatisfiable(
                 None,
-                format!(
-                    "native exact cover exhausted the search: no tiling ({} nodes)",
-                    summary.nodes
-                ),
+                Evidence::PackingExhausted {
+                    search: PackingSearch::ExactCover,
+                    k: None,
+                    nodes: summary.nodes,
+                },
                 size,
             )
         }
         None => RawOutcome::stopped(
             None,
             None,
-            format!("{}; exact cover had not finished", control.reason()),
+            Evidence::PackingStopped {
+                search: PackingSearch::ExactCover,
+                stop: control.stop(),
+            },
             size,
         ),
     })
@@ -182,31 +186,46 @@ fn pack(
         let found = outcome.best.as_ref().map(|b| packing.solution_of(b));
         let len = outcome.best_len();
         let size = Size::nodes(outcome.stats.nodes);
-        let bb = "native bitboard branch and bound";
+        let bb = PackingSearch::BranchAndBound;
         return Ok(match (goal, outcome.proved, found) {
             (Goal::AtLeast(k), _, Some(s)) if len >= k => {
-                RawOutcome::satisfiable(s, format!("{bb} found {len} >= {k}"), size)
+                let evidence = Evidence::PackingFound {
+                    search: bb,
+                    found: len,
+                    k,
+                    nodes: outcome.stats.nodes,
+                };
+                RawOutcome::satisfiable(s, evidence, size)
             }
             (Goal::AtLeast(k), true, _) => RawOutcome::unsatisfiable(
                 Some(outcome.bound),
-                format!("{bb} exhausted the search: no packing with {k}"),
+                Evidence::PackingExhausted {
+                    search: bb,
+                    k: Some(k),
+                    nodes: outcome.stats.nodes,
+                },
                 size,
             ),
             (Goal::Maximise, true, Some(s)) => RawOutcome::optimal(
                 s,
                 len,
-                format!("{bb} exhausted the search ({BOUNDS})"),
+                Evidence::PackingExhausted {
+                    search: bb,
+                    k: None,
+                    nodes: outcome.stats.nodes,
+                },
                 size,
             ),
-            (Goal::Maximise, true, None) => RawOutcome::unsatisfiable(
-                None,
-                format!("{bb}: no packing meets the piece counts"),
-                size,
-            ),
+            (Goal::Maximise, true, None) => {
+                RawOutcome::unsatisfiable(None, Evidence::PackingNoneMeetsMinimums, size)
+            }
             (_, false, found) => RawOutcome::stopped(
                 found,
                 Some(outcome.bound),
-                format!("{}; {bb} had not finished", control.reason()),
+                Evidence::PackingStopped {
+                    search: bb,
+                    stop: control.stop(),
+                },
                 size,
             ),
         });
@@ -285,12 +304,13 @@ fn russian_doll(
             },
             outcome.stats.nodes
         )
+        .into()
     };
     Ok(match goal {
         Goal::Maximise => RawOutcome::optimal(best, found, how(found + 1), size),
         Goal::AtLeast(k) if found >= k => RawOutcome::satisfiable(
             best,
-            format!("native Russian-doll search found {found} >= {k} (the optimum)"),
+            format!("native Russian-doll search found {found} >= {k} (the optimum)").into(),
             size,
         ),
         Goal::AtLeast(k) => RawOutcome::unsatisfiable(Some(found), how(k), size),
@@ -347,12 +367,12 @@ fn improve_stopped(
         Goal::Maximise if found == bound => RawOutcome::optimal(
             witness,
             found,
-            format!("its packing meets the bound of the native Russian-doll search, which had not finished (at most {bound} pieces){how}"),
+            format!("its packing meets the bound of the native Russian-doll search, which had not finished (at most {bound} pieces){how}").into(),
             size,
         ),
         Goal::AtLeast(k) if found >= k => RawOutcome::satisfiable(
             witness,
-            format!("found {found} >= {k} after the native Russian-doll search stopped (at most {bound} pieces){how}"),
+            format!("found {found} >= {k} after the native Russian-doll search stopped (at most {bound} pieces){how}").into(),
             size,
         ),
         _ => RawOutcome::stopped(
@@ -361,7 +381,8 @@ fn improve_stopped(
             format!(
                 "{}; the native Russian-doll search had not finished (at most {bound} pieces){how}",
                 control.reason()
-            ),
+            )
+            .into(),
             size,
         ),
     })

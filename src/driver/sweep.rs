@@ -15,6 +15,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::base::error::{NamesSettings, Setting};
 use crate::base::shard::Shard;
 use crate::base::{Control, Goal};
 use crate::driver::combine::BoxTable;
@@ -245,24 +246,39 @@ pub struct SweepOptions {
 }
 
 /// Why a model cannot be swept over the sizes asked (a usage error: the command line exits
-/// 2).
+/// 2). The settings swept are named as [`NamesSettings`] words them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NotSweepable {
     /// A packing model whose box has blocked cells.
     #[error("a packing sweep needs an open box (width and height, no blocked cell), not a region")]
     PackingRegion,
     /// A packing model asked to sweep `--size`.
-    #[error("a packing model sweeps over --width and --height, not --size")]
+    #[error("{}", self.describe(&Setting::name))]
     PackingBySize,
     /// A queens model whose board is not an empty square.
     #[error("a queens sweep needs an empty square board (size = N), not a board with obstacles")]
     QueensObstacles,
     /// A queens model asked to sweep `--width` and `--height`.
-    #[error("a queens model sweeps over --size, not --width and --height")]
+    #[error("{}", self.describe(&Setting::name))]
     QueensByBox,
     /// A dissection model.
     #[error("dissection models cannot be swept")]
     Dissection,
+}
+
+impl NamesSettings for NotSweepable {
+    fn describe(&self, name: &dyn Fn(Setting) -> String) -> String {
+        let (model, swept, not) = match self {
+            NotSweepable::PackingBySize => ("packing", Setting::WidthAndHeight, Setting::Size),
+            NotSweepable::QueensByBox => ("queens", Setting::Size, Setting::WidthAndHeight),
+            other => return other.to_string(),
+        };
+        format!(
+            "a {model} model sweeps over {}, not {}",
+            name(swept),
+            name(not)
+        )
+    }
 }
 
 /// Why [`sweep`] stopped without a report.

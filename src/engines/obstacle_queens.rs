@@ -3,7 +3,7 @@
 //! plus the row and column segments still open) that prunes hopeless branches.
 
 use crate::base::shard::Shard;
-use crate::base::{plural, Control, Goal, RawOutcome, Size, Status};
+use crate::base::{Control, Evidence, Goal, RawOutcome, Size, Status};
 use crate::geometry::board::{Board, QueensSolution};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
@@ -280,9 +280,7 @@ fn empty_square(board: &Board, goal: Goal) -> Option<RawOutcome<QueensSolution>>
     }
     let queens = QueensSolution::new(constructive_placement(n)?);
     let size = Size::nodes(0);
-    let how = format!(
-        "one queen per row bounds an empty {n} x {n} board by {n}, and the explicit construction (even columns, then odd, mended for n mod 6 = 2 or 3) places {n}"
-    );
+    let how = Evidence::QueensConstruction { n };
     Some(match goal {
         Goal::Maximise => RawOutcome::optimal(queens, n, how, size),
         Goal::AtLeast(k) if k <= n => RawOutcome::satisfiable(queens, how, size),
@@ -344,7 +342,10 @@ fn solve_rows(board: &Board, goal: Goal, control: &Control) -> RawOutcome<Queens
     let found = search.best.len();
     let witness = Some(QueensSolution::new(search.best));
     if search.stopped {
-        let evidence = format!("{} after {nodes} nodes; not proven", control.reason());
+        let evidence = Evidence::QueensStopped {
+            stop: control.stop(),
+            nodes,
+        };
         let status = if found > 0 {
             Status::Feasible
         } else {
@@ -363,24 +364,27 @@ fn solve_rows(board: &Board, goal: Goal, control: &Control) -> RawOutcome<Queens
             status: Status::Satisfiable,
             witness,
             bound: None,
-            evidence: format!(
-                "native search found {found} >= {} ({nodes} nodes)",
-                plural(k as u64, "queen")
-            ),
+            evidence: Evidence::QueensFound { found, k, nodes },
             size,
         },
         Goal::AtLeast(k) => RawOutcome::unsatisfiable(
             Some(k - 1),
-            format!(
-                "native search exhausted every placement that could reach {k} ({nodes} nodes, pruned by open row and column segments)"
-            ),
+            Evidence::QueensExhausted {
+                beat: false,
+                value: k,
+                nodes,
+            },
             size,
         ),
         Goal::Maximise => {
             let evidence = if found == structural {
-                format!("native search found {found}, which equals the structural bound (fewest segments in one direction: {structural})")
+                Evidence::QueensStructural { found }
             } else {
-                format!("native search exhausted every placement that could beat {found} ({nodes} nodes, pruned by open row and column segments)")
+                Evidence::QueensExhausted {
+                    beat: true,
+                    value: found,
+                    nodes,
+                }
             };
             RawOutcome {
                 status: Status::Optimal,

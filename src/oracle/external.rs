@@ -5,6 +5,7 @@
 //! [`super::external_milp`] (LP files).
 
 use super::OracleError;
+use crate::base::error::{NamesSettings, Setting};
 use crate::base::Control;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -215,7 +216,7 @@ pub enum SolverSpecError {
     #[error("{}", HIGHS_HELP)]
     NoHighs,
     /// The native backend takes no solver.
-    #[error("--solver needs --backend sat or --backend milp")]
+    #[error("{}", self.describe(&Setting::name))]
     NativeBackend,
     /// A MiniZinc solver asked for with `--backend sat`.
     #[error(
@@ -237,6 +238,20 @@ pub enum SolverSpecError {
         /// The program as given.
         program: String,
     },
+}
+
+impl NamesSettings for SolverSpecError {
+    fn describe(&self, name: &dyn Fn(Setting) -> String) -> String {
+        match self {
+            SolverSpecError::NativeBackend => format!(
+                "{} needs {} or {}",
+                name(Setting::Solver),
+                name(Setting::Backend("sat")),
+                name(Setting::Backend("milp"))
+            ),
+            other => other.to_string(),
+        }
+    }
 }
 
 /// Splits a command line on whitespace, keeping '...' and "..." quoted parts together; no

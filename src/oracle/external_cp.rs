@@ -6,13 +6,13 @@
 //! row before it is decoded; "optimal" (`==========`) and `=====UNSATISFIABLE=====` are the
 //! solver's claims, reported as such.
 
-use super::loops::answer_goal_milp;
 use super::{MilpAnswer, MilpOracle, OracleError};
-use crate::base::{Control, Goal, Incumbent, RawOutcome};
+use crate::base::evidence::OracleKind;
+use crate::base::Control;
 use crate::encode::lp::LinearProgram;
 use crate::encode::mzn;
 use crate::formats::minizinc::{self, Dialect, MznStatus};
-use crate::model::{Assignment, Model};
+
 use crate::oracle::external::{
     describe_status, find_on_path, run, split_command, tail, Finished, ScratchDir, SolverSpecError,
 };
@@ -239,7 +239,7 @@ fn checked_values(
 }
 
 /// A MiniZinc solver as a [`MilpOracle`]: each call writes one MiniZinc file and runs it.
-struct ExternalCp<'a> {
+pub struct ExternalCp<'a> {
     solver: &'a CpSolver,
     comments: Vec<String>,
 }
@@ -258,45 +258,22 @@ impl MilpOracle for ExternalCp<'_> {
         self.solver.run_once(program, &self.comments, control)
     }
 
-    fn infeasible(&self, question: &str, cuts: usize) -> String {
-        format!(
-            "{} (MiniZinc) reported {question} unsatisfiable ({cuts} cuts); the solver's \
-             claim, not checked",
-            self.name()
-        )
-    }
-
-    fn optimal(&self, _: usize, cuts: usize, _: f64) -> String {
-        format!(
-            "{} (MiniZinc) reported its solution optimal ({cuts} cuts); the solver's claim, \
-             not checked",
-            self.name()
-        )
-    }
-
-    fn unproven(&self, _: &Control) -> String {
-        format!(
-            "{} (MiniZinc) stopped before proving its solution optimal",
-            self.name()
-        )
+    fn kind(&self) -> OracleKind {
+        OracleKind::MiniZinc
     }
 }
 
-/// Answers `goal` for `model` with `solver` (see [`answer_goal_milp`]): the 0-1 program as
-/// a MiniZinc file (with an `at_least` row and `solve satisfy` for a decision), solved
-/// again with each round of lazy-constraint cuts as extra rows.
-pub fn solve(
-    model: &Model,
-    goal: Goal,
-    solver: &CpSolver,
-    control: &Control,
-    incumbent: &Incumbent<Assignment>,
-) -> Result<RawOutcome<Assignment>, OracleError> {
-    let mut oracle = ExternalCp {
-        solver,
-        comments: vec![format!("puzzlec: {} model variables", model.num_vars())],
-    };
-    answer_goal_milp(&mut oracle, model, goal, control, incumbent)
+impl<'a> ExternalCp<'a> {
+    /// `solver` on the 0-1 program of a model of `model_vars` variables: one MiniZinc file
+    /// per call (with an `at_least` row and `solve satisfy` for a decision), solved again
+    /// with each round of lazy-constraint cuts as extra rows (see
+    /// [`super::loops::answer_goal_milp`]).
+    pub fn new(solver: &'a CpSolver, model_vars: usize) -> Self {
+        ExternalCp {
+            solver,
+            comments: vec![format!("puzzlec: {model_vars} model variables")],
+        }
+    }
 }
 
 #[cfg(test)]

@@ -5,15 +5,15 @@
 //! before it is decoded. HiGHS can also be linked in (`--features highs`); `highs` means
 //! that when it is built, and the `highs` program otherwise.
 
-use super::loops::answer_goal_milp;
 use super::{MilpAnswer, MilpOracle, OracleError};
-use crate::base::{Control, Goal, Incumbent, RawOutcome};
+use crate::base::evidence::OracleKind;
+use crate::base::Control;
 use crate::encode::lp::LinearProgram;
 use crate::encode::lp_file::{lp_names, read_lp, write_lp};
 pub use crate::formats::milp_solution::{
     read_cbc_solution, read_glpk_solution, read_highs_solution, SolutionError,
 };
-use crate::model::{Assignment, Model};
+
 use crate::oracle::external::ScratchDir;
 use crate::oracle::external::{
     describe_status, find_on_path, run, split_command, tail, Finished, SolverSpecError,
@@ -270,43 +270,21 @@ impl MilpOracle for ExternalMilp<'_> {
             .run_once(program, &self.comments, control, integral_bound)
     }
 
-    fn infeasible(&self, question: &str, cuts: usize) -> String {
-        format!(
-            "{} reported {question} infeasible ({cuts} cuts)",
-            self.name()
-        )
-    }
-
-    fn optimal(&self, _: usize, cuts: usize, _: f64) -> String {
-        format!(
-            "{} reported its solution optimal ({cuts} cuts)",
-            self.name()
-        )
-    }
-
-    fn unproven(&self, _: &Control) -> String {
-        format!(
-            "{} stopped before proving its solution optimal",
-            self.name()
-        )
+    fn kind(&self) -> OracleKind {
+        OracleKind::Program
     }
 }
 
-/// Answers `goal` for `model` with `solver` (see [`answer_goal_milp`]): one LP file (with
-/// an `at_least` row for a decision), re-solved with each round of lazy-constraint cuts as
-/// extra rows.
-pub fn solve(
-    model: &Model,
-    goal: Goal,
-    solver: &MilpSolver,
-    control: &Control,
-    incumbent: &Incumbent<Assignment>,
-) -> Result<RawOutcome<Assignment>, OracleError> {
-    let mut oracle = ExternalMilp {
-        solver,
-        comments: vec![format!("puzzlec: {} model variables", model.num_vars())],
-    };
-    answer_goal_milp(&mut oracle, model, goal, control, incumbent)
+impl<'a> ExternalMilp<'a> {
+    /// `solver` on the 0-1 program of a model of `model_vars` variables: one LP file per
+    /// call (with an `at_least` row for a decision), re-solved with each round of
+    /// lazy-constraint cuts as extra rows (see [`super::loops::answer_goal_milp`]).
+    pub fn new(solver: &'a MilpSolver, model_vars: usize) -> Self {
+        ExternalMilp {
+            solver,
+            comments: vec![format!("puzzlec: {model_vars} model variables")],
+        }
+    }
 }
 
 #[cfg(test)]

@@ -15,18 +15,17 @@
 //! ([`crate::checkers::drat`]) must find that the proof refutes the exact CNF written for
 //! that run, question included. Without a proof the evidence says "refutation not checked".
 
-use super::loops::answer_goal;
 use super::{OracleError, SatAnswer, SatOracle};
-use crate::base::{plural, Control, Goal, Incumbent, RawOutcome, Size};
+use crate::base::evidence::OracleKind;
+use crate::base::{Control, Size};
 use crate::checkers::drat::check_refutation;
-use crate::encode::amo::AmoEncoding;
-use crate::encode::cnf::encode;
+use crate::encode::cnf::CnfEncoding;
 use crate::encode::dimacs::write_dimacs;
 use crate::encode::Cnf;
 use crate::formats::sat_answer::{
     AnswerError, AnswerItem, AnswerReader, AnswerStatus, AnswerSyntax,
 };
-use crate::model::{Assignment, Lit, Model};
+use crate::model::{Lit, Model};
 use crate::oracle::external::{
     describe_status, run, split_command, tail, Finished, ScratchDir, SolverSpecError,
 };
@@ -50,18 +49,6 @@ pub enum RefutationCheck {
         /// Lemma additions in the proof, the empty clause included.
         lemmas: usize,
     },
-}
-
-impl RefutationCheck {
-    /// The words evidence uses: "refutation checked (DRAT, 120 lemmas)".
-    pub fn describe(&self) -> String {
-        match self {
-            RefutationCheck::NotChecked => "refutation not checked".to_string(),
-            RefutationCheck::Checked { lemmas } => {
-                format!("refutation checked (DRAT, {lemmas} lemmas)")
-            }
-        }
-    }
 }
 
 impl SatCommand {
@@ -463,50 +450,33 @@ impl SatOracle for ExternalSat<'_> {
         self.runs
     }
 
-    fn calls_word(&self) -> &'static str {
-        "run"
+    fn kind(&self) -> OracleKind {
+        OracleKind::Program
+    }
+
+    fn drat_lemmas(&self) -> Option<usize> {
+        match self.last_refutation {
+            RefutationCheck::NotChecked => None,
+            RefutationCheck::Checked { lemmas } => Some(lemmas),
+        }
     }
 
     fn size(&self) -> Size {
         Size::clauses(self.cnf.num_vars, self.cnf.clauses.len())
     }
-
-    fn refuted(&self, k: usize, counted: &str, cuts: usize) -> String {
-        format!(
-            "{} reported \"at least {k}\" unsatisfiable ({counted}; {}, {}; {})",
-            self.name(),
-            plural(self.runs as u64, "run"),
-            plural(cuts as u64, "cut"),
-            self.last_refutation.describe()
-        )
-    }
-
-    fn stopped(&self, k: usize, control: &Control) -> String {
-        format!(
-            "{}; {} was killed while deciding \"at least {k}\"; the best solution found is not proven optimal",
-            control.reason(),
-            self.name()
-        )
-    }
 }
 
-/// Answers `goal` for `model` with the external SAT solver `command`: the same "at least
-/// k" questions as the embedded backend (see [`answer_goal`]), each as a self-contained
-/// DIMACS file. Lazy constraints add their cuts as clauses and re-run.
-pub fn solve(
-    model: &Model,
-    goal: Goal,
-    command: &SatCommand,
-    control: &Control,
-    incumbent: &Incumbent<Assignment>,
-) -> Result<RawOutcome<Assignment>, OracleError> {
-    let encoding = encode(model, AmoEncoding::Auto);
-    let comments = vec![
-        "puzzlec: the model, then the question as unit clauses".to_string(),
-        format!("objective counted by {}", encoding.objective_encoding),
-    ];
-    let mut oracle = ExternalSat::new(command, encoding.cnf.clone(), model.names(), comments);
-    answer_goal(&mut oracle, &encoding, model, goal, control, incumbent)
+impl<'a> ExternalSat<'a> {
+    /// `command` on the CNF of `model` in `encoding`: the same "at least k" questions as
+    /// the embedded backend (see [`super::loops::answer_goal`]), each as a self-contained
+    /// DIMACS file. Lazy constraints add their cuts as clauses and re-run.
+    pub fn for_model(command: &'a SatCommand, encoding: &CnfEncoding, model: &'a Model) -> Self {
+        let comments = vec![
+            "puzzlec: the model, then the question as unit clauses".to_string(),
+            format!("objective counted by {}", encoding.objective_encoding),
+        ];
+        ExternalSat::new(command, encoding.cnf.clone(), model.names(), comments)
+    }
 }
 
 #[cfg(test)]

@@ -10,7 +10,8 @@
 //! - [`answer_goal_milp`]: one 0-1 program re-solved with cuts until none is violated.
 
 use super::{MilpAnswer, MilpOracle, OracleError, SatAnswer, SatOracle};
-use crate::base::{plural, Control, Goal, Incumbent, RawOutcome, Size, Status};
+use crate::base::evidence::{Ceiling, MilpQuestion};
+use crate::base::{Control, Evidence, Goal, Incumbent, RawOutcome, Size, Status};
 use crate::encode::cnf::CnfEncoding;
 use crate::encode::lp::LinearProgram;
 use crate::model::{Assignment, Lit, Model, Var};
@@ -100,7 +101,7 @@ fn refuted(
     goal: Goal,
     best: Option<(Assignment, usize)>,
     k: usize,
-    evidence: String,
+    evidence: Evidence,
     size: Size,
 ) -> RawOutcome<Assignment> {
     match (goal, best) {
@@ -124,7 +125,7 @@ fn refuted(
 /// The best so far when a run ends without an answer: feasible with it, unknown without.
 fn unfinished(
     best: Option<(Assignment, usize)>,
-    evidence: String,
+    evidence: Evidence,
     size: Size,
 ) -> RawOutcome<Assignment> {
     RawOutcome {
@@ -152,7 +153,6 @@ pub fn answer_goal<O: SatOracle + ?Sized>(
     control: &Control,
     incumbent: &Incumbent<Assignment>,
 ) -> Result<RawOutcome<Assignment>, OracleError> {
-    let name = oracle.name();
     let objective = model.objective.as_ref();
     let ceiling = best_possible(model);
     let mut best: Option<(Assignment, usize)> = None;
@@ -189,14 +189,17 @@ pub fn answer_goal<O: SatOracle + ?Sized>(
                         let value = objective.map_or(0, |o| o.value(&assignment));
                         incumbent.offer(&assignment, value);
                         if value == bound {
-                            let why = &ceiling.as_ref().expect("checked above").1;
+                            let why = ceiling.as_ref().expect("checked above").1.clone();
                             return Ok(RawOutcome {
                                 status: Status::Optimal,
                                 witness: Some(assignment),
                                 bound: Some(value),
-                                evidence: format!(
-                                    "{name} found {value} when asked for it first, which equals {why}"
-                                ),
+                                evidence: Evidence::FoundCeiling {
+                                    by: oracle.oracle(),
+                                    value,
+                                    ceiling: why,
+                                    asked_first: true,
+                                },
                                 size: oracle.size(),
                             });
                         }
@@ -204,7 +207,7 @@ pub fn answer_goal<O: SatOracle + ?Sized>(
                     None => {
                         return Ok(unfinished(
                             best,
-                            oracle.stopped(bound, control),
+                            sat_stopped(oracle, bound, control),
                             oracle.size(),
                         ))
                     }
@@ -217,32 +220,49 @@ pub fn answer_goal<O: SatOracle + ?Sized>(
     let mut cuts = 0;
     loop {
         if control.should_stop() {
-            return Ok(unfinished(best, oracle.stopped(k, control), oracle.size()));
+            return Ok(unfinished(
+                best,
+                sat_stopped(oracle, k, control),
+                oracle.size(),
+            ));
         }
         let assumptions: Vec<Lit> = match encoding.at_least(k) {
             Ok(lit) => lit.into_iter().collect(),
             Err(impossible) => {
                 // More than the counter's inputs: refuted by counting alone.
-                let evidence = format!(
-                    "at least {k} is impossible: the objective has only {} at-most-one groups",
-                    impossible.inputs
-                );
+                let evidence = Evidence::TooFewGroups {
+                    k,
+                    groups: impossible.inputs,
+                };
                 return Ok(refuted(goal, best, k, evidence, oracle.size()));
             }
         };
         let answer = solve_with_cuts(oracle, model, &assumptions, control, &mut cuts)?;
-        let calls = plural(oracle.calls() as u64, oracle.calls_word());
-        let cut_count = plural(cuts as u64, "cut");
+        let calls = oracle.calls();
         match answer {
-            None => return Ok(unfinished(best, oracle.stopped(k, control), oracle.size())),
+            None => {
+                return Ok(unfinished(
+                    best,
+                    sat_stopped(oracle, k, control),
+                    oracle.size(),
+                ))
+            }
             Some(CutAnswer::Unknown) => {
-                let evidence = format!(
-                    "{name} answered UNKNOWN for at least {k}; the best solution found is not proven optimal"
-                );
+                let evidence = Evidence::SatUnknown {
+                    by: oracle.oracle(),
+                    k,
+                };
                 return Ok(unfinished(best, evidence, oracle.size()));
             }
             Some(CutAnswer::Unsat) => {
-                let evidence = oracle.refuted(k, &counted, cuts);
+                let evidence = Evidence::SatRefuted {
+                    by: oracle.oracle(),
+                    k,
+                    counted: counted.clone(),
+                    calls,
+                    cuts,
+                    drat_lemmas: oracle.drat_lemmas(),
+                };
                 return Ok(refuted(goal, best, k, evidence, oracle.size()));
             }
             Some(CutAnswer::Sat(assignment)) => {
@@ -253,9 +273,12 @@ pub fn answer_goal<O: SatOracle + ?Sized>(
                         status: Status::Satisfiable,
                         witness: Some(assignment),
                         bound: None,
-                        evidence: format!(
-                            "{name} found a solution with {value} >= {target} ({calls})"
-                        ),
+                        evidence: Evidence::FoundAtLeast {
+                            by: oracle.oracle(),
+                            value,
+                            k: target,
+                            calls: Some(calls),
+                        },
                         size: oracle.size(),
                     });
                 }
@@ -265,9 +288,11 @@ pub fn answer_goal<O: SatOracle + ?Sized>(
                         status: Status::Satisfiable,
                         witness: Some(assignment),
                         bound: None,
-                        evidence: format!(
-                            "{name} found a solution; the model has no objective ({calls}, {cut_count})"
-                        ),
+                        evidence: Evidence::FoundNoObjective {
+                            by: oracle.oracle(),
+                            calls: Some(calls),
+                            cuts,
+                        },
                         size: oracle.size(),
                     });
                 }
@@ -276,7 +301,12 @@ pub fn answer_goal<O: SatOracle + ?Sized>(
                         status: Status::Optimal,
                         witness: Some(assignment),
                         bound: Some(value),
-                        evidence: format!("{name} found {value}, which equals {why}"),
+                        evidence: Evidence::FoundCeiling {
+                            by: oracle.oracle(),
+                            value,
+                            ceiling: why.clone(),
+                            asked_first: false,
+                        },
                         size: oracle.size(),
                     });
                 }
@@ -290,16 +320,25 @@ pub fn answer_goal<O: SatOracle + ?Sized>(
 /// The largest objective value the model allows, with the reason in words: the puzzle's
 /// stated upper bound when it is at least as tight as the structural one (the number of
 /// at-most-one groups), else the structural one; `None` without an objective.
-fn best_possible(model: &Model) -> Option<(usize, String)> {
+fn best_possible(model: &Model) -> Option<(usize, Ceiling)> {
     let structural = model.objective.as_ref()?.trivial_bound();
     match &model.upper_bound {
-        Some(fact) if fact.value <= structural => {
-            Some((fact.value, format!("the upper bound ({})", fact.reason)))
-        }
-        _ => Some((
-            structural,
-            format!("the structural bound ({structural} at-most-one groups)"),
+        Some(fact) if fact.value <= structural => Some((
+            fact.value,
+            Ceiling::Stated {
+                reason: fact.reason.clone(),
+            },
         )),
+        _ => Some((structural, Ceiling::Structural { groups: structural })),
+    }
+}
+
+/// Evidence that `control` stopped the run while `oracle` decided "at least k".
+fn sat_stopped<O: SatOracle + ?Sized>(oracle: &O, k: usize, control: &Control) -> Evidence {
+    Evidence::SatStopped {
+        by: oracle.oracle(),
+        k,
+        stop: control.stop(),
     }
 }
 
@@ -309,7 +348,7 @@ fn settled_by_known(
     model: &Model,
     goal: Goal,
     value: usize,
-    ceiling: &Option<(usize, String)>,
+    ceiling: &Option<(usize, Ceiling)>,
     size: Size,
 ) -> Option<RawOutcome<Assignment>> {
     let known = model.usable_known_solution()?;
@@ -318,12 +357,22 @@ fn settled_by_known(
         (Goal::AtLeast(k), _) if value >= k => (
             Status::Satisfiable,
             None,
-            format!("{origin} has {value} >= {k}; no solver call was needed"),
+            Evidence::KnownSolution {
+                origin: origin.clone(),
+                value,
+                k: Some(k),
+                ceiling: None,
+            },
         ),
         (Goal::Maximise, Some((b, why))) if *b == value => (
             Status::Optimal,
             Some(value),
-            format!("{origin} has {value}, which equals {why}; no solver call was needed"),
+            Evidence::KnownSolution {
+                origin: origin.clone(),
+                value,
+                k: None,
+                ceiling: Some(why.clone()),
+            },
         ),
         _ => return None,
     };
@@ -409,7 +458,6 @@ pub fn answer_goal_milp<O: MilpOracle + ?Sized>(
     control: &Control,
     incumbent: &Incumbent<Assignment>,
 ) -> Result<RawOutcome<Assignment>, OracleError> {
-    let name = oracle.name();
     let at_least = match goal {
         Goal::AtLeast(k) => Some(k),
         Goal::Maximise => None,
@@ -449,14 +497,18 @@ pub fn answer_goal_milp<O: MilpOracle + ?Sized>(
             MilpAnswer::Solution(values, proven) => (values, proven),
             MilpAnswer::Infeasible => {
                 let question = match goal {
-                    Goal::AtLeast(k) => format!("\"at least {k}\""),
-                    Goal::Maximise => "the constraints".into(),
+                    Goal::AtLeast(k) => MilpQuestion::AtLeast(k),
+                    Goal::Maximise => MilpQuestion::Constraints,
                 };
                 return Ok(RawOutcome {
                     status: Status::Unsatisfiable,
                     witness: None,
                     bound: at_least.map(|k| k - 1),
-                    evidence: oracle.infeasible(&question, cuts),
+                    evidence: Evidence::MilpInfeasible {
+                        by: oracle.oracle(),
+                        question,
+                        cuts,
+                    },
                     size,
                 });
             }
@@ -465,10 +517,10 @@ pub fn answer_goal_milp<O: MilpOracle + ?Sized>(
                     status: Status::Unknown,
                     witness: None,
                     bound: None,
-                    evidence: format!(
-                        "{}; {name} was stopped before it answered",
-                        control.reason()
-                    ),
+                    evidence: Evidence::MilpStopped {
+                        by: oracle.oracle(),
+                        stop: control.stop(),
+                    },
                     size,
                 })
             }
@@ -489,19 +541,40 @@ pub fn answer_goal_milp<O: MilpOracle + ?Sized>(
             (Goal::Maximise, _) if model.objective.is_none() => (
                 Status::Satisfiable,
                 None,
-                format!("{name} found a solution; the model has no objective ({cuts} cuts)"),
+                Evidence::FoundNoObjective {
+                    by: oracle.oracle(),
+                    calls: None,
+                    cuts,
+                },
             ),
             (Goal::AtLeast(k), _) => (
                 Status::Satisfiable,
                 None,
-                format!("{name} found a solution with {value} >= {k}"),
+                Evidence::FoundAtLeast {
+                    by: oracle.oracle(),
+                    value,
+                    k,
+                    calls: None,
+                },
             ),
             (Goal::Maximise, true) => (
                 Status::Optimal,
                 Some(value),
-                oracle.optimal(value, cuts, start.elapsed().as_secs_f64()),
+                Evidence::MilpOptimal {
+                    by: oracle.oracle(),
+                    value,
+                    cuts,
+                    seconds: start.elapsed().as_secs_f64(),
+                },
             ),
-            (Goal::Maximise, false) => (Status::Feasible, None, oracle.unproven(control)),
+            (Goal::Maximise, false) => (
+                Status::Feasible,
+                None,
+                Evidence::MilpUnproven {
+                    by: oracle.oracle(),
+                    stop: control.stop(),
+                },
+            ),
         };
         return Ok(RawOutcome {
             status,

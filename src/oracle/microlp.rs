@@ -2,11 +2,10 @@
 //! Rust) by default and HiGHS with the `highs` feature; lazy-constraint cuts are added as
 //! rows and the program re-solved until none is violated.
 
-use super::loops::answer_goal_milp;
 use super::{MilpAnswer, MilpOracle, OracleError};
-use crate::base::{Control, Goal, Incumbent, RawOutcome};
+use crate::base::evidence::OracleKind;
+use crate::base::Control;
 use crate::encode::lp::{Comparison, LinearProgram};
-use crate::model::{Assignment, Model};
 use good_lp::solvers::MipGapError;
 use good_lp::{
     microlp, variable, Expression, ProblemVariables, ResolutionError, Solution, SolutionStatus,
@@ -132,29 +131,7 @@ impl MilpOracle for Microlp {
         })
     }
 
-    fn infeasible(&self, question: &str, cuts: usize) -> String {
-        format!("microlp proved {question} infeasible ({cuts} cuts)")
+    fn kind(&self) -> OracleKind {
+        OracleKind::Embedded
     }
-
-    fn optimal(&self, value: usize, cuts: usize, seconds: f64) -> String {
-        format!(
-            "microlp branch and bound bounded the objective below {} ({cuts} cuts, {seconds:.3} s)",
-            value + 1
-        )
-    }
-
-    fn unproven(&self, control: &Control) -> String {
-        format!("{}; microlp's best is not proven optimal", control.reason())
-    }
-}
-
-/// Answers `goal` for `model` with good_lp and microlp, adding lazy-constraint cuts and
-/// re-solving until the solution satisfies them (see [`answer_goal_milp`]).
-pub fn solve(
-    model: &Model,
-    goal: Goal,
-    control: &Control,
-    incumbent: &Incumbent<Assignment>,
-) -> Result<RawOutcome<Assignment>, OracleError> {
-    answer_goal_milp(&mut Microlp, model, goal, control, incumbent)
 }

@@ -7,7 +7,9 @@
 //!
 //! The algorithms over oracles are written once, in [`loops`]: answering a goal by raising
 //! "at least k" until refuted, adding lazy-constraint cuts until none is violated, and
-//! enumerating the distinct assignments of chosen variables with blocking clauses.
+//! enumerating the distinct assignments of chosen variables with blocking clauses. A run
+//! names its oracle with a [`Solver`] and hands it to [`answer`], which builds the oracle
+//! and runs the loop of its trait.
 
 pub mod external;
 pub mod external_cp;
@@ -19,9 +21,11 @@ pub mod loops;
 pub mod microlp;
 pub mod varisat;
 
-use crate::base::{Control, Size};
+use crate::base::evidence::{Oracle, OracleKind};
+use crate::base::{Control, Evidence, Goal, Incumbent, RawOutcome, Size, Status};
+use crate::encode::amo::AmoEncoding;
 use crate::encode::lp::LinearProgram;
-use crate::model::Lit;
+use crate::model::{Assignment, Lit, Model};
 
 /// Why an oracle gave no answer. The message says what happened, quoting the program's
 /// output where there is one; the variant says what kind of failure it was.
@@ -108,15 +112,22 @@ pub trait SatOracle {
     fn calls(&self) -> usize;
     /// The formula's size now.
     fn size(&self) -> Size;
-    /// What a call is called in evidence: "call" for an in-process solver, "run" for a
-    /// program started once per question.
-    fn calls_word(&self) -> &'static str {
-        "call"
+    /// What kind of solver it is: in-process, or a program started once per question.
+    fn kind(&self) -> OracleKind {
+        OracleKind::Embedded
     }
-    /// Evidence that "at least k" was refuted, the objective counted as `counted`.
-    fn refuted(&self, k: usize, counted: &str, cuts: usize) -> String;
-    /// Evidence that `control` stopped the run while deciding "at least k".
-    fn stopped(&self, k: usize, control: &Control) -> String;
+    /// The lemmas of the checked DRAT proof of the last UNSATISFIABLE answer; `None` when
+    /// it was not checked (or the solver is trusted in-process).
+    fn drat_lemmas(&self) -> Option<usize> {
+        None
+    }
+    /// Who answers, for evidence.
+    fn oracle(&self) -> Oracle {
+        Oracle {
+            name: self.name(),
+            kind: self.kind(),
+        }
+    }
 }
 
 /// What a MILP oracle found for one program.
@@ -143,10 +154,74 @@ pub trait MilpOracle {
         control: &Control,
         integral_bound: Option<usize>,
     ) -> Result<MilpAnswer, OracleError>;
-    /// Evidence that `question` ("\"at least 21\"", "the constraints") is infeasible.
-    fn infeasible(&self, question: &str, cuts: usize) -> String;
-    /// Evidence that a solution of `value` is optimal.
-    fn optimal(&self, value: usize, cuts: usize, seconds: f64) -> String;
-    /// Evidence for a solution not proven optimal when the run stopped.
-    fn unproven(&self, control: &Control) -> String;
+    /// What kind of solver it is, which decides how its claims are reported.
+    fn kind(&self) -> OracleKind;
+    /// Who answers, for evidence.
+    fn oracle(&self) -> Oracle {
+        Oracle {
+            name: self.name(),
+            kind: self.kind(),
+        }
+    }
+}
+
+/// The solver that answers a goal: an embedded one, or an external program run on files.
+#[derive(Clone, Copy, Debug)]
+pub enum Solver<'a> {
+    /// varisat, in-process and incremental.
+    Varisat,
+    /// microlp through good_lp.
+    Microlp,
+    /// An external SAT program on DIMACS files.
+    Sat(&'a external_sat::SatCommand),
+    /// An external MILP program on LP files (or HiGHS linked in).
+    Milp(&'a external_milp::MilpSolver),
+    /// A constraint solver run by MiniZinc on the 0-1 program.
+    Cp(&'a external_cp::CpSolver),
+}
+
+/// Answers `goal` for `model` with `solver`: a SAT oracle raises "at least k" until refuted
+/// ([`loops::answer_goal`]), a MILP oracle re-solves one program with cuts until none is
+/// violated ([`loops::answer_goal_milp`]). Every solution found is offered to `incumbent`.
+pub fn answer(
+    solver: Solver,
+    model: &Model,
+    goal: Goal,
+    control: &Control,
+    incumbent: &Incumbent<Assignment>,
+) -> Result<RawOutcome<Assignment>, OracleError> {
+    let sat_encoding = || crate::encode::cnf::encode(model, AmoEncoding::Auto);
+    match solver {
+        Solver::Varisat => {
+            let encoding = sat_encoding();
+            let mut oracle = varisat::Varisat::new(&encoding.cnf);
+            // varisat fails only on proof output, which is never asked for here: should it
+            // fail all the same, the run ends unknown with its message.
+            let answer =
+                loops::answer_goal(&mut oracle, &encoding, model, goal, control, incumbent);
+            Ok(answer.unwrap_or_else(|error| RawOutcome {
+                status: Status::Unknown,
+                witness: None,
+                bound: None,
+                evidence: Evidence::Text(error.to_string()),
+                size: oracle.size(),
+            }))
+        }
+        Solver::Sat(command) => {
+            let encoding = sat_encoding();
+            let mut oracle = external_sat::ExternalSat::for_model(command, &encoding, model);
+            loops::answer_goal(&mut oracle, &encoding, model, goal, control, incumbent)
+        }
+        Solver::Microlp => {
+            loops::answer_goal_milp(&mut microlp::Microlp, model, goal, control, incumbent)
+        }
+        Solver::Milp(program) => {
+            let mut oracle = external_milp::ExternalMilp::new(program, model.num_vars());
+            loops::answer_goal_milp(&mut oracle, model, goal, control, incumbent)
+        }
+        Solver::Cp(cp) => {
+            let mut oracle = external_cp::ExternalCp::new(cp, model.num_vars());
+            loops::answer_goal_milp(&mut oracle, model, goal, control, incumbent)
+        }
+    }
 }

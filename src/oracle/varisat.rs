@@ -1,9 +1,9 @@
 //! The embedded SAT oracle: varisat with the model's CNF loaded once; assumptions select
 //! the question, so learnt clauses carry over from one bound to the next.
 
-use super::loops::{answer_goal, enumerate_projected, Enumeration};
+use super::loops::{enumerate_projected, Enumeration};
 use super::{OracleError, SatAnswer, SatOracle};
-use crate::base::{plural, Control, Goal, Incumbent, RawOutcome, Size};
+use crate::base::{Control, Size};
 use crate::encode::amo::AmoEncoding;
 use crate::encode::cnf::{encode, CnfEncoding};
 use crate::encode::Cnf;
@@ -85,18 +85,6 @@ impl SatOracle for Varisat<'_> {
     fn size(&self) -> Size {
         Size::clauses(self.cnf.num_vars, self.cnf.clauses.len())
     }
-
-    fn refuted(&self, k: usize, counted: &str, cuts: usize) -> String {
-        format!(
-            "varisat refuted \"at least {k}\" ({counted}; {}, {})",
-            plural(self.calls as u64, "call"),
-            plural(cuts as u64, "cut")
-        )
-    }
-
-    fn stopped(&self, _: usize, control: &Control) -> String {
-        format!("{}; varisat had not finished", control.reason())
-    }
 }
 
 /// The model's CNF (`AmoEncoding::Auto`) and varisat loaded with it.
@@ -104,25 +92,6 @@ pub fn load(model: &Model) -> (CnfEncoding, Varisat<'static>) {
     let encoding = encode(model, AmoEncoding::Auto);
     let oracle = Varisat::new(&encoding.cnf);
     (encoding, oracle)
-}
-
-/// Answers `goal` for `model` with varisat (see [`answer_goal`]).
-pub fn solve(
-    model: &Model,
-    goal: Goal,
-    control: &Control,
-    incumbent: &Incumbent<Assignment>,
-) -> RawOutcome<Assignment> {
-    let (encoding, mut oracle) = load(model);
-    answer_goal(&mut oracle, &encoding, model, goal, control, incumbent).unwrap_or_else(|message| {
-        RawOutcome {
-            status: crate::base::Status::Unknown,
-            witness: None,
-            bound: None,
-            evidence: message.to_string(),
-            size: oracle.size(),
-        }
-    })
 }
 
 /// Every distinct assignment of `project` in models of `model` under the objective bound

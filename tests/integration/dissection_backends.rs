@@ -89,7 +89,8 @@ fn milp_count(puzzle: &DissectionPuzzle) -> usize {
             vars: vars.clone(),
             seen: seen.clone(),
         }));
-        let raw = puzzlec::oracle::microlp::solve(
+        let raw = puzzlec::oracle::answer(
+            puzzlec::oracle::Solver::Microlp,
             &model,
             Goal::Maximise,
             &Control::unlimited(),

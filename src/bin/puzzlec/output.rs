@@ -1,6 +1,6 @@
 //! Everything the command line prints, and how a failure becomes an exit code.
 
-use puzzlec::base::error::InputError;
+use puzzlec::base::error::{InputError, NamesSettings, Setting};
 use puzzlec::base::{Goal, Status};
 use puzzlec::driver::guard::{self, Work};
 use puzzlec::driver::SolveError;
@@ -46,8 +46,21 @@ impl From<SolveError> for Failure {
     fn from(error: SolveError) -> Failure {
         match error {
             SolveError::Usage(message) => Failure::Usage(message),
+            SolveError::Misused(misuse) => Failure::Usage(misuse.describe(&flag)),
             error => Failure::Internal(error.to_string()),
         }
+    }
+}
+
+/// The flag that sets `setting`, as the command line's messages name it where the
+/// library's name the setting.
+pub fn flag(setting: Setting) -> String {
+    match setting {
+        Setting::Shard => "--shard".into(),
+        Setting::Size => "--size".into(),
+        Setting::WidthAndHeight => "--width and --height".into(),
+        Setting::Solver => "--solver".into(),
+        Setting::Backend(backend) => format!("--backend {backend}"),
     }
 }
 

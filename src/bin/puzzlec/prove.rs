@@ -1,9 +1,11 @@
 //! `puzzlec prove MODEL -o DIR`: a certificate anyone can check.
 
 use crate::args::Prove;
-use crate::output::{check_writable, exit, guard_memory, print_json, print_stdout};
-use crate::output::{write_file, Failure};
+use crate::output::{
+    check_writable, exit, flag, guard_memory, print_json, print_stdout, write_file, Failure,
+};
 use crate::session::Session;
+use puzzlec::base::error::NamesSettings;
 use puzzlec::cert::certificate::{self, Claim, ProveError, ProveOptions};
 use puzzlec::cert::certificate::{parse_witness, MODEL_FILE, WITNESS_FILE};
 use puzzlec::driver::external::ExternalSolver;
@@ -31,7 +33,7 @@ pub fn run(args: &Prove, session: &Session) -> Result<u8, Failure> {
             )))
         }
         Some(spec) => match ExternalSolver::parse(Backend::Sat, spec)
-            .map_err(|e| Failure::Usage(e.to_string()))?
+            .map_err(|e| Failure::Usage(e.describe(&flag)))?
         {
             ExternalSolver::Sat(command) if !command.writes_proof() => {
                 return Err(Failure::Usage(format!(

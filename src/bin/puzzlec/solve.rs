@@ -1,10 +1,13 @@
 //! `puzzlec solve MODEL`: one answer, verified, with how it was established.
 
 use crate::args::Solve;
-use crate::output::{check_goal, check_writable, exit_code, goal, print_json, print_stdout};
-use crate::output::{guard_memory, write_file, Failure};
+use crate::output::{
+    check_goal, check_writable, exit_code, flag, goal, guard_memory, print_json, print_stdout,
+    write_file, Failure,
+};
 use crate::progress::StderrProgress;
 use crate::session::Session;
+use puzzlec::base::error::NamesSettings;
 use puzzlec::base::{Control, Goal, Status};
 use puzzlec::driver::enumerate::EnumerateOptions;
 use puzzlec::driver::external::ExternalSolver;
@@ -77,8 +80,8 @@ fn answer(puzzle: &Puzzle, args: &Solve, paint: bool, control: &Control) -> Resu
     let outcome = match &args.solver {
         Some(spec) => {
             // Refutations are checked by puzzlec's own DRAT checker, not taken on trust.
-            let solver =
-                ExternalSolver::parse(backend, spec).map_err(|e| Failure::Usage(e.to_string()))?;
+            let solver = ExternalSolver::parse(backend, spec)
+                .map_err(|e| Failure::Usage(e.describe(&flag)))?;
             driver::solve_external(puzzle, &solver, goal, control)?
         }
         None => driver::solve(puzzle, backend, goal, control)?,

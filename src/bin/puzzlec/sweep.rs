@@ -2,8 +2,9 @@
 //! of sizes, a row per instance, as text, CSV or JSON; `merge` joins sharded sweeps.
 
 use crate::args::Sweep;
-use crate::output::{exit, print_json, print_stdout, Failure};
+use crate::output::{exit, flag, print_json, print_stdout, Failure};
 use crate::session::Session;
+use puzzlec::base::error::NamesSettings;
 use puzzlec::driver::sweep::{
     csv, merge, parse_range, sweep, text_table, SweepAxes, SweepError, SweepOptions, SweepReport,
 };
@@ -47,7 +48,7 @@ pub fn run(args: &Sweep, session: &Session) -> Result<u8, Failure> {
         )
     })
     .map_err(|e| match e {
-        SweepError::NotSweepable(e) => Failure::Usage(e.to_string()),
+        SweepError::NotSweepable(e) => Failure::Usage(e.describe(&flag)),
         SweepError::Solve(e) => Failure::from(e),
     })?;
     print(&report, args.report.json, args.csv)

@@ -249,16 +249,13 @@ fn find_answer(
     control: &Control,
 ) -> Result<(Claim, Option<Assignment>), ProveError> {
     let incumbent = Incumbent::new();
-    let raw = match solver {
+    let oracle = match solver {
         // A search's proof is a count's; the answer itself comes from varisat.
-        ProofSolver::Varisat | ProofSolver::Search { .. } => {
-            crate::oracle::varisat::solve(model, Goal::Maximise, control, &incumbent)
-        }
-        ProofSolver::External(command) => {
-            crate::oracle::external_sat::solve(model, Goal::Maximise, command, control, &incumbent)
-                .map_err(|e| ProveError::Solver(e.to_string()))?
-        }
+        ProofSolver::Varisat | ProofSolver::Search { .. } => crate::oracle::Solver::Varisat,
+        ProofSolver::External(command) => crate::oracle::Solver::Sat(command),
     };
+    let raw = crate::oracle::answer(oracle, model, Goal::Maximise, control, &incumbent)
+        .map_err(|e| ProveError::Solver(e.to_string()))?;
     if control.should_stop() {
         return Err(ProveError::Stopped(control.reason()));
     }

@@ -1,0 +1,292 @@
+//! How a run's answer was established, as data: what was refuted or found, by whom, with
+//! what counts. The oracles and engines build it; `report::evidence` words it.
+
+/// Why a run stopped before it finished.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// An outside request (Ctrl-C) stopped it.
+    Interrupted,
+    /// Its deadline passed.
+    TimeLimit,
+}
+
+impl Stop {
+    /// The reason in words, as reports and messages give it.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Stop::Interrupted => "interrupted",
+            Stop::TimeLimit => "time limit reached",
+        }
+    }
+}
+
+/// What kind of solver an oracle is, which decides how its claims are worded.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum OracleKind {
+    /// Linked in and called in-process (varisat, microlp).
+    Embedded,
+    /// An external program started once per question (cadical, cbc; HiGHS linked in
+    /// through the same MILP oracle).
+    Program,
+    /// A constraint solver run by MiniZinc, whose claims are not checked.
+    MiniZinc,
+}
+
+/// The oracle that established an answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Oracle {
+    /// Its name: `varisat`, `cadical`, `microlp`, `cbc`, `gecode`.
+    pub name: String,
+    /// What kind of solver it is.
+    pub kind: OracleKind,
+}
+
+/// The largest objective value a model allows, and where that bound comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ceiling {
+    /// The puzzle's stated upper bound, with its reason.
+    Stated {
+        /// The bound's reason, as the puzzle gives it.
+        reason: String,
+    },
+    /// The number of at-most-one groups in the objective.
+    Structural {
+        /// That number.
+        groups: usize,
+    },
+}
+
+/// The question a MILP oracle found infeasible.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MilpQuestion {
+    /// "At least k".
+    AtLeast(usize),
+    /// The constraints alone (maximising).
+    Constraints,
+}
+
+/// Which native packing search answered.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PackingSearch {
+    /// The exact-cover tiling search.
+    ExactCover,
+    /// The bitboard branch and bound (piece minimums).
+    BranchAndBound,
+}
+
+/// How a run's status was established.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Evidence {
+    /// A SAT oracle refuted "at least k"; `calls` solver calls (runs), `cuts` cuts;
+    /// an external program's refutation checked with a DRAT proof of `drat_lemmas`
+    /// lemmas, or not checked (`None`).
+    SatRefuted {
+        /// Who refuted it.
+        by: Oracle,
+        /// The bound refuted.
+        k: usize,
+        /// How the objective was counted (the totalizer, the sequential counter).
+        counted: String,
+        /// Solver calls made.
+        calls: usize,
+        /// Lazy-constraint cuts added.
+        cuts: usize,
+        /// The lemmas of the checked DRAT proof, when there was one.
+        drat_lemmas: Option<usize>,
+    },
+    /// The run stopped while a SAT oracle decided "at least k".
+    SatStopped {
+        /// The oracle that was deciding.
+        by: Oracle,
+        /// The bound asked.
+        k: usize,
+        /// Why it stopped.
+        stop: Stop,
+    },
+    /// A SAT oracle answered UNKNOWN for "at least k".
+    SatUnknown {
+        /// The oracle.
+        by: Oracle,
+        /// The bound asked.
+        k: usize,
+    },
+    /// "At least k" is more than the objective's at-most-one groups.
+    TooFewGroups {
+        /// The bound asked.
+        k: usize,
+        /// The objective's at-most-one groups.
+        groups: usize,
+    },
+    /// A solution of `value` meets "at least k"; SAT oracles count their `calls`.
+    FoundAtLeast {
+        /// Who found it.
+        by: Oracle,
+        /// Its value.
+        value: usize,
+        /// The bound asked.
+        k: usize,
+        /// Solver calls made (SAT oracles only).
+        calls: Option<usize>,
+    },
+    /// A solution of a model without an objective; SAT oracles count their `calls`.
+    FoundNoObjective {
+        /// Who found it.
+        by: Oracle,
+        /// Solver calls made (SAT oracles only).
+        calls: Option<usize>,
+        /// Lazy-constraint cuts added.
+        cuts: usize,
+    },
+    /// A solution of `value`, the model's ceiling; `asked_first` when that value was asked
+    /// for first.
+    FoundCeiling {
+        /// Who found it.
+        by: Oracle,
+        /// Its value.
+        value: usize,
+        /// The ceiling it meets.
+        ceiling: Ceiling,
+        /// Whether the ceiling was asked for first.
+        asked_first: bool,
+    },
+    /// The model's known solution answers the question with no solver call: it has
+    /// `value` >= `k`, or `value` equals the ceiling.
+    KnownSolution {
+        /// Where the solution comes from, in words (the puzzle's).
+        origin: String,
+        /// Its value.
+        value: usize,
+        /// The bound it meets ("at least k"), or `None` when it meets the ceiling.
+        k: Option<usize>,
+        /// The ceiling it meets, when maximising.
+        ceiling: Option<Ceiling>,
+    },
+    /// A MILP oracle found the question infeasible.
+    MilpInfeasible {
+        /// Who said so.
+        by: Oracle,
+        /// What was infeasible.
+        question: MilpQuestion,
+        /// Lazy-constraint cuts added.
+        cuts: usize,
+    },
+    /// The run stopped a MILP oracle before it answered.
+    MilpStopped {
+        /// The oracle.
+        by: Oracle,
+        /// Why it stopped.
+        stop: Stop,
+    },
+    /// A MILP oracle proved (or claimed) its solution of `value` optimal.
+    MilpOptimal {
+        /// Who proved it.
+        by: Oracle,
+        /// The optimum.
+        value: usize,
+        /// Lazy-constraint cuts added.
+        cuts: usize,
+        /// The time it took.
+        seconds: f64,
+    },
+    /// A MILP oracle's best solution, not proven optimal when the run stopped.
+    MilpUnproven {
+        /// The oracle.
+        by: Oracle,
+        /// Why the run stopped.
+        stop: Stop,
+    },
+    /// A model backend stopped by the run's control, with its best solution or none.
+    ModelStopped {
+        /// Why it stopped.
+        stop: Stop,
+        /// Whether a solution was found.
+        found: bool,
+        /// Whether the family has an objective the best solution could miss.
+        objective: bool,
+    },
+    /// The native queens search on an empty square board: one queen per row, reached by
+    /// the explicit construction.
+    QueensConstruction {
+        /// The board's side.
+        n: usize,
+    },
+    /// The native queens search stopped after `nodes` nodes.
+    QueensStopped {
+        /// Why it stopped.
+        stop: Stop,
+        /// Nodes searched.
+        nodes: u64,
+    },
+    /// The native queens search found `found` queens, at least the `k` asked.
+    QueensFound {
+        /// Queens placed.
+        found: usize,
+        /// The bound asked.
+        k: usize,
+        /// Nodes searched.
+        nodes: u64,
+    },
+    /// The native queens search found `found`, the structural bound.
+    QueensStructural {
+        /// Queens placed, the bound.
+        found: usize,
+    },
+    /// The native queens search exhausted every placement that could reach `reach`.
+    QueensExhausted {
+        /// Whether `reach` is a bound asked ("reach k") or one above the best ("beat").
+        beat: bool,
+        /// The value no placement reaches (`k`), or the best found (beaten by none).
+        value: usize,
+        /// Nodes searched.
+        nodes: u64,
+    },
+    /// The native dissection search: a dissection found, none after a complete search, or
+    /// stopped.
+    Dissection {
+        /// Whether one was found.
+        found: bool,
+        /// Why it stopped before finishing, if it did.
+        stop: Option<Stop>,
+        /// Nodes searched.
+        nodes: u64,
+    },
+    /// A native packing search found a tiling or a packing of `found` >= `k`.
+    PackingFound {
+        /// Which search.
+        search: PackingSearch,
+        /// Pieces placed (branch and bound).
+        found: usize,
+        /// The bound asked (branch and bound).
+        k: usize,
+        /// Nodes searched (exact cover).
+        nodes: u64,
+    },
+    /// A native packing search exhausted the search: no tiling, no packing of `k`
+    /// (`Some`), or the optimum found (`None`).
+    PackingExhausted {
+        /// Which search.
+        search: PackingSearch,
+        /// The bound refuted, when a bound was asked.
+        k: Option<usize>,
+        /// Nodes searched (exact cover).
+        nodes: u64,
+    },
+    /// The branch and bound found no packing meeting the piece counts.
+    PackingNoneMeetsMinimums,
+    /// A native packing search stopped before it finished.
+    PackingStopped {
+        /// Which search.
+        search: PackingSearch,
+        /// Why it stopped.
+        stop: Stop,
+    },
+    /// Anything else, already in words: the Russian-doll search's sentences, a puzzle's
+    /// reason it is impossible by counting, and answers combined from other outcomes.
+    Text(String),
+}
+
+impl From<String> for Evidence {
+    fn from(text: String) -> Evidence {
+        Evidence::Text(text)
+    }
+}

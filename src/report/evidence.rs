@@ -1,0 +1,303 @@
+//! The words of evidence: every [`Evidence`] as the sentence reports and `--json` give.
+
+use crate::base::evidence::{Ceiling, Evidence, MilpQuestion, Oracle, OracleKind, PackingSearch};
+use crate::base::plural;
+use std::fmt;
+
+impl fmt::Display for Ceiling {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ceiling::Stated { reason } => write!(f, "the upper bound ({reason})"),
+            Ceiling::Structural { groups } => {
+                write!(f, "the structural bound ({groups} at-most-one groups)")
+            }
+        }
+    }
+}
+
+impl fmt::Display for MilpQuestion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MilpQuestion::AtLeast(k) => write!(f, "\"at least {k}\""),
+            MilpQuestion::Constraints => f.write_str("the constraints"),
+        }
+    }
+}
+
+/// "1 call", "3 runs": an in-process solver is called, a program is run.
+fn calls(by: &Oracle, calls: usize) -> String {
+    let word = match by.kind {
+        OracleKind::Embedded => "call",
+        OracleKind::Program | OracleKind::MiniZinc => "run",
+    };
+    plural(calls as u64, word)
+}
+
+fn cuts(cuts: usize) -> String {
+    plural(cuts as u64, "cut")
+}
+
+fn search_name(search: PackingSearch) -> &'static str {
+    match search {
+        PackingSearch::ExactCover => "native exact cover",
+        PackingSearch::BranchAndBound => "native bitboard branch and bound",
+    }
+}
+
+/// The bound the branch and bound uses.
+const BOUNDS: &str = "bounded by the Russian-doll table of the instance without the minimums";
+
+impl fmt::Display for Evidence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Evidence::SatRefuted {
+                by,
+                k,
+                counted,
+                calls: n,
+                cuts: c,
+                drat_lemmas,
+            } => {
+                let name = &by.name;
+                match by.kind {
+                    OracleKind::Embedded => write!(
+                        f,
+                        "{name} refuted \"at least {k}\" ({counted}; {}, {})",
+                        calls(by, *n),
+                        cuts(*c)
+                    ),
+                    _ => {
+                        let check = match drat_lemmas {
+                            None => "refutation not checked".to_string(),
+                            Some(lemmas) => format!("refutation checked (DRAT, {lemmas} lemmas)"),
+                        };
+                        write!(
+                            f,
+                            "{name} reported \"at least {k}\" unsatisfiable ({counted}; {}, {}; {check})",
+                            calls(by, *n),
+                            cuts(*c)
+                        )
+                    }
+                }
+            }
+            Evidence::SatStopped { by, k, stop } => match by.kind {
+                OracleKind::Embedded => {
+                    write!(f, "{}; {} had not finished", stop.reason(), by.name)
+                }
+                _ => write!(
+                    f,
+                    "{}; {} was killed while deciding \"at least {k}\"; the best solution found is not proven optimal",
+                    stop.reason(),
+                    by.name
+                ),
+            },
+            Evidence::SatUnknown { by, k } => write!(
+                f,
+                "{} answered UNKNOWN for at least {k}; the best solution found is not proven optimal",
+                by.name
+            ),
+            Evidence::TooFewGroups { k, groups } => write!(
+                f,
+                "at least {k} is impossible: the objective has only {groups} at-most-one groups"
+            ),
+            Evidence::FoundAtLeast {
+                by,
+                value,
+                k,
+                calls: n,
+            } => {
+                write!(f, "{} found a solution with {value} >= {k}", by.name)?;
+                match n {
+                    Some(n) => write!(f, " ({})", calls(by, *n)),
+                    None => Ok(()),
+                }
+            }
+            Evidence::FoundNoObjective { by, calls: n, cuts: c } => {
+                write!(f, "{} found a solution; the model has no objective ", by.name)?;
+                match n {
+                    Some(n) => write!(f, "({}, {})", calls(by, *n), cuts(*c)),
+                    None => write!(f, "({c} cuts)"),
+                }
+            }
+            Evidence::FoundCeiling {
+                by,
+                value,
+                ceiling,
+                asked_first,
+            } => {
+                let asked = if *asked_first {
+                    " when asked for it first"
+                } else {
+                    ""
+                };
+                write!(f, "{} found {value}{asked}, which equals {ceiling}", by.name)
+            }
+            Evidence::KnownSolution {
+                origin,
+                value,
+                k,
+                ceiling,
+            } => match (k, ceiling) {
+                (Some(k), _) => {
+                    write!(f, "{origin} has {value} >= {k}; no solver call was needed")
+                }
+                (None, Some(ceiling)) => write!(
+                    f,
+                    "{origin} has {value}, which equals {ceiling}; no solver call was needed"
+                ),
+                (None, None) => write!(f, "{origin} has {value}; no solver call was needed"),
+            },
+            Evidence::MilpInfeasible { by, question, cuts } => match by.kind {
+                OracleKind::Embedded => {
+                    write!(f, "{} proved {question} infeasible ({cuts} cuts)", by.name)
+                }
+                OracleKind::Program => {
+                    write!(f, "{} reported {question} infeasible ({cuts} cuts)", by.name)
+                }
+                OracleKind::MiniZinc => write!(
+                    f,
+                    "{} (MiniZinc) reported {question} unsatisfiable ({cuts} cuts); the solver's \
+                     claim, not checked",
+                    by.name
+                ),
+            },
+            Evidence::MilpStopped { by, stop } => write!(
+                f,
+                "{}; {} was stopped before it answered",
+                stop.reason(),
+                by.name
+            ),
+            Evidence::MilpOptimal {
+                by,
+                value,
+                cuts,
+                seconds,
+            } => match by.kind {
+                OracleKind::Embedded => write!(
+                    f,
+                    "{} branch and bound bounded the objective below {} ({cuts} cuts, {seconds:.3} s)",
+                    by.name,
+                    value + 1
+                ),
+                OracleKind::Program => write!(
+                    f,
+                    "{} reported its solution optimal ({cuts} cuts)",
+                    by.name
+                ),
+                OracleKind::MiniZinc => write!(
+                    f,
+                    "{} (MiniZinc) reported its solution optimal ({cuts} cuts); the solver's \
+                     claim, not checked",
+                    by.name
+                ),
+            },
+            Evidence::MilpUnproven { by, stop } => match by.kind {
+                OracleKind::Embedded => write!(
+                    f,
+                    "{}; {}'s best is not proven optimal",
+                    stop.reason(),
+                    by.name
+                ),
+                OracleKind::Program => write!(
+                    f,
+                    "{} stopped before proving its solution optimal",
+                    by.name
+                ),
+                OracleKind::MiniZinc => write!(
+                    f,
+                    "{} (MiniZinc) stopped before proving its solution optimal",
+                    by.name
+                ),
+            },
+            Evidence::ModelStopped {
+                stop,
+                found,
+                objective,
+            } => {
+                // Only a family with an objective has an optimum the best solution could miss.
+                let what = match (found, objective) {
+                    (true, true) => "the best solution found is not proven optimal",
+                    (false, true) => "no solution found",
+                    (false, false) => "no solution found before the search stopped",
+                    (true, false) => "the search stopped",
+                };
+                write!(f, "{}; {what}", stop.reason())
+            }
+            Evidence::QueensConstruction { n } => write!(
+                f,
+                "one queen per row bounds an empty {n} x {n} board by {n}, and the explicit construction (even columns, then odd, mended for n mod 6 = 2 or 3) places {n}"
+            ),
+            Evidence::QueensStopped { stop, nodes } => {
+                write!(f, "{} after {nodes} nodes; not proven", stop.reason())
+            }
+            Evidence::QueensFound { found, k, nodes } => write!(
+                f,
+                "native search found {found} >= {} ({nodes} nodes)",
+                plural(*k as u64, "queen")
+            ),
+            Evidence::QueensStructural { found } => write!(
+                f,
+                "native search found {found}, which equals the structural bound (fewest segments in one direction: {found})"
+            ),
+            Evidence::QueensExhausted { beat, value, nodes } => write!(
+                f,
+                "native search exhausted every placement that could {} {value} ({nodes} nodes, pruned by open row and column segments)",
+                if *beat { "beat" } else { "reach" }
+            ),
+            Evidence::Dissection { found, stop, nodes } => match (found, stop) {
+                (true, _) => write!(f, "native search found a dissection ({nodes} nodes)"),
+                (false, None) => write!(
+                    f,
+                    "native search: no dissection, every map set and cell assignment tried ({nodes} nodes)"
+                ),
+                (false, Some(stop)) => {
+                    write!(f, "{}; the native search had not finished", stop.reason())
+                }
+            },
+            Evidence::PackingFound {
+                search,
+                found,
+                k,
+                nodes,
+            } => match search {
+                PackingSearch::ExactCover => {
+                    write!(f, "native exact cover found a tiling ({nodes} nodes)")
+                }
+                PackingSearch::BranchAndBound => {
+                    write!(f, "{} found {found} >= {k}", search_name(*search))
+                }
+            },
+            Evidence::PackingExhausted { search, k, nodes } => match (search, k) {
+                (PackingSearch::ExactCover, _) => write!(
+                    f,
+                    "native exact cover exhausted the search: no tiling ({nodes} nodes)"
+                ),
+                (PackingSearch::BranchAndBound, Some(k)) => write!(
+                    f,
+                    "{} exhausted the search: no packing with {k}",
+                    search_name(*search)
+                ),
+                (PackingSearch::BranchAndBound, None) => {
+                    write!(f, "{} exhausted the search ({BOUNDS})", search_name(*search))
+                }
+            },
+            Evidence::PackingNoneMeetsMinimums => write!(
+                f,
+                "{}: no packing meets the piece counts",
+                search_name(PackingSearch::BranchAndBound)
+            ),
+            Evidence::PackingStopped { search, stop } => match search {
+                PackingSearch::ExactCover => {
+                    write!(f, "{}; exact cover had not finished", stop.reason())
+                }
+                PackingSearch::BranchAndBound => write!(
+                    f,
+                    "{}; {} had not finished",
+                    stop.reason(),
+                    search_name(*search)
+                ),
+            },
+            Evidence::Text(text) => f.write_str(text),
+        }
+    }
+}
