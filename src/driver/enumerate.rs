@@ -717,19 +717,15 @@ pub enum MergeError {
 }
 
 /// A field of a count shard file as read: absent, of another type, or its value.
+#[derive(Default)]
 enum Field<T> {
     /// The file has no such field.
+    #[default]
     Absent,
     /// The field is of another type.
     Wrong,
     /// The field's value.
     Is(T),
-}
-
-impl<T> Default for Field<T> {
-    fn default() -> Self {
-        Field::Absent
-    }
 }
 
 impl<T> Field<T> {
