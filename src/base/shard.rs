@@ -1,5 +1,7 @@
-//! Shards: a deterministic split of a search into parts that run anywhere and add up.
+//! Shards: a deterministic split of a search into parts that run anywhere and add up, and
+//! the set of their parts that a merge puts back together.
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// A `--shard` that is not `INDEX/COUNT` with `1 <= INDEX <= COUNT`.
@@ -76,6 +78,259 @@ impl std::str::FromStr for Shard {
         Shard::parse(text)
     }
 }
+
+/// The most missing shards a merge error lists by name.
+pub const MISSING_LISTED: usize = 20;
+
+/// Which command's `--shard I/N --json` outputs a merge reads; a [`ShardSetError`] is worded
+/// for them as each merge has always worded it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShardFiles {
+    /// Counts: `solve --count --shard I/N --json`; errors name the file's line.
+    Counts,
+    /// Sweeps: `sweep --shard I/N --json`.
+    Sweeps,
+}
+
+/// The parts of one split gathered from files: all of one split, each shard once, none
+/// missing. The first file's shard sets the split.
+#[derive(Clone, Debug)]
+pub struct ShardSet<T> {
+    files: ShardFiles,
+    /// The first file's name and its shard count.
+    first: Option<(String, u32)>,
+    /// The file of each shard given, by index: a map, since a hand-edited count may be in
+    /// the billions.
+    seen: BTreeMap<u32, String>,
+    /// The parts in the order the files were given.
+    parts: Vec<T>,
+}
+
+impl<T> ShardSet<T> {
+    /// An empty set for shard files of the kind `files`.
+    pub fn new(files: ShardFiles) -> ShardSet<T> {
+        ShardSet {
+            files,
+            first: None,
+            seen: BTreeMap::new(),
+            parts: Vec::new(),
+        }
+    }
+
+    /// The shard `index/count` that `file` names, checked as `--shard` is checked.
+    pub fn shard(&self, file: &str, index: u64, count: u64) -> Result<Shard, ShardSetError> {
+        Shard::new(index, count).map_err(|error| ShardSetError::BadShard {
+            files: self.files,
+            file: file.to_string(),
+            error,
+        })
+    }
+
+    /// The first file's part, to compare the others with.
+    pub fn first(&self) -> Option<&T> {
+        self.parts.first()
+    }
+
+    /// Checks that `shard` (of `file`) is of the first file's split.
+    pub fn check_split(&self, file: &str, shard: Shard) -> Result<(), ShardSetError> {
+        match &self.first {
+            Some((first, first_count)) if shard.count != *first_count => {
+                Err(ShardSetError::DifferentSplit {
+                    files: self.files,
+                    file: file.to_string(),
+                    shard,
+                    first: first.clone(),
+                    first_count: *first_count,
+                })
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Adds `file`'s `part`, the shard `shard`, refusing another split or a shard given
+    /// before.
+    pub fn insert(&mut self, file: &str, shard: Shard, part: T) -> Result<(), ShardSetError> {
+        self.check_split(file, shard)?;
+        if let Some(earlier) = self.seen.get(&shard.index) {
+            return Err(ShardSetError::Twice {
+                files: self.files,
+                file: file.to_string(),
+                shard,
+                earlier: earlier.clone(),
+            });
+        }
+        self.first
+            .get_or_insert_with(|| (file.to_string(), shard.count));
+        self.seen.insert(shard.index, file.to_string());
+        self.parts.push(part);
+        Ok(())
+    }
+
+    /// The shard count and every part, in the order the files were given (the first
+    /// file's first), when no shard is missing.
+    pub fn complete(self) -> Result<(u32, Vec<T>), ShardSetError> {
+        let Some((first, count)) = self.first else {
+            return Err(ShardSetError::NoFiles { files: self.files });
+        };
+        // Lazily, and at most MISSING_LISTED of them: a hand-edited count of 4000000000
+        // shards must not build a list of billions.
+        let missing: Vec<u32> = (1..=count)
+            .filter(|i| !self.seen.contains_key(i))
+            .take(MISSING_LISTED)
+            .collect();
+        if !missing.is_empty() {
+            return Err(ShardSetError::Missing {
+                files: self.files,
+                first,
+                more: count as usize - self.seen.len() - missing.len(),
+                missing,
+                count,
+            });
+        }
+        Ok((count, self.parts))
+    }
+}
+
+/// Why shard files do not make one whole (bad input: the command line exits 2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShardSetError {
+    /// No file was given.
+    NoFiles {
+        /// What the files were to be.
+        files: ShardFiles,
+    },
+    /// A file's shard is not `INDEX/COUNT` with `1 <= INDEX <= COUNT`.
+    BadShard {
+        /// What the files are.
+        files: ShardFiles,
+        /// The file.
+        file: String,
+        /// What is wrong with the shard.
+        error: ShardError,
+    },
+    /// A file is a shard of a split into another number of shards than the first file.
+    DifferentSplit {
+        /// What the files are.
+        files: ShardFiles,
+        /// The file.
+        file: String,
+        /// Its shard.
+        shard: Shard,
+        /// The first file.
+        first: String,
+        /// The first file's shard count.
+        first_count: u32,
+    },
+    /// Two files hold the same shard.
+    Twice {
+        /// What the files are.
+        files: ShardFiles,
+        /// The file that holds it again.
+        file: String,
+        /// The shard.
+        shard: Shard,
+        /// The file that held it first.
+        earlier: String,
+    },
+    /// Shards no file holds.
+    Missing {
+        /// What the files are.
+        files: ShardFiles,
+        /// The first file (the merge as a whole).
+        first: String,
+        /// The first missing shards, from 1: at least one, at most [`MISSING_LISTED`].
+        missing: Vec<u32>,
+        /// How many more are missing.
+        more: usize,
+        /// Of how many.
+        count: u32,
+    },
+    /// A count's shard was stopped early (its file says it is incomplete).
+    Stopped {
+        /// The file.
+        file: String,
+    },
+    /// Every sweep shard is there but rows are missing (a shard stopped by Ctrl-C leaves its
+    /// rows not run out).
+    RowsMissing {
+        /// Rows the shards hold.
+        rows: usize,
+        /// Instances in the sweep.
+        instances: usize,
+    },
+}
+
+impl fmt::Display for ShardSetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use ShardFiles::{Counts, Sweeps};
+        match self {
+            ShardSetError::NoFiles { files: Counts } => write!(f, "merge needs at least one file"),
+            ShardSetError::NoFiles { files: Sweeps } => write!(f, "no files to merge"),
+            ShardSetError::BadShard {
+                files,
+                file,
+                error,
+            } => match files {
+                Counts => write!(f, "{file}:1: {error}"),
+                Sweeps => write!(f, "{file}: {error}"),
+            },
+            ShardSetError::DifferentSplit {
+                files,
+                file,
+                shard,
+                first,
+                first_count,
+            } => match files {
+                Counts => write!(
+                    f,
+                    "{file}:1: a shard of a split into {}, the first file's split is into \
+                     {first_count}",
+                    shard.count
+                ),
+                Sweeps => write!(
+                    f,
+                    "{file} is shard {shard} but {first} is of {first_count} shards"
+                ),
+            },
+            ShardSetError::Twice {
+                files,
+                file,
+                shard,
+                earlier,
+            } => match files {
+                Counts => write!(f, "{file}:1: shard {shard} is given twice (also in {earlier})"),
+                Sweeps => write!(f, "shard {shard} is given twice: {earlier} and {file}"),
+            },
+            ShardSetError::Missing {
+                files,
+                first,
+                missing,
+                more,
+                count,
+            } => match files {
+                Counts => {
+                    let listed: Vec<String> = missing.iter().map(|i| format!("{i}/{count}")).collect();
+                    write!(f, "{first}: shards missing: {}", listed.join(", "))?;
+                    if *more > 0 {
+                        write!(f, " and {more} more")?;
+                    }
+                    Ok(())
+                }
+                Sweeps => write!(f, "shard {}/{count} is missing", missing[0]),
+            },
+            ShardSetError::Stopped { file } => write!(
+                f,
+                "{file}:1: this shard's count is incomplete (stopped early); run it again"
+            ),
+            ShardSetError::RowsMissing { rows, instances } => write!(
+                f,
+                "the shards hold {rows} rows of the sweep's {instances} (a shard stopped by Ctrl-C?)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ShardSetError {}
 
 #[cfg(test)]
 mod tests {

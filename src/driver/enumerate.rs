@@ -7,7 +7,7 @@
 //! handed out is verified against the puzzle's rules first.
 
 use super::with_stop;
-use crate::base::shard::Shard;
+use crate::base::shard::{Shard, ShardFiles, ShardSet, ShardSetError};
 use crate::base::{plural, Control, Goal, Status};
 use crate::driver::{Backend, SolveError};
 use crate::engines::nqueens_count;
@@ -19,6 +19,8 @@ use crate::oracle::{varisat, OracleError};
 use crate::puzzle::dissection::{Dissection, DissectionPuzzle};
 use crate::puzzle::queens::{Queens, QueensSolution};
 use crate::puzzle::{Puzzle, Solution};
+use serde::de::{DeserializeOwned, Deserializer};
+use serde::Deserialize;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -634,9 +636,6 @@ pub struct Merged {
 /// document).
 #[derive(Debug, thiserror::Error)]
 pub enum MergeError {
-    /// No file was given.
-    #[error("merge needs at least one file")]
-    NoFiles,
     /// A file is not JSON.
     #[error("{file}:{}: not JSON: {error}", .error.line())]
     NotJson {
@@ -670,20 +669,6 @@ pub enum MergeError {
         /// The field.
         key: &'static str,
     },
-    /// The shard is not `INDEX/COUNT` with `1 <= INDEX <= COUNT`.
-    #[error("{file}:1: {error}")]
-    BadShard {
-        /// The file.
-        file: String,
-        /// What is wrong with the shard.
-        error: crate::base::shard::ShardError,
-    },
-    /// The shard's count was stopped early.
-    #[error("{file}:1: this shard's count is incomplete (stopped early); run it again")]
-    Incomplete {
-        /// The file.
-        file: String,
-    },
     /// A shard of another model than the first file's.
     #[error("{file}:1: a shard of a different model ({model}, digest {digest}) than {first_model} (digest {first_digest})")]
     DifferentModel {
@@ -716,195 +701,241 @@ pub enum MergeError {
         /// The first file's counted value.
         first_value: Option<u64>,
     },
-    /// A shard of a split into another number of shards than the first file's.
-    #[error(
-        "{file}:1: a shard of a split into {count}, the first file's split is into {first_count}"
-    )]
-    DifferentSplit {
-        /// The file.
-        file: String,
-        /// Its shard count.
-        count: u32,
-        /// The first file's shard count.
-        first_count: u32,
-    },
     /// One file counted symmetry classes and the first did not, or the other way round.
     #[error("{file}:1: counts symmetry classes differently from the first file")]
     DifferentClasses {
         /// The file.
         file: String,
     },
-    /// Two files hold the same shard.
-    #[error("{file}:1: shard {index}/{count} is given twice (also in {earlier})")]
-    Twice {
-        /// The file that holds it again.
-        file: String,
-        /// The shard.
-        index: u32,
-        /// Of how many.
-        count: u32,
-        /// The file that held it first.
-        earlier: String,
-    },
-    /// Shards no file holds.
-    #[error(
-        "{file}: shards missing: {}{}",
-        .missing.iter().map(|i| format!("{i}/{count}")).collect::<Vec<_>>().join(", "),
-        if *.more > 0 { format!(" and {more} more") } else { String::new() }
-    )]
-    ShardsMissing {
-        /// The first file (the merge as a whole).
-        file: String,
-        /// The first missing shards, from 1 (at most [`MISSING_LISTED`]).
-        missing: Vec<u32>,
-        /// How many more are missing.
-        more: usize,
-        /// Of how many.
-        count: u32,
-    },
+    /// The files are not the shards of one split, each given once, none missing, none
+    /// stopped early (no file at all, a bad shard, another split, a shard twice, shards
+    /// missing, an incomplete count).
+    #[error(transparent)]
+    Shards(#[from] ShardSetError),
 }
 
-/// The most missing shards a merge error lists by name.
-pub const MISSING_LISTED: usize = 20;
+/// A field of a count shard file as read: absent, of another type, or its value.
+#[derive(Default)]
+enum Field<T> {
+    /// The file has no such field.
+    #[default]
+    Absent,
+    /// The field is of another type.
+    Wrong,
+    /// The field's value.
+    Is(T),
+}
+
+impl<T> Field<T> {
+    fn value(self) -> Option<T> {
+        match self {
+            Field::Is(value) => Some(value),
+            Field::Absent | Field::Wrong => None,
+        }
+    }
+}
+
+impl<'de, T: DeserializeOwned> Deserialize<'de> for Field<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        Ok(T::deserialize(value).map_or(Field::Wrong, Field::Is))
+    }
+}
+
+/// The fields of a JSON object, each a [`Field`]; a value that is no object (an array, a
+/// number) has none of them.
+struct Object<T>(T);
+
+impl<T: DeserializeOwned + Default> Object<T> {
+    fn of(value: serde_json::Value) -> T {
+        match value {
+            // Never refused: every field of `T` is a `Field`, which takes any value.
+            serde_json::Value::Object(_) => T::deserialize(value).unwrap_or_default(),
+            _ => T::default(),
+        }
+    }
+}
+
+impl<'de, T: DeserializeOwned + Default> Deserialize<'de> for Object<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        serde_json::Value::deserialize(deserializer).map(|value| Object(Object::of(value)))
+    }
+}
+
+/// The `--json` output of `solve --count` as [`merge`] reads it (its other fields are not
+/// read).
+#[derive(Default, Deserialize)]
+#[serde(default)]
+struct CountFile {
+    model_digest: Field<String>,
+    goal: Field<String>,
+    backend: Field<String>,
+    model: Field<String>,
+    complete: Field<bool>,
+    /// `null` for an unsharded count.
+    shard: Field<Option<Object<ShardFields>>>,
+    unique_count: Field<u64>,
+    value: Field<u64>,
+    classes: Field<Vec<Object<ClassFields>>>,
+    count: Field<u64>,
+}
+
+/// A count file's `shard`.
+#[derive(Default, Deserialize)]
+#[serde(default)]
+struct ShardFields {
+    index: Field<u64>,
+    count: Field<u64>,
+}
+
+/// One entry of a count file's `classes`.
+#[derive(Default, Deserialize)]
+#[serde(default)]
+struct ClassFields {
+    size: Field<u64>,
+    classes: Field<u64>,
+}
+
+/// One count shard: its part of the total, and what must agree across the shards.
+struct CountPart {
+    model: String,
+    digest: String,
+    goal: String,
+    value: Option<u64>,
+    count: u64,
+    unique_count: Option<u64>,
+    classes: BTreeMap<u64, u64>,
+}
+
+/// Reads the count shard `file` (its contents `text`), checking its fields in the order of
+/// the file's description: the strings, `complete`, the shard, the classes and the count.
+fn read_count_shard(
+    file: &str,
+    text: &str,
+    shards: &ShardSet<CountPart>,
+) -> Result<(Shard, CountPart), MergeError> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|error| MergeError::NotJson {
+            file: file.to_string(),
+            error,
+        })?;
+    let fields = Object::<CountFile>::of(value);
+    let text_of = |field: Field<String>, key: &'static str| match field {
+        Field::Is(text) => Ok(text),
+        Field::Absent => Err(MergeError::Missing {
+            file: file.to_string(),
+            key,
+        }),
+        Field::Wrong => Err(MergeError::NotString {
+            file: file.to_string(),
+            key,
+        }),
+    };
+    let number = |field: Field<u64>, key: &'static str| {
+        field.value().ok_or_else(|| MergeError::NotWholeNumber {
+            file: file.to_string(),
+            key,
+        })
+    };
+    let digest = text_of(fields.model_digest, "model_digest")?;
+    let goal = text_of(fields.goal, "goal")?;
+    text_of(fields.backend, "backend")?;
+    let model = text_of(fields.model, "model")?;
+    match fields.complete {
+        Field::Is(true) => {}
+        Field::Absent => {
+            return Err(MergeError::Missing {
+                file: file.to_string(),
+                key: "complete",
+            })
+        }
+        Field::Is(false) | Field::Wrong => {
+            return Err(ShardSetError::Stopped {
+                file: file.to_string(),
+            }
+            .into())
+        }
+    }
+    // Never `Wrong`: any value but null reads as an object (one without fields if it is none).
+    let shard = match fields.shard.value() {
+        None => {
+            return Err(MergeError::Missing {
+                file: file.to_string(),
+                key: "shard",
+            })
+        }
+        Some(None) => Shard { index: 1, count: 1 },
+        Some(Some(Object(shard))) => shards.shard(
+            file,
+            number(shard.index, "index")?,
+            number(shard.count, "count")?,
+        )?,
+    };
+    let mut classes = BTreeMap::new();
+    for Object(class) in fields.classes.value().unwrap_or_default() {
+        classes.insert(
+            number(class.size, "size")?,
+            number(class.classes, "classes")?,
+        );
+    }
+    let part = CountPart {
+        model,
+        digest,
+        goal,
+        value: fields.value.value(),
+        count: number(fields.count, "count")?,
+        unique_count: fields.unique_count.value(),
+        classes,
+    };
+    Ok((shard, part))
+}
 
 /// Adds up the `--json` outputs of `solve --count --shard I/N` runs. Each input is (file
 /// name, contents). Errors name the file and, for malformed JSON, the line.
 pub fn merge(inputs: &[(String, String)]) -> Result<Merged, MergeError> {
-    if inputs.is_empty() {
-        return Err(MergeError::NoFiles);
-    }
-    let mut merged: Option<(Merged, String, String, String)> = None;
-    let mut seen: BTreeMap<u32, String> = BTreeMap::new();
-    for (name, text) in inputs {
-        let file = || name.clone();
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|error| MergeError::NotJson {
-                file: file(),
-                error,
-            })?;
-        let field = |key: &'static str| {
-            value
-                .get(key)
-                .ok_or_else(|| MergeError::Missing { file: file(), key })
-        };
-        let text_of = |key: &'static str| -> Result<String, MergeError> {
-            field(key)?
-                .as_str()
-                .map(str::to_string)
-                .ok_or_else(|| MergeError::NotString { file: file(), key })
-        };
-        let number = |v: &serde_json::Value, key: &'static str| -> Result<u64, MergeError> {
-            v.get(key)
-                .and_then(serde_json::Value::as_u64)
-                .ok_or_else(|| MergeError::NotWholeNumber { file: file(), key })
-        };
-        let digest = text_of("model_digest")?;
-        let goal = text_of("goal")?;
-        let backend = text_of("backend")?;
-        let model = text_of("model")?;
-        if field("complete")?.as_bool() != Some(true) {
-            return Err(MergeError::Incomplete { file: file() });
-        }
-        let shard = field("shard")?;
-        let (index, count) = if shard.is_null() {
-            (1, 1)
-        } else {
-            let shard =
-                Shard::new(number(shard, "index")?, number(shard, "count")?).map_err(|error| {
-                    MergeError::BadShard {
-                        file: file(),
-                        error,
-                    }
-                })?;
-            (shard.index, shard.count)
-        };
-        let unique = value
-            .get("unique_count")
-            .and_then(serde_json::Value::as_u64);
-        let solution_value = value.get("value").and_then(serde_json::Value::as_u64);
-        let mut classes = BTreeMap::new();
-        for class in value
-            .get("classes")
-            .and_then(serde_json::Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            classes.insert(number(class, "size")?, number(class, "classes")?);
-        }
-        let part = Merged {
-            model: model.clone(),
-            value: solution_value,
-            shards: count,
-            count: number(&value, "count")?,
-            unique_count: unique,
-            classes,
-        };
-        match &mut merged {
-            None => merged = Some((part, digest, goal, backend)),
-            Some((total, first_digest, first_goal, _)) => {
-                if digest != *first_digest {
-                    return Err(MergeError::DifferentModel {
-                        file: file(),
-                        model,
-                        digest,
-                        first_model: total.model.clone(),
-                        first_digest: first_digest.clone(),
-                    });
-                }
-                if goal != *first_goal || part.value != total.value {
-                    return Err(MergeError::DifferentGoal {
-                        file: file(),
-                        goal,
-                        value: part.value,
-                        first_goal: first_goal.clone(),
-                        first_value: total.value,
-                    });
-                }
-                if count != total.shards {
-                    return Err(MergeError::DifferentSplit {
-                        file: file(),
-                        count,
-                        first_count: total.shards,
-                    });
-                }
-                if part.unique_count.is_some() != total.unique_count.is_some() {
-                    return Err(MergeError::DifferentClasses { file: file() });
-                }
-                total.count += part.count;
-                total.unique_count = total
-                    .unique_count
-                    .zip(part.unique_count)
-                    .map(|(a, b)| a + b);
-                for (size, n) in part.classes {
-                    *total.classes.entry(size).or_default() += n;
-                }
+    let mut shards = ShardSet::new(ShardFiles::Counts);
+    for (file, text) in inputs {
+        let (shard, part) = read_count_shard(file, text, &shards)?;
+        if let Some(first) = shards.first() {
+            if part.digest != first.digest {
+                return Err(MergeError::DifferentModel {
+                    file: file.clone(),
+                    model: part.model,
+                    digest: part.digest,
+                    first_model: first.model.clone(),
+                    first_digest: first.digest.clone(),
+                });
+            }
+            if part.goal != first.goal || part.value != first.value {
+                return Err(MergeError::DifferentGoal {
+                    file: file.clone(),
+                    goal: part.goal,
+                    value: part.value,
+                    first_goal: first.goal.clone(),
+                    first_value: first.value,
+                });
+            }
+            shards.check_split(file, shard)?;
+            if part.unique_count.is_some() != first.unique_count.is_some() {
+                return Err(MergeError::DifferentClasses { file: file.clone() });
             }
         }
-        if let Some(earlier) = seen.insert(index, name.clone()) {
-            return Err(MergeError::Twice {
-                file: file(),
-                index,
-                count,
-                earlier,
-            });
-        }
+        shards.insert(file, shard, part)?;
     }
-    let (total, ..) = merged.expect("at least one input");
-    // Lazily, and at most MISSING_LISTED of them: a hand-edited count of 4000000000 shards
-    // must not build a list of billions.
-    let missing: Vec<u32> = (1..=total.shards)
-        .filter(|i| !seen.contains_key(i))
-        .take(MISSING_LISTED)
-        .collect();
-    if !missing.is_empty() {
-        return Err(MergeError::ShardsMissing {
-            file: inputs[0].0.clone(),
-            more: total.shards as usize - seen.len() - missing.len(),
-            missing,
-            count: total.shards,
-        });
+    let (count, parts) = shards.complete()?;
+    let mut classes = BTreeMap::new();
+    for (&size, &n) in parts.iter().flat_map(|part| &part.classes) {
+        *classes.entry(size).or_default() += n;
     }
-    Ok(total)
+    Ok(Merged {
+        model: parts[0].model.clone(),
+        value: parts[0].value,
+        shards: count,
+        count: parts.iter().map(|part| part.count).sum(),
+        // The same for every shard (checked above): all counted classes, or none did.
+        unique_count: parts.iter().map(|part| part.unique_count).sum(),
+        classes,
+    })
 }
 
 /// A counted value for merge's errors: ", value 20", or nothing for a count without one.

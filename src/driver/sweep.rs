@@ -16,7 +16,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::base::error::{NamesSettings, Setting};
-use crate::base::shard::Shard;
+use crate::base::shard::{Shard, ShardFiles, ShardSet, ShardSetError};
 use crate::base::{Control, Goal};
 use crate::driver::combine::BoxTable;
 use crate::driver::{solve, solve_with_sub_boxes, Backend, Outcome, SolveError};
@@ -457,9 +457,6 @@ pub enum SweepMergeError {
         #[source]
         error: serde_json::Error,
     },
-    /// No file was given.
-    #[error("no files to merge")]
-    NoFiles,
     /// A file is a shard of another sweep (model, family, sizes, time limit or instance
     /// count differ) than the first file.
     #[error("{file} is a different sweep from {first} (model, sizes or time limit differ)")]
@@ -469,57 +466,11 @@ pub enum SweepMergeError {
         /// The first file.
         first: String,
     },
-    /// A file is a shard of a split into another number of shards than the first file.
-    #[error("{file} is shard {index}/{count} but {first} is of {first_count} shards")]
-    DifferentSplit {
-        /// The file.
-        file: String,
-        /// Its shard.
-        index: u32,
-        /// Its shard count.
-        count: u32,
-        /// The first file.
-        first: String,
-        /// The first file's shard count.
-        first_count: u32,
-    },
-    /// A file's shard is not `INDEX/COUNT` with `1 <= INDEX <= COUNT`.
-    #[error("{file}: {error}")]
-    BadShard {
-        /// The file.
-        file: String,
-        /// What is wrong with the shard.
-        error: crate::base::shard::ShardError,
-    },
-    /// Two files hold the same shard.
-    #[error("shard {index}/{count} is given twice: {earlier} and {file}")]
-    Twice {
-        /// The shard.
-        index: u32,
-        /// Of how many.
-        count: u32,
-        /// The file that held it first.
-        earlier: String,
-        /// The file that holds it again.
-        file: String,
-    },
-    /// No file holds this shard.
-    #[error("shard {index}/{count} is missing")]
-    Missing {
-        /// The shard.
-        index: u32,
-        /// Of how many.
-        count: u32,
-    },
-    /// Every shard is there but rows are missing (a shard stopped by Ctrl-C leaves its
-    /// rows not run out).
-    #[error("the shards hold {rows} rows of the sweep's {instances} (a shard stopped by Ctrl-C?)")]
-    RowsMissing {
-        /// Rows the shards hold.
-        rows: usize,
-        /// Instances in the sweep.
-        instances: usize,
-    },
+    /// The files are not the shards of one split, each given once, none missing, none cut
+    /// short (no file at all, a bad shard, another split, a shard twice, a shard missing,
+    /// rows missing).
+    #[error(transparent)]
+    Shards(#[from] ShardSetError),
 }
 
 /// Puts the shards of one sweep back together: every file must be a shard of the same
@@ -535,62 +486,35 @@ pub fn merge(inputs: &[(String, String)]) -> Result<SweepReport, SweepMergeError
             })?;
         parts.push((name.clone(), report));
     }
-    let Some((first_name, first)) = parts.first() else {
-        return Err(SweepMergeError::NoFiles);
-    };
-    let count = first.shard.map_or(1, |s| s.count);
-    // By shard index; a map, since a hand-edited count may be in the billions.
-    let mut seen: std::collections::BTreeMap<u32, &str> = std::collections::BTreeMap::new();
+    let mut shards: ShardSet<&SweepReport> = ShardSet::new(ShardFiles::Sweeps);
     for (name, part) in &parts {
-        let same = part.model == first.model
-            && part.kind == first.kind
-            && part.axes == first.axes
-            && part.time_limit == first.time_limit
-            && part.instances == first.instances;
-        if !same {
-            return Err(SweepMergeError::DifferentSweep {
-                file: name.clone(),
-                first: first_name.clone(),
-            });
+        if let Some(first) = shards.first() {
+            let same = part.model == first.model
+                && part.kind == first.kind
+                && part.axes == first.axes
+                && part.time_limit == first.time_limit
+                && part.instances == first.instances;
+            if !same {
+                return Err(SweepMergeError::DifferentSweep {
+                    file: name.clone(),
+                    first: parts[0].0.clone(),
+                });
+            }
         }
         let shard = part.shard.unwrap_or(Shard { index: 1, count: 1 });
-        Shard::new(shard.index.into(), shard.count.into()).map_err(|error| {
-            SweepMergeError::BadShard {
-                file: name.clone(),
-                error,
-            }
-        })?;
-        if shard.count != count {
-            return Err(SweepMergeError::DifferentSplit {
-                file: name.clone(),
-                index: shard.index,
-                count: shard.count,
-                first: first_name.clone(),
-                first_count: count,
-            });
-        }
-        if let Some(other) = seen.insert(shard.index, name.as_str()) {
-            return Err(SweepMergeError::Twice {
-                index: shard.index,
-                count,
-                earlier: other.to_string(),
-                file: name.clone(),
-            });
-        }
+        let shard = shards.shard(name, shard.index.into(), shard.count.into())?;
+        shards.insert(name, shard, part)?;
     }
-    if let Some(missing) = (1..=count).find(|i| !seen.contains_key(i)) {
-        return Err(SweepMergeError::Missing {
-            index: missing,
-            count,
-        });
-    }
-    let mut rows: Vec<SweepRow> = parts.iter().flat_map(|(_, p)| p.rows.clone()).collect();
+    let (_, parts) = shards.complete()?;
+    let first = parts[0];
+    let mut rows: Vec<SweepRow> = parts.iter().flat_map(|p| p.rows.clone()).collect();
     rows.sort_by_key(|r| r.index);
     if rows.len() != first.instances || rows.iter().enumerate().any(|(i, r)| r.index != i) {
-        return Err(SweepMergeError::RowsMissing {
+        return Err(ShardSetError::RowsMissing {
             rows: rows.len(),
             instances: first.instances,
-        });
+        }
+        .into());
     }
     Ok(SweepReport {
         command: "sweep".into(),
@@ -697,7 +621,11 @@ mod tests {
         let text = serde_json::to_string(&report).unwrap();
         let error = merge(&[("a.json".into(), text)]).unwrap_err();
         assert!(
-            matches!(error, SweepMergeError::Missing { index: 2, count: 3 }),
+            matches!(
+                &error,
+                SweepMergeError::Shards(ShardSetError::Missing { missing, count: 3, .. })
+                    if missing[0] == 2
+            ),
             "{error:?}"
         );
         assert_eq!(error.to_string(), "shard 2/3 is missing");

@@ -67,12 +67,12 @@
 //! it finds that its checker accepts against the step's CNF rebuilt from the (deterministic)
 //! table, refutes the missing steps, and writes the full manifest.
 
+use super::write::{write_error, write_manifest, Folder, Record};
 use super::{
     verified_witness, witness_text, CheckError, Checked, Claim, EncodingEntry, FileEntry, Manifest,
-    ModelEntry, ProveError, ProveOptions, Times, CNF_FILE, CUTS_FILE, DRAT_FILE, FORMAT, LRAT_FILE,
-    MANIFEST_FILE, MODEL_FILE, VARISAT_FILE, WITNESS_FILE,
+    ProveError, ProveOptions, CNF_FILE, CUTS_FILE, DRAT_FILE, LRAT_FILE, MANIFEST_FILE, MODEL_FILE,
+    VARISAT_FILE, WITNESS_FILE,
 };
-use crate::base::digest::sha256_hex;
 use crate::base::shard::Shard;
 use crate::base::Control;
 use crate::cert::refute::{refute, Refutation, SolverProofFormat};
@@ -87,7 +87,6 @@ use crate::model::{Assignment, Constraint, Lit, Var};
 use crate::puzzle::packing::{Packing, PackingKind};
 use crate::puzzle::Puzzle;
 use rayon::prelude::*;
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::{Read, Write as _};
 use std::path::Path;
@@ -891,7 +890,7 @@ pub fn prove(
     check_shape(&table, &ranking.first, &outcome.best, optimum)
         .map_err(|e| internal(format!("the Russian-doll table: {e}")))?;
 
-    std::fs::create_dir_all(dir).map_err(|e| write_error(dir, &e))?;
+    let mut folder = Folder::open(dir)?;
     let positions = table.order.len();
     let owned: Vec<usize> = (0..positions)
         .filter(|&c| options.shard.is_none_or(|s| s.owns(c)))
@@ -905,35 +904,21 @@ pub fn prove(
             if control.should_stop() {
                 return Err(ProveError::Stopped(control.reason()));
             }
-            prove_step(dir, packing, &ranking, &table, c, options)
+            prove_step(&folder, packing, &ranking, &table, c, options)
         })
         .collect();
-    let mut files = BTreeMap::new();
     for result in results {
-        files.extend(result?);
+        folder.files.extend(result?);
     }
     let refute_seconds = refute_start.elapsed().as_secs_f64();
 
-    let put = |files: &mut BTreeMap<String, FileEntry>, role: &str, name: &str, bytes: &[u8]| {
-        let path = dir.join(name);
-        std::fs::write(&path, bytes).map_err(|e| write_error(&path, &e))?;
-        files.insert(role.to_string(), file_entry(name, bytes));
-        Ok::<(), ProveError>(())
-    };
-    std::fs::write(dir.join(MODEL_FILE), model_bytes)
-        .map_err(|e| write_error(&dir.join(MODEL_FILE), &e))?;
-    put(
-        &mut files,
+    folder.write_model(model_bytes)?;
+    folder.put(
         "witness",
         WITNESS_FILE,
         witness_text(puzzle, &witness).as_bytes(),
     )?;
-    put(
-        &mut files,
-        TABLE_ROLE,
-        TABLE_FILE,
-        table.text(packing.width).as_bytes(),
-    )?;
+    folder.put(TABLE_ROLE, TABLE_FILE, table.text(packing.width).as_bytes())?;
 
     let step0 = step_cnf(packing, &ranking, &table, 0);
     let grows = (0..positions)
@@ -963,32 +948,21 @@ pub fn prove(
         clauses: step0.clauses.len(),
         cuts: 0,
     };
-    let mut manifest = Manifest {
-        format: FORMAT.to_string(),
-        tool: format!("puzzlec {}", env!("CARGO_PKG_VERSION")),
-        model: ModelEntry::of(model_path, model_bytes, puzzle),
+    let record = Record {
         claim: Claim::Optimal { value: optimum },
         how,
         encoding,
-        files,
-        times: Times {
-            solve_seconds,
-            refute_seconds,
-            total_seconds: 0.0,
-        },
+        files: folder.files,
+        solve_seconds,
+        refute_seconds,
     };
-    manifest.times.total_seconds = start.elapsed().as_secs_f64();
-    let text =
-        serde_json::to_string_pretty(&manifest).map_err(|e| internal(format!("manifest: {e}")))?;
-    let path = dir.join(MANIFEST_FILE);
-    std::fs::write(&path, text + "\n").map_err(|e| write_error(&path, &e))?;
-    Ok(manifest)
+    write_manifest(dir, model_path, model_bytes, puzzle, record, start)
 }
 
-/// Refutes step `c` into `dir`, or keeps the proof already there if it checks; the step's
-/// manifest entries.
+/// Refutes step `c` into `folder`, or keeps the proof already there if it checks; the
+/// step's manifest entries.
 fn prove_step(
-    dir: &Path,
+    folder: &Folder,
     packing: &Packing,
     ranking: &Ranking,
     table: &Table,
@@ -1002,19 +976,20 @@ fn prove_step(
     let mut entries = Vec::new();
     if options.store_cnf {
         let file = format!("{name}.cnf");
-        let path = dir.join(&file);
-        std::fs::write(&path, &dimacs).map_err(|e| write_error(&path, &e))?;
-        entries.push((format!("{name}-cnf"), file_entry(&file, dimacs.as_bytes())));
+        entries.push((
+            format!("{name}-cnf"),
+            folder.write(&file, dimacs.as_bytes())?,
+        ));
     }
     // A proof left by a shard (or an earlier run) is kept if it refutes this very CNF.
     for extension in PROOF_KINDS {
         let file = format!("{name}.{extension}");
-        if let Ok(proof) = std::fs::read(dir.join(&file)) {
+        let path = folder.dir.join(&file);
+        if let Ok(proof) = std::fs::read(&path) {
             if check_step_proof(extension, cnf.num_vars, &clauses, &proof).is_ok() {
-                entries.push((name, file_entry(&file, &proof)));
+                entries.push((name, FileEntry::of(&file, &proof)));
                 return Ok(entries);
             }
-            let path = dir.join(&file);
             std::fs::remove_file(&path).map_err(|e| write_error(&path, &e))?;
         }
     }
@@ -1029,9 +1004,7 @@ fn prove_step(
         ))
     })?;
     let file = format!("{name}.{}", options.prover.extension());
-    let path = dir.join(&file);
-    std::fs::write(&path, &proof).map_err(|e| write_error(&path, &e))?;
-    entries.push((name, file_entry(&file, &proof)));
+    entries.push((name, folder.write(&file, &proof)?));
     Ok(entries)
 }
 
@@ -1079,21 +1052,6 @@ fn clear_folder(
         }
     }
     Ok(())
-}
-
-fn file_entry(name: &str, bytes: &[u8]) -> FileEntry {
-    FileEntry {
-        name: name.to_string(),
-        bytes: bytes.len() as u64,
-        sha256: Some(sha256_hex(bytes)),
-    }
-}
-
-fn write_error(path: &Path, error: &std::io::Error) -> ProveError {
-    ProveError::Write {
-        path: path.to_path_buf(),
-        message: error.to_string(),
-    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -417,11 +417,21 @@ pub(super) struct Folder {
 }
 
 impl Folder {
+    /// Creates `dir` if needed, leaving what is in it: the caller clears what the new
+    /// manifest will not list (the table route keeps step proofs for reuse).
+    pub(super) fn open(dir: &Path) -> Result<Folder, ProveError> {
+        std::fs::create_dir_all(dir).map_err(|e| write_error(dir, &e))?;
+        Ok(Folder {
+            dir: dir.to_path_buf(),
+            files: BTreeMap::new(),
+        })
+    }
+
     /// Creates `dir` if needed, removes the certificate files a former `prove` may have left
     /// there (so that the folder holds only what the new manifest lists) and writes the copy
     /// of the model.
     pub(super) fn fresh(dir: &Path, model_bytes: &[u8]) -> Result<Folder, ProveError> {
-        std::fs::create_dir_all(dir).map_err(|e| write_error(dir, &e))?;
+        let folder = Folder::open(dir)?;
         for name in WRITTEN_FILES.iter().chain([&MANIFEST_FILE]) {
             let path = dir.join(name);
             match std::fs::remove_file(&path) {
@@ -431,28 +441,44 @@ impl Folder {
                 _ => {}
             }
         }
-        let model_path = dir.join(MODEL_FILE);
-        std::fs::write(&model_path, model_bytes).map_err(|e| write_error(&model_path, &e))?;
-        Ok(Folder {
-            dir: dir.to_path_buf(),
-            files: BTreeMap::new(),
-        })
+        folder.write_model(model_bytes)?;
+        Ok(folder)
+    }
+
+    /// Writes the copy of the model, which the manifest describes apart from its files.
+    pub(super) fn write_model(&self, model_bytes: &[u8]) -> Result<(), ProveError> {
+        self.write_file(MODEL_FILE, model_bytes)
     }
 
     /// Writes the file `name` with the `role` the manifest gives it, recording its SHA-256
     /// for `check`.
     pub(super) fn put(&mut self, role: &str, name: &str, bytes: &[u8]) -> Result<(), ProveError> {
-        let path = self.dir.join(name);
-        std::fs::write(&path, bytes).map_err(|e| write_error(&path, &e))?;
-        self.files.insert(
-            role.to_string(),
-            FileEntry {
-                name: name.to_string(),
-                bytes: bytes.len() as u64,
-                sha256: Some(sha256_hex(bytes)),
-            },
-        );
+        let entry = self.write(name, bytes)?;
+        self.files.insert(role.to_string(), entry);
         Ok(())
+    }
+
+    /// Writes the file `name` and returns its manifest entry without recording it: for files
+    /// written from several threads, recorded in `files` afterwards.
+    pub(super) fn write(&self, name: &str, bytes: &[u8]) -> Result<FileEntry, ProveError> {
+        self.write_file(name, bytes)?;
+        Ok(FileEntry::of(name, bytes))
+    }
+
+    fn write_file(&self, name: &str, bytes: &[u8]) -> Result<(), ProveError> {
+        let path = self.dir.join(name);
+        std::fs::write(&path, bytes).map_err(|e| write_error(&path, &e))
+    }
+}
+
+impl FileEntry {
+    /// The manifest entry of the file `name` holding `bytes`.
+    pub(super) fn of(name: &str, bytes: &[u8]) -> FileEntry {
+        FileEntry {
+            name: name.to_string(),
+            bytes: bytes.len() as u64,
+            sha256: Some(sha256_hex(bytes)),
+        }
     }
 }
 
@@ -505,7 +531,8 @@ pub(super) fn refuse_lazy(model: &Model, path: &Path) -> Result<(), ProveError> 
     })
 }
 
-fn write_error(path: &Path, error: &std::io::Error) -> ProveError {
+/// The error of writing (or creating, clearing) `path` in a certificate folder.
+pub(super) fn write_error(path: &Path, error: &std::io::Error) -> ProveError {
     ProveError::Write {
         path: path.to_path_buf(),
         message: error.to_string(),
