@@ -6,6 +6,7 @@
 
 pub mod linear;
 pub mod lines;
+pub mod veripb;
 
 /// A solver file (WCNF, OPB) that does not read back: where, and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
