@@ -1,6 +1,7 @@
 //! The crate's layers import only downward. This test reads every `crate::` path in `src/`
 //! (outside comments) and fails on an import that runs against the layering, on a cycle
-//! between top-level modules, and on a proof checker that imports anything of the crate.
+//! between top-level modules, and on a proof checker that imports anything of the crate but
+//! the file formats.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -9,7 +10,7 @@ use std::path::{Path, PathBuf};
 /// first: see the crate docs in `src/lib.rs` and the README's architecture section.
 const LAYERS: &[(&str, &[&str])] = &[
     ("formats", &[]),
-    ("checkers", &[]),
+    ("checkers", &["formats"]),
     ("base", &[]),
     ("geometry", &["base"]),
     ("model", &["base"]),
@@ -38,8 +39,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// Files under this folder must import nothing of the crate: the proof checkers, so that a
-/// certificate's verdict depends on no solver, encoder or driver code.
+/// Files under this folder must import nothing of the crate but the file formats: the proof
+/// checkers, so that a certificate's verdict depends on no solver, encoder or driver code.
 const SELF_CONTAINED: &str = "src/checkers/";
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -128,7 +129,9 @@ fn layers_import_only_downward() {
                 wrong.push(format!("{shown}: `{module}` imports `{import}`"));
             }
         }
-        if shown.to_string().starts_with(SELF_CONTAINED) && source.contains("crate::") {
+        if shown.to_string().starts_with(SELF_CONTAINED)
+            && crate_imports(&source).iter().any(|m| m != "formats")
+        {
             wrong.push(format!("{shown}: a proof checker imports from the crate"));
         }
     }
