@@ -1,8 +1,9 @@
 //! VeriPB 3.0 files: OPB constraint files and pseudo-Boolean proofs, read and written.
 //!
 //! The reader speaks the part of VeriPB's grammar that puzzlec's proofs use: an OPB file
-//! (`* #variable= N #constraint= M`, an optional `min:` objective, constraints `coef lit ...
-//! >= k ;`, `<= k ;` or `= k ;` over named variables, `~x` for a negation) and the proof
+//! (`* #variable= N #constraint= M`, an optional `min:` objective, constraints
+//! `coef lit ... >= k ;`, `<= k ;` or `= k ;` over named variables, `~x` for a negation) and
+//! the proof
 //! lines `f`, `pol`, `rup` (with or without hints), `pbc` (with a subproof ended by `qed`),
 //! `sol`, `soli`, `del id`, `del range`, `output NONE`, `conclusion` and `end pseudo-Boolean
 //! proof`. Anything else is refused by name, with its line, so a proof never passes because

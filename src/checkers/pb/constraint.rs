@@ -190,7 +190,7 @@ fn from_sorted(lits: Vec<Lit>, coefs: &[i128], degree: i128) -> Result<PbConstra
     let mut pairs: Vec<(i128, Lit)> = coefs.iter().copied().zip(lits).collect();
     // Saturation and division can tie or reorder nothing, but sort anyway: it is cheap and
     // keeps the invariant local.
-    pairs.sort_by(|a, b| b.0.cmp(&a.0));
+    pairs.sort_by_key(|&(a, _)| std::cmp::Reverse(a));
     pack(pairs, degree)
 }
 
@@ -264,7 +264,7 @@ impl Normalizer {
             }
         }
         self.touched.clear();
-        pairs.sort_by(|a, b| b.0.cmp(&a.0));
+        pairs.sort_by_key(|&(a, _)| std::cmp::Reverse(a));
         pack(pairs, degree)
     }
 

@@ -284,7 +284,7 @@ impl Checker {
     fn resolve(&self, id: ConstraintId) -> Result<u64, Refusal> {
         let absolute = match id {
             ConstraintId::Absolute(n) => n,
-            ConstraintId::Back(k) => self.next_id.checked_sub(k).unwrap_or(0),
+            ConstraintId::Back(k) => self.next_id.saturating_sub(k),
         };
         if absolute == 0 || absolute >= self.next_id {
             return Err(format!("constraint {} does not exist", show(id)).into());
