@@ -4,9 +4,9 @@
 //! keeps it so):
 //!
 //! - [`formats`]: every file format read or written (DIMACS, solver answers, WCNF, OPB, LP,
-//!   MILP solution files, MiniZinc), importing nothing of the crate.
-//! - [`checkers`]: the LRAT and DRAT proof checkers, importing nothing of the crate but
-//!   [`formats`] (to read CNF).
+//!   MILP solution files, MiniZinc, VeriPB proofs), importing nothing of the crate.
+//! - [`checkers`]: the LRAT, DRAT and pseudo-Boolean (VeriPB) proof checkers, importing
+//!   nothing of the crate but [`formats`] (to read CNF, OPB and proofs).
 //! - [`base`]: the shared vocabulary (goal, status, stop control, raw outcomes, errors).
 //! - [`geometry`]: cells, the symmetries of the square grid, polyomino placements.
 //! - [`model`]: the backend-neutral constraint IR.

@@ -9,7 +9,8 @@
 //! - [`sat_answer`]: SAT solvers' answers, competition `s`/`v` lines and MiniSat's file;
 //! - [`wcnf`], [`opb`], [`lp`]: WCNF, OPB and CPLEX LP files, over [`linear`]'s rows;
 //! - [`milp_solution`]: the solution files of CBC, GLPK and HiGHS;
-//! - [`minizinc`]: MiniZinc and FlatZinc files and the answers their solvers print.
+//! - [`minizinc`]: MiniZinc and FlatZinc files and the answers their solvers print;
+//! - [`veripb`]: VeriPB 3.0 pseudo-Boolean proofs and the OPB files they refer to.
 
 pub mod dimacs;
 pub mod linear;
@@ -19,6 +20,7 @@ pub mod milp_solution;
 pub mod minizinc;
 pub mod opb;
 pub mod sat_answer;
+pub mod veripb;
 pub mod wcnf;
 
 /// A solver file (WCNF, OPB) that does not read back: where, and what is wrong.

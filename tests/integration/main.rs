@@ -36,6 +36,7 @@ mod minizinc;
 mod packing;
 mod packing_certificates;
 mod packing_count_cli;
+mod pb_checker;
 mod queens_backends;
 mod queens_empty_boards;
 mod resource_guards;
