@@ -509,7 +509,7 @@ fn finish(
         solution: raw.witness,
         value,
         bound: raw.bound,
-        // The sentence `report::evidence` words it as.
+        // The sentence `base::evidence` words it as.
         evidence: raw.evidence.to_string(),
         elapsed,
         size: raw.size,

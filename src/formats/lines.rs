@@ -20,7 +20,7 @@ pub enum WriteError {
     Stopped,
 }
 
-/// Writes lines to `out`, asking `should_stop` every [`LINES_PER_POLL`] lines; after an
+/// Writes lines to `out`, asking `should_stop` every 16,384 lines; after an
 /// error or a stop it writes nothing more.
 pub struct LineWriter<'a> {
     out: &'a mut dyn Write,

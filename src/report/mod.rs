@@ -3,7 +3,6 @@
 
 pub mod catalog;
 pub mod color;
-pub mod evidence;
 pub mod explain;
 pub mod json;
 pub mod render;

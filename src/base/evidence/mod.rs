@@ -1,5 +1,10 @@
 //! How a run's answer was established, as data: what was refuted or found, by whom, with
-//! what counts. The oracles and engines build it; `report::evidence` words it.
+//! what counts. The oracles and engines build it; the `wording` file alone turns it into the
+//! sentences of reports and `--json`. The wording sits here, beside the data, rather than in
+//! `report`: the driver fills `Outcome::evidence` with it, and the driver may not depend on
+//! the reports above it.
+
+mod wording;
 
 /// Why a run stopped before it finished.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 //! The words of evidence: every [`Evidence`] as the sentence reports and `--json` give.
 
-use crate::base::evidence::{Ceiling, Evidence, MilpQuestion, Oracle, OracleKind, PackingSearch};
+use super::{Ceiling, Evidence, MilpQuestion, Oracle, OracleKind, PackingSearch};
 use crate::base::plural;
 use std::fmt;
 
