@@ -312,51 +312,37 @@ pub enum EmittedError {
     NotEmitted,
 }
 
-/// A DIMACS CNF file that does not read.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum CnfError {
-    /// A `p cnf` line without two numbers.
-    #[error("line {line}: bad header {header:?}")]
-    BadHeader {
-        /// The 1-based line.
-        line: usize,
-        /// The header line as written.
-        header: String,
-    },
-    /// A clause before the header.
-    #[error("line {line}: a clause before the `p cnf` header")]
-    ClauseBeforeHeader {
-        /// The 1-based line.
-        line: usize,
-    },
-    /// A word that is no literal.
-    #[error("line {line}: {word:?} is not a literal")]
-    NotALiteral {
-        /// The 1-based line.
-        line: usize,
-        /// The word.
-        word: String,
-    },
-    /// A literal over a variable beyond the header's count.
-    #[error("line {line}: literal {literal} beyond the header's variables")]
-    BeyondHeader {
-        /// The 1-based line.
-        line: usize,
-        /// The literal.
-        literal: i64,
-    },
-    /// No `p cnf` line.
-    #[error("no `p cnf` header")]
-    NoHeader,
-    /// Another number of clauses than the header declares, or a last clause without 0.
-    #[error("the header declares {declared} clauses, the file has {found}")]
-    ClauseCount {
-        /// Clauses the header declares.
-        declared: usize,
-        /// Clauses ended by 0 in the file.
-        found: usize,
-    },
+/// A DIMACS CNF file that does not read: the formats reader's error, worded as `decode`
+/// has always worded it (no line for what concerns the whole file, no variable count).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CnfError(pub dimacs_file::CnfError);
+
+impl std::fmt::Display for CnfError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use dimacs_file::CnfError as Read;
+        match &self.0 {
+            Read::BeyondHeader { line, literal, .. } => {
+                write!(
+                    f,
+                    "line {line}: literal {literal} beyond the header's variables"
+                )
+            }
+            Read::NoHeader { .. } => f.write_str("no `p cnf` header"),
+            Read::Unterminated {
+                declared, found, ..
+            }
+            | Read::ClauseCount {
+                declared, found, ..
+            } => write!(
+                f,
+                "the header declares {declared} clauses, the file has {found}"
+            ),
+            other => other.fmt(f),
+        }
+    }
 }
+
+impl std::error::Error for CnfError {}
 
 /// Why an answer that reads is no solution.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -829,25 +815,7 @@ fn read_emitted(name: &str, text: &str, checked: bool) -> Result<Emitted, Decode
 
 /// A DIMACS CNF: the `p cnf` header and the clauses; errors name the line.
 fn read_cnf(text: &str) -> Result<Cnf, CnfError> {
-    let file = dimacs_file::read_cnf(text, CnfDialect::Emitted).map_err(|error| match error {
-        dimacs_file::CnfError::BadHeader { line, header } => CnfError::BadHeader { line, header },
-        dimacs_file::CnfError::ClauseBeforeHeader { line } => CnfError::ClauseBeforeHeader { line },
-        dimacs_file::CnfError::NotALiteral { line, word } => CnfError::NotALiteral { line, word },
-        dimacs_file::CnfError::BeyondHeader { line, literal, .. } => {
-            CnfError::BeyondHeader { line, literal }
-        }
-        dimacs_file::CnfError::NoHeader { .. } => CnfError::NoHeader,
-        dimacs_file::CnfError::Unterminated {
-            declared, found, ..
-        }
-        | dimacs_file::CnfError::ClauseCount {
-            declared, found, ..
-        } => CnfError::ClauseCount { declared, found },
-        dimacs_file::CnfError::SecondHeader { .. }
-        | dimacs_file::CnfError::TooManyVariables { .. } => {
-            unreachable!("only the SATLIB dialect refuses these")
-        }
-    })?;
+    let file = dimacs_file::read_cnf(text, CnfDialect::Emitted).map_err(CnfError)?;
     Ok(Cnf {
         num_vars: file.num_vars,
         clauses: file

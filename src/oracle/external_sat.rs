@@ -122,20 +122,10 @@ pub enum SatAnswerError {
         /// The status as written.
         status: String,
     },
-    /// A word in the model that is no literal.
-    #[error("line {line}: {word:?} is not a literal")]
-    NotALiteral {
-        /// The 1-based line.
-        line: usize,
-        /// The word.
-        word: String,
-    },
-    /// Literals after the 0 that ends the model.
-    #[error("line {line}: literals after the closing 0")]
-    AfterClosingZero {
-        /// The 1-based line.
-        line: usize,
-    },
+    /// A word of the model that does not read: no literal, or one after the closing 0 (the
+    /// answer reader's own error, worded as it words it).
+    #[error(transparent)]
+    Syntax(#[from] AnswerError),
     /// No status line at all.
     #[error("no status line (`s SATISFIABLE` / `SAT`) in the output")]
     NoStatus,
@@ -181,10 +171,7 @@ pub fn read_answer(
     let mut literals: Vec<(usize, bool)> = Vec::new();
     let mut reader = AnswerReader::new(text, syntax);
     for item in reader.by_ref() {
-        let (line, item) = item.map_err(|error| match error {
-            AnswerError::NotALiteral { line, word } => SatAnswerError::NotALiteral { line, word },
-            AnswerError::AfterClosingZero { line } => SatAnswerError::AfterClosingZero { line },
-        })?;
+        let (line, item) = item?;
         let said = match item {
             AnswerItem::Literal { var, value } => {
                 literals.push((var, value));
@@ -574,10 +561,10 @@ mod tests {
         );
         assert_eq!(
             read("s SATISFIABLE\nv 1 x 0\n"),
-            Err(SatAnswerError::NotALiteral {
+            Err(SatAnswerError::Syntax(AnswerError::NotALiteral {
                 line: 2,
                 word: "x".into()
-            })
+            }))
         );
         assert_eq!(
             read("s SATISFIABLE\nv 1 7 0\n"),
