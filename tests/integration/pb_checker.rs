@@ -68,11 +68,11 @@ fn python_or_skip(test: &str) -> bool {
 }
 
 /// Whether `veripb` is on PATH; says so when it is not (it is a cargo crate, not a Debian
-/// package, and `.ci/run` does not install it yet, so its absence never fails a test).
+/// package: `.ci/run` installs it, and then requires it like the solver programs).
 fn veripb_or_skip(test: &str) -> bool {
     let found = puzzlec::oracle::external::on_path("veripb");
     if !found {
-        eprintln!("SKIPPED in {test}: not installed: veripb (cargo install veripb --locked)");
+        crate::common::report_missing(test, &["veripb (cargo install veripb --locked)".into()]);
     }
     found
 }
