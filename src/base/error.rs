@@ -60,6 +60,18 @@ pub enum Setting {
     Solver,
     /// The backend, set to the one named (`native`, `sat`, `milp`).
     Backend(&'static str),
+    /// The backend, whatever it is set to.
+    AnyBackend,
+    /// A count of the solutions with at least a value instead of the optimal ones.
+    AtLeast,
+    /// Every solution handed out, not only counted.
+    List,
+    /// The solutions counted rather than one found.
+    Count,
+    /// Solutions reduced by the puzzle's symmetries.
+    Unique,
+    /// The most solutions a count certificate lists one by one.
+    MaxListed,
 }
 
 impl Setting {
@@ -71,6 +83,12 @@ impl Setting {
             Setting::WidthAndHeight => "`width` and `height`".into(),
             Setting::Solver => "an external solver".into(),
             Setting::Backend(backend) => format!("`backend = {backend}`"),
+            Setting::AnyBackend => "`backend`".into(),
+            Setting::AtLeast => "`at_least`".into(),
+            Setting::List => "`list`".into(),
+            Setting::Count => "counting".into(),
+            Setting::Unique => "`unique`".into(),
+            Setting::MaxListed => "`max_listed`".into(),
         }
     }
 }

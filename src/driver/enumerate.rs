@@ -7,9 +7,10 @@
 //! handed out is verified against the puzzle's rules first.
 
 use super::with_stop;
+use crate::base::error::Setting;
 use crate::base::shard::{Shard, ShardFiles, ShardSet, ShardSetError};
 use crate::base::{plural, Control, Goal, Status};
-use crate::driver::{Backend, SolveError};
+use crate::driver::{Backend, Misuse, SolveError};
 use crate::engines::nqueens_count;
 use crate::engines::obstacle_queens::{count_placements, CountRequest};
 use crate::geometry::isometry::RectSymmetry;
@@ -77,13 +78,11 @@ pub fn enumerate(
 ) -> Result<CountOutcome, SolveError> {
     let start = Instant::now();
     if options.shard.is_some() && backend != Backend::Native {
-        return Err(SolveError::Misused(super::Misuse::ShardNeedsNative));
+        return Err(SolveError::Misused(Misuse::ShardNeedsNative));
     }
     // Refused before any search starts (queens would otherwise find the optimum first).
     if backend == Backend::Milp {
-        return Err(SolveError::Usage(
-            "--all, --count and --unique are not available with --backend milp; use --backend native or sat".into(),
-        ));
+        return Err(SolveError::Misused(Misuse::CountWithMilp));
     }
     let board = match puzzle {
         Puzzle::Queens(board) => board,
@@ -363,16 +362,15 @@ fn dissections(
     on_solution: &mut dyn FnMut(&Solution),
     start: Instant,
 ) -> Result<CountOutcome, SolveError> {
-    let unsupported =
-        |what: &str| SolveError::Usage(format!("{what} is not available for dissections"));
+    let unsupported = |setting| SolveError::Misused(Misuse::NotForDissections(setting));
     if options.unique {
-        return Err(unsupported("--unique"));
+        return Err(unsupported(Setting::Unique));
     }
     if options.shard.is_some() {
-        return Err(unsupported("--shard"));
+        return Err(unsupported(Setting::Shard));
     }
     if options.at_least.is_some() {
-        return Err(unsupported("--at-least"));
+        return Err(unsupported(Setting::AtLeast));
     }
     let found = enumerate_dissections(shape, backend, control, &mut |dissection| {
         if options.list {
@@ -409,14 +407,10 @@ fn tilings(
         ));
     }
     if options.shard.is_some() {
-        return Err(SolveError::Usage(
-            "--shard is not available for tilings".into(),
-        ));
+        return Err(SolveError::Misused(Misuse::NotForTilings(Setting::Shard)));
     }
     if options.at_least.is_some() {
-        return Err(SolveError::Usage(
-            "--at-least is not available for tilings".into(),
-        ));
+        return Err(SolveError::Misused(Misuse::NotForTilings(Setting::AtLeast)));
     }
     if options.list {
         return list_tilings(packing, backend, options, control, on_solution, start);
@@ -471,14 +465,10 @@ fn list_tilings(
     start: Instant,
 ) -> Result<CountOutcome, SolveError> {
     if options.unique {
-        return Err(SolveError::Usage(
-            "listing one tiling per symmetry class is not available; use --all, or --count --unique".into(),
-        ));
+        return Err(SolveError::Misused(Misuse::UniqueTilingList));
     }
     if backend != Backend::Native {
-        return Err(SolveError::Usage(
-            "tilings are listed by the native backend only; use --backend native".into(),
-        ));
+        return Err(SolveError::Misused(Misuse::TilingListNeedsNative));
     }
     let puzzle = Puzzle::Packing(packing.clone());
     let mut wrong = None;

@@ -11,7 +11,9 @@ pub mod native;
 pub mod packing;
 pub mod sweep;
 
-use crate::base::{Control, Evidence, Goal, Incumbent, RawOutcome, Size, Status};
+use crate::base::error::{NamesSettings, Setting};
+use crate::base::shard::Shard;
+use crate::base::{plural, Control, Evidence, Goal, Incumbent, RawOutcome, Size, Status};
 use crate::model::Assignment;
 use crate::oracle::OracleError;
 // Counting and enumeration (`solve --all / --count / --unique`) live in their own module.
@@ -174,16 +176,78 @@ pub enum SolveError {
 pub enum Misuse {
     /// Shards split the native backend's counts only.
     ShardNeedsNative,
+    /// The milp backend neither counts nor lists solutions.
+    CountWithMilp,
+    /// A dissection puzzle takes no such setting (it has no objective, and its parts are
+    /// labelled canonically, so there is nothing to reduce or shard).
+    NotForDissections(Setting),
+    /// A tiling count takes no such setting.
+    NotForTilings(Setting),
+    /// Tilings are listed in full, not one per symmetry class.
+    UniqueTilingList,
+    /// Tilings are listed by the native backend only.
+    TilingListNeedsNative,
+    /// "At least K" asked of a tile model, which has no objective.
+    AtLeastOnTile,
+    /// A certificate proved in shards, of a puzzle that is not a maximum packing certified
+    /// by its Russian-doll table.
+    ShardNeedsTable(Shard),
+    /// A count certificate of more solutions than its limit lists.
+    TooManyToList {
+        /// The solutions counted.
+        count: u64,
+        /// The limit.
+        limit: u64,
+    },
 }
 
-impl crate::base::error::NamesSettings for Misuse {
-    fn describe(&self, name: &dyn Fn(crate::base::error::Setting) -> String) -> String {
-        use crate::base::error::Setting;
-        match self {
+impl NamesSettings for Misuse {
+    fn describe(&self, name: &dyn Fn(Setting) -> String) -> String {
+        match *self {
             Misuse::ShardNeedsNative => format!(
                 "{} splits native counts only; use {}",
                 name(Setting::Shard),
                 name(Setting::Backend("native"))
+            ),
+            Misuse::CountWithMilp => format!(
+                "{}, {} and {} are not available with {}; use {} or sat",
+                name(Setting::List),
+                name(Setting::Count),
+                name(Setting::Unique),
+                name(Setting::Backend("milp")),
+                name(Setting::Backend("native"))
+            ),
+            Misuse::NotForDissections(setting) => {
+                format!("{} is not available for dissections", name(setting))
+            }
+            Misuse::NotForTilings(setting) => {
+                format!("{} is not available for tilings", name(setting))
+            }
+            Misuse::UniqueTilingList => format!(
+                "listing one tiling per symmetry class is not available; use {}, or {} {}",
+                name(Setting::List),
+                name(Setting::Count),
+                name(Setting::Unique)
+            ),
+            Misuse::TilingListNeedsNative => format!(
+                "tilings are listed by the native backend only; use {}",
+                name(Setting::Backend("native"))
+            ),
+            Misuse::AtLeastOnTile => format!(
+                "a tile model has no objective: drop {}",
+                name(Setting::AtLeast)
+            ),
+            Misuse::ShardNeedsTable(shard) => format!(
+                "{} {shard}: only maximum packings certified by their Russian-doll table are \
+                 proved in shards",
+                name(Setting::Shard)
+            ),
+            Misuse::TooManyToList { count, limit } => format!(
+                "{} are too many to certify one by one (the limit is {limit}, {}): count them \
+                 with `puzzlec solve --count` (native) and `--backend sat`, two independent \
+                 methods, which are not a certificate",
+                plural(count, "solution"),
+                name(Setting::MaxListed)
             ),
         }
     }
@@ -191,7 +255,6 @@ impl crate::base::error::NamesSettings for Misuse {
 
 impl std::fmt::Display for Misuse {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        use crate::base::error::{NamesSettings, Setting};
         f.write_str(&self.describe(&Setting::name))
     }
 }
@@ -225,10 +288,11 @@ impl From<packing::NativePackingError> for SolveError {
     /// A question the native search does not take is a usage error; any other refusal is
     /// the backend's failure.
     fn from(error: packing::NativePackingError) -> SolveError {
-        if error.is_usage() {
-            SolveError::Usage(error.to_string())
-        } else {
-            SolveError::Native(error)
+        match error {
+            packing::NativePackingError::AtLeastOnTile => {
+                SolveError::Misused(Misuse::AtLeastOnTile)
+            }
+            error => SolveError::Native(error),
         }
     }
 }
@@ -655,4 +719,31 @@ pub(crate) fn with_stop<T>(
         done.store(true, std::sync::atomic::Ordering::Relaxed);
         out
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_misuse_names_the_setting_in_the_library_and_as_the_caller_names_it() {
+        let misuse = Misuse::NotForDissections(Setting::Unique);
+        assert_eq!(
+            misuse.to_string(),
+            "`unique` is not available for dissections"
+        );
+        let flag = |setting| match setting {
+            Setting::Unique => "--unique".to_string(),
+            other => other.name(),
+        };
+        assert_eq!(
+            misuse.describe(&flag),
+            "--unique is not available for dissections"
+        );
+        assert_eq!(
+            Misuse::CountWithMilp.to_string(),
+            "`list`, counting and `unique` are not available with `backend = milp`; use \
+             `backend = native` or sat"
+        );
+    }
 }

@@ -25,8 +25,8 @@ const QUIET: Duration = Duration::from_secs(1);
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NativePackingError {
     /// "At least K" asked of a tile model, which has no objective: the question does not
-    /// apply (a usage error, not a failure of the search).
-    #[error("a tile model has no objective: drop --at-least")]
+    /// apply (a usage error, not a failure of the search; see [`super::Misuse::AtLeastOnTile`]).
+    #[error("{}", super::Misuse::AtLeastOnTile)]
     AtLeastOnTile,
     /// The exact-cover tiling search refused the instance.
     #[error(transparent)]
@@ -37,13 +37,6 @@ pub enum NativePackingError {
     /// The Russian-doll search refused the instance.
     #[error(transparent)]
     Doll(#[from] DollError),
-}
-
-impl NativePackingError {
-    /// Whether the question, not the search, is at fault (bad usage rather than a failure).
-    pub fn is_usage(&self) -> bool {
-        matches!(self, NativePackingError::AtLeastOnTile)
-    }
 }
 
 /// Answers `goal` for `packing` natively.

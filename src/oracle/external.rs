@@ -219,10 +219,7 @@ pub enum SolverSpecError {
     #[error("{}", self.describe(&Setting::name))]
     NativeBackend,
     /// A MiniZinc solver asked for with `--backend sat`.
-    #[error(
-        "--solver {0}: a MiniZinc solver answers the 0-1 program of the milp backend; leave \
-         out --backend or give --backend milp"
-    )]
+    #[error("{}", self.describe(&Setting::name))]
     CpNeedsMilp(String),
     /// A MiniZinc solver that `minizinc --solvers` does not list.
     #[error("MiniZinc has no solver {solver:?} (`minizinc --solvers` lists {listed})")]
@@ -247,6 +244,13 @@ impl NamesSettings for SolverSpecError {
                 "{} needs {} or {}",
                 name(Setting::Solver),
                 name(Setting::Backend("sat")),
+                name(Setting::Backend("milp"))
+            ),
+            SolverSpecError::CpNeedsMilp(solver) => format!(
+                "{} {solver}: a MiniZinc solver answers the 0-1 program of the milp backend; \
+                 leave out {} or give {}",
+                name(Setting::Solver),
+                name(Setting::AnyBackend),
                 name(Setting::Backend("milp"))
             ),
             other => other.to_string(),

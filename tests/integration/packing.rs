@@ -6,7 +6,7 @@ use crate::common;
 use common::{models, puzzlec};
 use puzzlec::base::{Control, Goal, Status};
 use puzzlec::driver::packing::{assignment_of, count_native, count_sat};
-use puzzlec::driver::{solve, Backend, SolveError};
+use puzzlec::driver::{solve, Backend, Misuse, SolveError};
 use puzzlec::geometry::placements::{orientations, PieceLimit};
 use puzzlec::geometry::shapes::picture_cells as shape;
 use puzzlec::puzzle::packing::{Packing, PackingKind, PackingSolution, PieceSpec};
@@ -52,8 +52,12 @@ fn at_least_on_a_tile_model_is_a_usage_error_not_a_backend_failure() {
     )
     .unwrap_err();
     assert!(
-        matches!(&error, SolveError::Usage(m) if m == "a tile model has no objective: drop --at-least"),
+        matches!(&error, SolveError::Misused(Misuse::AtLeastOnTile)),
         "{error:?}"
+    );
+    assert_eq!(
+        error.to_string(),
+        "a tile model has no objective: drop `at_least`"
     );
 }
 

@@ -2,8 +2,9 @@
 //! the same question, and whether their answers agree.
 
 use crate::args::Compare;
-use crate::output::{check_goal, exit, goal, print_json, print_stdout, Failure};
+use crate::output::{check_goal, exit, flag, goal, print_json, print_stdout, Failure};
 use crate::session::Session;
+use puzzlec::base::error::NamesSettings;
 use puzzlec::driver::external::ExternalSolver;
 use puzzlec::driver::guard::{self, Work};
 use puzzlec::driver::{self, Backend, CompareRow, SolveError, Verdict};
@@ -112,6 +113,12 @@ pub fn run(args: &Compare, session: &Session) -> Result<u8, Failure> {
             Err(SolveError::Native(error)) => CompareRow::Failed {
                 label: contender.label(),
                 error: error.to_string(),
+                elapsed: began.elapsed(),
+            },
+            // Worded with the flag, as everywhere on the command line.
+            Err(SolveError::Misused(misuse)) => CompareRow::Failed {
+                label: contender.label(),
+                error: misuse.describe(&flag),
                 elapsed: began.elapsed(),
             },
             Err(error) => CompareRow::Failed {

@@ -61,6 +61,12 @@ pub fn flag(setting: Setting) -> String {
         Setting::WidthAndHeight => "--width and --height".into(),
         Setting::Solver => "--solver".into(),
         Setting::Backend(backend) => format!("--backend {backend}"),
+        Setting::AnyBackend => "--backend".into(),
+        Setting::AtLeast => "--at-least".into(),
+        Setting::List => "--all".into(),
+        Setting::Count => "--count".into(),
+        Setting::Unique => "--unique".into(),
+        Setting::MaxListed => "--max-solutions".into(),
     }
 }
 

@@ -75,6 +75,9 @@ fn prove(model: &Path, dir: &Path, options: &ProveOptions, json: bool) -> Result
         Err(error) => {
             return Err(match error {
                 ProveError::Input(e) => Failure::Input(e),
+                ProveError::Misused { path, misuse } => {
+                    Failure::Usage(format!("{}: {}", path.display(), misuse.describe(&flag)))
+                }
                 ProveError::Lazy { .. } | ProveError::Write { .. } => {
                     Failure::Usage(error.to_string())
                 }

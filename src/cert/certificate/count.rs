@@ -43,9 +43,9 @@ use super::{
     certificate_cnf, CheckError, Checked, Claim, Manifest, ProveError, COUNT_REFUTATION, CUTS_FILE,
     MODEL_FILE, SOLUTIONS_FILE,
 };
-use crate::base::error::InputError;
+use crate::base::error::{InputError, Setting};
 use crate::base::{plural, Control};
-use crate::driver::{enumerate, Backend, EnumerateOptions};
+use crate::driver::{enumerate, Backend, EnumerateOptions, Misuse};
 use crate::engines::cover_proof::{
     write_cover_refutation, CoverProblem, CoverProofError, MAX_CELLS,
 };
@@ -78,8 +78,8 @@ pub enum CountingError {
     /// A packing that maximises: only tilings are counted.
     #[error("counting is available for tiling models (goal = \"tile\"); this model maximises")]
     Maximising,
-    /// `--unique` on a family without symmetry classes.
-    #[error("--unique is not available for dissections")]
+    /// `unique` on a family without symmetry classes.
+    #[error("{}", Misuse::NotForDissections(Setting::Unique))]
     NoClasses,
 }
 
@@ -426,7 +426,14 @@ pub(super) fn record(
     options: &super::ProveOptions,
 ) -> Result<Record, ProveError> {
     let usage = |message: String| ProveError::Input(InputError::file(model_path, message));
-    let counting = Counting::of(puzzle, options.unique).map_err(|e| usage(e.to_string()))?;
+    let misused = |misuse| ProveError::Misused {
+        path: model_path.to_path_buf(),
+        misuse,
+    };
+    let counting = Counting::of(puzzle, options.unique).map_err(|e| match e {
+        CountingError::NoClasses => misused(Misuse::NotForDissections(Setting::Unique)),
+        CountingError::Maximising => usage(e.to_string()),
+    })?;
     let control = &options.control;
     let solve_start = Instant::now();
 
@@ -444,13 +451,10 @@ pub(super) fn record(
         return Err(ProveError::Stopped(control.reason()));
     }
     if estimate.count > options.max_listed {
-        return Err(usage(format!(
-            "{} are too many to certify one by one (the limit is {}, --max-solutions): \
-             count them with `puzzlec solve --count` (native) and `--backend sat`, two \
-             independent methods, which are not a certificate",
-            plural(estimate.count, "solution"),
-            options.max_listed
-        )));
+        return Err(misused(Misuse::TooManyToList {
+            count: estimate.count,
+            limit: options.max_listed,
+        }));
     }
 
     let (mut folder, optimum) = if puzzle.has_objective() {

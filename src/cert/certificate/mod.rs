@@ -33,6 +33,7 @@
 //! refused.
 
 use crate::base::error::InputError;
+use crate::driver::Misuse;
 use crate::encode::amo::AmoEncoding;
 use crate::encode::{cnf as encode, dimacs, Cnf};
 use crate::model::{Assignment, Lit, Model};
@@ -331,6 +332,15 @@ pub enum ProveError {
     /// The model file is bad.
     #[error("{0}")]
     Input(#[from] InputError),
+    /// A setting that does not apply to the model (see [`Misuse`]): bad input, worded with
+    /// the setting's name.
+    #[error("{}: {misuse}", path.display())]
+    Misused {
+        /// The model file.
+        path: PathBuf,
+        /// The setting and why it does not apply.
+        misuse: Misuse,
+    },
     /// The model has lazy constraints that cannot justify their cuts, so a refutation that
     /// needs them could not be checked.
     #[error("{path}: cannot certify a model with lazy constraints that give no reasons for their cuts ({names}): a refutation using their cuts could not be checked")]

@@ -3,6 +3,7 @@
 use super::write::{record_answer, write_manifest, Folder, ProveOptions, Record};
 use super::{unrefuted_encoding, Claim, Manifest, ProveError};
 use crate::base::error::InputError;
+use crate::driver::Misuse;
 use crate::puzzle::load_model_file;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -84,7 +85,10 @@ fn prove_here(
         .map_err(|e| InputError::file(model_path, format!("cannot read: {e}")))?;
     let table = super::table::route(&puzzle, options).filter(|_| !options.count);
     if let (Some(shard), None) = (options.shard, &table) {
-        return Err(InputError::file(model_path, format!("--shard {shard}: only maximum packings certified by their Russian-doll table are proved in shards")).into());
+        return Err(ProveError::Misused {
+            path: model_path.to_path_buf(),
+            misuse: Misuse::ShardNeedsTable(shard),
+        });
     }
     if let Some(table) = table {
         let control = &options.control;
