@@ -365,20 +365,18 @@ pub fn solve_with_sub_boxes(
     let mut settled = Vec::new();
     for sub in sub_boxes {
         let smaller = packing.open_box(sub.width, sub.height);
-        let (lines, kept) = if packing.width <= packing.height {
-            ("rows", sub.height)
-        } else {
-            ("columns", sub.width)
+        let columns = packing.width > packing.height;
+        let evidence = Evidence::DollSubBox {
+            width: packing.width,
+            height: packing.height,
+            optimum: sub.optimum,
+            kept: if columns { sub.width } else { sub.height },
+            columns,
         };
-        let evidence = format!(
-            "native Russian-doll search of the {} x {} box: its suffix table allows at most {} \
-             pieces in its last {kept} {lines} (this box), and a packing of {} was found there",
-            packing.width, packing.height, sub.optimum, sub.optimum
-        );
         let raw = RawOutcome::optimal(
             Solution::Packing(sub.packing),
             sub.optimum,
-            Evidence::Text(evidence),
+            evidence,
             Size::default(),
         );
         let smaller_puzzle = Puzzle::Packing(smaller);

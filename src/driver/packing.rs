@@ -4,7 +4,7 @@
 //! tiling counts, natively and with SAT, raw and up to the region's symmetries.
 
 use super::with_stop;
-use crate::base::evidence::PackingSearch;
+use crate::base::evidence::{DollStoppedAnswer, DollTable, PackingSearch, WindowsImproved};
 use crate::base::{Control, Evidence, Goal, RawOutcome, Size};
 use crate::engines::neighbourhood::{self, NeighbourhoodOptions};
 use crate::engines::packing::{maximise, MaximiseError, PackingGoal, PackingOptions, Progress};
@@ -281,31 +281,18 @@ fn russian_doll(
     }
     let found = outcome.best.len();
     let best = packing.solution_of(&outcome.best);
-    let bounded = match outcome.stats.bounded_entries {
-        0 => String::new(),
-        1 => ", 1 entry settled by the bounds given for the boxes of its last rows".into(),
-        n => format!(", {n} entries settled by the bounds given for the boxes of its last rows"),
+    let table = DollTable {
+        cells: order.len(),
+        lookahead_cuts: outcome.stats.lookahead_cuts > 0,
+        bounded_entries: outcome.stats.bounded_entries,
+        nodes: outcome.stats.nodes,
     };
-    let how = |k: usize| {
-        format!(
-            "native Russian-doll search refuted \"at least {k}\": the suffix table of {} scan cells, from the last back, with a memo of exhausted states{}{bounded} ({} nodes)",
-            order.len(),
-            if outcome.stats.lookahead_cuts > 0 {
-                " and lookahead cuts"
-            } else {
-                ""
-            },
-            outcome.stats.nodes
-        )
-        .into()
-    };
+    let how = |k: usize| Evidence::DollRefuted { k, table };
     Ok(match goal {
         Goal::Maximise => RawOutcome::optimal(best, found, how(found + 1), size),
-        Goal::AtLeast(k) if found >= k => RawOutcome::satisfiable(
-            best,
-            format!("native Russian-doll search found {found} >= {k} (the optimum)").into(),
-            size,
-        ),
+        Goal::AtLeast(k) if found >= k => {
+            RawOutcome::satisfiable(best, Evidence::DollFound { found, k }, size)
+        }
         Goal::AtLeast(k) => RawOutcome::unsatisfiable(Some(found), how(k), size),
     })
 }
@@ -342,17 +329,18 @@ fn improve_stopped(
         }
         _ => None,
     };
-    let (best, how) = match &improved {
-        Some(improved) => (
-            improved.best.as_slice(),
-            format!(
-                "; its best packing, {} pieces, improved to {} by re-solving windows of it (large-neighbourhood search, {} rounds)",
-                outcome.best.len(),
-                improved.best.len(),
-                improved.rounds
-            ),
-        ),
-        None => (outcome.best.as_slice(), String::new()),
+    let best = improved
+        .as_ref()
+        .map_or(outcome.best.as_slice(), |i| i.best.as_slice());
+    let improved = improved.as_ref().map(|i| WindowsImproved {
+        from: outcome.best.len(),
+        to: i.best.len(),
+        rounds: i.rounds,
+    });
+    let evidence = |answer| Evidence::DollStopped {
+        bound,
+        answer,
+        improved,
     };
     let found = best.len();
     let witness = packing.solution_of(best);
@@ -360,22 +348,18 @@ fn improve_stopped(
         Goal::Maximise if found == bound => RawOutcome::optimal(
             witness,
             found,
-            format!("its packing meets the bound of the native Russian-doll search, which had not finished (at most {bound} pieces){how}").into(),
+            evidence(DollStoppedAnswer::MeetsBound),
             size,
         ),
         Goal::AtLeast(k) if found >= k => RawOutcome::satisfiable(
             witness,
-            format!("found {found} >= {k} after the native Russian-doll search stopped (at most {bound} pieces){how}").into(),
+            evidence(DollStoppedAnswer::Reaches { found, k }),
             size,
         ),
         _ => RawOutcome::stopped(
             (found > 0).then_some(witness),
             Some(bound),
-            format!(
-                "{}; the native Russian-doll search had not finished (at most {bound} pieces){how}",
-                control.reason()
-            )
-            .into(),
+            evidence(DollStoppedAnswer::Stopped(control.stop())),
             size,
         ),
     })

@@ -70,6 +70,22 @@ pub enum MilpQuestion {
     Constraints,
 }
 
+/// What a stopped Russian doll's packing answered.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum DollStoppedAnswer {
+    /// It meets the bound: optimal.
+    MeetsBound,
+    /// It reaches the asked count `found >= k`.
+    Reaches {
+        /// Pieces found.
+        found: usize,
+        /// The asked count.
+        k: usize,
+    },
+    /// Neither: the run stopped for this reason.
+    Stopped(Stop),
+}
+
 /// Which native packing search answered.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum PackingSearch {
@@ -77,6 +93,30 @@ pub enum PackingSearch {
     ExactCover,
     /// The bitboard branch and bound (piece minimums).
     BranchAndBound,
+}
+
+/// What a finished Russian-doll search's table rested on.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct DollTable {
+    /// Scan cells of the suffix table.
+    pub cells: usize,
+    /// Whether lookahead cuts fired.
+    pub lookahead_cuts: bool,
+    /// Entries settled by the bounds given for the boxes of the last rows.
+    pub bounded_entries: u64,
+    /// Search nodes.
+    pub nodes: u64,
+}
+
+/// A stopped Russian doll's best packing improved by re-solving windows of it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct WindowsImproved {
+    /// Pieces of the doll's own packing.
+    pub from: usize,
+    /// Pieces after the windows were re-solved.
+    pub to: usize,
+    /// Rounds of the large-neighbourhood search.
+    pub rounds: u64,
 }
 
 /// How a run's status was established.
@@ -285,8 +325,48 @@ pub enum Evidence {
         /// Why it stopped.
         stop: Stop,
     },
-    /// Anything else, already in words: the Russian-doll search's sentences, a puzzle's
-    /// reason it is impossible by counting, and answers combined from other outcomes.
+    /// The Russian-doll search refuted "at least k" by its whole table.
+    DollRefuted {
+        /// The refuted count.
+        k: usize,
+        /// What the table rested on.
+        table: DollTable,
+    },
+    /// The Russian-doll search found at least `k` (its optimum, `found`).
+    DollFound {
+        /// Pieces found.
+        found: usize,
+        /// The asked count.
+        k: usize,
+    },
+    /// The Russian-doll search of a box settled one of its smaller boxes on the way: the
+    /// entry of its last `kept` rows (or columns) allows `optimum` pieces, and a packing of
+    /// that many was found there.
+    DollSubBox {
+        /// The searched box's width.
+        width: usize,
+        /// The searched box's height.
+        height: usize,
+        /// The smaller box's optimum.
+        optimum: usize,
+        /// Rows (or columns) of the searched box that the smaller box keeps.
+        kept: usize,
+        /// Whether `kept` counts columns (a box wider than tall is scanned by columns).
+        columns: bool,
+    },
+    /// A stopped Russian-doll search: its packing (improved by windows or not) meets its
+    /// bound (`found` is None), reaches the asked `k`, or neither (`stop` says why it
+    /// stopped).
+    DollStopped {
+        /// The bound the search had proved when it stopped.
+        bound: usize,
+        /// What the packing answered: meets the bound (optimal), reaches `k`, or neither.
+        answer: DollStoppedAnswer,
+        /// The windows' improvement of the packing, if any.
+        improved: Option<WindowsImproved>,
+    },
+    /// Anything else, already in words: a puzzle's reason it is impossible by counting, a
+    /// solver's error, and answers combined from other outcomes.
     Text(String),
 }
 

@@ -1,6 +1,8 @@
 //! The words of evidence: every [`Evidence`] as the sentence reports and `--json` give.
 
-use super::{Ceiling, Evidence, MilpQuestion, Oracle, OracleKind, PackingSearch};
+use super::{
+    Ceiling, DollStoppedAnswer, Evidence, MilpQuestion, Oracle, OracleKind, PackingSearch,
+};
 use crate::base::plural;
 use std::fmt;
 
@@ -297,6 +299,72 @@ impl fmt::Display for Evidence {
                     search_name(*search)
                 ),
             },
+            Evidence::DollRefuted { k, table } => {
+                write!(
+                    f,
+                    "native Russian-doll search refuted \"at least {k}\": the suffix table of {} scan cells, from the last back, with a memo of exhausted states",
+                    table.cells
+                )?;
+                if table.lookahead_cuts {
+                    f.write_str(" and lookahead cuts")?;
+                }
+                match table.bounded_entries {
+                    0 => {}
+                    1 => f.write_str(
+                        ", 1 entry settled by the bounds given for the boxes of its last rows",
+                    )?,
+                    n => write!(
+                        f,
+                        ", {n} entries settled by the bounds given for the boxes of its last rows"
+                    )?,
+                }
+                write!(f, " ({} nodes)", table.nodes)
+            }
+            Evidence::DollFound { found, k } => write!(
+                f,
+                "native Russian-doll search found {found} >= {k} (the optimum)"
+            ),
+            Evidence::DollSubBox {
+                width,
+                height,
+                optimum,
+                kept,
+                columns,
+            } => write!(
+                f,
+                "native Russian-doll search of the {width} x {height} box: its suffix table allows at most {optimum} \
+                 pieces in its last {kept} {} (this box), and a packing of {optimum} was found there",
+                if *columns { "columns" } else { "rows" }
+            ),
+            Evidence::DollStopped {
+                bound,
+                answer,
+                improved,
+            } => {
+                match answer {
+                    DollStoppedAnswer::MeetsBound => write!(
+                        f,
+                        "its packing meets the bound of the native Russian-doll search, which had not finished (at most {bound} pieces)"
+                    )?,
+                    DollStoppedAnswer::Reaches { found, k } => write!(
+                        f,
+                        "found {found} >= {k} after the native Russian-doll search stopped (at most {bound} pieces)"
+                    )?,
+                    DollStoppedAnswer::Stopped(stop) => write!(
+                        f,
+                        "{}; the native Russian-doll search had not finished (at most {bound} pieces)",
+                        stop.reason()
+                    )?,
+                }
+                if let Some(improved) = improved {
+                    write!(
+                        f,
+                        "; its best packing, {} pieces, improved to {} by re-solving windows of it (large-neighbourhood search, {} rounds)",
+                        improved.from, improved.to, improved.rounds
+                    )?;
+                }
+                Ok(())
+            }
             Evidence::Text(text) => f.write_str(text),
         }
     }
