@@ -1,12 +1,11 @@
 //! A model, or a 0-1 program, as a MiniZinc or FlatZinc file: its rows are the CPLEX LP
-//! file's ([`super::lp::constraint_row`]), its identifiers made from the LP column names
-//! ([`super::lp_file::lp_names`]); [`crate::formats::minizinc`] writes them.
+//! file's ([`super::lp::constraint_row`]); [`crate::formats::minizinc`] writes them, its
+//! identifiers made from the LP column names.
 
 #[cfg(test)]
 mod tests;
 
 use super::lp::{self, LinearProgram};
-use super::lp_file::lp_names;
 use crate::base::Control;
 use crate::formats::lines::WriteError;
 use crate::formats::minizinc::{self, Dialect, Problem};
@@ -16,7 +15,7 @@ use std::io::Write;
 /// MiniZinc-safe, unique identifiers for `names`: the LP column names, with `x_` before a
 /// keyword (and before `objective`), as [`minizinc::idents`] makes them.
 pub fn mzn_names(names: &[String]) -> Vec<String> {
-    minizinc::idents(&lp_names(names))
+    minizinc::idents(names)
 }
 
 /// The model's constraints as rows `c1`, `c2`... (the LP file's), each commented with its
@@ -34,7 +33,6 @@ pub fn model_problem(model: &Model, at_least: Option<usize>) -> Problem<'_> {
         .collect();
     Problem {
         names: model.names(),
-        lp_names: lp_names(model.names()),
         objective: model.objective.as_ref().map(|_| lp::objective_terms(model)),
         rows,
         at_least: at_least.filter(|_| model.objective.is_some()),
@@ -48,7 +46,6 @@ pub fn program_problem(program: &LinearProgram) -> Problem<'_> {
     let decision = program.rows.iter().any(|r| r.name == "at_least");
     Problem {
         names: &program.columns,
-        lp_names: lp_names(&program.columns),
         objective: (!program.objective.is_empty() && !decision)
             .then(|| (program.objective.clone(), program.objective_offset)),
         rows: program

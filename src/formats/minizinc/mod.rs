@@ -41,6 +41,7 @@ pub use answer::{is_answer, read_answer, zero_one, MznAnswerError, MznStatus};
 pub use read::{read_file, MznFile};
 pub use write::{write, Problem};
 
+use crate::formats::lp::lp_names;
 use std::collections::HashSet;
 
 /// The name of the objective variable in both formats; no model variable gets it.
@@ -106,12 +107,12 @@ const RESERVED: [&str; 55] = [
     OBJECTIVE,
 ];
 
-/// MiniZinc-safe, unique identifiers made from the variables' LP column names (`q_3_5`
-/// for `q[3,5]`, as the CPLEX LP file names them): `x_` before a keyword (and before
-/// `objective`), and a count after a name taken already.
-pub fn idents(lp_names: &[String]) -> Vec<String> {
+/// MiniZinc-safe, unique identifiers for the variables `names`, made from their LP column
+/// names (`q_3_5` for `q[3,5]`, as the CPLEX LP file names them, [`lp_names`]): `x_` before
+/// a keyword (and before `objective`), and a count after a name taken already.
+pub fn idents(names: &[String]) -> Vec<String> {
     let mut used: HashSet<String> = HashSet::new();
-    lp_names
+    lp_names(names)
         .iter()
         .map(|name| {
             let mut name = name.clone();

@@ -13,9 +13,6 @@ use std::io::Write;
 pub struct Problem<'a> {
     /// The model's variable names, one per column.
     pub names: &'a [String],
-    /// The same names as LP columns (`q_3_5` for `q[3,5]`, as the CPLEX LP file names
-    /// them), which the file's identifiers are made from ([`idents`]).
-    pub lp_names: Vec<String>,
     /// The objective's (coefficient, column) terms and constant; `None` for no objective.
     pub objective: Option<(Vec<(f64, usize)>, f64)>,
     /// The rows, each with the words of its comment (`c1: at-most-one`).
@@ -293,7 +290,7 @@ pub fn write(
     out: &mut dyn Write,
     should_stop: &dyn Fn() -> bool,
 ) -> Result<(), WriteError> {
-    let labels = idents(&problem.lp_names);
+    let labels = idents(problem.names);
     let mut lines = LineWriter::new(out, should_stop);
     let fzn = dialect == Dialect::FlatZinc;
     // MiniZinc declares the variables as arrays where it can; FlatZinc, which has no
