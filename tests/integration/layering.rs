@@ -14,7 +14,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("base", &[]),
     ("geometry", &["base"]),
     ("model", &["base"]),
-    ("engines", &["geometry", "base"]),
+    ("engines", &["geometry", "formats", "base"]),
     ("encode", &["formats", "model", "base"]),
     (
         "oracle",

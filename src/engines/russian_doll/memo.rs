@@ -65,7 +65,7 @@ pub(super) struct Memo {
 }
 
 /// A memo key: the window's 128 bits and a 46-bit tag (scan cell, mode, balances).
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub(super) struct Key {
     lo: u64,
     hi: u64,

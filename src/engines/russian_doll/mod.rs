@@ -68,11 +68,13 @@ mod bounds;
 mod instance;
 mod memo;
 mod mirror;
+mod proof;
 mod search;
 mod table;
 mod window;
 
 use instance::Prepared;
+pub use proof::{packing_opb, write_proof, DollProof, DollProofError};
 use table::run;
 pub use window::{Wide, Window};
 

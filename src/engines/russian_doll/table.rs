@@ -139,6 +139,27 @@ fn step<W: Window>(
     }
 }
 
+/// The key masks of the relaxed memo lookups ([`DollOptions::memo_relaxed`], when `on`):
+/// the window's cells kept, from the scan cell up to `(e - 1)` scan rows ahead, then half
+/// a row fewer.
+pub(super) fn relaxed_offsets(prep: &Prepared, on: bool) -> Vec<(u64, u64)> {
+    if !on || prep.extent < 3 {
+        return Vec::new();
+    }
+    let kept = (prep.extent - 1) * prep.row;
+    let mut offsets = vec![kept, kept - prep.row / 2];
+    offsets.dedup();
+    // Clearing from offset `k` on changes keys only inside the reach; keys hold 128.
+    offsets
+        .into_iter()
+        .filter(|&k| k < prep.reach.min(128))
+        .map(|k| match k {
+            0..=63 => ((1 << k) - 1, 0),
+            _ => (u64::MAX, (1u64 << (k - 64)) - 1),
+        })
+        .collect()
+}
+
 pub(super) fn run<W: Window>(
     prep: &Prepared,
     options: &DollOptions<'_>,
@@ -178,22 +199,7 @@ pub(super) fn run<W: Window>(
         dead_span,
         covering_starts,
         covering,
-        relaxed: if options.memo_relaxed && prep.extent >= 3 {
-            let kept = (prep.extent - 1) * prep.row;
-            let mut offsets = vec![kept, kept - prep.row / 2];
-            offsets.dedup();
-            // Clearing from offset `k` on changes keys only inside the reach; keys hold 128.
-            offsets
-                .into_iter()
-                .filter(|&k| k < prep.reach.min(128))
-                .map(|k| match k {
-                    0..=63 => ((1 << k) - 1, 0),
-                    _ => (u64::MAX, (1u64 << (k - 64)) - 1),
-                })
-                .collect()
-        } else {
-            Vec::new()
-        },
+        relaxed: relaxed_offsets(prep, options.memo_relaxed),
     };
     let threads = if options.threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())

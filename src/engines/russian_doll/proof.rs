@@ -1,0 +1,859 @@
+//! The Russian doll writing its own VeriPB proof of the optimum as it searches.
+//!
+//! # What the proof says
+//!
+//! The OPB file ([`packing_opb`]) is the packing model: a variable `x{i+1}` per placement
+//! `i`, "at most one" per cell covered by two placements or more, and the objective
+//! `min: -x1 -x2 ...`. The proof defines two families of auxiliary variables by
+//! redundance-based strengthening (`red`, each definition both ways, so each is exact), in
+//! the doll's scan order:
+//!
+//! * `u{q}_{k}` <=> "at least `k` placements with their first cell at `q` or later" are
+//!   used (the table entry `S[q]` is the unit `~u{q}_{S[q]+1}`), and
+//! * `c{q}_{w}` <=> "cell `w` is covered by a placement whose first cell is before `q`".
+//!
+//! From the definitions it derives once, with `pol`: `u{q}_{k}` implies `u{q+1}_{k-1}` (a
+//! piece at `q` at most), and `u{q+1}_{k}` or one of the placements starting at `q`; the
+//! monotony `u{q}_{k} -> u{q}_{k-1}`; `c{q}_{w} -> c{q+1}_{w}`; and "`c{q}_{w}` excludes the
+//! later placements covering `w`".
+//!
+//! Then every exhausted search node `(q, window)` that needed `k` more pieces writes one
+//! clause: `~c{q}_{w1} ... ~c{q}_{wr} ~u{q}_{k}` over the window's covered cells, "from this
+//! state fewer than `k` more fit". It is about the state alone, not the path that reached
+//! it, so it is true in every entry of the table, and it is exactly what the memo stores:
+//! a memo hit, or a relaxed lookup (fewer covered cells: a shorter clause that implies the
+//! longer one), names the clause of the node that filled the memo entry. A node's clause
+//! follows by unit propagation from, per placement tried at `q`, a clause "... or not this
+//! placement", which follows from the child's clause (or the table entry or memo entry
+//! that cut the child) through the chain of cells the child's scan passed over. Every `rup`
+//! names its hints, in propagation order.
+//!
+//! The table entry of a cell where the search found no packing is the root node's clause
+//! (an empty window); one that rose follows from the next entry in one `rup`. The last
+//! entry with the `u` definition gives "at most `S[0]` pieces", the witness is logged with
+//! `sol`, and the conclusion is `BOUNDS -S[0] -S[0]`.
+//!
+//! # What is switched off
+//!
+//! The proof covers the search with the memo, relaxed lookups and skipped unfit cells. Not
+//! (yet) the dead cells (a state's key would name cells no placement covers), the
+//! lookahead cut, outside row bounds, mirror symmetry and the threads: a proof is written
+//! by one thread without them; see `docs/certificates.md` for what each costs. Instances
+//! with a binding piece maximum (where the doll has no memo) are refused.
+
+use std::io::Write;
+
+use rustc_hash::FxHashMap;
+
+use super::instance::{Engine, Prepared};
+use super::memo::{key_of, Key};
+use super::table::relaxed_offsets;
+use super::window::Window;
+use super::{validate, DollError};
+use crate::formats::lines::{LineWriter, WriteError};
+use crate::formats::veripb::{
+    push_step, Conclusion, Constraint, ConstraintId, Hint, Lit, Objective, OpbFile, PolItem,
+    Relation, Step, VarNames, PROOF_HEADER,
+};
+use crate::geometry::placements::PackingInstance;
+
+/// What a proof-writing run found and wrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DollProof {
+    /// The optimum `S[0]`.
+    pub optimum: usize,
+    /// A packing of `optimum` pieces (placement indices into the instance).
+    pub best: Vec<usize>,
+    /// Search nodes (each exhausted one wrote its clause).
+    pub nodes: u64,
+    /// Nodes cut by a memo entry (relaxed lookups included).
+    pub memo_hits: u64,
+    /// Constraints the proof derives (its last ID minus the formula's).
+    pub derived: u64,
+}
+
+/// Why no proof was written.
+#[derive(Debug, thiserror::Error)]
+pub enum DollProofError {
+    /// The instance is not one the doll takes.
+    #[error("{0}")]
+    Doll(DollError),
+    /// The instance is one the proof does not cover (yet).
+    #[error("the proof-writing doll does not take this instance: {0}")]
+    Unsupported(&'static str),
+    /// Writing failed, or the caller asked to stop.
+    #[error("{0}")]
+    Write(#[from] WriteError),
+}
+
+/// The OPB file the proof refers to (see the module doc) and, per cell, the ID of its
+/// "at most one" constraint (`None`: covered by fewer than two placements).
+pub fn packing_opb(instance: &PackingInstance) -> (OpbFile, Vec<Option<u64>>) {
+    let n = instance.placements.len();
+    let names = VarNames::numbered(n);
+    let mut covering = vec![Vec::new(); instance.width * instance.height];
+    for (i, p) in instance.placements.iter().enumerate() {
+        for &cell in &p.cells {
+            covering[cell].push(i);
+        }
+    }
+    let mut constraints = Vec::new();
+    let mut amo = vec![None; covering.len()];
+    for (cell, list) in covering.iter().enumerate() {
+        if list.len() >= 2 {
+            constraints.push(Constraint {
+                terms: list.iter().map(|&i| (-1, x(i))).collect(),
+                relation: Relation::AtLeast,
+                rhs: -1,
+            });
+            amo[cell] = Some(constraints.len() as u64);
+        }
+    }
+    let file = OpbFile {
+        declared_variables: n,
+        names,
+        objective: Some(Objective {
+            terms: (0..n).map(|i| (-1, x(i))).collect(),
+            constant: 0,
+        }),
+        constraints,
+    };
+    (file, amo)
+}
+
+/// The literal of placement `i` (variable `x{i+1}`, the `i`-th of [`VarNames::numbered`]).
+fn x(i: usize) -> Lit {
+    Lit::new(i as u32, false)
+}
+
+/// Finds a maximum packing of `instance` by the Russian doll and writes, into `out`, a
+/// VeriPB proof that it is maximum over [`packing_opb`]'s file (see the module doc).
+/// `should_stop` is polled as lines are written.
+pub fn write_proof(
+    instance: &PackingInstance,
+    out: &mut dyn Write,
+    should_stop: &dyn Fn() -> bool,
+) -> Result<DollProof, DollProofError> {
+    validate(instance).map_err(DollProofError::Doll)?;
+    let prep = Prepared::new(instance, false);
+    if prep.limited {
+        return Err(DollProofError::Unsupported(
+            "a piece has a binding maximum (the proof has no piece counts)",
+        ));
+    }
+    let (opb, amo_by_cell) = packing_opb(instance);
+    let amo: Vec<Option<u64>> = prep.order.iter().map(|&cell| amo_by_cell[cell]).collect();
+    let writer = LineWriter::new(out, should_stop);
+    match prep.reach {
+        0..=64 => Prover::<u64>::new(&prep, opb, amo, writer).run(),
+        65..=128 => Prover::<u128>::new(&prep, opb, amo, writer).run(),
+        _ => Err(DollProofError::Unsupported(
+            "placements reach over more than 128 scan cells",
+        )),
+    }
+}
+
+/// The definitions of `u{q}_{k}` and what is derived from them (constraint IDs).
+#[derive(Clone, Copy)]
+struct Counter {
+    var: u32,
+    /// `u -> sum >= k`.
+    implies: u64,
+    /// `sum >= k -> u` (absent when `k` exceeds the placements).
+    implied: Option<u64>,
+    /// `u{q}_{k} -> u{q+1}_{k-1}` (for `k >= 2`).
+    fewer: u64,
+    /// `u{q}_{k} -> u{q+1}_{k}` or a placement starting at `q`.
+    later: u64,
+    /// `u{q}_{k} -> u{q}_{k-1}` (for `k >= 2`).
+    monotone: u64,
+}
+
+/// The definition of `c{q}_{w}` and what is derived from it.
+#[derive(Clone, Copy)]
+struct Cover {
+    var: u32,
+    /// `c -> ` one of the earlier placements covering `w`.
+    implies: u64,
+    /// each earlier placement covering `w` `-> c`.
+    implied: u64,
+    /// `c` excludes every later placement covering `w`.
+    excludes: u64,
+    /// `c{q}_{w} -> c{q+1}_{w}` (when that is defined).
+    next: Option<u64>,
+}
+
+/// The end of a child's chain: why the state it reaches cannot hold the pieces it needs.
+enum Closed {
+    /// The hints, from the child's origin on, that propagate to a conflict.
+    Refuted(Vec<u64>),
+    /// A packing of the target was found.
+    Found,
+}
+
+struct Prover<'p, W> {
+    prep: &'p Prepared,
+    engine: Engine<'p, W>,
+    opb: OpbFile,
+    names: VarNames,
+    out: LineWriter<'p>,
+    line: String,
+    next_id: u64,
+    /// Per scan position: its cell's "at most one" ID.
+    amo: Vec<Option<u64>>,
+    /// Per scan position `q`: the kept placements (`Prepared` indices) covering it.
+    covering: Vec<Vec<u32>>,
+    /// `covers[q][w - q]`: `c{q}_{w}`, where defined.
+    covers: Vec<Vec<Option<Cover>>>,
+    /// `counters[q][k - 1]`: `u{q}_{k}`.
+    counters: Vec<Vec<Counter>>,
+    /// Per scan position: the ID of its table entry, the unit `~u{q}_{S[q]+1}`.
+    entry: Vec<u64>,
+    table: Vec<u32>,
+    target: u32,
+    stack: Vec<u32>,
+    memo: FxHashMap<Key, (u32, u64)>,
+    /// The derived jumps `c{from}_{w} -> c{to}_{w}`, by `(w, from, to)`.
+    lifts: FxHashMap<(u32, u32, u32), u64>,
+    relaxed: Vec<(u64, u64)>,
+    nodes: u64,
+    memo_hits: u64,
+}
+
+impl<'p, W: Window> Prover<'p, W> {
+    fn new(prep: &'p Prepared, opb: OpbFile, amo: Vec<Option<u64>>, out: LineWriter<'p>) -> Self {
+        let engine = Engine {
+            skip_unfit: true,
+            prep,
+            masks: prep
+                .relative
+                .iter()
+                .map(|rel| rel.iter().fold(W::empty(), |m, &k| m.with(k)))
+                .collect(),
+            has_start: (0..prep.cells)
+                .map(|k| prep.starts[k] < prep.starts[k + 1])
+                .collect(),
+            piece: prep.piece.iter().map(|&p| p as u32).collect(),
+            dead_span: 0,
+            covering_starts: Vec::new(),
+            covering: Vec::new(),
+            relaxed: Vec::new(),
+        };
+        let mut covering = vec![Vec::new(); prep.cells];
+        for first in 0..prep.cells {
+            for i in prep.starts[first]..prep.starts[first + 1] {
+                for &k in &prep.relative[i as usize] {
+                    covering[first + k].push(i);
+                }
+            }
+        }
+        let names = opb.names.clone();
+        let next_id = opb.constraint_ids() + 1;
+        Prover {
+            relaxed: relaxed_offsets(prep, true),
+            prep,
+            engine,
+            opb,
+            names,
+            out,
+            line: String::new(),
+            next_id,
+            amo,
+            covering,
+            covers: Vec::new(),
+            counters: vec![Vec::new(); prep.cells + 1],
+            entry: vec![0; prep.cells + 1],
+            table: vec![0; prep.cells + 1],
+            target: 0,
+            stack: Vec::new(),
+            memo: FxHashMap::default(),
+            lifts: FxHashMap::default(),
+            nodes: 0,
+            memo_hits: 0,
+        }
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Writing
+
+    /// Writes `step`; the ID of the constraint it adds.
+    fn step(&mut self, step: &Step) -> Result<u64, WriteError> {
+        self.line.clear();
+        push_step(&mut self.line, step, &self.names);
+        let line = &self.line;
+        self.out.put(|l| l.push_str(line))?;
+        self.next_id += 1;
+        Ok(self.next_id - 1)
+    }
+
+    /// `red constraint : var -> value ;` (a definition of the fresh `var`).
+    fn red(
+        &mut self,
+        terms: Vec<(i64, Lit)>,
+        rhs: i64,
+        var: u32,
+        value: bool,
+    ) -> Result<u64, WriteError> {
+        self.line.clear();
+        let constraint = Constraint {
+            terms,
+            relation: Relation::AtLeast,
+            rhs,
+        };
+        crate::formats::veripb::push_constraint(&mut self.line, &constraint, &self.names);
+        let name = self.names.name(var).to_string();
+        let text = format!("red {} : {name} -> {} ;\n", self.line, u8::from(value));
+        self.out.put(|l| l.push_str(&text))?;
+        self.next_id += 1;
+        Ok(self.next_id - 1)
+    }
+
+    fn pol(&mut self, items: Vec<PolItem>) -> Result<u64, WriteError> {
+        self.step(&Step::Pol(items))
+    }
+
+    /// `pol a b + [c +] ;`
+    fn pol_sum(&mut self, ids: &[u64]) -> Result<u64, WriteError> {
+        let mut items = vec![PolItem::Id(ConstraintId::Absolute(ids[0]))];
+        for &id in &ids[1..] {
+            items.push(PolItem::Id(ConstraintId::Absolute(id)));
+            items.push(PolItem::Add);
+        }
+        self.pol(items)
+    }
+
+    /// `rup` of the clause `lits` with `hints`.
+    fn rup(&mut self, lits: Vec<Lit>, hints: &[u64]) -> Result<u64, WriteError> {
+        self.step(&Step::Rup {
+            constraint: Constraint {
+                terms: lits.into_iter().map(|l| (1, l)).collect(),
+                relation: Relation::AtLeast,
+                rhs: 1,
+            },
+            hints: Some(
+                hints
+                    .iter()
+                    .map(|&id| Hint::Id(ConstraintId::Absolute(id)))
+                    .collect(),
+            ),
+        })
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Definitions
+
+    /// The kept placements starting at `q` or later, as literals.
+    fn suffix(&self, q: usize) -> impl Iterator<Item = Lit> + '_ {
+        let from = self.prep.starts[q] as usize;
+        (from..self.prep.index.len()).map(|i| x(self.prep.index[i]))
+    }
+
+    fn suffix_len(&self, q: usize) -> usize {
+        self.prep.index.len() - self.prep.starts[q] as usize
+    }
+
+    /// Defines `c{q}_{w}` for every `q` and every cell `w >= q` that a placement starting
+    /// before `q` and one starting at `q` or later both cover.
+    fn define_covers(&mut self) -> Result<(), WriteError> {
+        let n = self.prep.cells;
+        let reach = self.prep.reach;
+        self.covers = vec![Vec::new(); n + 1];
+        for q in 1..n {
+            let span = (reach.saturating_sub(1)).min(n - q);
+            let mut row = vec![None; span];
+            for (offset, slot) in row.iter_mut().enumerate() {
+                let w = q + offset;
+                let (earlier, later): (Vec<u32>, Vec<u32>) =
+                    self.covering[w].iter().partition(|&&i| self.first(i) < q);
+                if earlier.is_empty() || later.is_empty() {
+                    continue;
+                }
+                let var = self.names.intern(&format!("c{q}_{w}"));
+                let c = Lit::new(var, false);
+                let mut terms = vec![(1, c.negate())];
+                terms.extend(earlier.iter().map(|&i| (1, x(self.prep.index[i as usize]))));
+                let implies = self.red(terms, 1, var, false)?;
+                let e = earlier.len() as i64;
+                let mut terms = vec![(e, c)];
+                terms.extend(
+                    earlier
+                        .iter()
+                        .map(|&i| (1, x(self.prep.index[i as usize]).negate())),
+                );
+                let implied = self.red(terms, e, var, true)?;
+                let amo = self.amo[w].expect("a cell two placements cover has its at-most-one");
+                let excludes = self.pol_sum(&[implies, amo])?;
+                *slot = Some(Cover {
+                    var,
+                    implies,
+                    implied,
+                    excludes,
+                    next: None,
+                });
+            }
+            self.covers[q] = row;
+            // c{q-1}_{w} -> c{q}_{w}
+            if q >= 2 {
+                for offset in 0..self.covers[q - 1].len() {
+                    let w = q - 1 + offset;
+                    let (Some(before), Some(after)) =
+                        (self.covers[q - 1][offset], self.cover(q, w))
+                    else {
+                        continue;
+                    };
+                    let lits = vec![Lit::new(before.var, true), Lit::new(after.var, false)];
+                    let id = self.rup(lits, &[after.implied, before.implies])?;
+                    if let Some(slot) = &mut self.covers[q - 1][offset] {
+                        slot.next = Some(id);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn first(&self, i: u32) -> usize {
+        self.prep.starts.partition_point(|&s| s <= i) - 1
+    }
+
+    fn cover(&self, q: usize, w: usize) -> Option<Cover> {
+        self.covers
+            .get(q)?
+            .get(w.checked_sub(q)?)
+            .copied()
+            .flatten()
+    }
+
+    /// Defines `u{q}_{k}` for the next `k` (they are defined in order from 1), with what is
+    /// derived from it; `u{q+1}_{k-1}` and `u{q+1}_{k}` must be defined where they exist.
+    fn define_counter(&mut self, q: usize) -> Result<(), WriteError> {
+        let k = self.counters[q].len() + 1;
+        let var = self.names.intern(&format!("u{q}_{k}"));
+        let u = Lit::new(var, false);
+        let size = self.suffix_len(q);
+        let ki = k as i64;
+        let mut terms = vec![(ki, u.negate())];
+        terms.extend(self.suffix(q).map(|l| (1, l)));
+        let implies = self.red(terms, ki, var, false)?;
+        let implied = if k <= size {
+            let slack = (size - k + 1) as i64;
+            let mut terms = vec![(slack, u)];
+            terms.extend(self.suffix(q).map(|l| (1, l.negate())));
+            Some(self.red(terms, slack, var, true)?)
+        } else {
+            None
+        };
+        let next_implied = |this: &Self, j: usize| -> Option<u64> {
+            (j >= 1)
+                .then(|| this.counters.get(q + 1)?.get(j - 1)?.implied)
+                .flatten()
+        };
+        let starting = if q < self.prep.cells {
+            (self.prep.starts[q + 1] - self.prep.starts[q]) as usize
+        } else {
+            0
+        };
+        let (mut fewer, mut later, mut monotone) = (implies, implies, implies);
+        if q < self.prep.cells {
+            if k >= 2 {
+                let mut ids = vec![implies];
+                ids.extend(next_implied(self, k - 1));
+                if starting >= 2 {
+                    ids.push(self.amo[q].expect("two placements start here"));
+                }
+                fewer = if ids.len() > 1 {
+                    self.pol_sum(&ids)?
+                } else {
+                    implies
+                };
+            }
+            if let Some(next) = next_implied(self, k) {
+                later = self.pol_sum(&[implies, next])?;
+            }
+        }
+        if k >= 2 {
+            let below = self.counters[q][k - 2]
+                .implied
+                .expect("u{q}_{k-1} is defined both ways");
+            monotone = self.pol_sum(&[implies, below])?;
+        }
+        self.counters[q].push(Counter {
+            var,
+            implies,
+            implied,
+            fewer,
+            later,
+            monotone,
+        });
+        Ok(())
+    }
+
+    fn counter(&self, q: usize, k: usize) -> Counter {
+        self.counters[q][k - 1]
+    }
+
+    // -----------------------------------------------------------------------------------
+    // The table
+
+    fn run(mut self) -> Result<DollProof, DollProofError> {
+        let n = self.prep.cells;
+        self.out.put(|l| {
+            l.push_str(PROOF_HEADER);
+            l.push('\n');
+        })?;
+        let formula = self.opb.constraint_ids();
+        self.step_plain(&Step::Formula(formula))?;
+        self.define_covers()?;
+        // The last position: nothing starts there or later.
+        self.define_counter(n)?;
+        self.entry[n] = self.counter(n, 1).implies;
+        let mut best: Vec<u32> = Vec::new();
+        for c in (0..n).rev() {
+            let target = self.table[c + 1] + 1;
+            self.table[c] = self.table[c + 1];
+            while self.counters[c].len() < target as usize {
+                self.define_counter(c)?;
+            }
+            let found = if self.engine.has_start[c] {
+                self.target = target;
+                self.entry_search(c)?
+            } else {
+                None
+            };
+            match found {
+                Some(Ok(packing)) => {
+                    best = packing;
+                    self.table[c] = target;
+                    self.define_counter(c)?;
+                    let rise = self.counter(c, target as usize + 1).fewer;
+                    let next = self.entry[c + 1];
+                    let lit = Lit::new(self.counter(c, target as usize + 1).var, true);
+                    self.entry[c] = self.rup(vec![lit], &[rise, next])?;
+                }
+                Some(Err(root)) => self.entry[c] = root,
+                None => {
+                    let later = self.counter(c, target as usize).later;
+                    let next = self.entry[c + 1];
+                    let lit = Lit::new(self.counter(c, target as usize).var, true);
+                    self.entry[c] = self.rup(vec![lit], &[later, next])?;
+                }
+            }
+        }
+        self.conclude(best)
+    }
+
+    /// Searches entry `c` (at least one piece starting at `c`): `Ok` with a packing of the
+    /// target, or `Err` with the ID of the root clause `~u{c}_{target}`.
+    #[allow(clippy::type_complexity)]
+    fn entry_search(&mut self, c: usize) -> Result<Option<Result<Vec<u32>, u64>>, WriteError> {
+        self.stack.clear();
+        let need = self.target;
+        match self.expand(c, W::empty(), need)? {
+            None => Ok(Some(Ok(self.stack.clone()))),
+            Some(root) => Ok(Some(Err(root))),
+        }
+    }
+
+    fn conclude(mut self, best: Vec<u32>) -> Result<DollProof, DollProofError> {
+        let optimum = self.table[0] as usize;
+        let size = self.suffix_len(0);
+        let bound = match self.counters[0][optimum].implied {
+            Some(implied) => {
+                let factor = (size - optimum) as u64;
+                self.pol(vec![
+                    PolItem::Id(ConstraintId::Absolute(implied)),
+                    PolItem::Id(ConstraintId::Absolute(self.entry[0])),
+                    PolItem::Multiply(factor),
+                    PolItem::Add,
+                ])?
+            }
+            None => self.entry[0],
+        };
+        let used: std::collections::HashSet<usize> =
+            best.iter().map(|&i| self.prep.index[i as usize]).collect();
+        let literals = (0..self.opb.declared_variables)
+            .map(|i| Lit::new(i as u32, !used.contains(&i)))
+            .collect();
+        self.step_plain(&Step::Solution {
+            literals,
+            improving: false,
+            value: None,
+        })?;
+        self.step_plain(&Step::OutputNone)?;
+        let value = -(optimum as i64);
+        self.step_plain(&Step::Conclusion(Conclusion::Bounds {
+            lower: Some(value),
+            lower_hint: Some(ConstraintId::Absolute(bound)),
+            upper: Some(value),
+            solution: None,
+        }))?;
+        self.step_plain(&Step::End)?;
+        let derived = self.next_id - 1 - self.opb.constraint_ids();
+        self.out.finish()?;
+        let mut best: Vec<usize> = best.iter().map(|&i| self.prep.index[i as usize]).collect();
+        best.sort_unstable();
+        Ok(DollProof {
+            optimum,
+            best,
+            nodes: self.nodes,
+            memo_hits: self.memo_hits,
+            derived,
+        })
+    }
+
+    /// A step that adds no constraint.
+    fn step_plain(&mut self, step: &Step) -> Result<(), WriteError> {
+        self.line.clear();
+        push_step(&mut self.line, step, &self.names);
+        let line = &self.line;
+        self.out.put(|l| l.push_str(line))
+    }
+
+    // -----------------------------------------------------------------------------------
+    // The search
+
+    /// The covered cells of `window` at `q` that have a `c` variable: `(w, Cover)`.
+    fn covered(&self, q: usize, window: W) -> Vec<(usize, Cover)> {
+        let (lo, hi) = window.key().expect("proof windows have at most 128 bits");
+        let mut out = Vec::new();
+        for (word, base) in [(lo, 0), (hi, 64)] {
+            let mut bits = word;
+            while bits != 0 {
+                let b = bits.trailing_zeros() as usize + base;
+                bits &= bits - 1;
+                if let Some(cover) = self.cover(q, q + b) {
+                    out.push((q + b, cover));
+                }
+            }
+        }
+        out
+    }
+
+    /// The clause `c{from}_{w} -> c{to}_{w}` (none when `from == to`): the chain of
+    /// one-cell steps, derived once per jump and kept.
+    fn lift(&mut self, w: usize, from: usize, to: usize) -> Result<Option<u64>, WriteError> {
+        if from == to {
+            return Ok(None);
+        }
+        if to == from + 1 {
+            return Ok(self.cover(from, w).and_then(|c| c.next));
+        }
+        if let Some(&id) = self.lifts.get(&(w as u32, from as u32, to as u32)) {
+            return Ok(Some(id));
+        }
+        let hints: Vec<u64> = (from..to)
+            .map(|s| {
+                self.cover(s, w)
+                    .and_then(|c| c.next)
+                    .expect("c is defined along the way")
+            })
+            .collect();
+        let lits = vec![
+            Lit::new(self.cover(from, w).expect("defined").var, true),
+            Lit::new(self.cover(to, w).expect("defined").var, false),
+        ];
+        let id = self.rup(lits, &hints)?;
+        self.lifts.insert((w as u32, from as u32, to as u32), id);
+        Ok(Some(id))
+    }
+
+    /// The hints that make `c{s}_{w}` true from where the origin established it.
+    fn establish(
+        &mut self,
+        origin: Origin,
+        w: usize,
+        s: usize,
+        hints: &mut Hints,
+    ) -> Result<(), WriteError> {
+        let placed = origin
+            .placed
+            .is_some_and(|i| w >= origin.q && self.prep.relative[i].contains(&(w - origin.q)));
+        let from = if placed {
+            let cover = self
+                .cover(origin.q + 1, w)
+                .expect("defined where it is needed");
+            hints.push(cover.implied);
+            origin.q + 1
+        } else {
+            origin.q
+        };
+        if let Some(id) = self.lift(w, from, s)? {
+            hints.push(id);
+        }
+        Ok(())
+    }
+
+    /// The first covered cell (at `q`) of placement `i` starting at `q`, which overlaps
+    /// `window`.
+    fn overlap(&self, q: usize, window: W, i: usize) -> usize {
+        let (lo, hi) = window.key().expect("at most 128 bits");
+        let bit = |k: usize| {
+            if k < 64 {
+                lo >> k & 1 == 1
+            } else {
+                hi >> (k - 64) & 1 == 1
+            }
+        };
+        let k = self.prep.relative[i]
+            .iter()
+            .copied()
+            .find(|&k| bit(k))
+            .expect("the placement overlaps the window");
+        q + k
+    }
+
+    /// The child state `(q, window)` (not yet moved on to a useful cell) that needs `need`
+    /// more pieces, reached from `origin` with `u{q}_{need}` true: the hints from there to a
+    /// conflict, or [`Closed::Found`].
+    fn child(
+        &mut self,
+        origin: Origin,
+        mut q: usize,
+        mut window: W,
+        need: u32,
+    ) -> Result<Closed, WriteError> {
+        self.nodes += 1;
+        if need == 0 {
+            return Ok(Closed::Found);
+        }
+        let mut hints = Hints::default();
+        loop {
+            if need > self.table[q] {
+                // The table cuts: need = S[q] + 1 (S falls by at most one per cell).
+                debug_assert_eq!(need, self.table[q] + 1);
+                hints.push(self.entry[q]);
+                return Ok(Closed::Refuted(hints.ids));
+            }
+            let (from, to) = (
+                self.prep.starts[q] as usize,
+                self.prep.starts[q + 1] as usize,
+            );
+            let fits = (from..to).any(|i| !window.overlaps(self.engine.masks[i]));
+            if fits {
+                break;
+            }
+            // Nothing fits at q: every placement starting there meets a covered cell.
+            for i in from..to {
+                let w = self.overlap(q, window, i);
+                self.establish(origin, w, q, &mut hints)?;
+                hints.push(self.cover(q, w).expect("defined").excludes);
+            }
+            hints.push(self.counter(q, need as usize).later);
+            q += 1;
+            window = window.shr(1);
+        }
+        let memo_hit = self.lookup(q, window, need);
+        if let Some((more, _)) = memo_hit {
+            self.memo_hits += 1;
+            for k in (more + 2..=need).rev() {
+                hints.push(self.counter(q, k as usize).monotone);
+            }
+        }
+        let id = match memo_hit {
+            Some((_, id)) => id,
+            None => match self.expand(q, window, need)? {
+                Some(id) => id,
+                None => return Ok(Closed::Found),
+            },
+        };
+        for (w, _) in self.covered(q, window) {
+            self.establish(origin, w, q, &mut hints)?;
+        }
+        hints.push(id);
+        Ok(Closed::Refuted(hints.ids))
+    }
+
+    /// The memo's clause for `(q, window)` that cuts a node needing `need` more pieces:
+    /// `(more, id)`, `more < need`, by the exact key or a relaxed one.
+    fn lookup(&self, q: usize, window: W, need: u32) -> Option<(u32, u64)> {
+        let key = key_of(q, window, 0, [0, 0])?;
+        let cuts = |key: &Key| self.memo.get(key).copied().filter(|&(more, _)| more < need);
+        cuts(&key).or_else(|| {
+            self.relaxed
+                .iter()
+                .map(|&kept| key.keeping(kept))
+                .filter(|relaxed| *relaxed != key)
+                .find_map(|relaxed| cuts(&relaxed))
+        })
+    }
+
+    /// Searches the node `(q, window)` that needs `need` more pieces, where a placement
+    /// fits at `q`; writes its clause and returns its ID, or `None` when a packing of the
+    /// target was found (left on the stack).
+    fn expand(&mut self, q: usize, window: W, need: u32) -> Result<Option<u64>, WriteError> {
+        let covered = self.covered(q, window);
+        let counter = self.counter(q, need as usize);
+        let clause = |extra: Option<Lit>| -> Vec<Lit> {
+            let mut lits: Vec<Lit> = covered.iter().map(|(_, c)| Lit::new(c.var, true)).collect();
+            lits.push(Lit::new(counter.var, true));
+            lits.extend(extra);
+            lits
+        };
+        let (from, to) = (
+            self.prep.starts[q] as usize,
+            self.prep.starts[q + 1] as usize,
+        );
+        let mut node_hints = Hints::default();
+        for i in from..to {
+            let mask = self.engine.masks[i];
+            if window.overlaps(mask) {
+                let w = self.overlap(q, window, i);
+                node_hints.push(self.cover(q, w).expect("defined").excludes);
+                continue;
+            }
+            self.stack.push(i as u32);
+            let origin = Origin { q, placed: Some(i) };
+            let closed = self.child(origin, q + 1, window.union(mask).shr(1), need - 1)?;
+            let Closed::Refuted(child_hints) = closed else {
+                return Ok(None);
+            };
+            self.stack.pop();
+            // Assuming the node's clause false and x_i, one piece fewer is needed at q + 1.
+            let mut hints = vec![counter.fewer];
+            hints.extend(child_hints);
+            let lit = x(self.prep.index[i]).negate();
+            node_hints.push(self.rup(clause(Some(lit)), &hints)?);
+        }
+        let origin = Origin { q, placed: None };
+        let Closed::Refuted(skip_hints) = self.child(origin, q + 1, window.shr(1), need)? else {
+            return Ok(None);
+        };
+        node_hints.push(counter.later);
+        for id in skip_hints {
+            node_hints.push(id);
+        }
+        let id = self.rup(clause(None), &node_hints.ids)?;
+        if let Some(key) = key_of(q, window, 0, [0, 0]) {
+            let more = need - 1;
+            let slot = self.memo.entry(key).or_insert((more, id));
+            if slot.0 > more {
+                *slot = (more, id);
+            }
+        }
+        Ok(Some(id))
+    }
+}
+
+/// Where a child's covered cells got their `c` literals: the parent's cell `q` (its
+/// window's cells, at `q`) and the placement put there, if any (its cells, at `q + 1`).
+#[derive(Clone, Copy)]
+struct Origin {
+    q: usize,
+    placed: Option<usize>,
+}
+
+/// A hint list without repeats, in first-use order.
+#[derive(Default)]
+struct Hints {
+    ids: Vec<u64>,
+}
+
+impl Hints {
+    fn push(&mut self, id: u64) {
+        // Lists are short and repeats are recent (the same exclusion for several
+        // placements): a look at the tail finds nearly all of them.
+        if !self.ids.iter().rev().take(32).any(|&h| h == id) {
+            self.ids.push(id);
+        }
+    }
+}
