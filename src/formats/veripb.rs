@@ -5,7 +5,7 @@
 //! `coef lit ... >= k ;`, `<= k ;` or `= k ;` over named variables, `~x` for a negation) and
 //! the proof
 //! lines `f`, `pol`, `rup` (with or without hints), `pbc` (with a subproof ended by `qed`),
-//! `sol`, `soli`, `del id`, `del range`, `output NONE`, `conclusion` and `end pseudo-Boolean
+//! `red` (with a witness, without a subproof), `sol`, `soli`, `del id`, `del range`, `output NONE`, `conclusion` and `end pseudo-Boolean
 //! proof`. Anything else is refused by name, with its line, so a proof never passes because
 //! a line was skipped. Coefficients are `i64`, read with overflow checks. Proofs are read
 //! step by step ([`ProofReader`]), never held whole, and written through the same types
@@ -270,6 +270,15 @@ pub enum Conclusion {
     },
 }
 
+/// What a `red` witness maps a variable to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum WitnessValue {
+    /// The constant `1` (true) or `0` (false).
+    Constant(bool),
+    /// A literal (`x3` or `~x3`).
+    Literal(Lit),
+}
+
 /// One step of a proof.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Step {
@@ -290,6 +299,14 @@ pub enum Step {
         constraint: Constraint,
         /// Whether a subproof follows.
         subproof: bool,
+    },
+    /// `red C : x -> v ... ;`: C by redundance-based strengthening with the witness
+    /// (a substitution of variables), without a subproof.
+    Red {
+        /// What is derived.
+        constraint: Constraint,
+        /// The witness: (variable, what it maps to), in the written order.
+        witness: Vec<(u32, WitnessValue)>,
     },
     /// `qed [pbc] [: id] ;`: the innermost subproof ends, with its contradiction.
     Qed(Option<ConstraintId>),
@@ -322,6 +339,7 @@ impl Step {
             Step::Pol(_) => "pol",
             Step::Rup { .. } => "rup",
             Step::Pbc { .. } => "pbc",
+            Step::Red { .. } => "red",
             Step::Qed(_) => "qed",
             Step::Solution {
                 improving: false, ..
@@ -343,8 +361,8 @@ pub const PROOF_HEADER: &str = "pseudo-Boolean proof version 3.0";
 // ---------------------------------------------------------------------------------------
 // Reading
 
-/// Lines read one at a time, cut into tokens: `;`, `:`, `>=`, `<=` and `=` stand alone,
-/// anything else runs up to whitespace or one of those.
+/// Lines read one at a time, cut into tokens: `;`, `:`, `>=`, `<=`, `=` and `->` stand
+/// alone, anything else runs up to whitespace or one of those.
 struct Tokens<R> {
     input: R,
     text: Vec<u8>,
@@ -416,6 +434,7 @@ impl<R: BufRead> Tokens<R> {
         self.pos += 1;
         match first {
             b';' | b':' | b'=' => {}
+            b'-' if self.text.get(self.pos) == Some(&b'>') => self.pos += 1,
             b'>' | b'<' => {
                 if self.text.get(self.pos) != Some(&b'=') {
                     return error(self.line, "expected `>=` or `<=`");
@@ -489,6 +508,7 @@ const KEYWORDS: &[&str] = &[
     "pol",
     "rup",
     "pbc",
+    "red",
     "qed",
     "sol",
     "soli",
@@ -877,6 +897,7 @@ impl<R: BufRead> ProofReader<R> {
                     subproof: false,
                 }
             }
+            "red" => self.red()?,
             "qed" => {
                 let r = &mut self.reader;
                 match r.peek()? {
@@ -1062,6 +1083,58 @@ impl<R: BufRead> ProofReader<R> {
         Ok(items)
     }
 
+    /// `red C : witness`, up to the `;`; a subproof (`: subproof`) is refused.
+    fn red(&mut self) -> Result<Step, VeriPbError> {
+        let r = &mut self.reader;
+        let constraint = r.constraint()?;
+        if constraint.relation == Relation::Equal {
+            return r.fail("`red` takes `>=` or `<=`, not `=`");
+        }
+        r.expect(Token::Colon, "`:` and a witness after `red`'s constraint")?;
+        let mut witness: Vec<(u32, WitnessValue)> = Vec::new();
+        loop {
+            let var = match r.peek()? {
+                Some(Token::Semicolon) => break,
+                Some(Token::Colon) => {
+                    return r.fail("`red` with a subproof is not read: give the witness alone")
+                }
+                Some(&Token::Literal(lit)) if !lit.is_negated() => lit.var(),
+                Some(other) => {
+                    let found = describe(other);
+                    return r.fail(format!(
+                        "expected a variable of `red`'s witness, found {found}"
+                    ));
+                }
+                None => return r.fail("the file ends inside `red`'s witness"),
+            };
+            r.peeked = None;
+            if witness.iter().any(|&(v, _)| v == var) {
+                let name = r.names.name(var).to_string();
+                return r.fail(format!("`red`'s witness maps {name} twice"));
+            }
+            let mut value = r.expect_next("what the witness maps a variable to")?;
+            if value == Token::Word("->".into()) {
+                value = r.expect_next("what the witness maps a variable to")?;
+            }
+            let value = match value {
+                Token::Integer(0) => WitnessValue::Constant(false),
+                Token::Integer(1) => WitnessValue::Constant(true),
+                Token::Literal(lit) => WitnessValue::Literal(lit),
+                other => {
+                    return r.fail(format!(
+                        "a witness maps a variable to `0`, `1` or a literal, not {}",
+                        describe(&other)
+                    ))
+                }
+            };
+            witness.push((var, value));
+        }
+        Ok(Step::Red {
+            constraint,
+            witness,
+        })
+    }
+
     fn conclusion(&mut self) -> Result<Conclusion, VeriPbError> {
         let r = &mut self.reader;
         let kind = match r.expect_next("a conclusion")? {
@@ -1220,6 +1293,22 @@ pub fn push_step(out: &mut String, step: &Step, names: &VarNames) {
             out.push_str("pbc ");
             push_constraint(out, constraint, names);
             out.push_str(if *subproof { " : subproof" } else { " ;" });
+        }
+        Step::Red {
+            constraint,
+            witness,
+        } => {
+            out.push_str("red ");
+            push_constraint(out, constraint, names);
+            out.push_str(" :");
+            for &(var, value) in witness {
+                let _ = write!(out, " {} -> ", names.name(var));
+                match value {
+                    WitnessValue::Constant(value) => out.push(if value { '1' } else { '0' }),
+                    WitnessValue::Literal(lit) => names.push_literal(out, lit),
+                }
+            }
+            out.push_str(" ;");
         }
         Step::Qed(hint) => {
             out.push_str("qed pbc");
@@ -1380,7 +1469,11 @@ impl<'a> ProofWriter<'a> {
         let names = self.names;
         self.out.put(|l| push_step(l, step, names))?;
         let adds = match step {
-            Step::Pol(_) | Step::Rup { .. } | Step::Pbc { .. } | Step::Qed(_) => true,
+            Step::Pol(_)
+            | Step::Rup { .. }
+            | Step::Pbc { .. }
+            | Step::Red { .. }
+            | Step::Qed(_) => true,
             Step::Solution { improving, .. } => *improving,
             _ => false,
         };
@@ -1500,6 +1593,19 @@ mod tests {
             },
             Step::Qed(Some(ConstraintId::Absolute(9))),
             Step::Qed(None),
+            Step::Red {
+                constraint: constraint.clone(),
+                witness: vec![
+                    (3, WitnessValue::Constant(false)),
+                    (0, WitnessValue::Literal(x(2, true))),
+                    (1, WitnessValue::Literal(x(3, false))),
+                    (2, WitnessValue::Constant(true)),
+                ],
+            },
+            Step::Red {
+                constraint: constraint.clone(),
+                witness: vec![],
+            },
             Step::Pbc {
                 constraint: Constraint {
                     relation: Relation::AtMost,
@@ -1569,6 +1675,43 @@ mod tests {
     }
 
     #[test]
+    fn red_reads_with_or_without_arrows_and_names_new_variables() {
+        let text = "pseudo-Boolean proof version 3.0\n\
+            red 1 ~r1 1 x1 >= 1 : r1 -> 0 ;\n\
+            red 3 u1 1 ~x1 1 ~x2 1 ~x3 >= 3 : u1 -> 1 ;\n\
+            red 1 a-b 1 x2 >= 1 : a-b -> ~x3 x2 x3 ;\n\
+            end pseudo-Boolean proof ;\n";
+        let mut reader = ProofReader::new(text.as_bytes(), VarNames::numbered(3)).unwrap();
+        let mut steps = Vec::new();
+        while let Some((_, step)) = reader.next_step().unwrap() {
+            steps.push(step);
+        }
+        let names = reader.names();
+        assert_eq!(names.len(), 6, "r1, u1 and a-b are new");
+        let var = |name: &str| names.find(name).unwrap();
+        let witness = |step: &Step| match step {
+            Step::Red { witness, .. } => witness.clone(),
+            other => panic!("not red: {other:?}"),
+        };
+        assert_eq!(
+            witness(&steps[0]),
+            vec![(var("r1"), WitnessValue::Constant(false))]
+        );
+        assert!(matches!(&steps[1], Step::Red { constraint, .. }
+            if constraint.rhs == 3 && constraint.terms[0] == (3, Lit::new(var("u1"), false))));
+        assert_eq!(
+            witness(&steps[2]),
+            vec![
+                (var("a-b"), WitnessValue::Literal(Lit::new(var("x3"), true))),
+                (var("x2"), WitnessValue::Literal(Lit::new(var("x3"), false))),
+            ]
+        );
+        let mut written = String::new();
+        push_step(&mut written, &steps[2], names);
+        assert_eq!(written, "red 1 a-b 1 x2 >= 1 : a-b -> ~x3 x2 -> x3 ;\n");
+    }
+
+    #[test]
     fn malformed_steps_are_refused_with_their_line() {
         let bad = |body: &str| {
             let text = format!("{PROOF_HEADER}\nf 1 ;\n{body}\n");
@@ -1578,7 +1721,25 @@ mod tests {
         assert!(bad("pol 1 2 ;").message.contains("exactly one"));
         assert!(bad("pol 1 0 * ;").message.contains("positive"));
         assert!(bad("rup 1 x1 >= 1").message.contains("ends"));
-        assert!(bad("red 1 x1 >= 1 : x1 -> 1 ;").message.contains("`red`"));
+        let subproof = bad("red 1 x1 >= 1 : x1 -> 1 : subproof");
+        assert_eq!(subproof.line, 3);
+        assert!(
+            subproof
+                .message
+                .contains("`red` with a subproof is not read"),
+            "{subproof}"
+        );
+        assert!(bad("red 1 x1 >= 1 : ~x1 -> 1 ;")
+            .message
+            .contains("variable"));
+        assert!(bad("red 1 x1 >= 1 : x1 -> 2 ;")
+            .message
+            .contains("`0`, `1`"));
+        assert!(bad("red 1 x1 >= 1 : x1 -> 1 x1 0 ;")
+            .message
+            .contains("twice"));
+        assert!(bad("red 1 x1 >= 1 ;").message.contains("witness"));
+        assert!(bad("red 1 x1 = 1 : x1 -> 1 ;").message.contains("not `=`"));
         assert!(bad("@l rup 1 x1 >= 1 ;").message.contains("label"));
         assert!(bad("qed red ;").message.contains("pbc"));
         assert!(bad("rup 1 x1 = 1 ;").message.contains("not `=`"));
@@ -1606,12 +1767,18 @@ mod tests {
         let pol = Step::Pol(vec![PolItem::Id(ConstraintId::Absolute(1))]);
         assert_eq!(writer.step(&pol).unwrap(), Some(5));
         assert_eq!(writer.step(&Step::Qed(None)).unwrap(), Some(6));
+        let red = Step::Red {
+            constraint: clause.clone(),
+            witness: vec![(0, WitnessValue::Constant(true))],
+        };
+        assert_eq!(writer.step(&red).unwrap(), Some(7));
         assert_eq!(writer.step(&Step::OutputNone).unwrap(), None);
-        assert_eq!(writer.next_id(), 7);
+        assert_eq!(writer.next_id(), 8);
         writer.finish().unwrap();
         let text = String::from_utf8(text).unwrap();
         assert!(
             text.starts_with("pseudo-Boolean proof version 3.0\nf 3 ;\npbc 1 x1 >= 1 : subproof\n")
         );
+        assert!(text.contains("\nred 1 x1 >= 1 : x1 -> 1 ;\n"), "{text}");
     }
 }

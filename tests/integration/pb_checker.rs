@@ -292,3 +292,67 @@ fn timing_against_veripb() {
         }
     }
 }
+
+/// At most one of x1, x2 and of x2, x3; the most chosen is two (x1 and x3).
+const SMALL_OPB: &str = "* #variable= 3 #constraint= 2\n\
+    min: -1 x1 -1 x2 -1 x3 ;\n\
+    -1 x1 -1 x2 >= -1 ;\n\
+    -1 x2 -1 x3 >= -1 ;\n";
+
+/// A proof of SMALL_OPB's optimum that defines u1 <=> x1 + x2 + x3 >= 2 by `red` (IDs 3 and
+/// 4, u1 named by the proof alone) and derives through u1 that three are too many.
+const RED_PROOF: &str = "pseudo-Boolean proof version 3.0\n\
+    f 2 ;\n\
+    red 2 ~u1 1 x1 1 x2 1 x3 >= 2 : u1 -> 0 ;\n\
+    red 2 u1 1 ~x1 1 ~x2 1 ~x3 >= 2 : u1 -> 1 ;\n\
+    rup 1 ~u1 1 x1 >= 1 ;\n\
+    pbc -1 x1 -1 x2 -1 x3 >= -2 : subproof\n\
+    rup 1 u1 >= 1 ;\n\
+    rup >= 1 ;\n\
+    qed pbc ;\n\
+    sol x1 ~x2 x3 ;\n\
+    output NONE ;\n\
+    conclusion BOUNDS -2 : 9 -2 ;\n\
+    end pseudo-Boolean proof ;\n";
+
+#[test]
+fn red_definitions_are_accepted_and_wrong_witnesses_refused_by_both_checkers() {
+    let test = "red_definitions_are_accepted_and_wrong_witnesses_refused_by_both_checkers";
+    let veripb = veripb_or_skip(test);
+    let dir = tempfile::tempdir().unwrap();
+    let opb = dir.path().join("small.opb");
+    let pbp = dir.path().join("red.pbp");
+    std::fs::write(&opb, SMALL_OPB).unwrap();
+    std::fs::write(&pbp, RED_PROOF).unwrap();
+    let outcome = check_pb_files(&opb, &pbp).unwrap();
+    assert_eq!(
+        outcome.conclusion,
+        PbConclusion::Bounds {
+            lower: Some(-2),
+            upper: Some(-2)
+        }
+    );
+    assert_eq!((outcome.stats.red, outcome.stats.variables), (2, 4));
+    if veripb {
+        assert!(veripb_accepts(&opb, &pbp), "veripb refuses the red proof");
+    }
+    // Each definition with the other value for u1: its own image no longer holds.
+    for (line, from, to) in [(3, "u1 -> 0", "u1 -> 1"), (4, "u1 -> 1", "u1 -> 0")] {
+        let bad_text = tampered(RED_PROOF, |lines| {
+            let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+            out[line - 1] = out[line - 1].replace(from, to);
+            out
+        });
+        let bad = dir.path().join("tampered.pbp");
+        std::fs::write(&bad, bad_text).unwrap();
+        let error = check_pb_files(&opb, &bad).expect_err("a wrong witness is refused");
+        assert!(
+            matches!(&error, PbError::Step { line: l, rule: "red", message }
+                if *l == line && message.contains("the constraint under the witness")),
+            "{error}"
+        );
+        if veripb {
+            assert!(!veripb_accepts(&opb, &bad), "veripb accepts {from} -> {to}");
+        }
+    }
+}

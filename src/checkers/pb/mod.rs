@@ -19,6 +19,14 @@
 //!   derive a contradiction: the hinted constraint, or without a hint the database
 //!   propagating to conflict on its own. Everything the subproof added is deleted at its
 //!   `qed`, then C is added. `pbc C` without a subproof: C by reverse unit propagation.
+//! * `red C : witness` (redundance-based strengthening, at the top level, without a
+//!   subproof): the witness ω maps variables to 0, 1 or literals. The goals are C|ω, every
+//!   constraint of the database (formula and derived alike) that ω can make harder (one with
+//!   a literal ω maps to anything but 1) under ω, and, when ω maps an objective variable,
+//!   "objective|ω <= objective". With ¬C as a premise, each goal must be trivial, implied
+//!   syntactically by the constraint it came from or by ¬C, in the database as it is, or
+//!   follow by unit propagation over the database, ¬C and its own negation. Then C is
+//!   added. This is VeriPB 3.0's check when no order is loaded.
 //! * `sol` / `soli`: the literals, completed by propagation, assign every variable and
 //!   satisfy every constraint of the database and every constraint of the formula (even a
 //!   deleted one); the best objective value is kept; `soli` adds "objective <= value - 1".
@@ -29,7 +37,7 @@
 //!   database, or the database holds a contradiction; the upper bound is the value of the
 //!   best solution logged (or of the solution given).
 //!
-//! Anything else (labels, `red`, `dom`, orders, `obju`) is refused, so that no step is
+//! Anything else (labels, `red` with a subproof, `dom`, orders, `obju`) is refused, so that no step is
 //! trusted unread. One deliberate difference from VeriPB: deleting a formula constraint is
 //! accepted without VeriPB's redundancy check, which only matters for output guarantees
 //! (`output NONE` is the only output read); a deletion can never make a false bound
@@ -37,6 +45,7 @@
 
 mod constraint;
 mod propagate;
+mod redundance;
 
 use std::io::BufRead;
 use std::path::Path;
@@ -45,12 +54,13 @@ use std::time::Instant;
 use rustc_hash::FxHashMap;
 
 use crate::formats::veripb::{
-    read_opb, Conclusion, ConstraintId, Hint, Lit, Objective, PolItem, ProofReader, Step,
-    VeriPbError,
+    read_opb, Conclusion, ConstraintId, Hint, Lit, Objective, PolItem, ProofReader, Step, VarNames,
+    VeriPbError, WitnessValue,
 };
 
 use constraint::{Normalizer, Overflow, PbConstraint};
 use propagate::{Database, Unfinished};
+use redundance::Witness;
 
 /// Why a formula or proof was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -126,6 +136,8 @@ pub struct PbStats {
     pub pol: u64,
     /// `pbc` steps.
     pub pbc: u64,
+    /// `red` steps.
+    pub red: u64,
     /// Constraints deleted, by `del` or at the end of a subproof.
     pub deleted: u64,
     /// The largest constraint ID given.
@@ -215,20 +227,44 @@ struct Refusal {
     message: String,
     /// A variable to name in place of `{var}`.
     var: Option<u32>,
+    /// A constraint to write in place of `{constraint}`.
+    constraint: Option<PbConstraint>,
 }
 
 impl Refusal {
-    fn render(self, names: &crate::formats::veripb::VarNames) -> String {
-        match self.var {
-            Some(v) => self.message.replace("{var}", names.name(v)),
-            None => self.message,
+    fn render(self, names: &VarNames) -> String {
+        let mut message = self.message;
+        if let Some(v) = self.var {
+            message = message.replace("{var}", names.name(v));
         }
+        if let Some(c) = self.constraint {
+            message = message.replace("{constraint}", &show_constraint(&c, names));
+        }
+        message
     }
+}
+
+/// `c` as a proof would write it: `1 x1 2 ~x2 >= 2`.
+fn show_constraint(c: &PbConstraint, names: &VarNames) -> String {
+    let mut text = String::new();
+    for (a, l) in c.terms() {
+        text.push_str(&format!(
+            "{a} {}{} ",
+            if l.is_negated() { "~" } else { "" },
+            names.name(l.var())
+        ));
+    }
+    text.push_str(&format!(">= {}", c.degree));
+    text
 }
 
 impl From<String> for Refusal {
     fn from(message: String) -> Refusal {
-        Refusal { message, var: None }
+        Refusal {
+            message,
+            var: None,
+            constraint: None,
+        }
     }
 }
 
@@ -379,6 +415,16 @@ impl Checker {
                     self.add(c);
                 }
             }
+            Step::Red {
+                constraint,
+                witness,
+            } => {
+                self.top_level("red")?;
+                self.stats.red += 1;
+                let c = self.written(constraint)?;
+                self.redundant(&c, witness)?;
+                self.add(c);
+            }
             Step::Qed(hint) => {
                 let Some(subproof) = self.subproofs.pop() else {
                     return Err("no subproof is open".into());
@@ -476,6 +522,82 @@ impl Checker {
         Ok(())
     }
 
+    /// Checks `c` redundant under `witness`: every goal of VeriPB's redundance rule
+    /// (without a subproof) autoproved with `c`'s negation as a premise.
+    fn redundant(
+        &mut self,
+        c: &PbConstraint,
+        witness: &[(u32, WitnessValue)],
+    ) -> Result<(), Refusal> {
+        let witness = Witness::new(witness);
+        let negated = c.negation()?;
+        let goal = witness.apply(&mut self.normalizer, c)?;
+        self.autoprove(&goal, Some(c), &negated, || {
+            "the constraint under the witness".into()
+        })?;
+        let mut touched: Vec<(u64, PbConstraint)> = Vec::new();
+        for (id, d) in self.db.iter() {
+            if witness.touches(d) {
+                touched.push((id, witness.apply(&mut self.normalizer, d)?));
+            }
+        }
+        for (id, goal) in touched {
+            let source = self.db.get(id).cloned();
+            self.autoprove(&goal, source.as_ref(), &negated, || {
+                format!("constraint {id} under the witness")
+            })?;
+        }
+        if let Some(objective) = &self.objective {
+            if let Some(goal) = witness.objective_goal(&mut self.normalizer, objective)? {
+                self.autoprove(&goal, None, &negated, || {
+                    "objective under the witness <= objective".into()
+                })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Proves `goal` (named by `name`) with `negated` as a premise, in VeriPB's order:
+    /// trivial, implied by the constraint it came from or by the premise, present in the
+    /// database, or by unit propagation.
+    fn autoprove(
+        &mut self,
+        goal: &PbConstraint,
+        source: Option<&PbConstraint>,
+        negated: &PbConstraint,
+        name: impl Fn() -> String,
+    ) -> Result<(), Refusal> {
+        if goal.is_trivial() {
+            return Ok(());
+        }
+        let coefs: FxHashMap<Lit, i64> = goal.terms().map(|(a, l)| (l, a)).collect();
+        let coef = |l: Lit| coefs.get(&l).copied().unwrap_or(0);
+        if source.is_some_and(|s| s.implies(goal, coef)) || negated.implies(goal, coef) {
+            return Ok(());
+        }
+        let same = |d: &PbConstraint| {
+            d.degree == goal.degree
+                && d.coef_sum == goal.coef_sum
+                && d.lits.len() == goal.lits.len()
+                && d.terms().all(|(a, l)| coef(l) == a)
+        };
+        if self.db.iter().any(|(_, d)| same(d)) {
+            return Ok(());
+        }
+        if self.db.rup_with(&[negated, &goal.negation()?]) {
+            return Ok(());
+        }
+        Err(Refusal {
+            message: format!(
+                "the witness does not hold: {} ({{constraint}}) is not implied by the \
+                 negated constraint, not in the database, and not by unit propagation",
+                name()
+            ),
+            var: None,
+            constraint: Some(goal.clone()),
+        })
+    }
+
     /// A deletion may name an ID already deleted (VeriPB skips it), not one never given.
     fn resolve_for_deletion(&self, id: ConstraintId) -> Result<u64, Refusal> {
         let absolute = match id {
@@ -527,6 +649,7 @@ impl Checker {
                 return Err(Refusal {
                     message: "the solution leaves {var} unassigned, even after propagation".into(),
                     var: Some(var),
+                    constraint: None,
                 })
             }
         };
@@ -859,6 +982,102 @@ mod tests {
         assert!(refused(&proof).2.contains("constraint 7 does not exist"));
         let proof = format!("del range 1 3 ;\n{OPTIMUM}");
         assert!(refused(&proof).2.contains("deleted"));
+    }
+
+    const NONE: &str = "output NONE ;\nconclusion NONE ;\nend pseudo-Boolean proof ;\n";
+
+    /// u1 <=> x1 + x2 + x3 >= 2 defined by `red` in both directions (IDs 3 and 4), then used.
+    const REIFIED: &str = "red 2 ~u1 1 x1 1 x2 1 x3 >= 2 : u1 -> 0 ;\n\
+        red 2 u1 1 ~x1 1 ~x2 1 ~x3 >= 2 : u1 -> 1 ;\n\
+        rup 1 ~u1 1 x1 >= 1 ;\n\
+        rup 1 u1 1 ~x1 1 ~x3 >= 1 ;\n";
+
+    #[test]
+    fn red_defines_a_reification_in_both_directions() {
+        let outcome = check(&format!("{REIFIED}{NONE}")).unwrap();
+        assert_eq!(outcome.conclusion, PbConclusion::None);
+        assert_eq!(outcome.stats.red, 2);
+        assert_eq!(outcome.stats.largest_id, 6);
+        assert_eq!(outcome.stats.variables, 4, "u is named by the proof");
+        // Without the definitions the clauses over u1 do not follow.
+        let proof = REIFIED.replace("red 2 u1 1 ~x1 1 ~x2 1 ~x3 >= 2 : u1 -> 1 ;\n", "");
+        assert_eq!(refused(&format!("{proof}{NONE}")).0, "rup");
+        // The other order: the second definition's goals include the first one under u1 -> 0.
+        let lines: Vec<&str> = REIFIED.lines().collect();
+        let swapped = format!("{}\n{}\n{NONE}", lines[1], lines[0]);
+        check(&swapped).unwrap();
+    }
+
+    #[test]
+    fn red_refuses_a_witness_that_breaks_a_constraint_or_the_objective() {
+        // x2 -> 1 breaks formula constraint 1 (x1 + x2 <= 1): ~x1 must follow from ~x2.
+        let (rule, line, message) = refused(&format!("red 1 x2 >= 1 : x2 -> 1 ;\n{NONE}"));
+        assert_eq!((rule, line), ("red", 3));
+        assert!(
+            message.contains("constraint 1 under the witness (1 ~x1 >= 1)"),
+            "{message}"
+        );
+        // x1 -> 0 keeps the constraints but worsens the objective.
+        let message = refused(&format!("red 1 ~x1 >= 1 : x1 -> 0 ;\n{NONE}")).2;
+        assert!(
+            message.contains("objective under the witness <= objective (1 ~x1 >= 1)"),
+            "{message}"
+        );
+        // A definition whose own image is not true: u1 -> 1 for u1 => x1 + x2 + x3 >= 2.
+        let message = refused(&format!(
+            "red 2 ~u1 1 x1 1 x2 1 x3 >= 2 : u1 -> 1 ;\n{NONE}"
+        ))
+        .2;
+        assert!(
+            message.contains("the constraint under the witness (1 x1 1 x2 1 x3 >= 2)"),
+            "{message}"
+        );
+        // Deriving the second direction again under the wrong value: constraint 3 (u =>
+        // x1 + x2 + x3 >= 2) does not hold once u1 is forced true.
+        let proof = REIFIED.replace("u1 -> 1", "u1 -> 0");
+        let message = refused(&format!("{proof}{NONE}")).2;
+        assert!(
+            message.contains("the constraint under the witness"),
+            "{message}"
+        );
+        // Not inside a subproof.
+        let proof = OPTIMUM.replace("pol 3 1 + 2 + ;", "red 1 ~y1 >= 1 : y1 -> 0 ;");
+        assert!(refused(&proof).2.contains("`red` inside a subproof"));
+    }
+
+    #[test]
+    fn red_goals_are_found_in_the_database_or_by_propagation() {
+        // The symmetry x1 <-> x3 of OPB: each formula constraint maps onto the other, the
+        // objective onto itself.
+        check(&format!(
+            "red 1 x1 1 ~x3 >= 1 : x1 -> x3 x3 -> x1 ;\n{NONE}"
+        ))
+        .unwrap();
+        // x1 + x2 >= 1, x1 => x3, x2 => x3: under x2 -> 0, x1 -> 1 the goal x3 >= 1 (from the
+        // second constraint) follows from ~C = x2 by propagation over the third.
+        let opb = "* #variable= 3 #constraint= 3\n\
+            1 x1 1 x2 >= 1 ;\n1 ~x1 1 x3 >= 1 ;\n1 ~x2 1 x3 >= 1 ;\n";
+        let proof = |third: bool| {
+            let formula = if third {
+                opb.to_string()
+            } else {
+                opb.replace("1 ~x2 1 x3 >= 1 ;\n", "")
+                    .replace("#constraint= 3", "#constraint= 2")
+            };
+            let text = format!(
+                "pseudo-Boolean proof version 3.0\nf {} ;\nred 1 ~x2 >= 1 : x2 -> 0 x1 -> 1 ;\n{NONE}",
+                if third { 3 } else { 2 }
+            );
+            check_pb_proof(formula.as_bytes(), text.as_bytes())
+        };
+        assert_eq!(proof(true).unwrap().stats.red, 1);
+        let error = proof(false).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("constraint 2 under the witness (1 x3 >= 1)"),
+            "{error}"
+        );
     }
 
     #[test]

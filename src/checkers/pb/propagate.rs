@@ -535,20 +535,33 @@ impl Database {
     /// Whether assigning the negation `negation` of a constraint and propagating over the
     /// whole database ends in a conflict (reverse unit propagation).
     pub fn rup(&mut self, negation: &PbConstraint) -> bool {
+        self.rup_with(&[negation])
+    }
+
+    /// Whether assigning what the `premises` propagate, in rounds with the whole database
+    /// until nothing changes, ends in a conflict.
+    pub fn rup_with(&mut self, premises: &[&PbConstraint]) -> bool {
         if self.root_conflict {
             return true;
         }
         let start = self.trail.len();
         self.check_start = Some(start);
-        let conflict = loop {
-            match propagate_one(negation, &mut self.values, &mut self.trail) {
-                Outcome::Conflict => break true,
-                Outcome::Nothing => break false,
-                Outcome::Propagated => {
-                    if self.propagate() {
-                        break true;
+        let conflict = 'rounds: loop {
+            let mut changed = false;
+            for premise in premises {
+                match propagate_one(premise, &mut self.values, &mut self.trail) {
+                    Outcome::Conflict => break 'rounds true,
+                    Outcome::Nothing => {}
+                    Outcome::Propagated => {
+                        changed = true;
+                        if self.propagate() {
+                            break 'rounds true;
+                        }
                     }
                 }
+            }
+            if !changed {
+                break false;
             }
         };
         self.undo_to(start);
