@@ -23,6 +23,7 @@ mod dissection;
 mod dissection_backends;
 mod dissection_cli;
 mod docs_commands;
+mod doll_proof;
 mod drat;
 mod edges;
 mod emit_complete;

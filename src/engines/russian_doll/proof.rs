@@ -53,7 +53,7 @@ use super::{validate, DollError};
 use crate::formats::lines::{LineWriter, WriteError};
 use crate::formats::veripb::{
     push_step, Conclusion, Constraint, ConstraintId, Hint, Lit, Objective, OpbFile, PolItem,
-    Relation, Step, VarNames, PROOF_HEADER,
+    Relation, Step, VarNames, WitnessValue, PROOF_HEADER,
 };
 use crate::geometry::placements::PackingInstance;
 
@@ -294,18 +294,14 @@ impl<'p, W: Window> Prover<'p, W> {
         var: u32,
         value: bool,
     ) -> Result<u64, WriteError> {
-        self.line.clear();
-        let constraint = Constraint {
-            terms,
-            relation: Relation::AtLeast,
-            rhs,
-        };
-        crate::formats::veripb::push_constraint(&mut self.line, &constraint, &self.names);
-        let name = self.names.name(var).to_string();
-        let text = format!("red {} : {name} -> {} ;\n", self.line, u8::from(value));
-        self.out.put(|l| l.push_str(&text))?;
-        self.next_id += 1;
-        Ok(self.next_id - 1)
+        self.step(&Step::Red {
+            constraint: Constraint {
+                terms,
+                relation: Relation::AtLeast,
+                rhs,
+            },
+            witness: vec![(var, WitnessValue::Constant(value))],
+        })
     }
 
     fn pol(&mut self, items: Vec<PolItem>) -> Result<u64, WriteError> {
@@ -516,7 +512,7 @@ impl<'p, W: Window> Prover<'p, W> {
             }
             let found = if self.engine.has_start[c] {
                 self.target = target;
-                self.entry_search(c)?
+                Some(self.entry_search(c)?)
             } else {
                 None
             };
@@ -544,14 +540,13 @@ impl<'p, W: Window> Prover<'p, W> {
 
     /// Searches entry `c` (at least one piece starting at `c`): `Ok` with a packing of the
     /// target, or `Err` with the ID of the root clause `~u{c}_{target}`.
-    #[allow(clippy::type_complexity)]
-    fn entry_search(&mut self, c: usize) -> Result<Option<Result<Vec<u32>, u64>>, WriteError> {
+    fn entry_search(&mut self, c: usize) -> Result<Result<Vec<u32>, u64>, WriteError> {
         self.stack.clear();
         let need = self.target;
-        match self.expand(c, W::empty(), need)? {
-            None => Ok(Some(Ok(self.stack.clone()))),
-            Some(root) => Ok(Some(Err(root))),
-        }
+        Ok(match self.expand(c, W::empty(), need)? {
+            None => Ok(self.stack.clone()),
+            Some(root) => Err(root),
+        })
     }
 
     fn conclude(mut self, best: Vec<u32>) -> Result<DollProof, DollProofError> {
