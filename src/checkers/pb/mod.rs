@@ -195,10 +195,13 @@ pub fn check_pb_proof(opb: impl BufRead, proof: impl BufRead) -> Result<PbOutcom
     checker.objective = file.objective;
     let mut reader = ProofReader::new(proof, file.names).map_err(PbError::Syntax)?;
     let mut last_line = 1;
+    checker.vars = reader.names().len();
     while let Some((line, step)) = reader.next_step().map_err(PbError::Syntax)? {
         last_line = line;
-        checker.vars = reader.names().len();
-        checker.db.ensure_vars(checker.vars);
+        let named = reader.names().len();
+        checker.db.ensure_vars(named);
+        checker.db.index_fresh_vars(checker.vars..named);
+        checker.vars = named;
         checker.stats.steps += 1;
         checker.apply(&step).map_err(|message| PbError::Step {
             line,
@@ -535,8 +538,15 @@ impl Checker {
         self.autoprove(&goal, Some(c), &negated, || {
             "the constraint under the witness".into()
         })?;
+        let mut ids: Vec<u64> = Vec::new();
+        for var in witness.support() {
+            ids.extend(self.db.mentioning(var).map(|(id, _)| id));
+        }
+        ids.sort_unstable();
+        ids.dedup();
         let mut touched: Vec<(u64, PbConstraint)> = Vec::new();
-        for (id, d) in self.db.iter() {
+        for id in ids {
+            let d = self.db.get(id).expect("the index holds live constraints");
             if witness.touches(d) {
                 touched.push((id, witness.apply(&mut self.normalizer, d)?));
             }
@@ -581,8 +591,12 @@ impl Checker {
                 && d.lits.len() == goal.lits.len()
                 && d.terms().all(|(a, l)| coef(l) == a)
         };
-        if self.db.iter().any(|(_, d)| same(d)) {
-            return Ok(());
+        // A goal with no literals is a contradiction: present only if the database
+        // conflicts at its root, which unit propagation finds.
+        if let Some(first) = goal.lits.first() {
+            if self.db.mentioning(first.var()).any(|(_, d)| same(d)) {
+                return Ok(());
+            }
         }
         if self.db.rup_with(&[negated, &goal.negation()?]) {
             return Ok(());
@@ -1040,6 +1054,8 @@ mod tests {
             message.contains("the constraint under the witness"),
             "{message}"
         );
+        // Deleted constraints set no goals.
+        check(&format!("del id 1 2 ;\nred 1 x2 >= 1 : x2 -> 1 ;\n{NONE}")).unwrap();
         // Not inside a subproof.
         let proof = OPTIMUM.replace("pol 3 1 + 2 + ;", "red 1 ~y1 >= 1 : y1 -> 0 ;");
         assert!(refused(&proof).2.contains("`red` inside a subproof"));

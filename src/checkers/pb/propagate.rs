@@ -8,6 +8,11 @@
 //! its own part. Deleting a constraint that took part in the root level rebuilds the root
 //! from the constraints that propagate under no assignment at all.
 //!
+//! For `red`, the constraints that mention a variable are indexed, but only for the
+//! variables that need it: those a proof names first (their lists start empty, nothing
+//! before mentions them) and those looked up once (found by one pass over the database),
+//! so a proof without `red` pays nothing and one defining fresh variables never scans.
+//!
 //! Hinted checks use none of this: they start from the empty assignment and propagate the
 //! hinted constraints alone, in their order, until nothing changes (as VeriPB does).
 
@@ -117,6 +122,9 @@ pub struct Database {
     hint_values: Vec<i8>,
     hint_trail: Vec<Lit>,
     live: usize,
+    /// The IDs of the constraints that mention a variable (deleted ones dropped when
+    /// read), for the variables indexed; `None` for the others.
+    mentions: Vec<Option<Vec<u32>>>,
 }
 
 impl Database {
@@ -129,6 +137,49 @@ impl Database {
             self.watches.resize_with(lits, Vec::new);
             self.occurs.resize_with(lits, Vec::new);
         }
+    }
+
+    /// Starts the index of the variables `fresh`, which no constraint in the database
+    /// mentions yet (named by the proof step about to be checked).
+    pub fn index_fresh_vars(&mut self, fresh: std::ops::Range<usize>) {
+        if self.mentions.len() < fresh.end {
+            self.mentions.resize_with(fresh.end, || None);
+        }
+        for var in fresh {
+            self.mentions[var].get_or_insert_with(Vec::new);
+        }
+    }
+
+    /// The constraints that mention `var`, by increasing ID; the first call for a variable
+    /// not indexed yet makes one pass over the database, and the index is kept from then
+    /// on.
+    pub fn mentioning(&mut self, var: u32) -> impl Iterator<Item = (u64, &PbConstraint)> {
+        let v = var as usize;
+        if self.mentions.len() <= v {
+            self.mentions.resize_with(v + 1, || None);
+        }
+        let slots = &self.slots;
+        match &mut self.mentions[v] {
+            Some(ids) => ids.retain(|&id| slots[id as usize].is_some()),
+            none => {
+                let ids = slots
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| {
+                        s.as_ref()
+                            .is_some_and(|s| s.c.lits.iter().any(|l| l.var() == var))
+                    })
+                    .map(|(id, _)| id as u32)
+                    .collect();
+                *none = Some(ids);
+            }
+        }
+        let slots = &self.slots;
+        self.mentions[v]
+            .as_deref()
+            .unwrap_or_default()
+            .iter()
+            .filter_map(move |&id| slots[id as usize].as_ref().map(|s| (u64::from(id), &s.c)))
     }
 
     /// The constraint with `id`, unless it is deleted or was never there.
@@ -174,6 +225,13 @@ impl Database {
             root_reason: false,
         });
         self.live += 1;
+        if let Some(slot) = &self.slots[index] {
+            for l in &slot.c.lits {
+                if let Some(Some(ids)) = self.mentions.get_mut(l.var() as usize) {
+                    ids.push(id as u32);
+                }
+            }
+        }
         if kind == Kind::Counter {
             self.live_occurrences += self.slots[index].as_ref().map_or(0, |s| s.c.lits.len());
         }
@@ -726,6 +784,25 @@ mod tests {
         db.delete([3].into_iter());
         assert!(!db.root_conflict());
         assert!(db.rup(&x1));
+    }
+
+    #[test]
+    fn the_index_of_mentions_follows_additions_and_deletions() {
+        let mut db = database(vec![c(&[(1, x(0)), (1, x(1))], 1), c(&[(1, x(1))], 1)]);
+        let ids = |db: &mut Database, var: u32| -> Vec<u64> {
+            db.mentioning(var).map(|(id, _)| id).collect()
+        };
+        // x1 is found by a pass over the database, then kept up to date.
+        assert_eq!(ids(&mut db, 1), vec![1, 2]);
+        db.add(3, c(&[(1, x(1).negate()), (1, x(2))], 1));
+        db.delete([1].into_iter());
+        assert_eq!(ids(&mut db, 1), vec![2, 3]);
+        // A fresh variable starts with an empty list and gains what mentions it.
+        db.ensure_vars(5);
+        db.index_fresh_vars(4..5);
+        db.add(4, c(&[(1, x(4)), (1, x(0))], 1));
+        assert_eq!(ids(&mut db, 4), vec![4]);
+        assert_eq!(ids(&mut db, 0), vec![4]);
     }
 
     #[test]

@@ -29,6 +29,11 @@ impl Witness {
         }
     }
 
+    /// The variables it maps.
+    pub fn support(&self) -> impl Iterator<Item = u32> + '_ {
+        self.values.keys().copied()
+    }
+
     /// What `lit` becomes, or `None` when its variable is not mapped.
     pub fn image(&self, lit: Lit) -> Option<Image> {
         let image = match *self.values.get(&lit.var())? {
