@@ -3,6 +3,7 @@
 use rustc_hash::FxHashMap;
 
 use super::scan_order;
+use super::window::Window;
 use crate::geometry::placements::PackingInstance;
 
 /// The instance in scan order, placements sorted by first cell.
@@ -222,6 +223,30 @@ pub(super) struct Engine<'p, W> {
     /// The window cells each relaxed memo lookup keeps, as key words
     /// ([`DollOptions::memo_relaxed`]; empty: off).
     pub(super) relaxed: Vec<(u64, u64)>,
+}
+
+impl<'p, W: Window> Engine<'p, W> {
+    /// The engine of `prep` with no extras: every cell searched, no dead cells, no relaxed
+    /// lookups (the callers switch on what they use).
+    pub(super) fn plain(prep: &'p Prepared) -> Self {
+        Engine {
+            skip_unfit: false,
+            prep,
+            masks: prep
+                .relative
+                .iter()
+                .map(|rel| rel.iter().fold(W::empty(), |m, &k| m.with(k)))
+                .collect(),
+            has_start: (0..prep.cells)
+                .map(|k| prep.starts[k] < prep.starts[k + 1])
+                .collect(),
+            piece: prep.piece.iter().map(|&p| p as u32).collect(),
+            dead_span: 0,
+            covering_starts: Vec::new(),
+            covering: Vec::new(),
+            relaxed: Vec::new(),
+        }
+    }
 }
 
 /// The placements covering each scan cell, later first cells first, as offsets and

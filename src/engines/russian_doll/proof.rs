@@ -222,22 +222,9 @@ struct Prover<'p, W> {
 
 impl<'p, W: Window> Prover<'p, W> {
     fn new(prep: &'p Prepared, opb: OpbFile, amo: Vec<Option<u64>>, out: LineWriter<'p>) -> Self {
-        let engine = Engine {
+        let engine: Engine<'_, W> = Engine {
             skip_unfit: true,
-            prep,
-            masks: prep
-                .relative
-                .iter()
-                .map(|rel| rel.iter().fold(W::empty(), |m, &k| m.with(k)))
-                .collect(),
-            has_start: (0..prep.cells)
-                .map(|k| prep.starts[k] < prep.starts[k + 1])
-                .collect(),
-            piece: prep.piece.iter().map(|&p| p as u32).collect(),
-            dead_span: 0,
-            covering_starts: Vec::new(),
-            covering: Vec::new(),
-            relaxed: Vec::new(),
+            ..Engine::plain(prep)
         };
         let mut covering = vec![Vec::new(); prep.cells];
         for first in 0..prep.cells {

@@ -184,22 +184,13 @@ pub(super) fn run<W: Window>(
     } else {
         (Vec::new(), Vec::new())
     };
-    let engine = Engine {
+    let engine: Engine<'_, W> = Engine {
         skip_unfit: memo.is_some(),
-        prep,
-        masks: prep
-            .relative
-            .iter()
-            .map(|rel| rel.iter().fold(W::empty(), |m, &k| m.with(k)))
-            .collect(),
-        has_start: (0..prep.cells)
-            .map(|k| prep.starts[k] < prep.starts[k + 1])
-            .collect(),
-        piece: prep.piece.iter().map(|&p| p as u32).collect(),
         dead_span,
         covering_starts,
         covering,
         relaxed: relaxed_offsets(prep, options.memo_relaxed),
+        ..Engine::plain(prep)
     };
     let threads = if options.threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
