@@ -160,3 +160,95 @@ fn tampered_doll_proofs_are_refused_by_both_checkers() {
         }
     }
 }
+
+/// `prove --veripb` of the crosses in 8 x 8 into a fresh folder; the folder.
+fn certificate(dir: &Path) -> PathBuf {
+    let model = crosses(dir, 8, 8);
+    let folder = dir.join("cert");
+    let run = crate::common::puzzlec(
+        dir,
+        &[
+            "prove",
+            model.to_str().unwrap(),
+            "--veripb",
+            "-o",
+            folder.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("optimal 4: certificate in"),
+        "{}",
+        run.stdout
+    );
+    folder
+}
+
+#[test]
+fn prove_veripb_writes_a_folder_that_check_verifies_with_both_checkers() {
+    let test = "prove_veripb_writes_a_folder_that_check_verifies_with_both_checkers";
+    let veripb = veripb_or_skip(test);
+    let dir = tempfile::tempdir().unwrap();
+    let folder = certificate(dir.path());
+    let checked = puzzlec::check(&folder).unwrap();
+    assert_eq!(
+        checked.conclusion,
+        "certified: 4 is the optimum of model.toml"
+    );
+    let said = checked.steps.join("\n");
+    assert!(
+        said.contains(
+            "model.opb: the packing model of model.toml, rebuilt and compared byte for byte"
+        ),
+        "{said}"
+    );
+    assert!(said.contains("puzzlec's PB checker accepts"), "{said}");
+    if veripb {
+        assert!(
+            said.contains("veripb says \"s VERIFIED BOUNDS -4 <= obj <= -4\""),
+            "{said}"
+        );
+    }
+}
+
+#[test]
+fn a_tampered_veripb_certificate_is_refused_with_the_file_and_checker_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = certificate(dir.path());
+    let refusal = |folder: &Path| puzzlec::check(folder).unwrap_err().to_string();
+    // The proof changed, the manifest not: the hash.
+    let backup = std::fs::read(folder.join("proof.pbp")).unwrap();
+    crate::common::edit_unhashed(&folder, "proof.pbp", "rup ", "rup 1 x1 ");
+    assert!(
+        refusal(&folder).starts_with("proof.pbp: SHA-256"),
+        "{}",
+        refusal(&folder)
+    );
+    // A node's clause removed, the manifest updated as a knowing tamperer would: the PB
+    // checker refuses it, naming the line.
+    let text = String::from_utf8(backup).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("rup") && l.contains("~u"))
+        .unwrap();
+    lines.remove(at);
+    std::fs::write(folder.join("proof.pbp"), lines.join("\n") + "\n").unwrap();
+    crate::common::rehash(&folder, "proof.pbp");
+    let said = refusal(&folder);
+    assert!(
+        said.starts_with("proof.pbp: puzzlec's PB checker: "),
+        "{said}"
+    );
+    assert!(said.contains("line"), "{said}");
+    // The OPB file loosened (a cell's at-most-one dropped) and rehashed: it is no longer
+    // the model's.
+    let opb = std::fs::read_to_string(folder.join("model.opb")).unwrap();
+    let loosened: Vec<&str> = opb.lines().filter(|l| !l.ends_with(">= -1 ;")).collect();
+    std::fs::write(folder.join("model.opb"), loosened.join("\n") + "\n").unwrap();
+    crate::common::rehash(&folder, "model.opb");
+    assert_eq!(
+        refusal(&folder),
+        "model.opb: not the OPB file of model.toml (rebuilt from the model, it differs)"
+    );
+}

@@ -436,6 +436,11 @@ pub struct Prove {
     /// whose certificates also hold LRAT and varisat proofs.
     #[arg(long, value_name = "CMD")]
     pub solver: Option<String>,
+    /// For a maximum packing: the Russian-doll search writes a VeriPB proof of the optimum
+    /// as it searches (model.opb and proof.pbp), checked by puzzlec's PB checker, and by
+    /// `veripb` in `check` when it is installed, instead of one refutation per table entry.
+    #[arg(long, conflicts_with_all = ["count", "solver", "shard"])]
+    pub veripb: bool,
     #[command(flatten)]
     pub time: TimeLimit,
     #[command(flatten)]

@@ -55,6 +55,7 @@ pub fn run(args: &Prove, session: &Session) -> Result<u8, Failure> {
         solver,
         control,
         shard: args.split.shard,
+        veripb: args.veripb,
     };
     let code = prove(model, dir, &options, args.report.json)?;
     if let Some(svg) = &args.svg {

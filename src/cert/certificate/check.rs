@@ -61,6 +61,9 @@ pub fn check_writing(
         }
         Claim::Optimal { .. } | Claim::Satisfiable | Claim::Unsatisfiable => {}
     }
+    if manifest.files.contains_key(super::doll_proof::PROOF_ROLE) {
+        return super::doll_proof::check(&folder, &manifest, &puzzle, steps);
+    }
     if manifest.files.contains_key(table::TABLE_ROLE) {
         return table::check(dir, &manifest, &puzzle, shard, write_cnf, steps);
     }

@@ -44,6 +44,7 @@ use std::path::PathBuf;
 
 mod check;
 pub mod count;
+pub mod doll_proof;
 mod prove;
 mod read;
 pub mod table;
@@ -117,7 +118,9 @@ pub const FORMAT: &str = "puzzlec-certificate/2";
 
 /// The files `prove` may write besides the model and the manifest; stale ones are removed
 /// before a new certificate is written into a folder, as [`check`] refuses unlisted files.
-const WRITTEN_FILES: [&str; 11] = [
+const WRITTEN_FILES: [&str; 13] = [
+    doll_proof::OPB_FILE,
+    doll_proof::PROOF_FILE,
     WITNESS_FILE,
     CNF_FILE,
     CUTS_FILE,

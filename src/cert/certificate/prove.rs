@@ -83,6 +83,16 @@ fn prove_here(
     let puzzle = load_model_file(model_path)?;
     let model_bytes = std::fs::read(model_path)
         .map_err(|e| InputError::file(model_path, format!("cannot read: {e}")))?;
+    if options.veripb {
+        let Some(packing) = super::table::applies(&puzzle) else {
+            return Err(ProveError::Input(InputError::file(
+                model_path,
+                "the search-written VeriPB proof certifies maximum packings without piece minimums only".to_string(),
+            )));
+        };
+        let control = &options.control;
+        return super::doll_proof::prove(model_path, &model_bytes, &puzzle, packing, dir, control);
+    }
     let table = super::table::route(&puzzle, options).filter(|_| !options.count);
     if let (Some(shard), None) = (options.shard, &table) {
         return Err(ProveError::Misused {

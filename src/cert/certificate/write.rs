@@ -46,6 +46,9 @@ pub struct ProveOptions {
     /// Refute only this shard's steps of a packing-table certificate (see
     /// [`super::table`]).
     pub shard: Option<crate::base::shard::Shard>,
+    /// For a maximum packing: certify it by the VeriPB proof the Russian doll writes as it
+    /// searches (see [`super::doll_proof`]) instead of the table's refutations.
+    pub veripb: bool,
 }
 
 impl Default for ProveOptions {
@@ -57,6 +60,7 @@ impl Default for ProveOptions {
             solver: None,
             control: Control::unlimited(),
             shard: None,
+            veripb: false,
         }
     }
 }

@@ -1,0 +1,304 @@
+//! Certificates of maximum packing by the proof the Russian doll writes as it searches:
+//! `prove --veripb` (see [`crate::engines::russian_doll::write_proof`] for the proof's
+//! shape, and `docs/certificates.md`).
+//!
+//! The folder holds, besides `manifest.json`, `model.toml` and `witness.txt`:
+//!
+//! * [`OPB_FILE`]: the packing model as an OPB file, which `check` rebuilds from the model
+//!   and compares byte for byte (the proof is about this file, so it must be the model's);
+//! * [`PROOF_FILE`]: the VeriPB 3.0 proof that the objective `-(pieces)` is at least
+//!   `-optimum`, ending in `conclusion BOUNDS -optimum -optimum`.
+//!
+//! `prove` checks the proof with puzzlec's PB checker before it writes the manifest;
+//! `check` checks it again with it, and with `veripb` when that is on PATH: two checkers
+//! that share no code.
+
+use std::io::{BufWriter, Write};
+use std::path::Path;
+use std::process::Command;
+use std::time::Instant;
+
+use sha2::{Digest, Sha256};
+
+use super::read::CheckedFolder;
+use super::write::{write_error, write_manifest, Folder, Record};
+use super::{
+    verified_witness, witness_text, CheckError, Checked, Claim, EncodingEntry, FileEntry, Manifest,
+    ProveError, MANIFEST_FILE, WITNESS_FILE,
+};
+use crate::base::error::InputError;
+use crate::base::Control;
+use crate::checkers::pb::{check_pb_files, PbConclusion};
+use crate::engines::russian_doll::{packing_opb, write_proof, DollProofError};
+use crate::formats::lines::{LineWriter, WriteError};
+use crate::formats::veripb::write_opb;
+use crate::model::Assignment;
+use crate::puzzle::packing::Packing;
+use crate::puzzle::Puzzle;
+
+/// The OPB file of the packing model inside the folder.
+pub const OPB_FILE: &str = "model.opb";
+/// The manifest role of [`OPB_FILE`].
+pub const OPB_ROLE: &str = "opb";
+/// The VeriPB proof inside the folder.
+pub const PROOF_FILE: &str = "proof.pbp";
+/// The manifest role of [`PROOF_FILE`]; its presence marks a search-written certificate.
+pub const PROOF_ROLE: &str = "veripb-proof";
+
+/// The OPB text of `packing`'s model (see [`packing_opb`]).
+fn opb_text(packing: &Packing) -> Vec<u8> {
+    let (opb, _) = packing_opb(&packing.instance);
+    let mut bytes = Vec::new();
+    let never = || false;
+    let mut out = LineWriter::new(&mut bytes, &never);
+    // Writing into memory cannot fail.
+    let _ = write_opb(&opb, &mut out);
+    let _ = out.finish();
+    bytes
+}
+
+/// A file writer that hashes and counts what it writes.
+struct Hashed<W> {
+    inner: W,
+    sha: Sha256,
+    bytes: u64,
+}
+
+impl<W: Write> Write for Hashed<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.sha.update(&buf[..n]);
+        self.bytes += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// `prove --veripb` of the maximum packing `packing` (of `puzzle`).
+pub(super) fn prove(
+    model_path: &Path,
+    model_bytes: &[u8],
+    puzzle: &Puzzle,
+    packing: &Packing,
+    dir: &Path,
+    control: &Control,
+) -> Result<Manifest, ProveError> {
+    let start = Instant::now();
+    let internal = ProveError::Internal;
+    let mut folder = Folder::fresh(dir, model_bytes)?;
+    folder.put(OPB_ROLE, OPB_FILE, &opb_text(packing))?;
+
+    let proof_path = dir.join(PROOF_FILE);
+    let file = std::fs::File::create(&proof_path).map_err(|e| write_error(&proof_path, &e))?;
+    let mut out = Hashed {
+        inner: BufWriter::with_capacity(1 << 20, file),
+        sha: Sha256::new(),
+        bytes: 0,
+    };
+    let should_stop = || control.should_stop();
+    let written = write_proof(&packing.instance, &mut out, &should_stop);
+    let proof = match written {
+        Ok(proof) => proof,
+        Err(DollProofError::Write(WriteError::Stopped)) => {
+            return Err(ProveError::Stopped(control.reason()))
+        }
+        Err(DollProofError::Write(WriteError::Io(e))) => return Err(write_error(&proof_path, &e)),
+        Err(DollProofError::Unsupported(why)) => {
+            return Err(ProveError::Input(InputError::file(
+                model_path,
+                DollProofError::Unsupported(why).to_string(),
+            )))
+        }
+        Err(DollProofError::Doll(e)) => return Err(internal(format!("the Russian doll: {e}"))),
+    };
+    out.flush().map_err(|e| write_error(&proof_path, &e))?;
+    folder.files.insert(
+        PROOF_ROLE.to_string(),
+        FileEntry {
+            name: PROOF_FILE.to_string(),
+            bytes: out.bytes,
+            sha256: Some(format!("{:x}", out.sha.finalize())),
+        },
+    );
+    let solve_seconds = start.elapsed().as_secs_f64();
+
+    let mut values = vec![false; packing.instance.placements.len()];
+    for &i in &proof.best {
+        values[i] = true;
+    }
+    let witness = Assignment::new(values);
+    puzzle
+        .verify(&puzzle.decode(&witness))
+        .map_err(|e| internal(format!("the Russian-doll packing: {e}")))?;
+    folder.put(
+        "witness",
+        WITNESS_FILE,
+        witness_text(puzzle, &witness).as_bytes(),
+    )?;
+
+    // Checked before it is kept, as every route's proofs are.
+    let check_start = Instant::now();
+    let checked = check_pb_files(&dir.join(OPB_FILE), &proof_path).map_err(|e| {
+        internal(format!(
+            "{PROOF_FILE}: puzzlec's PB checker refused it: {e}"
+        ))
+    })?;
+    let value = -(proof.optimum as i64);
+    if checked.conclusion != bounds(value) {
+        return Err(internal(format!(
+            "{PROOF_FILE}: concludes {:?}, not the optimum {}",
+            checked.conclusion, proof.optimum
+        )));
+    }
+    let how = format!(
+        "the native Russian-doll search (memo of exhausted states with relaxed lookups, one thread; no dead cells, lookahead or symmetry) found a packing of {} and wrote, as it searched, a VeriPB proof ({PROOF_FILE}: {} derived constraints over {} search nodes, {} memo hits) that at most {} pieces fit in {OPB_FILE}, the packing model; checked by puzzlec's PB checker; the witness is verified by the puzzle's rules",
+        proof.optimum, proof.derived, proof.nodes, proof.memo_hits, proof.optimum
+    );
+    let (opb, _) = packing_opb(&packing.instance);
+    let encoding = EncodingEntry {
+        at_most_one: "one OPB row per cell covered twice or more".into(),
+        objective: "min: minus the placements".into(),
+        refuted: Some(format!("objective below -{}", proof.optimum)),
+        variables: opb.declared_variables,
+        clauses: opb.constraints.len(),
+        cuts: 0,
+    };
+    let record = Record {
+        claim: Claim::Optimal {
+            value: proof.optimum,
+        },
+        how,
+        encoding,
+        files: folder.files,
+        solve_seconds,
+        refute_seconds: check_start.elapsed().as_secs_f64(),
+    };
+    write_manifest(dir, model_path, model_bytes, puzzle, record, start)
+}
+
+/// The PB checker's conclusion for an optimum of `value` (the objective is minus the
+/// pieces).
+fn bounds(value: i64) -> PbConclusion {
+    PbConclusion::Bounds {
+        lower: Some(value),
+        upper: Some(value),
+    }
+}
+
+/// `check` of a certificate with [`PROOF_ROLE`] (the manifest's files were compared with
+/// their SHA-256 already).
+pub(super) fn check(
+    folder: &CheckedFolder,
+    manifest: &Manifest,
+    puzzle: &Puzzle,
+    mut steps: Vec<String>,
+) -> Result<Checked, CheckError> {
+    let failed = CheckError::Failed;
+    let model_name = &manifest.model.file;
+    let packing = match super::table::applies(puzzle) {
+        Some(packing) => packing,
+        None => {
+            return Err(failed(format!(
+                "{PROOF_FILE}: a search-written proof is for a maximum packing without piece minimums, and {model_name} is not one"
+            )))
+        }
+    };
+    let Claim::Optimal { value: optimum } = manifest.claim else {
+        return Err(failed(format!(
+            "{MANIFEST_FILE}: a search-written proof certifies an optimum"
+        )));
+    };
+    let dir = folder.dir;
+    let file_of = |role: &str| -> Result<&str, CheckError> {
+        manifest
+            .files
+            .get(role)
+            .map(|e| e.name.as_str())
+            .ok_or_else(|| failed(format!("{MANIFEST_FILE}: no {role} file listed")))
+    };
+    steps.push(format!(
+        "{model_name}: SHA-256 matches the manifest (packing puzzle, {} placements)",
+        packing.instance.placements.len()
+    ));
+    let witness_name = file_of("witness")?;
+    let text = std::fs::read_to_string(dir.join(witness_name))
+        .map_err(|e| failed(format!("{witness_name}: cannot read: {e}")))?;
+    let (_, step) = verified_witness(
+        witness_name,
+        &text,
+        packing.instance.placements.len(),
+        puzzle,
+        &manifest.claim,
+    )?;
+    steps.push(step);
+
+    let opb_name = file_of(OPB_ROLE)?;
+    let stored = std::fs::read(dir.join(opb_name))
+        .map_err(|e| failed(format!("{opb_name}: cannot read: {e}")))?;
+    if stored != opb_text(packing) {
+        return Err(failed(format!(
+            "{opb_name}: not the OPB file of {model_name} (rebuilt from the model, it differs)"
+        )));
+    }
+    steps.push(format!(
+        "{opb_name}: the packing model of {model_name}, rebuilt and compared byte for byte"
+    ));
+
+    let proof_name = file_of(PROOF_ROLE)?;
+    let (opb_path, proof_path) = (dir.join(opb_name), dir.join(proof_name));
+    let value = -(optimum as i64);
+    let outcome = check_pb_files(&opb_path, &proof_path)
+        .map_err(|e| failed(format!("{proof_name}: puzzlec's PB checker: {e}")))?;
+    if outcome.conclusion != bounds(value) {
+        return Err(failed(format!(
+            "{proof_name}: puzzlec's PB checker: the proof concludes {:?}, not the claimed optimum {optimum}",
+            outcome.conclusion
+        )));
+    }
+    let stats = &outcome.stats;
+    steps.push(format!(
+        "{proof_name}: puzzlec's PB checker accepts {} steps ({} definitions, {} hinted rup, {} pol) concluding {value} <= objective <= {value} ({:.1} s)",
+        stats.steps, stats.red, stats.hinted_rup, stats.pol, stats.seconds
+    ));
+    steps.push(veripb_step(&opb_path, &proof_path, proof_name, value)?);
+    Ok(Checked {
+        steps,
+        conclusion: format!("certified: {optimum} is the optimum of {model_name}"),
+    })
+}
+
+/// `veripb`'s verdict on the proof when it is on PATH, as a step; a refusal is an error.
+fn veripb_step(opb: &Path, proof: &Path, name: &str, value: i64) -> Result<String, CheckError> {
+    if !crate::oracle::external::on_path("veripb") {
+        return Ok(format!(
+            "{name}: veripb is not on PATH, not run (cargo install veripb --locked)"
+        ));
+    }
+    let started = Instant::now();
+    let output = Command::new("veripb")
+        .arg(opb)
+        .arg(proof)
+        .output()
+        .map_err(|e| CheckError::Failed(format!("{name}: veripb did not run: {e}")))?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let expected = format!("s VERIFIED BOUNDS {value} <= obj <= {value}");
+    if !output.status.success() || !stdout.lines().any(|l| l.trim() == expected) {
+        let said = stdout
+            .lines()
+            .chain(String::from_utf8_lossy(&output.stderr).lines())
+            .filter(|l| !l.trim().is_empty())
+            .last()
+            .unwrap_or("nothing")
+            .to_string();
+        return Err(CheckError::Failed(format!(
+            "{name}: veripb refused it: {said}"
+        )));
+    }
+    Ok(format!(
+        "{name}: veripb says \"{expected}\" ({:.1} s)",
+        started.elapsed().as_secs_f64()
+    ))
+}
