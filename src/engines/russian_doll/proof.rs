@@ -776,6 +776,7 @@ impl<'p, W: Window> Prover<'p, W> {
             self.prep.starts[q + 1] as usize,
         );
         let mut node_hints = Hints::default();
+        let mut per_placement = Vec::new();
         for i in from..to {
             let mask = self.engine.masks[i];
             if window.overlaps(mask) {
@@ -794,7 +795,9 @@ impl<'p, W: Window> Prover<'p, W> {
             let mut hints = vec![counter.fewer];
             hints.extend(child_hints);
             let lit = x(self.prep.index[i]).negate();
-            node_hints.push(self.rup(clause(Some(lit)), &hints)?);
+            let id = self.rup(clause(Some(lit)), &hints)?;
+            node_hints.push(id);
+            per_placement.push(id);
         }
         let origin = Origin { q, placed: None };
         let Closed::Refuted(skip_hints) = self.child(origin, q + 1, window.shr(1), need)? else {
@@ -805,6 +808,11 @@ impl<'p, W: Window> Prover<'p, W> {
             node_hints.push(id);
         }
         let id = self.rup(clause(None), &node_hints.ids)?;
+        // The per-placement clauses served this node's clause alone: the checkers drop them.
+        if !per_placement.is_empty() {
+            let ids = per_placement.into_iter().map(ConstraintId::Absolute).collect();
+            self.step_plain(&Step::Delete(ids))?;
+        }
         if let Some(key) = key_of(q, window, 0, [0, 0]) {
             let more = need - 1;
             let slot = self.memo.entry(key).or_insert((more, id));
