@@ -810,7 +810,10 @@ impl<'p, W: Window> Prover<'p, W> {
         let id = self.rup(clause(None), &node_hints.ids)?;
         // The per-placement clauses served this node's clause alone: the checkers drop them.
         if !per_placement.is_empty() {
-            let ids = per_placement.into_iter().map(ConstraintId::Absolute).collect();
+            let ids = per_placement
+                .into_iter()
+                .map(ConstraintId::Absolute)
+                .collect();
             self.step_plain(&Step::Delete(ids))?;
         }
         if let Some(key) = key_of(q, window, 0, [0, 0]) {
