@@ -289,8 +289,7 @@ fn veripb_step(opb: &Path, proof: &Path, name: &str, value: i64) -> Result<Strin
         let said = stdout
             .lines()
             .chain(String::from_utf8_lossy(&output.stderr).lines())
-            .filter(|l| !l.trim().is_empty())
-            .last()
+            .rfind(|l| !l.trim().is_empty())
             .unwrap_or("nothing")
             .to_string();
         return Err(CheckError::Failed(format!(
