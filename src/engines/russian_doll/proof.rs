@@ -213,7 +213,7 @@ struct Prover<'p, W> {
     target: u32,
     stack: Vec<u32>,
     memo: FxHashMap<Key, (u32, u64)>,
-    /// The derived jumps `c{from}_{w} -> c{to}_{w}`, by `(w, from, to)`.
+    /// The derived jumps `c{from}_{w} -> c{to}_{w}`, by `(w, from's variable, to's)`.
     lifts: FxHashMap<(u32, u32, u32), u64>,
     relaxed: Vec<(u64, u64)>,
     nodes: u64,
@@ -351,6 +351,17 @@ impl<'p, W: Window> Prover<'p, W> {
                 if earlier.is_empty() || later.is_empty() {
                     continue;
                 }
+                // No placement starting at q - 1 covers w: the same earlier placements, so
+                // the same variable (and no carry step from q - 1 to q).
+                let before = (w > q - 1)
+                    .then(|| self.covers[q - 1].get(w - (q - 1)).copied().flatten())
+                    .flatten();
+                if let Some(before) = before {
+                    if !self.covering[w].iter().any(|&i| self.first(i) == q - 1) {
+                        *slot = Some(Cover { next: None, ..before });
+                        continue;
+                    }
+                }
                 let var = self.names.intern(&format!("c{q}_{w}"));
                 let c = Lit::new(var, false);
                 let mut terms = vec![(1, c.negate())];
@@ -384,6 +395,9 @@ impl<'p, W: Window> Prover<'p, W> {
                     else {
                         continue;
                     };
+                    if before.var == after.var {
+                        continue;
+                    }
                     let lits = vec![Lit::new(before.var, true), Lit::new(after.var, false)];
                     let id = self.rup(lits, &[after.implied, before.implies])?;
                     if let Some(slot) = &mut self.covers[q - 1][offset] {
@@ -614,28 +628,28 @@ impl<'p, W: Window> Prover<'p, W> {
     /// The clause `c{from}_{w} -> c{to}_{w}` (none when `from == to`): the chain of
     /// one-cell steps, derived once per jump and kept.
     fn lift(&mut self, w: usize, from: usize, to: usize) -> Result<Option<u64>, WriteError> {
-        if from == to {
-            return Ok(None);
-        }
-        if to == from + 1 {
-            return Ok(self.cover(from, w).and_then(|c| c.next));
-        }
-        if let Some(&id) = self.lifts.get(&(w as u32, from as u32, to as u32)) {
-            return Ok(Some(id));
-        }
-        let hints: Vec<u64> = (from..to)
-            .map(|s| {
-                self.cover(s, w)
-                    .and_then(|c| c.next)
-                    .expect("c is defined along the way")
+        let (start, end) = match (self.cover(from, w), self.cover(to, w)) {
+            (Some(start), Some(end)) if start.var != end.var => (start, end),
+            // The same variable all along (or nothing to carry).
+            _ => return Ok(None),
+        };
+        // The steps where the variable changes.
+        let steps: Vec<u64> = (from..to)
+            .filter_map(|s| {
+                let here = self.cover(s, w).expect("c is defined along the way");
+                let there = self.cover(s + 1, w).expect("c is defined along the way");
+                (here.var != there.var).then(|| here.next.expect("a carry step"))
             })
             .collect();
-        let lits = vec![
-            Lit::new(self.cover(from, w).expect("defined").var, true),
-            Lit::new(self.cover(to, w).expect("defined").var, false),
-        ];
-        let id = self.rup(lits, &hints)?;
-        self.lifts.insert((w as u32, from as u32, to as u32), id);
+        if steps.len() == 1 {
+            return Ok(Some(steps[0]));
+        }
+        if let Some(&id) = self.lifts.get(&(w as u32, start.var, end.var)) {
+            return Ok(Some(id));
+        }
+        let lits = vec![Lit::new(start.var, true), Lit::new(end.var, false)];
+        let id = self.rup(lits, &steps)?;
+        self.lifts.insert((w as u32, start.var, end.var), id);
         Ok(Some(id))
     }
 
