@@ -10,7 +10,9 @@
 //!
 //! * `u{q}_{k}` <=> "at least `k` placements with their first cell at `q` or later" are
 //!   used (the table entry `S[q]` is the unit `~u{q}_{S[q]+1}`), and
-//! * `c{q}_{w}` <=> "cell `w` is covered by a placement whose first cell is before `q`".
+//! * `c{q}_{w}` <=> "cell `w` is covered by a placement whose first cell is before `q`"
+//!   (one variable serves the cells `q` after it too, while no placement starting there
+//!   covers `w`: the same placements, so the same definition).
 //!
 //! From the definitions it derives once, with `pol`: `u{q}_{k}` implies `u{q+1}_{k-1}` (a
 //! piece at `q` at most), and `u{q+1}_{k}` or one of the placements starting at `q`; the
