@@ -14,7 +14,8 @@
 //!   (one variable serves the cells `q` after it too, while no placement starting there
 //!   covers `w`: the same placements, so the same definition).
 //!
-//! From the definitions it derives once, with `pol`: `u{q}_{k}` implies `u{q+1}_{k-1}` (a
+//! From the definitions it derives once, with `pol` (and `rup` for the carry):
+//! `u{q}_{k}` implies `u{q+1}_{k-1}` (a
 //! piece at `q` at most), and `u{q+1}_{k}` or one of the placements starting at `q`; the
 //! monotony `u{q}_{k} -> u{q}_{k-1}`; `c{q}_{w} -> c{q+1}_{w}`; and "`c{q}_{w}` excludes the
 //! later placements covering `w`".
@@ -40,7 +41,8 @@
 //! The proof covers the search with the memo, relaxed lookups and skipped unfit cells. Not
 //! (yet) the dead cells (a state's key would name cells no placement covers), the
 //! lookahead cut, outside row bounds, mirror symmetry and the threads: a proof is written
-//! by one thread without them; see `docs/certificates.md` for what each costs. Instances
+//! by one thread without them (what each saves in the plain search is measured on
+//! `DollOptions`; the proof's own figures are in `docs/certificates.md`). Instances
 //! with a binding piece maximum (where the doll has no memo) are refused.
 
 use std::io::Write;
@@ -360,7 +362,10 @@ impl<'p, W: Window> Prover<'p, W> {
                     .flatten();
                 if let Some(before) = before {
                     if !self.covering[w].iter().any(|&i| self.first(i) == q - 1) {
-                        *slot = Some(Cover { next: None, ..before });
+                        *slot = Some(Cover {
+                            next: None,
+                            ..before
+                        });
                         continue;
                     }
                 }
