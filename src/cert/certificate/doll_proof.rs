@@ -31,7 +31,7 @@ use crate::base::Control;
 use crate::checkers::pb::{check_pb_files, PbConclusion};
 use crate::engines::russian_doll::{packing_opb, write_proof, DollProofError};
 use crate::formats::lines::{LineWriter, WriteError};
-use crate::formats::veripb::write_opb;
+use crate::formats::veripb::{write_opb, OpbFile};
 use crate::model::Assignment;
 use crate::puzzle::packing::Packing;
 use crate::puzzle::Puzzle;
@@ -45,14 +45,13 @@ pub const PROOF_FILE: &str = "proof.pbp";
 /// The manifest role of [`PROOF_FILE`]; its presence marks a search-written certificate.
 pub const PROOF_ROLE: &str = "veripb-proof";
 
-/// The OPB text of `packing`'s model (see [`packing_opb`]).
-fn opb_text(packing: &Packing) -> Vec<u8> {
-    let (opb, _) = packing_opb(&packing.instance);
+/// The text of `opb` (a packing model of [`packing_opb`]).
+fn opb_text(opb: &OpbFile) -> Vec<u8> {
     let mut bytes = Vec::new();
     let never = || false;
     let mut out = LineWriter::new(&mut bytes, &never);
     // Writing into memory cannot fail.
-    let _ = write_opb(&opb, &mut out);
+    let _ = write_opb(opb, &mut out);
     let _ = out.finish();
     bytes
 }
@@ -89,7 +88,8 @@ pub(super) fn prove(
     let start = Instant::now();
     let internal = ProveError::Internal;
     let mut folder = Folder::fresh(dir, model_bytes)?;
-    folder.put(OPB_ROLE, OPB_FILE, &opb_text(packing))?;
+    let (opb, _) = packing_opb(&packing.instance);
+    folder.put(OPB_ROLE, OPB_FILE, &opb_text(&opb))?;
 
     let proof_path = dir.join(PROOF_FILE);
     let file = std::fs::File::create(&proof_path).map_err(|e| write_error(&proof_path, &e))?;
@@ -157,7 +157,6 @@ pub(super) fn prove(
         "the native Russian-doll search (memo of exhausted states with relaxed lookups, one thread; no dead cells, lookahead or symmetry) found a packing of {} and wrote, as it searched, a VeriPB proof ({PROOF_FILE}: {} derived constraints over {} search nodes, {} memo hits) that at most {} pieces fit in {OPB_FILE}, the packing model; checked by puzzlec's PB checker; the witness is verified by the puzzle's rules",
         proof.optimum, proof.derived, proof.nodes, proof.memo_hits, proof.optimum
     );
-    let (opb, _) = packing_opb(&packing.instance);
     let encoding = EncodingEntry {
         at_most_one: "one OPB row per cell covered twice or more".into(),
         objective: "min: minus the placements".into(),
@@ -212,23 +211,15 @@ pub(super) fn check(
         )));
     };
     let dir = folder.dir;
-    let file_of = |role: &str| -> Result<&str, CheckError> {
-        manifest
-            .files
-            .get(role)
-            .map(|e| e.name.as_str())
-            .ok_or_else(|| failed(format!("{MANIFEST_FILE}: no {role} file listed")))
-    };
+    let file_of = |role: &str| folder.file_of(manifest, role);
     steps.push(format!(
         "{model_name}: SHA-256 matches the manifest (packing puzzle, {} placements)",
         packing.instance.placements.len()
     ));
     let witness_name = file_of("witness")?;
-    let text = std::fs::read_to_string(dir.join(witness_name))
-        .map_err(|e| failed(format!("{witness_name}: cannot read: {e}")))?;
     let (_, step) = verified_witness(
         witness_name,
-        &text,
+        &folder.text(witness_name)?,
         packing.instance.placements.len(),
         puzzle,
         &manifest.claim,
@@ -236,9 +227,8 @@ pub(super) fn check(
     steps.push(step);
 
     let opb_name = file_of(OPB_ROLE)?;
-    let stored = std::fs::read(dir.join(opb_name))
-        .map_err(|e| failed(format!("{opb_name}: cannot read: {e}")))?;
-    if stored != opb_text(packing) {
+    let (opb, _) = packing_opb(&packing.instance);
+    if folder.read(opb_name)? != opb_text(&opb) {
         return Err(failed(format!(
             "{opb_name}: not the OPB file of {model_name} (rebuilt from the model, it differs)"
         )));

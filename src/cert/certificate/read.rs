@@ -108,6 +108,19 @@ impl CheckedFolder<'_> {
         String::from_utf8(self.read(name)?).map_err(|_| failed(format!("{name}: not UTF-8 text")))
     }
 
+    /// The name of the file the manifest lists under `role`.
+    pub(super) fn file_of<'m>(
+        &self,
+        manifest: &'m Manifest,
+        role: &str,
+    ) -> Result<&'m str, CheckError> {
+        manifest
+            .files
+            .get(role)
+            .map(|e| e.name.as_str())
+            .ok_or_else(|| failed(format!("{MANIFEST_FILE}: no {role} file listed")))
+    }
+
     /// The model file, which must be the one the certificate was made for.
     pub(super) fn model(&self, manifest: &Manifest) -> Result<Puzzle, CheckError> {
         let model_name = &manifest.model.file;

@@ -67,6 +67,7 @@
 //! it finds that its checker accepts against the step's CNF rebuilt from the (deterministic)
 //! table, refutes the missing steps, and writes the full manifest.
 
+use super::read::CheckedFolder;
 use super::write::{write_error, write_manifest, Folder, Record};
 use super::{
     verified_witness, witness_text, CheckError, Checked, Claim, EncodingEntry, FileEntry, Manifest,
@@ -1081,19 +1082,12 @@ pub fn check(
             "{MANIFEST_FILE}: a table certificate claims an optimum"
         )));
     };
-    let read = |name: &str| -> Result<Vec<u8>, CheckError> {
-        std::fs::read(dir.join(name)).map_err(|e| failed(format!("{name}: cannot read: {e}")))
+    let folder = CheckedFolder {
+        dir,
+        write_cnf: None,
     };
-    let text = |name: &str| -> Result<String, CheckError> {
-        String::from_utf8(read(name)?).map_err(|_| failed(format!("{name}: not UTF-8 text")))
-    };
-    let file_of = |role: &str| -> Result<&str, CheckError> {
-        manifest
-            .files
-            .get(role)
-            .map(|e| e.name.as_str())
-            .ok_or_else(|| failed(format!("{MANIFEST_FILE}: no {role} file listed")))
-    };
+    let text = |name: &str| folder.text(name);
+    let file_of = |role: &str| folder.file_of(manifest, role);
     steps.push(format!(
         "{model_name}: SHA-256 matches the manifest (packing puzzle, {} placements)",
         packing.instance.placements.len()
