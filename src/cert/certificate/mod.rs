@@ -47,6 +47,7 @@ pub mod count;
 mod prove;
 mod read;
 pub mod table;
+mod tiling;
 mod write;
 
 pub use check::{check, check_shard, check_writing};
