@@ -11,21 +11,42 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 
 /// SHA-256 in lower-case hex of everything `input` gives, and its length in bytes: for
 /// files too large to hold whole.
-pub fn sha256_hex_of(mut input: impl Read) -> std::io::Result<(String, u64)> {
-    let mut hasher = Sha256::new();
-    let mut buffer = vec![0u8; 1 << 20];
-    let mut length = 0u64;
-    loop {
-        let read = match input.read(&mut buffer) {
-            Ok(0) => break,
-            Ok(read) => read,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        hasher.update(&buffer[..read]);
-        length += read as u64;
+pub fn sha256_hex_of(input: impl Read) -> std::io::Result<(String, u64)> {
+    DigestReader::new(input).finish()
+}
+
+/// A reader that hashes what it reads, so that a file read for one purpose (a proof being
+/// checked) is hashed in the same pass.
+pub struct DigestReader<R> {
+    inner: R,
+    hasher: Sha256,
+    length: u64,
+}
+
+impl<R: Read> DigestReader<R> {
+    /// A reader of `inner` that hashes it.
+    pub fn new(inner: R) -> DigestReader<R> {
+        DigestReader {
+            inner,
+            hasher: Sha256::new(),
+            length: 0,
+        }
     }
-    Ok((hex(&hasher.finalize()), length))
+
+    /// Reads the rest, and gives the SHA-256 in lower-case hex of everything and its length.
+    pub fn finish(mut self) -> std::io::Result<(String, u64)> {
+        std::io::copy(&mut self, &mut std::io::sink())?;
+        Ok((hex(&self.hasher.finalize()), self.length))
+    }
+}
+
+impl<R: Read> Read for DigestReader<R> {
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        let read = self.inner.read(buffer)?;
+        self.hasher.update(&buffer[..read]);
+        self.length += read as u64;
+        Ok(read)
+    }
 }
 
 fn hex(digest: &[u8]) -> String {

@@ -194,8 +194,8 @@ struct Residual {
     step: Vec<Hint>,
     /// The chosen options that made them.
     reasons: Vec<usize>,
-    /// How many options it has.
-    options: usize,
+    /// Its options, increasing.
+    options: Vec<usize>,
 }
 
 /// The search's state.
@@ -323,18 +323,6 @@ pub fn write_cover_refutation(
 }
 
 impl Search<'_, '_> {
-    /// The options of `item` still possible at `depth`, increasing.
-    fn possible_of(&mut self, item: usize, depth: usize) -> Vec<usize> {
-        let mut options = self.spare.pop().unwrap_or_default();
-        options.extend(
-            self.item_options[item]
-                .iter()
-                .copied()
-                .filter(|&o| self.possible_at(o, depth)),
-        );
-        options
-    }
-
     /// Whether `option` is possible at `depth` on the path: it overlaps no option chosen
     /// above, and its piece is not used up there.
     fn possible_at(&self, option: usize, depth: usize) -> bool {
@@ -349,6 +337,13 @@ impl Search<'_, '_> {
         options
     }
 
+    /// A copy of `options`, in a list kept for reuse.
+    fn copy_of(&mut self, options: &[usize]) -> Vec<usize> {
+        let mut copy = self.spare.pop().unwrap_or_default();
+        copy.extend_from_slice(options);
+        copy
+    }
+
     /// Keeps a list of options for reuse: the search makes and drops millions of them.
     fn recycle(&mut self, mut options: Vec<usize>) {
         options.clear();
@@ -359,7 +354,7 @@ impl Search<'_, '_> {
     fn held_options(&self, item: usize) -> usize {
         self.residuals[item]
             .last()
-            .map_or(self.item_options[item].len(), |r| r.options)
+            .map_or(self.item_options[item].len(), |r| r.options.len())
     }
 
     /// What the node at the end of the path branches on: the item with the fewest possible
@@ -457,26 +452,22 @@ impl Search<'_, '_> {
     }
 
     /// The residual of `item` at the current node: holds the ones between the deepest held
-    /// residual and this node (unwritten), and returns the clause the node's own stands on
-    /// with the exclusions from there down to the node. A held residual is written when a
-    /// second node stands on it: one used once would only repeat its exclusions.
-    fn residual(&mut self, item: usize) -> (ClauseId, Vec<Hint>) {
+    /// residual and this node (unwritten), and returns the clause the node's own stands on,
+    /// the exclusions from there down to the node and the item's options possible at the
+    /// node. A held residual is written when a second node stands on it: one used once would
+    /// only repeat its exclusions.
+    fn residual(&mut self, item: usize) -> (ClauseId, Vec<Hint>, Vec<usize>) {
         let d = self.path.len();
         self.write_held(item);
         let (start, mut base, mut remaining) = match self.residuals[item].last() {
-            Some(r) => {
-                let (depth, base) = (r.depth, r.base);
-                (depth + 1, base, self.possible_of(item, depth))
-            }
+            Some(r) => (r.depth + 1, r.base, r.options.clone()),
             None => {
                 let id = if item < self.cells {
                     self.problem.cell_clause[item]
                 } else {
                     self.problem.piece_clause[item - self.cells].unwrap_or_default()
                 };
-                let mut options = self.spare.pop().unwrap_or_default();
-                options.extend_from_slice(&self.item_options[item]);
-                (0, id, options)
+                (0, id, self.item_options[item].clone())
             }
         };
         let mut pending = Vec::new();
@@ -486,13 +477,14 @@ impl Search<'_, '_> {
             let mut reasons = Vec::new();
             self.exclusions(&remaining, &next, depth, &mut step, &mut reasons);
             pending.extend_from_slice(&step);
+            let options = self.copy_of(&next);
             self.residuals[item].push(Residual {
                 depth,
                 base,
                 written: false,
                 step,
                 reasons,
-                options: next.len(),
+                options,
             });
             self.held[depth].push(item);
             self.recycle(std::mem::replace(&mut remaining, next));
@@ -504,8 +496,7 @@ impl Search<'_, '_> {
         let last = self.still_possible(&remaining, d);
         self.exclusions(&remaining, &last, d, &mut pending, &mut Vec::new());
         self.recycle(remaining);
-        self.recycle(last);
-        (base, pending)
+        (base, pending, last)
     }
 
     /// Writes the deepest held residual of `item` if it is not yet written and differs from
@@ -526,14 +517,11 @@ impl Search<'_, '_> {
             .collect();
         reasons.sort_unstable();
         reasons.dedup();
-        let options = self.possible_of(item, stack[top].depth);
         let literals: Vec<i32> = reasons
             .iter()
             .map(|&o| -self.problem.var[o])
-            .chain(options.iter().map(|&o| self.problem.var[o]))
+            .chain(stack[top].options.iter().map(|&o| self.problem.var[o]))
             .collect();
-        self.recycle(options);
-        let stack = &self.residuals[item];
         self.ids.clear();
         self.ids.extend(
             stack[first..]
@@ -559,6 +547,7 @@ impl Search<'_, '_> {
                 if residual.written {
                     written.push(residual.base);
                 }
+                self.recycle(residual.options);
             }
         }
         written
@@ -620,8 +609,7 @@ impl Search<'_, '_> {
             }
         };
         let depth = self.path.len();
-        let of_item = self.possible_of(item, depth);
-        let (base, mut hints) = self.residual(item);
+        let (base, mut hints, of_item) = self.residual(item);
         let mut children = Vec::new();
         let mut delete = Vec::new();
         let mut forced = Vec::new();

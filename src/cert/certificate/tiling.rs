@@ -215,6 +215,53 @@ struct AtLeastOnes {
     pieces: Vec<Option<ClauseId>>,
 }
 
+/// The options that conflict with one option, in an open-addressed table of twice their
+/// number or more: each with the ID of their exclusion once derived, 0 before. A lookup
+/// touches about one slot, where a search in a sorted row touched ten.
+struct ConflictRow {
+    slots: Vec<(u32, ClauseId)>,
+    shift: u32,
+}
+
+impl ConflictRow {
+    /// A free slot.
+    const FREE: u32 = u32::MAX;
+
+    fn new(others: &[u32]) -> ConflictRow {
+        let size = (2 * others.len()).next_power_of_two().max(2);
+        let mut row = ConflictRow {
+            slots: vec![(Self::FREE, 0); size],
+            shift: 64 - size.trailing_zeros(),
+        };
+        for &other in others {
+            let mut at = row.home(other);
+            while row.slots[at].0 != Self::FREE {
+                at = (at + 1) & (size - 1);
+            }
+            row.slots[at].0 = other;
+        }
+        row
+    }
+
+    /// Where the search for `other` starts (Fibonacci hashing).
+    fn home(&self, other: u32) -> usize {
+        (u64::from(other).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
+    }
+
+    /// The slot of `other`, if it conflicts.
+    fn slot(&self, other: usize) -> Option<usize> {
+        let other = other as u32;
+        let mut at = self.home(other);
+        loop {
+            match self.slots[at].0 {
+                key if key == other => return Some(at),
+                Self::FREE => return None,
+                _ => at = (at + 1) & (self.slots.len() - 1),
+            }
+        }
+    }
+}
+
 /// What the search asks of a tiling count's CNF besides its at-least-ones (see the module
 /// docs).
 struct TilingClauses<'c> {
@@ -225,11 +272,9 @@ struct TilingClauses<'c> {
     piece_amo: Vec<Option<AtMostOne>>,
     piece_constraints: Vec<PieceConstraints>,
     /// Per option: the options that share a cell with it or its piece used exactly once,
-    /// increasing, and (at the same index) the ID of their exclusion once derived, 0
-    /// before. The search asks for these hundreds of millions of times, so each is looked
-    /// up in its option's own row.
-    conflicts: Vec<Vec<u32>>,
-    pair_ids: Vec<Vec<ClauseId>>,
+    /// with their exclusions. The search asks for these hundreds of millions of times, so
+    /// each is looked up in its option's own row.
+    conflicts: Vec<ConflictRow>,
     /// Exclusions derived by propagation, by reason and option.
     derived: HashMap<(Vec<usize>, usize), ClauseId>,
 }
@@ -270,7 +315,6 @@ impl<'c> TilingClauses<'c> {
             piece_amo: (0..pieces).map(|_| None).collect(),
             piece_constraints: vec![PieceConstraints::default(); pieces],
             conflicts: Vec::new(),
-            pair_ids: Vec::new(),
             derived: HashMap::new(),
         };
         let mut at_least_ones = AtLeastOnes {
@@ -342,8 +386,7 @@ impl<'c> TilingClauses<'c> {
                 .collect();
             row.sort_unstable();
             row.dedup();
-            read.pair_ids.push(vec![0; row.len()]);
-            read.conflicts.push(row);
+            read.conflicts.push(ConflictRow::new(&row));
         }
         Ok((read, at_least_ones))
     }
@@ -351,9 +394,9 @@ impl<'c> TilingClauses<'c> {
     /// The exclusion of `b` by `a` (two options that share a cell, or of one piece used
     /// exactly once) from the cheapest at-most-one they are both in.
     fn pair(&mut self, a: usize, b: usize, proof: &mut dyn ProofLog) -> Option<ClauseId> {
-        let at = self.conflicts[a].binary_search(&(b as u32)).ok()?;
-        if self.pair_ids[a][at] != 0 {
-            return Some(self.pair_ids[a][at]);
+        let at = self.conflicts[a].slot(b)?;
+        if self.conflicts[a].slots[at].1 != 0 {
+            return Some(self.conflicts[a].slots[at].1);
         }
         let key = (a.min(b), a.max(b));
         let shared: Vec<usize> = self.options[a]
@@ -394,9 +437,9 @@ impl<'c> TilingClauses<'c> {
                 proof.add(&[-(a as i32 + 1), -(b as i32 + 1)], &hints)
             }
         };
-        self.pair_ids[a][at] = id;
-        if let Ok(back) = self.conflicts[b].binary_search(&(a as u32)) {
-            self.pair_ids[b][back] = id;
+        self.conflicts[a].slots[at].1 = id;
+        if let Some(back) = self.conflicts[b].slot(a) {
+            self.conflicts[b].slots[back].1 = id;
         }
         Some(id)
     }

@@ -6,7 +6,7 @@ use super::{
     ProveError, RefutationFiles, Times, CNF_FILE, CUTS_FILE, FORMAT, MANIFEST_FILE, MODEL_FILE,
     SINGLE_REFUTATION, WITNESS_FILE, WRITTEN_FILES,
 };
-use crate::base::digest::sha256_hex;
+use crate::base::digest::{sha256_hex, DigestReader};
 use crate::base::{plural, Control, Goal, Incumbent, Status};
 use crate::cert::refute::{refute, Refutation, SolverProofFormat};
 use crate::checkers::lrat::{check_lrat_reader, parse_dimacs};
@@ -187,15 +187,28 @@ impl<'a> ProofSolver<'a> {
             ProofSolver::Search { name } => {
                 let (num_vars, clauses) = parse_dimacs(text)
                     .map_err(|e| ProveError::Internal(format!("our own DIMACS: {e}")))?;
+                // Hashed as it is checked: one pass over a file of gigabytes.
                 let path = folder.dir.join(files.lrat.1);
                 let proof = std::fs::File::open(&path).map_err(|e| write_error(&path, &e))?;
-                let proof = std::io::BufReader::with_capacity(1 << 20, proof);
-                let stats = check_lrat_reader(num_vars, &clauses, proof).map_err(|e| {
+                let mut proof =
+                    std::io::BufReader::with_capacity(1 << 20, DigestReader::new(proof));
+                let stats = check_lrat_reader(num_vars, &clauses, &mut proof).map_err(|e| {
                     ProveError::Internal(format!(
                         "{name} wrote a proof that does not refute {question}: {e}"
                     ))
                 })?;
-                folder.record(files.lrat.0, files.lrat.1)?;
+                let (sha256, bytes) = proof
+                    .into_inner()
+                    .finish()
+                    .map_err(|e| write_error(&path, &e))?;
+                folder.files.insert(
+                    files.lrat.0.to_string(),
+                    FileEntry {
+                        name: files.lrat.1.to_string(),
+                        bytes,
+                        sha256: Some(sha256),
+                    },
+                );
                 Ok(Some(stats.additions))
             }
         }
@@ -455,24 +468,6 @@ impl Folder {
     pub(super) fn put(&mut self, role: &str, name: &str, bytes: &[u8]) -> Result<(), ProveError> {
         let entry = self.write(name, bytes)?;
         self.files.insert(role.to_string(), entry);
-        Ok(())
-    }
-
-    /// Records the file `name`, already written into the folder (a proof too large to hold
-    /// whole), with the `role` the manifest gives it.
-    pub(super) fn record(&mut self, role: &str, name: &str) -> Result<(), ProveError> {
-        let path = self.dir.join(name);
-        let file = std::fs::File::open(&path).map_err(|e| write_error(&path, &e))?;
-        let (sha256, bytes) =
-            crate::base::digest::sha256_hex_of(file).map_err(|e| write_error(&path, &e))?;
-        self.files.insert(
-            role.to_string(),
-            FileEntry {
-                name: name.to_string(),
-                bytes,
-                sha256: Some(sha256),
-            },
-        );
         Ok(())
     }
 
