@@ -346,8 +346,11 @@ impl Search<'_, '_> {
 
     /// Keeps a list of options for reuse: the search makes and drops millions of them.
     fn recycle(&mut self, mut options: Vec<usize>) {
-        options.clear();
-        self.spare.push(options);
+        // As many as the path holds at once: beyond, they are freed.
+        if self.spare.len() < 4 * MAX_CELLS {
+            options.clear();
+            self.spare.push(options);
+        }
     }
 
     /// How many of `item`'s options its deepest residual (or its clause) holds.
@@ -459,15 +462,20 @@ impl Search<'_, '_> {
     fn residual(&mut self, item: usize) -> (ClauseId, Vec<Hint>, Vec<usize>) {
         let d = self.path.len();
         self.write_held(item);
-        let (start, mut base, mut remaining) = match self.residuals[item].last() {
-            Some(r) => (r.depth + 1, r.base, r.options.clone()),
+        let mut remaining = self.spare.pop().unwrap_or_default();
+        let (start, mut base) = match self.residuals[item].last() {
+            Some(r) => {
+                remaining.extend_from_slice(&r.options);
+                (r.depth + 1, r.base)
+            }
             None => {
+                remaining.extend_from_slice(&self.item_options[item]);
                 let id = if item < self.cells {
                     self.problem.cell_clause[item]
                 } else {
                     self.problem.piece_clause[item - self.cells].unwrap_or_default()
                 };
-                (0, id, self.item_options[item].clone())
+                (0, id)
             }
         };
         let mut pending = Vec::new();
