@@ -375,12 +375,12 @@ impl Search<'_, '_> {
         let owed_item = |s: &Self, piece: usize| s.piece_is_item[piece] && s.used[piece] == 0;
         if free == 0 {
             let owed = (0..self.used.len()).find(|&p| self.used[p] < self.problem.piece_min[p]);
-            return match owed {
-                None => Choice::Cover,
-                Some(_) => match (0..self.used.len()).find(|&p| owed_item(self, p)) {
-                    Some(piece) => Choice::Item(self.cells + piece),
-                    None => Choice::Shortfall(owed.unwrap_or_default()),
-                },
+            let Some(owed) = owed else {
+                return Choice::Cover;
+            };
+            return match (0..self.used.len()).find(|&p| owed_item(self, p)) {
+                Some(piece) => Choice::Item(self.cells + piece),
+                None => Choice::Shortfall(owed),
             };
         }
         let mut items: Vec<usize> = Vec::new();
@@ -421,6 +421,8 @@ impl Search<'_, '_> {
                 kept.next();
                 continue;
             }
+            // Excluded by the option chosen on this step: it overlaps it, or their piece may
+            // be used once (and is, by it); else by all the chosen options of its piece.
             let id = match depth.checked_sub(1).map(|i| self.path[i]) {
                 Some(chosen)
                     if self.masks[chosen] & self.masks[option] != 0
@@ -431,8 +433,7 @@ impl Search<'_, '_> {
                     }
                     self.clauses.exclusion(&[chosen], option, &mut *self.proof)
                 }
-                // Its piece is used up by the chosen options of that piece (none: the piece
-                // may not be used at all).
+                // None at all when the piece may not be used.
                 _ => {
                     let reason: Vec<usize> = self.path[..depth]
                         .iter()

@@ -159,6 +159,38 @@ fn tilings_are_certified_with_their_classes() {
 }
 
 #[test]
+fn tilings_with_piece_counts_are_certified_through_their_counters() {
+    // Two dominoes exactly and the square at most once in 4 x 2: the search's exclusions by
+    // a used-up piece come from the pieces' totalizers.
+    let tmp = tempfile::tempdir().unwrap();
+    let model = model_file(
+        tmp.path(),
+        "t.toml",
+        "kind = \"packing\"\nwidth = 4\nheight = 2\ngoal = \"tile\"\n\
+         [[piece]]\nname = \"D\"\nshape = \"##\"\nexactly = 2\n\
+         [[piece]]\nname = \"O\"\nshape = \"\"\"\n##\n##\n\"\"\"\nat_most = 1\n",
+    );
+    assert_eq!(
+        certified(tmp.path(), &model, &[]),
+        "certified: model.toml has exactly 5 solutions"
+    );
+    // Two monominoes exactly and dominoes in 4 x 1: the cover by two dominoes is refuted by
+    // the monominoes' minimum.
+    let tmp = tempfile::tempdir().unwrap();
+    let model = model_file(
+        tmp.path(),
+        "t.toml",
+        "kind = \"packing\"\nwidth = 4\nheight = 1\ngoal = \"tile\"\n\
+         [[piece]]\nname = \"M\"\nshape = \"#\"\nexactly = 2\n\
+         [[piece]]\nname = \"D\"\nshape = \"##\"\n",
+    );
+    assert_eq!(
+        certified(tmp.path(), &model, &[]),
+        "certified: model.toml has exactly 3 solutions"
+    );
+}
+
+#[test]
 fn a_tiling_that_does_not_exist_has_a_certified_count_of_zero() {
     let tmp = tempfile::tempdir().unwrap();
     // The five tetrominoes (20 cells) do not tile 4 x 5.
