@@ -2,13 +2,76 @@
 
 use sha2::{Digest, Sha256};
 use std::fmt::Write;
+use std::io::Read;
 
 /// SHA-256 of `bytes` in lower-case hex.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
+    hex(&Sha256::digest(bytes))
+}
+
+/// SHA-256 in lower-case hex of everything `input` gives, and its length in bytes: for
+/// files too large to hold whole.
+pub fn sha256_hex_of(input: impl Read) -> std::io::Result<(String, u64)> {
+    DigestReader::new(input).finish()
+}
+
+/// A reader that hashes what it reads, so that a file read for one purpose (a proof being
+/// checked) is hashed in the same pass.
+pub struct DigestReader<R> {
+    inner: R,
+    hasher: Sha256,
+    length: u64,
+}
+
+impl<R: Read> DigestReader<R> {
+    /// A reader of `inner` that hashes it.
+    pub fn new(inner: R) -> DigestReader<R> {
+        DigestReader {
+            inner,
+            hasher: Sha256::new(),
+            length: 0,
+        }
+    }
+
+    /// Reads the rest, and gives the SHA-256 in lower-case hex of everything and its length.
+    pub fn finish(mut self) -> std::io::Result<(String, u64)> {
+        std::io::copy(&mut self, &mut std::io::sink())?;
+        Ok((hex(&self.hasher.finalize()), self.length))
+    }
+}
+
+impl<R: Read> Read for DigestReader<R> {
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        let read = self.inner.read(buffer)?;
+        self.hasher.update(&buffer[..read]);
+        self.length += read as u64;
+        Ok(read)
+    }
+}
+
+fn hex(digest: &[u8]) -> String {
+    digest
         .iter()
         .fold(String::with_capacity(64), |mut hex, byte| {
             let _ = write!(hex, "{byte:02x}");
             hex
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_streamed_digest_is_the_digest_of_the_bytes() {
+        let bytes: Vec<u8> = (0..3_000_000u32).map(|i| (i % 251) as u8).collect();
+        assert_eq!(
+            sha256_hex_of(&bytes[..]).unwrap(),
+            (sha256_hex(&bytes), bytes.len() as u64)
+        );
+        assert_eq!(
+            sha256_hex_of(&b"abc"[..]).unwrap().0,
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
 }

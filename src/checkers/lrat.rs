@@ -28,7 +28,10 @@
 //! CADE 2017 (the LRAT format).
 
 use crate::formats::dimacs::{read_cnf, CnfDialect, CnfError};
+use crate::formats::lrat::{LratReader, LratStep};
+use crate::formats::ReadError;
 use std::collections::HashMap;
+use std::io::BufRead;
 
 use thiserror::Error;
 
@@ -131,6 +134,9 @@ pub enum LratError {
     /// Every line checked, but none added the empty clause.
     #[error("proof never derives the empty clause")]
     NoEmptyClause,
+    /// The proof could not be read.
+    #[error("{0}")]
+    Unreadable(String),
 }
 
 /// Counts from a successful check.
@@ -192,6 +198,16 @@ pub fn parse_dimacs(text: &str) -> Result<(usize, Vec<Vec<i32>>), LratError> {
 /// Checks an LRAT refutation of `cnf` (clause `i` has ID `i + 1`, variables `1..=num_vars`).
 /// Succeeds only when the empty clause is derived; see the module docs for the exact rules.
 pub fn check_lrat(num_vars: usize, cnf: &[Vec<i32>], proof: &str) -> Result<LratStats, LratError> {
+    check_lrat_reader(num_vars, cnf, proof.as_bytes())
+}
+
+/// [`check_lrat`] of a proof read a step at a time from `proof` (a file of gigabytes is
+/// never held whole).
+pub fn check_lrat_reader(
+    num_vars: usize,
+    cnf: &[Vec<i32>],
+    proof: impl BufRead,
+) -> Result<LratStats, LratError> {
     let mut checker = Checker::new(num_vars);
     let mut stats = LratStats::default();
     for (index, clause) in cnf.iter().enumerate() {
@@ -212,22 +228,23 @@ pub fn check_lrat(num_vars: usize, cnf: &[Vec<i32>], proof: &str) -> Result<Lrat
     }
     checker.largest_id = cnf.len() as u64;
 
-    for (index, line_text) in proof.lines().enumerate() {
-        let line = index + 1;
-        let trimmed = line_text.trim();
-        if trimmed.is_empty() || trimmed.starts_with('c') {
-            continue;
-        }
-        match parse_step(line, trimmed)? {
-            Step::Delete { ids } => {
-                for id in ids {
-                    if checker.clauses.remove(&id).is_none() {
+    let mut reader = LratReader::new(proof);
+    loop {
+        let step = reader.next_step().map_err(|error| match error {
+            ReadError::Line { line, message } => LratError::Syntax { line, message },
+            ReadError::File(message) => LratError::Unreadable(message),
+        })?;
+        let Some((line, step)) = step else { break };
+        match step {
+            LratStep::Delete { ids } => {
+                for &id in ids {
+                    if checker.clauses.remove(id).is_none() {
                         return Err(LratError::UnknownDeletion { line, id });
                     }
                     stats.deletions += 1;
                 }
             }
-            Step::Add {
+            LratStep::Add {
                 id,
                 literals,
                 hints,
@@ -241,13 +258,13 @@ pub fn check_lrat(num_vars: usize, cnf: &[Vec<i32>], proof: &str) -> Result<Lrat
                 }
                 let literals =
                     checker
-                        .normalise(&literals)
+                        .normalise(literals)
                         .map_err(|literal| LratError::ProofLiteral {
                             line,
                             literal,
                             num_vars,
                         })?;
-                stats.hints += checker.check_rup(line, id, &literals, &hints)?;
+                stats.hints += checker.check_rup(line, id, &literals, hints)?;
                 stats.additions += 1;
                 if literals.is_empty() {
                     stats.empty_clause_line = line;
@@ -261,74 +278,43 @@ pub fn check_lrat(num_vars: usize, cnf: &[Vec<i32>], proof: &str) -> Result<Lrat
     Err(LratError::NoEmptyClause)
 }
 
-/// One parsed proof line.
-enum Step {
-    Add {
-        id: u64,
-        literals: Vec<i64>,
-        hints: Vec<i64>,
-    },
-    Delete {
-        ids: Vec<u64>,
-    },
+/// The live clauses by ID. Proofs number their clauses densely, so IDs index a vector;
+/// one far beyond the others (a gap of more than [`Clauses::DENSE_GAP`]) goes to a map,
+/// so that a proof cannot make the vector huge.
+#[derive(Default)]
+struct Clauses {
+    dense: Vec<Option<Box<[i32]>>>,
+    sparse: HashMap<u64, Box<[i32]>>,
 }
 
-/// Parses one non-comment proof line.
-fn parse_step(line: usize, text: &str) -> Result<Step, LratError> {
-    let syntax = |message: String| LratError::Syntax { line, message };
-    let mut tokens = text.split_whitespace();
-    let id_token = tokens.next().unwrap_or_default();
-    let id = match id_token.parse::<u64>() {
-        Ok(id) if id > 0 => id,
-        _ => {
-            return Err(syntax(format!(
-                "step ID {id_token:?} is not a positive integer"
-            )))
-        }
-    };
+impl Clauses {
+    /// The largest gap between the dense IDs and a new one that still extends them.
+    const DENSE_GAP: u64 = 1 << 16;
 
-    let is_deletion = text.split_whitespace().nth(1) == Some("d");
-    let step = if is_deletion {
-        tokens.next();
-        let ids = zero_terminated(line, &mut tokens, "deleted IDs")?
-            .into_iter()
-            .map(|id| u64::try_from(id).map_err(|_| syntax(format!("deleted ID {id} is negative"))))
-            .collect::<Result<_, _>>()?;
-        Step::Delete { ids }
-    } else {
-        let literals = zero_terminated(line, &mut tokens, "literals")?;
-        let hints = zero_terminated(line, &mut tokens, "hints")?;
-        Step::Add {
-            id,
-            literals,
-            hints,
+    fn get(&self, id: u64) -> Option<&[i32]> {
+        match self.dense.get(id as usize) {
+            Some(clause) => clause.as_deref(),
+            None => self.sparse.get(&id).map(|c| &c[..]),
         }
-    };
-    if let Some(extra) = tokens.next() {
-        return Err(syntax(format!("{extra:?} after the step's final 0")));
     }
-    Ok(step)
-}
 
-/// Reads integers up to the terminating 0 (`what` names them in errors).
-fn zero_terminated<'a>(
-    line: usize,
-    tokens: &mut impl Iterator<Item = &'a str>,
-    what: &str,
-) -> Result<Vec<i64>, LratError> {
-    let syntax = |message: String| LratError::Syntax { line, message };
-    let mut values = Vec::new();
-    loop {
-        let token = tokens
-            .next()
-            .ok_or_else(|| syntax(format!("the {what} are not ended by 0")))?;
-        let value: i64 = token
-            .parse()
-            .map_err(|_| syntax(format!("{token:?} in the {what} is not an integer")))?;
-        if value == 0 {
-            return Ok(values);
+    fn insert(&mut self, id: u64, clause: Box<[i32]>) {
+        let dense = self.dense.len() as u64;
+        if id < dense + Self::DENSE_GAP && self.sparse.is_empty() {
+            if id >= dense {
+                self.dense.resize_with(id as usize + 1, || None);
+            }
+            self.dense[id as usize] = Some(clause);
+        } else {
+            self.sparse.insert(id, clause);
         }
-        values.push(value);
+    }
+
+    fn remove(&mut self, id: u64) -> Option<Box<[i32]>> {
+        match self.dense.get_mut(id as usize) {
+            Some(clause) => clause.take(),
+            None => self.sparse.remove(&id),
+        }
     }
 }
 
@@ -336,7 +322,7 @@ fn zero_terminated<'a>(
 struct Checker {
     num_vars: usize,
     /// Live clauses by ID, literals without duplicates.
-    clauses: HashMap<u64, Vec<i32>>,
+    clauses: Clauses,
     /// Largest clause ID used so far.
     largest_id: u64,
     /// Per variable: 1 true, -1 false, 0 unassigned. Index 0 is unused.
@@ -357,7 +343,7 @@ impl Checker {
     fn new(num_vars: usize) -> Checker {
         Checker {
             num_vars,
-            clauses: HashMap::new(),
+            clauses: Clauses::default(),
             largest_id: 0,
             values: vec![0; num_vars + 1],
             trail: Vec::new(),
@@ -366,7 +352,7 @@ impl Checker {
 
     /// Range-checks literals and drops repeated ones (sorting them: order does not matter
     /// to RUP); returns the first bad literal on error.
-    fn normalise(&self, literals: &[i64]) -> Result<Vec<i32>, i64> {
+    fn normalise(&self, literals: &[i64]) -> Result<Box<[i32]>, i64> {
         let mut clause = Vec::with_capacity(literals.len());
         for &literal in literals {
             if literal == 0 || literal.unsigned_abs() > self.num_vars as u64 {
@@ -376,7 +362,7 @@ impl Checker {
         }
         clause.sort_unstable();
         clause.dedup();
-        Ok(clause)
+        Ok(clause.into_boxed_slice())
     }
 
     fn value(&self, literal: i32) -> i8 {
@@ -442,7 +428,7 @@ impl Checker {
                 return Err(LratError::RatUnsupported { line, clause: id });
             }
             let hint = hint as u64;
-            let clause = self.clauses.get(&hint).ok_or(LratError::UnknownHint {
+            let clause = self.clauses.get(hint).ok_or(LratError::UnknownHint {
                 line,
                 clause: id,
                 hint,

@@ -10,12 +10,14 @@
 //! - [`wcnf`], [`opb`], [`lp`]: WCNF, OPB and CPLEX LP files, over [`linear`]'s rows;
 //! - [`milp_solution`]: the solution files of CBC, GLPK and HiGHS;
 //! - [`minizinc`]: MiniZinc and FlatZinc files and the answers their solvers print;
-//! - [`veripb`]: VeriPB 3.0 pseudo-Boolean proofs and the OPB files they refer to.
+//! - [`veripb`]: VeriPB 3.0 pseudo-Boolean proofs and the OPB files they refer to;
+//! - [`lrat`]: LRAT clausal proofs, written and read a step at a time.
 
 pub mod dimacs;
 pub mod linear;
 pub mod lines;
 pub mod lp;
+pub mod lrat;
 pub mod milp_solution;
 pub mod minizinc;
 pub mod opb;

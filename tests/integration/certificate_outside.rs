@@ -116,8 +116,8 @@ fn a_count_certificate_writes_both_of_its_cnfs() {
 }
 
 #[test]
-fn a_tiling_counts_search_proof_is_accepted_by_drat_trim() {
-    // L-trominoes tiling 3 x 6: the refutation is the exact-cover search's DRAT proof.
+fn a_tiling_counts_search_proof_is_accepted_by_lrat_check() {
+    // L-trominoes tiling 3 x 6: the refutation is the exact-cover search's LRAT proof.
     let tmp = tempfile::tempdir().unwrap();
     let model = tmp.path().join("l.toml");
     fs::write(&model, common::L_TROMINOES).unwrap();
@@ -133,14 +133,47 @@ fn a_tiling_counts_search_proof_is_accepted_by_drat_trim() {
         ],
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(!dir.join("count.lrat").exists());
+    assert!(!dir.join("count.drat").exists());
     let out = tmp.path().join("cnf");
     assert_eq!(write_cnf(&dir, &out), ["count.dimacs"]);
-    if let Some(drat_trim) = outside_checker("PUZZLEC_DRAT_TRIM", "drat-trim") {
+    if let Some(lrat_check) = outside_checker("PUZZLEC_LRAT_CHECK", "lrat-check") {
         assert!(verified(
-            &drat_trim,
+            &lrat_check,
             &out.join("count.dimacs"),
-            &dir.join("count.drat")
+            &dir.join("count.lrat")
+        ));
+    }
+}
+
+#[test]
+fn the_pentomino_tilings_of_3x20_have_a_proof_lrat_check_accepts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let model = tmp.path().join("p.toml");
+    let text = fs::read_to_string(models().join("pentomino-6x10.toml")).unwrap();
+    fs::write(
+        &model,
+        text.replace("width = 10\nheight = 6\n", "width = 20\nheight = 3\n"),
+    )
+    .unwrap();
+    let dir = tmp.path().join("count");
+    let run = puzzlec(
+        tmp.path(),
+        &[
+            "prove",
+            model.to_str().unwrap(),
+            "--count",
+            "-o",
+            dir.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = tmp.path().join("cnf");
+    assert_eq!(write_cnf(&dir, &out), ["count.dimacs"]);
+    if let Some(lrat_check) = outside_checker("PUZZLEC_LRAT_CHECK", "lrat-check") {
+        assert!(verified(
+            &lrat_check,
+            &out.join("count.dimacs"),
+            &dir.join("count.lrat")
         ));
     }
 }

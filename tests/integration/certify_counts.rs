@@ -159,6 +159,38 @@ fn tilings_are_certified_with_their_classes() {
 }
 
 #[test]
+fn tilings_with_piece_counts_are_certified_through_their_counters() {
+    // Two dominoes exactly and the square at most once in 4 x 2: the search's exclusions by
+    // a used-up piece come from the pieces' totalizers.
+    let tmp = tempfile::tempdir().unwrap();
+    let model = model_file(
+        tmp.path(),
+        "t.toml",
+        "kind = \"packing\"\nwidth = 4\nheight = 2\ngoal = \"tile\"\n\
+         [[piece]]\nname = \"D\"\nshape = \"##\"\nexactly = 2\n\
+         [[piece]]\nname = \"O\"\nshape = \"\"\"\n##\n##\n\"\"\"\nat_most = 1\n",
+    );
+    assert_eq!(
+        certified(tmp.path(), &model, &[]),
+        "certified: model.toml has exactly 5 solutions"
+    );
+    // Two monominoes exactly and dominoes in 4 x 1: the cover by two dominoes is refuted by
+    // the monominoes' minimum.
+    let tmp = tempfile::tempdir().unwrap();
+    let model = model_file(
+        tmp.path(),
+        "t.toml",
+        "kind = \"packing\"\nwidth = 4\nheight = 1\ngoal = \"tile\"\n\
+         [[piece]]\nname = \"M\"\nshape = \"#\"\nexactly = 2\n\
+         [[piece]]\nname = \"D\"\nshape = \"##\"\n",
+    );
+    assert_eq!(
+        certified(tmp.path(), &model, &[]),
+        "certified: model.toml has exactly 3 solutions"
+    );
+}
+
+#[test]
 fn a_tiling_that_does_not_exist_has_a_certified_count_of_zero() {
     let tmp = tempfile::tempdir().unwrap();
     // The five tetrominoes (20 cells) do not tile 4 x 5.
@@ -402,9 +434,9 @@ fn pentomino_tilings_of_3x20_are_certified_by_the_search_proof() {
         run.stdout.lines().last().unwrap(),
         "certified: model.toml has exactly 8 solutions; 2 classes: 2 of size 4"
     );
-    // The refutation is the exact-cover search's DRAT proof, checked by puzzlec's checker.
-    assert!(dir.join("count.drat").exists());
-    assert!(!dir.join("count.lrat").exists());
+    // The refutation is the exact-cover search's LRAT proof, checked by puzzlec's checker.
+    assert!(dir.join("count.lrat").exists());
+    assert!(!dir.join("count.drat").exists());
     let manifest = fs::read_to_string(dir.join("manifest.json")).unwrap();
     assert!(
         manifest.contains("puzzlec's exact-cover search refuted"),
@@ -412,8 +444,147 @@ fn pentomino_tilings_of_3x20_are_certified_by_the_search_proof() {
     );
     assert!(
         run.stdout
-            .contains("count.drat: refutes count.dimacs (puzzlec's DRAT checker"),
+            .contains("count.lrat: refutes count.dimacs (puzzlec's LRAT checker"),
         "{}",
         run.stdout
+    );
+}
+
+/// The proof's lines: (line number, the clause ID it adds, its hints), additions only.
+fn additions(proof: &str) -> Vec<(usize, u64, Vec<u64>)> {
+    proof
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| line.split_whitespace().nth(1) != Some("d"))
+        .map(|(index, line)| {
+            let numbers: Vec<i64> = line
+                .split_whitespace()
+                .map(|t| t.parse().unwrap())
+                .collect();
+            let end_of_literals = 1 + numbers[1..].iter().position(|&n| n == 0).unwrap();
+            let hints = numbers[end_of_literals + 1..numbers.len() - 1]
+                .iter()
+                .map(|&h| h as u64)
+                .collect();
+            (index + 1, numbers[0] as u64, hints)
+        })
+        .collect()
+}
+
+/// The first addition that names clause `id` among its hints: its line and its own ID.
+fn first_use(proof: &str, id: u64) -> (usize, u64) {
+    additions(proof)
+        .into_iter()
+        .find(|(_, _, hints)| hints.contains(&id))
+        .map(|(line, own, _)| (line, own))
+        .unwrap()
+}
+
+#[test]
+fn tampered_tiling_proofs_are_rejected_at_the_step_that_fails() {
+    let tmp = tempfile::tempdir().unwrap();
+    let model = model_file(tmp.path(), "p.toml", &pentominoes_3x20());
+    let fresh = prove_count(tmp.path(), &model, &[]);
+    let copy = |name: &str| copy_folder(&fresh, &tmp.path().join(name));
+    let proof = fs::read_to_string(fresh.join("count.lrat")).unwrap();
+    let lines: Vec<&str> = proof.lines().collect();
+    let refused = "count.lrat does not refute count.dimacs (puzzlec's LRAT checker)";
+
+    // A lemma removed: the first step that named it refers to nothing.
+    let dir = copy("lemma-removed");
+    let (removed_line, removed, _) = additions(&proof)[0].clone();
+    edit(
+        &dir,
+        "count.lrat",
+        &format!("{}\n", lines[removed_line - 1]),
+        "",
+    );
+    let (line, clause) = first_use(&proof, removed);
+    assert_fails(
+        &dir,
+        &format!(
+            "{refused}: line {}: clause {clause}: hint {removed} refers to a deleted or unknown clause",
+            line - 1
+        ),
+    );
+
+    // A hint changed: a node's lemma loses the clause its conflict is on, which becomes the
+    // item's first exclusion again.
+    let dir = copy("hint-changed");
+    let is_node_lemma = |line: &str| {
+        let literals: Vec<&str> = line
+            .split(" 0 ")
+            .next()
+            .unwrap()
+            .split(' ')
+            .skip(1)
+            .collect();
+        literals.len() >= 3 && literals.iter().all(|l| l.starts_with('-'))
+    };
+    let (line, clause, hints) = additions(&proof)
+        .into_iter()
+        .find(|(line, _, hints)| hints.len() >= 3 && is_node_lemma(lines[line - 1]))
+        .unwrap();
+    let original = lines[line - 1];
+    let last = hints.last().unwrap();
+    let tampered = format!(
+        "{} {} 0\n",
+        original.trim_end_matches(&format!(" {last} 0")),
+        hints[0]
+    );
+    edit(&dir, "count.lrat", &format!("{original}\n"), &tampered);
+    let run = check(&dir);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(
+        run.stderr.starts_with(&format!(
+            "error: certificate check failed: {refused}: line {line}: clause {clause}: hint {} is not unit",
+            hints[0]
+        )),
+        "{}",
+        run.stderr
+    );
+
+    // A listed tiling dropped, with the claim, the list and the CNF made to agree: the proof
+    // still names its blocking clause, which is no longer there.
+    let dir = copy("tiling-dropped");
+    let solutions = fs::read_to_string(dir.join("solutions.txt")).unwrap();
+    let last_solution = solutions.lines().last().unwrap();
+    edit(&dir, "solutions.txt", &format!("{last_solution}\n"), "");
+    let cnf = fs::read_to_string(dir.join("count.dimacs")).unwrap();
+    let clauses = cnf.lines().filter(|l| !l.starts_with(['c', 'p'])).count() as u64;
+    let last_clause = cnf.lines().last().unwrap();
+    edit(&dir, "count.dimacs", &format!("{last_clause}\n"), "");
+    let header = cnf.lines().find(|l| l.starts_with("p cnf")).unwrap();
+    edit(
+        &dir,
+        "count.dimacs",
+        header,
+        &header.replace(&format!(" {clauses}"), &format!(" {}", clauses - 1)),
+    );
+    for (from, to) in [
+        ("none of the 8 listed", "none of the 7 listed"),
+        ("the last 8 clauses", "the last 7 clauses"),
+    ] {
+        edit(&dir, "count.dimacs", from, to);
+    }
+    edit_unhashed(&dir, "manifest.json", "\"count\": 8", "\"count\": 7");
+    edit_unhashed(
+        &dir,
+        "manifest.json",
+        "none of the 8 listed",
+        "none of the 7 listed",
+    );
+    edit_unhashed(
+        &dir,
+        "manifest.json",
+        &format!("\"clauses\": {clauses}"),
+        &format!("\"clauses\": {}", clauses - 1),
+    );
+    let (line, clause) = first_use(&proof, clauses);
+    assert_fails(
+        &dir,
+        &format!(
+            "{refused}: line {line}: clause {clause}: hint {clauses} refers to a deleted or unknown clause"
+        ),
     );
 }

@@ -14,7 +14,8 @@
 //!   auxiliary), class members expanded in order.
 //! * its refutation ([`COUNT_LRAT_FILE`](super::COUNT_LRAT_FILE), [`COUNT_DRAT_FILE`](super::COUNT_DRAT_FILE), [`COUNT_VARISAT_FILE`](super::COUNT_VARISAT_FILE) from
 //!   varisat, or [`COUNT_DRAT_FILE`](super::COUNT_DRAT_FILE) alone from an external solver such as CaDiCaL,
-//!   or, for a tiling, from puzzlec's exact-cover search ([`crate::engines::cover_proof`]).
+//!   or, for a tiling, [`COUNT_LRAT_FILE`](super::COUNT_LRAT_FILE) alone from puzzlec's exact-cover search
+//!   ([`crate::engines::cover_proof`], [`super::tiling`]).
 //! * for a family with an objective, the optimum's certificate too: the witness, `cnf.dimacs`
 //!   ("objective at least optimum + 1") and its proofs, as [`Claim::Optimal`] has them.
 //!
@@ -38,6 +39,7 @@
 //! `check` verifies by the puzzle's rules on every member it expands).
 
 use super::read::{check_encoding, failed, CheckedFolder};
+use super::tiling::write_tiling_proof;
 use super::write::{record_answer, Folder, ProofSolver, Record};
 use super::{
     certificate_cnf, CheckError, Checked, Claim, Manifest, ProveError, COUNT_REFUTATION, CUTS_FILE,
@@ -46,14 +48,12 @@ use super::{
 use crate::base::error::{InputError, Setting};
 use crate::base::{plural, Control};
 use crate::driver::{enumerate, Backend, EnumerateOptions, Misuse};
-use crate::engines::cover_proof::{
-    write_cover_refutation, CoverProblem, CoverProofError, MAX_CELLS,
-};
+use crate::engines::cover_proof::MAX_CELLS;
 use crate::geometry::isometry::RectSymmetry;
 use crate::model::{Assignment, Lit, Model, Var};
-use crate::puzzle::packing::{Packing, PackingKind};
+use crate::puzzle::packing::PackingKind;
 use crate::puzzle::{Puzzle, Solution};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Instant;
@@ -527,11 +527,18 @@ pub(super) fn record(
     let blocked: Vec<Vec<Lit>> = listed.iter().map(|s| counting.blocking_clause(s)).collect();
     let cuts = collect_cuts(&counting.model, value, &blocked, control, &mut folder)?;
     let (cnf, text, entry) = certificate_cnf(&counting.model, value, &cuts, &blocked);
+    let mut search_nodes = None;
     let solver = match (puzzle, &options.solver) {
         // A tiling's count: the exact-cover search writes the refutation (CDCL solvers do
         // not refute the pentominoes' in ten minutes); an external solver when one is named.
         (Puzzle::Packing(packing), None) if packing.width * packing.height <= MAX_CELLS => {
-            tiling_proof(packing, listed, control)?
+            let path = folder.dir.join(COUNT_REFUTATION.lrat.1);
+            let stats =
+                write_tiling_proof(packing, &counting.model, &cnf, &listed, &path, control)?;
+            search_nodes = Some(stats.nodes);
+            ProofSolver::Search {
+                name: "puzzlec's exact-cover search",
+            }
         }
         _ => ProofSolver::of(options),
     };
@@ -551,6 +558,9 @@ pub(super) fn record(
     );
     if let Some(lemmas) = lemmas {
         how = format!("{how} ({})", plural(lemmas as u64, "lemma"));
+    }
+    if let Some(nodes) = search_nodes {
+        how = format!("{how}; the search took {}", plural(nodes, "node"));
     }
     if !cuts.is_empty() {
         how = format!(
@@ -578,44 +588,6 @@ fn expanded(counting: &Counting, entries: &[Vec<usize>], classes: bool) -> Vec<V
         return entries.to_vec();
     }
     entries.iter().flat_map(|e| counting.class(e)).collect()
-}
-
-/// The DRAT refutation of a tiling count's CNF (cells exactly once, pieces within their
-/// limits, every listed tiling blocked), written by the exact-cover search of
-/// [`crate::engines::cover_proof`]; the caller checks it before it is kept.
-fn tiling_proof(
-    packing: &Packing,
-    listed: Vec<Vec<usize>>,
-    control: &Control,
-) -> Result<ProofSolver<'static>, ProveError> {
-    let placements = &packing.instance.placements;
-    let options: Vec<Vec<usize>> = placements.iter().map(|p| p.cells.clone()).collect();
-    let piece: Vec<usize> = placements.iter().map(|p| p.piece).collect();
-    // Model variable i is placement i (`Packing::compile_with`), DIMACS variable i + 1.
-    let var: Vec<i32> = (1..=placements.len() as i32).collect();
-    let open: Vec<bool> = packing.blocked.iter().map(|b| !b).collect();
-    let piece_max: Vec<Option<usize>> = packing.pieces.iter().map(|p| p.limit.max).collect();
-    let piece_min: Vec<usize> = packing.pieces.iter().map(|p| p.limit.min).collect();
-    let problem = CoverProblem {
-        width: packing.width,
-        height: packing.height,
-        open: &open,
-        options: &options,
-        piece: &piece,
-        piece_max: &piece_max,
-        piece_min: &piece_min,
-        var: &var,
-    };
-    let listed: HashSet<Vec<usize>> = listed.into_iter().collect();
-    let mut proof = String::new();
-    write_cover_refutation(&problem, &listed, control, &mut proof).map_err(|e| match e {
-        CoverProofError::Stopped => ProveError::Stopped(control.reason()),
-        other => ProveError::Internal(format!("the exact-cover search: {other}")),
-    })?;
-    Ok(ProofSolver::Search {
-        name: "puzzlec's exact-cover search",
-        proof,
-    })
 }
 
 /// The cuts a dissection's count CNF needs to be refuted (the solutions it still has

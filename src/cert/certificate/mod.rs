@@ -48,6 +48,7 @@ pub mod doll_proof;
 mod prove;
 mod read;
 pub mod table;
+mod tiling;
 mod write;
 
 pub use check::{check, check_shard, check_writing};

@@ -5,10 +5,10 @@ use super::{
     parse_witness, CheckError, Claim, Manifest, RefutationFiles, CUTS_FILE, FORMAT, MANIFEST_FILE,
     WITNESS_FILE,
 };
-use crate::base::digest::sha256_hex;
+use crate::base::digest::{sha256_hex, sha256_hex_of};
 use crate::cert::refute::check_with_varisat;
 use crate::checkers::drat::{check_drat, ProofEncoding};
-use crate::checkers::lrat::{check_lrat, parse_dimacs};
+use crate::checkers::lrat::{check_lrat_reader, parse_dimacs};
 use crate::model::{Assignment, Lit, Model};
 use crate::puzzle::load::parse_model;
 use crate::puzzle::Puzzle;
@@ -237,8 +237,11 @@ impl CheckedFolder<'_> {
             )));
         }
         if listed(lrat_role) {
-            let lrat = self.text(lrat_file)?;
-            let stats = check_lrat(num_vars, &clauses, &lrat).map_err(|e| {
+            let path = self.dir.join(lrat_file);
+            let lrat = std::fs::File::open(&path)
+                .map_err(|e| failed(format!("{lrat_file}: cannot read: {e}")))?;
+            let lrat = std::io::BufReader::with_capacity(1 << 20, lrat);
+            let stats = check_lrat_reader(num_vars, &clauses, lrat).map_err(|e| {
                 failed(format!(
                     "{lrat_file} does not refute {cnf_file} (puzzlec's LRAT checker): {e}"
                 ))
@@ -306,8 +309,10 @@ pub(super) fn check_files(dir: &Path, manifest: &Manifest) -> Result<Option<Stri
     }
     for entry in manifest.files.values() {
         let name = &entry.name;
-        let bytes = match std::fs::read(dir.join(name)) {
-            Ok(bytes) => bytes,
+        // Streamed: a search's proof runs to gigabytes.
+        let digest = std::fs::File::open(dir.join(name)).and_then(sha256_hex_of);
+        let (hash, length) = match digest {
+            Ok(digest) => digest,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(missing(name)),
             Err(e) => return Err(failed(format!("{name}: cannot read: {e}"))),
         };
@@ -316,16 +321,14 @@ pub(super) fn check_files(dir: &Path, manifest: &Manifest) -> Result<Option<Stri
                 "{MANIFEST_FILE}: the entry of {name} has no sha256"
             )));
         };
-        let hash = sha256_hex(&bytes);
         if hash != *expected {
             return Err(failed(format!(
                 "{name}: SHA-256 {hash} differs from the manifest's {expected} (the file was changed)"
             )));
         }
-        if bytes.len() as u64 != entry.bytes {
+        if length != entry.bytes {
             return Err(failed(format!(
-                "{name}: {} bytes, but the manifest says {} (its SHA-256 matches: the manifest misstates the size)",
-                bytes.len(),
+                "{name}: {length} bytes, but the manifest says {} (its SHA-256 matches: the manifest misstates the size)",
                 entry.bytes
             )));
         }

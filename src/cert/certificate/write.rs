@@ -6,11 +6,10 @@ use super::{
     ProveError, RefutationFiles, Times, CNF_FILE, CUTS_FILE, FORMAT, MANIFEST_FILE, MODEL_FILE,
     SINGLE_REFUTATION, WITNESS_FILE, WRITTEN_FILES,
 };
-use crate::base::digest::sha256_hex;
+use crate::base::digest::{sha256_hex, DigestReader};
 use crate::base::{plural, Control, Goal, Incumbent, Status};
 use crate::cert::refute::{refute, Refutation, SolverProofFormat};
-use crate::checkers::drat::{check_drat, ProofEncoding};
-use crate::checkers::lrat::parse_dimacs;
+use crate::checkers::lrat::{check_lrat_reader, parse_dimacs};
 use crate::model::{Assignment, Lit, Model};
 use crate::oracle::external_sat::{ExternalSat, SatCommand};
 use crate::oracle::varisat::Varisat;
@@ -147,14 +146,12 @@ pub(super) enum ProofSolver<'a> {
     Varisat,
     /// An external SAT program: its DRAT proof, checked by puzzlec's DRAT checker.
     External(&'a SatCommand),
-    /// A DRAT proof written by one of puzzlec's searches (a tiling count's exact-cover
-    /// search: [`crate::engines::cover_proof`]), checked by puzzlec's DRAT checker before
-    /// it is kept.
+    /// An LRAT proof one of puzzlec's searches wrote into the folder under the LRAT name of
+    /// the refutation (a tiling count's exact-cover search: [`super::tiling`]), checked by
+    /// puzzlec's LRAT checker before it is kept.
     Search {
         /// Who wrote it, for the manifest.
         name: &'static str,
-        /// The proof, text DRAT.
-        proof: String,
     },
 }
 
@@ -191,17 +188,32 @@ impl<'a> ProofSolver<'a> {
             ProofSolver::External(command) => {
                 write_external_proof(command, cnf, text, question, files, control, folder).map(Some)
             }
-            ProofSolver::Search { name, proof } => {
+            ProofSolver::Search { name } => {
                 let (num_vars, clauses) = parse_dimacs(text)
                     .map_err(|e| ProveError::Internal(format!("our own DIMACS: {e}")))?;
-                let summary = check_drat(num_vars, &clauses, proof.as_bytes(), ProofEncoding::Text)
-                    .map_err(|e| {
-                        ProveError::Internal(format!(
-                            "{name} wrote a proof that does not refute {question}: {e}"
-                        ))
-                    })?;
-                folder.put(files.drat.0, files.drat.1, proof.as_bytes())?;
-                Ok(Some(summary.lemmas))
+                // Hashed as it is checked: one pass over a file of gigabytes.
+                let path = folder.dir.join(files.lrat.1);
+                let proof = std::fs::File::open(&path).map_err(|e| write_error(&path, &e))?;
+                let mut proof =
+                    std::io::BufReader::with_capacity(1 << 20, DigestReader::new(proof));
+                let stats = check_lrat_reader(num_vars, &clauses, &mut proof).map_err(|e| {
+                    ProveError::Internal(format!(
+                        "{name} wrote a proof that does not refute {question}: {e}"
+                    ))
+                })?;
+                let (sha256, bytes) = proof
+                    .into_inner()
+                    .finish()
+                    .map_err(|e| write_error(&path, &e))?;
+                folder.files.insert(
+                    files.lrat.0.to_string(),
+                    FileEntry {
+                        name: files.lrat.1.to_string(),
+                        bytes,
+                        sha256: Some(sha256),
+                    },
+                );
+                Ok(Some(stats.additions))
             }
         }
     }
@@ -218,7 +230,8 @@ impl<'a> ProofSolver<'a> {
     pub(super) fn checkers(&self) -> &'static str {
         match self {
             ProofSolver::Varisat => "puzzlec's LRAT checker and varisat's checker",
-            ProofSolver::External(_) | ProofSolver::Search { .. } => "puzzlec's DRAT checker",
+            ProofSolver::External(_) => "puzzlec's DRAT checker",
+            ProofSolver::Search { .. } => "puzzlec's LRAT checker",
         }
     }
 
