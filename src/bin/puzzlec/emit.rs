@@ -21,6 +21,8 @@ pub fn run(args: &Emit, session: &Session) -> Result<u8, Failure> {
         format: args.format.into(),
         at_least: args.at_least,
         complete: !args.incomplete,
+        cliques: !args.no_cliques,
+        symmetry_rows: !args.no_symmetry_rows,
     };
     let work = Work::Emit {
         format: options.format,
