@@ -70,20 +70,20 @@ pub struct EmitOptions {
     /// ([`crate::encode::clique`]); `false` writes the model's rows as they are.
     pub cliques: bool,
     /// LP files: rows that rule out symmetric images of solutions
-    /// ([`Puzzle::symmetry_rows`]), named and commented as such.
+    /// ([`Puzzle::symmetry_rows`]), named and commented as such (`emit --symmetry-rows`).
     pub symmetry_rows: bool,
 }
 
 impl EmitOptions {
     /// The complete file in `format`, asking "objective at least K" when `at_least` gives
-    /// K, with clique rows and symmetry rows in LP files.
+    /// K, with clique rows (and no symmetry rows) in LP files.
     pub fn new(format: Format, at_least: Option<usize>) -> EmitOptions {
         EmitOptions {
             format,
             at_least,
             complete: true,
             cliques: true,
-            symmetry_rows: true,
+            symmetry_rows: false,
         }
     }
 }
@@ -208,8 +208,8 @@ pub fn emit_to(
             if !symmetry.is_empty() {
                 let names: Vec<&str> = symmetry.iter().map(|(name, _)| *name).collect();
                 comments.push(format!(
-                    "symmetry breaking rows (not part of the puzzle; --no-symmetry-rows leaves \
-                     them out): {}",
+                    "symmetry breaking rows, as asked (--symmetry-rows; not part of the puzzle: \
+                     every solution has a symmetric image that meets them): {}",
                     names.join(", ")
                 ));
             }

@@ -233,7 +233,7 @@ pub fn write_lp(
     if !extras.symmetry.is_empty() {
         writer.comment(
             "symmetry breaking, not part of the puzzle: every solution has a symmetric image \
-             that meets the rows below (emit --no-symmetry-rows leaves them out)",
+             that meets the rows below",
         );
         for (name, constraint) in extras.symmetry {
             let mut row = lp::constraint_row(constraint, 0);

@@ -357,11 +357,12 @@ pub struct Emit {
     /// pairwise), which tightens the linear relaxation.
     #[arg(long)]
     pub no_cliques: bool,
-    /// LP files: leave out the rows that rule out symmetric images of solutions (a
-    /// packing's "no more pieces centred in the bottom half than in the top", named
-    /// symmetry_top_bottom, and left against right).
+    /// LP files: add rows that rule out symmetric images of solutions, named and commented
+    /// as such (a packing's "no more pieces centred in the bottom half than in the top",
+    /// symmetry_top_bottom, and right against left); off by default, since they slowed
+    /// HiGHS on the cross boxes measured.
     #[arg(long)]
-    pub no_symmetry_rows: bool,
+    pub symmetry_rows: bool,
     #[command(flatten)]
     pub time: TimeLimit,
     #[command(flatten)]

@@ -22,7 +22,7 @@ pub fn run(args: &Emit, session: &Session) -> Result<u8, Failure> {
         at_least: args.at_least,
         complete: !args.incomplete,
         cliques: !args.no_cliques,
-        symmetry_rows: !args.no_symmetry_rows,
+        symmetry_rows: args.symmetry_rows,
     };
     let work = Work::Emit {
         format: options.format,
