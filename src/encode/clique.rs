@@ -8,8 +8,8 @@
 //! cover a cell conflict with many that cover only its neighbours (two crosses whose
 //! centres are close overlap somewhere), so 128 of the 247 cell rows of the 13 x 19 box grow
 //! (about 44 placements to about 62) and its LP bound falls from 26.7 to 23.5 (the
-//! optimum is 19).
-//! Queens' lines are maximal already and stay as they are.
+//! optimum is 19). A queens board's long lines are maximal already; a short diagonal by
+//! the obstacles takes on the queens of the lines through both its cells.
 //!
 //! # References
 //! - M. W. Padberg, "On the facial structure of set packing polyhedra", Mathematical
