@@ -11,7 +11,7 @@
 //! with few placements, a corner cell) is first-fail on the rows: both measured in
 //! docs/external-solvers.md.
 
-use super::write::Problem;
+use crate::formats::linear::Row;
 
 /// How a file asks its solver to search: the variables in order, each tried at 1 first
 /// (`int_search(..., input_order, indomain_max)`).
@@ -23,14 +23,18 @@ pub struct Search {
     pub what: &'static str,
 }
 
-/// The search for `problem`: the objective's columns with a positive coefficient (every
-/// column when there is no objective), ordered by the size of the smallest row holding
-/// each, then by that row's place, then by column; a column in no row comes last. `None`
-/// when there is nothing to branch on.
-pub fn search(problem: &Problem) -> Option<Search> {
-    let n = problem.names.len();
-    let (wanted, what) = match &problem.objective {
-        Some((terms, _)) => {
+/// The search over `n` columns with `objective` (its (coefficient, column) terms) and
+/// `rows` (each with its comment): the objective's columns with a positive coefficient
+/// (every column when there is no objective), ordered by the size of the smallest row
+/// holding each, then by that row's place, then by column; a column in no row comes last.
+/// `None` when there is nothing to branch on.
+pub fn search(
+    n: usize,
+    objective: Option<&[(f64, usize)]>,
+    rows: &[(Row, String)],
+) -> Option<Search> {
+    let (wanted, what) = match objective {
+        Some(terms) => {
             let mut wanted = vec![false; n];
             for &(coefficient, column) in terms {
                 if coefficient > 0.0 && column < n {
@@ -43,7 +47,7 @@ pub fn search(problem: &Problem) -> Option<Search> {
     };
     // (the smallest row's length, its place) for each column.
     let mut smallest: Vec<(usize, usize)> = vec![(usize::MAX, usize::MAX); n];
-    for (place, (row, _)) in problem.rows.iter().enumerate() {
+    for (place, (row, _)) in rows.iter().enumerate() {
         let key = (row.terms.len(), place);
         for &(_, column) in &row.terms {
             if column < n && key < smallest[column] {
@@ -59,7 +63,7 @@ pub fn search(problem: &Problem) -> Option<Search> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::linear::{Comparison, Row};
+    use crate::formats::linear::Comparison;
 
     fn row(columns: &[usize]) -> (Row, String) {
         let row = Row {
@@ -75,22 +79,14 @@ mod tests {
     /// a column in no row last; with an objective, only its positive terms.
     #[test]
     fn the_smallest_rows_come_first() {
-        let names: Vec<String> = (0..6).map(|i| format!("x[{i}]")).collect();
         let rows = vec![row(&[0, 1, 2, 3]), row(&[4, 2]), row(&[3, 1]), row(&[0, 1])];
-        let mut problem = Problem {
-            names: &names,
-            objective: None,
-            rows,
-            at_least: None,
-        };
-        let found = search(&problem).unwrap();
+        let found = search(6, None, &rows).unwrap();
         assert_eq!(found.columns, [2, 4, 1, 3, 0, 5]);
         assert_eq!(found.what, "every variable");
-        problem.objective = Some((vec![(1.0, 0), (-1.0, 2), (1.0, 3), (1.0, 5)], 1.0));
-        let found = search(&problem).unwrap();
+        let objective = [(1.0, 0), (-1.0, 2), (1.0, 3), (1.0, 5)];
+        let found = search(6, Some(&objective), &rows).unwrap();
         assert_eq!(found.columns, [3, 0, 5]);
         assert_eq!(found.what, "the objective's variables");
-        problem.objective = Some((vec![(-1.0, 2)], 1.0));
-        assert_eq!(search(&problem), None);
+        assert_eq!(search(6, Some(&[(-1.0, 2)]), &rows), None);
     }
 }

@@ -412,7 +412,11 @@ pub fn write(
     } else {
         "satisfy".to_string()
     };
-    match search(problem) {
+    let objective = problem
+        .objective
+        .as_ref()
+        .map(|(terms, _)| terms.as_slice());
+    match search(problem.names.len(), objective, &problem.rows) {
         Some(search) => write_search(&mut lines, &search, idents, dialect, &goal)?,
         None => lines.put(|l| {
             let _ = writeln!(l, "solve {goal};");
