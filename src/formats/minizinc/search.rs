@@ -26,8 +26,9 @@ pub struct Search {
 /// The search over `n` columns with `objective` (its (coefficient, column) terms) and
 /// `rows` (each with its comment): the objective's columns with a positive coefficient
 /// (every column when there is no objective), ordered by the size of the smallest row
-/// holding each, then by that row's place, then by column; a column in no row comes last.
-/// `None` when there is nothing to branch on.
+/// holding each and that row's place, then the same of the next smallest row, then by
+/// column; a column in fewer rows comes after one in more of the same. `None` when there
+/// is nothing to branch on.
 pub fn search(
     n: usize,
     objective: Option<&[(f64, usize)]>,
@@ -45,13 +46,20 @@ pub fn search(
         }
         None => (vec![true; n], "every variable"),
     };
-    // (the smallest row's length, its place) for each column.
-    let mut smallest: Vec<(usize, usize)> = vec![(usize::MAX, usize::MAX); n];
+    // The (length, place) of the smallest row and of the next for each column.
+    let none = (usize::MAX, usize::MAX);
+    let mut smallest: Vec<[(usize, usize); 2]> = vec![[none, none]; n];
     for (place, (row, _)) in rows.iter().enumerate() {
         let key = (row.terms.len(), place);
         for &(_, column) in &row.terms {
-            if column < n && key < smallest[column] {
-                smallest[column] = key;
+            let Some(two) = smallest.get_mut(column) else {
+                continue;
+            };
+            if key < two[0] {
+                two[1] = two[0];
+                two[0] = key;
+            } else if key < two[1] && key != two[0] {
+                two[1] = key;
             }
         }
     }
@@ -75,11 +83,14 @@ mod tests {
         (row, String::new())
     }
 
-    /// The columns of the smallest row first (ties: the earlier row, then the column),
-    /// a column in no row last; with an objective, only its positive terms.
+    /// The columns of the smallest row first (ties: the earlier row, then the next
+    /// smallest row, then the column), a column in no row last; with an objective, only
+    /// its positive terms.
     #[test]
     fn the_smallest_rows_come_first() {
         let rows = vec![row(&[0, 1, 2, 3]), row(&[4, 2]), row(&[3, 1]), row(&[0, 1])];
+        // 2 and 4 share their smallest row, and 2 is in another (of four), 4 in no other;
+        // 1 and 3 share theirs, and 1's next (of two) is smaller than 3's (of four).
         let found = search(6, None, &rows).unwrap();
         assert_eq!(found.columns, [2, 4, 1, 3, 0, 5]);
         assert_eq!(found.what, "every variable");
