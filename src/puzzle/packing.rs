@@ -364,7 +364,7 @@ impl Packing {
     ///
     /// This replaced the rule "no more pieces centred in the bottom half than in the top
     /// half" (and right against left;
-    /// [`mirror_halves`](crate::geometry::placements::mirror_halves), a [`Constraint::AtLeastAsMany`]),
+    /// [`mirror_halves`], a [`Constraint::AtLeastAsMany`]),
     /// which made every SAT solver slower on every question measured, witnesses and
     /// refutations alike (README, "Symmetry breaking"); it is no longer compiled.
     pub fn compile_with(&self, break_symmetry: bool) -> Model {
@@ -458,7 +458,7 @@ impl Packing {
     /// --format lp`), each with its name: "no more pieces centred in the bottom half than
     /// in the top half" (`symmetry_top_bottom`) and right against left
     /// (`symmetry_left_right`), for each mirror of the box that maps the instance onto
-    /// itself ([`mirror_halves`](crate::geometry::placements::mirror_halves) says why both
+    /// itself ([`mirror_halves`] says why both
     /// together are sound). None when [`Packing::compile`] breaks symmetry already by its
     /// unit clauses ([`Packing::symmetry_units`]): the two rules pick different images, and
     /// together they could rule out every solution.
