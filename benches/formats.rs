@@ -90,11 +90,7 @@ fn formats(c: &mut Criterion) {
     let mut group = c.benchmark_group("emit_pentomino_6x10");
     group.sample_size(20);
     for format in FORMATS {
-        let options = EmitOptions {
-            format,
-            at_least: None,
-            complete: true,
-        };
+        let options = EmitOptions::new(format, None);
         group.bench_function(format.name(), |b| {
             b.iter(|| {
                 let mut out = Vec::with_capacity(1 << 20);

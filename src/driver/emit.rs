@@ -4,6 +4,7 @@
 
 use crate::base::Control;
 use crate::encode::amo::AmoEncoding;
+use crate::encode::clique::{grow_cliques, CliqueRow};
 use crate::encode::mzn;
 use crate::encode::opb;
 use crate::encode::stream::{self, StreamError};
@@ -64,6 +65,27 @@ pub struct EmitOptions {
     /// exactly the puzzle; `false` (`--incomplete`) leaves them out for a smaller file,
     /// and the file's header says so.
     pub complete: bool,
+    /// LP files: each at-most-one row grown to a clique of conflicting variables (two
+    /// placements that share a cell, ...), which tightens the linear relaxation
+    /// ([`crate::encode::clique`]); `false` writes the model's rows as they are.
+    pub cliques: bool,
+    /// LP files: rows that rule out symmetric images of solutions
+    /// ([`Puzzle::symmetry_rows`]), named and commented as such (`emit --symmetry-rows`).
+    pub symmetry_rows: bool,
+}
+
+impl EmitOptions {
+    /// The complete file in `format`, asking "objective at least K" when `at_least` gives
+    /// K, with clique rows (and no symmetry rows) in LP files.
+    pub fn new(format: Format, at_least: Option<usize>) -> EmitOptions {
+        EmitOptions {
+            format,
+            at_least,
+            complete: true,
+            cliques: true,
+            symmetry_rows: false,
+        }
+    }
 }
 
 /// Why `emit` wrote no complete file.
@@ -93,11 +115,7 @@ impl From<StreamError> for EmitError {
 /// The puzzle's model as `format` text, complete (see [`EmitOptions`]); `origin` names
 /// the model file. For files small enough to hold in memory; [`emit_to`] streams.
 pub fn emit(puzzle: &Puzzle, origin: &str, format: Format, at_least: Option<usize>) -> String {
-    let options = EmitOptions {
-        format,
-        at_least,
-        complete: true,
-    };
+    let options = EmitOptions::new(format, at_least);
     let mut out = Vec::new();
     emit_to(puzzle, origin, &options, &mut out, &Control::unlimited())
         .expect("writing into memory without a limit cannot fail");
@@ -161,8 +179,46 @@ pub fn emit_to(
             if let Some(k) = at_least {
                 comments.push(format!("decision: objective at least {k} (row at_least)"));
             }
+            let symmetry = if options.symmetry_rows {
+                puzzle.symmetry_rows()
+            } else {
+                Vec::new()
+            };
+            let cliques = if options.cliques {
+                grow_cliques(&model)
+            } else {
+                Vec::new()
+            };
+            let grown = cliques
+                .iter()
+                .filter(|c| matches!(c, CliqueRow::Grown(_)))
+                .count();
+            let duplicates = cliques
+                .iter()
+                .filter(|c| matches!(c, CliqueRow::Duplicate(_)))
+                .count();
+            if grown > 0 {
+                comments.push(format!(
+                    "row c<i> is the model's constraint i; {grown} at-most-one rows grown to \
+                     cliques of variables no two of which can be true together, {duplicates} \
+                     left out that grew into one of those (--no-cliques: the constraints as \
+                     they are)"
+                ));
+            }
+            if !symmetry.is_empty() {
+                let names: Vec<&str> = symmetry.iter().map(|(name, _)| *name).collect();
+                comments.push(format!(
+                    "symmetry breaking rows, as asked (--symmetry-rows; not part of the puzzle: \
+                     every solution has a symmetric image that meets them): {}",
+                    names.join(", ")
+                ));
+            }
             push_lazy_warning(&mut comments, &model);
-            stream::write_lp(&model, at_least, &comments, out, control)?;
+            let extras = stream::LpExtras {
+                cliques: &cliques,
+                symmetry: &symmetry,
+            };
+            stream::write_lp(&model, at_least, &extras, &comments, out, control)?;
         }
         Format::Wcnf => {
             if let Some(k) = at_least {

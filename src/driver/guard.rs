@@ -107,12 +107,17 @@ pub fn estimate(puzzle: &Puzzle, work: Work) -> Estimate {
                 Format::Lp | Format::Mzn | Format::Fzn => shape.variables * 56 + shape.name_bytes,
                 _ => 0,
             };
+            // An LP file's clique rows are grown in memory first.
+            let cliques = match format {
+                Format::Lp => estimate::clique_bytes(&shape),
+                _ => 0,
+            };
             let base = match counts {
                 None => clauses(cnf),
                 Some(_) => rows(),
             };
             Estimate {
-                memory: model + names + (1 << 20),
+                memory: model + names + cliques + (1 << 20),
                 file: Some(estimate::file_bytes(&shape, cnf, file_format)),
                 ..base
             }

@@ -476,23 +476,27 @@ fn run_stoppable(
                 Backend::Milp => crate::oracle::Solver::Microlp,
                 Backend::Native => unreachable!("native runs in the caller's thread"),
             };
+            // The size first, so a run stopped before its answer still says what it was
+            // given. The receiver may have given up on us; nothing to do then.
+            let _ = sender.send(Sent::Size(given_size(&model, backend)));
             let result =
                 crate::oracle::answer(solver, &model, goal, &thread_control, &thread_incumbent);
-            // The receiver may have given up on us; nothing to do then.
-            let _ = sender.send(result);
+            let _ = sender.send(Sent::Answer(result));
         })
         .map_err(|e| SolveError::Backend {
             backend: backend.name(),
             failure: BackendFailure::Thread(e),
         })?;
+    let mut size = Size::default();
     loop {
         match receiver.recv_timeout(Duration::from_millis(20)) {
+            Ok(Sent::Size(given)) => size = given,
             // A solver that gives up at the deadline (microlp: "time limit reached before
             // finding a feasible solution") has not failed: the run is stopped.
-            Ok(Err(_)) if control.should_stop() => {
-                return Ok(stopped(puzzle, control, &incumbent));
+            Ok(Sent::Answer(Err(_))) if control.should_stop() => {
+                return Ok(stopped(puzzle, control, &incumbent, size));
             }
-            Ok(result) => {
+            Ok(Sent::Answer(result)) => {
                 return result.map_err(|error| SolveError::Backend {
                     backend: backend.name(),
                     failure: error.into(),
@@ -505,18 +509,45 @@ fn run_stoppable(
                 })
             }
             Err(mpsc::RecvTimeoutError::Timeout) if control.should_stop() => {
-                return Ok(stopped(puzzle, control, &incumbent));
+                return Ok(stopped(puzzle, control, &incumbent, size));
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {}
         }
     }
 }
 
-/// The answer of a model backend stopped by `control`: its best assignment, not proven.
+/// What a model backend's thread sends: the size of what its solver is given, then the
+/// answer.
+enum Sent {
+    Size(Size),
+    Answer(Result<RawOutcome<Assignment>, OracleError>),
+}
+
+/// The size of what `backend`'s embedded solver is given for `model`: its CNF (as
+/// varisat's oracle encodes it, before any "at least k" of the raise-k loop) or its 0-1
+/// program (before any cut).
+fn given_size(model: &crate::model::Model, backend: Backend) -> Size {
+    match backend {
+        Backend::Sat => {
+            let plan =
+                crate::encode::stream::plan_cnf(model, crate::encode::amo::AmoEncoding::Auto, None);
+            Size::clauses(plan.num_vars, plan.clauses)
+        }
+        _ => Size {
+            variables: model.num_vars(),
+            constraints: model.constraints.len(),
+            unit: "rows",
+        },
+    }
+}
+
+/// The answer of a model backend stopped by `control`: its best assignment, not proven,
+/// with the size of what it was given (`size`, or none if it was stopped before that).
 fn stopped(
     puzzle: &Puzzle,
     control: &Control,
     incumbent: &Incumbent<Assignment>,
+    size: Size,
 ) -> RawOutcome<Assignment> {
     let best = incumbent.best();
     let evidence = Evidence::ModelStopped {
@@ -524,7 +555,7 @@ fn stopped(
         found: best.is_some(),
         objective: puzzle.has_objective(),
     };
-    RawOutcome::stopped(best.map(|(a, _)| a), None, evidence, Size::default())
+    RawOutcome::stopped(best.map(|(a, _)| a), None, evidence, size)
 }
 
 fn finish(

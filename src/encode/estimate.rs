@@ -170,6 +170,24 @@ pub fn model_bytes(shape: &ModelShape) -> u64 {
     (names + constraints + objective + shape.scratch_bytes) / 10 * 11
 }
 
+/// Bytes [`super::clique::grow_cliques`] holds for a model of `shape`: the groups of its
+/// at-most-one and exactly-one constraints as column vectors, each variable's list of
+/// groups, and a copy of each grown clique (at most twice its constraint).
+pub fn clique_bytes(shape: &ModelShape) -> u64 {
+    let groups: u64 = shape
+        .constraints
+        .iter()
+        .filter(|(c, _)| {
+            matches!(
+                c,
+                ConstraintShape::AtMostOne(_) | ConstraintShape::ExactlyOne(_)
+            )
+        })
+        .map(|(c, &count)| count * (24 + 32 * c.len() as u64))
+        .sum();
+    shape.variables * 24 + groups
+}
+
 /// Bytes of a CNF held as clause vectors (the crate's [`super::Cnf`]).
 pub fn cnf_bytes(cnf: CnfCounts) -> u64 {
     // A vector per clause (24 bytes) and its literals on the heap (header, rounding).

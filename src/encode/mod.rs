@@ -4,6 +4,7 @@
 //! MiniZinc and FlatZinc as the rows and names [`crate::formats::minizinc`] writes.
 
 pub mod amo;
+pub mod clique;
 pub mod cnf;
 pub mod compare;
 pub mod dimacs;

@@ -7,6 +7,7 @@
 //! with [`StreamError::Stopped`] when it says so.
 
 use super::amo::AmoEncoding;
+use super::clique::CliqueRow;
 use super::cnf::{at_least_clause, encode_constraint, encode_into};
 use super::estimate::CountingSink;
 use super::{lp, lp_file, opb, ClauseSink};
@@ -184,11 +185,25 @@ pub fn write_opb(
     writer.finish()
 }
 
+/// What an LP file states beyond the model's rows, for MILP solvers (see
+/// [`write_lp`]).
+#[derive(Clone, Debug, Default)]
+pub struct LpExtras<'a> {
+    /// What becomes of each of the model's constraints ([`super::clique::grow_cliques`]);
+    /// empty for all of them as they are.
+    pub cliques: &'a [CliqueRow],
+    /// Rows that rule out symmetric images of solutions only, each with its name (a
+    /// packing's `symmetry_top_bottom`...), written last under a comment that says so.
+    pub symmetry: &'a [(&'static str, Constraint)],
+}
+
 /// Writes `model` as a CPLEX LP file (as [`lp_file::write_lp`] writes
-/// [`lp::LinearProgram::from_model`]).
+/// [`lp::LinearProgram::from_model`]), with `extras`: row `c<i>` is the model's
+/// constraint i, or the clique grown from it.
 pub fn write_lp(
     model: &Model,
     at_least: Option<usize>,
+    extras: &LpExtras,
     comments: &[String],
     out: &mut dyn Write,
     control: &Control,
@@ -199,10 +214,32 @@ pub fn write_lp(
     let (objective, offset) = lp::objective_terms(model);
     writer.head(&names, model.names(), (&objective, offset), comments);
     for (i, constraint) in model.constraints.iter().enumerate() {
-        writer.row(&lp::constraint_row(constraint, i + 1), &names);
+        match extras.cliques.get(i).unwrap_or(&CliqueRow::Kept) {
+            CliqueRow::Kept => writer.row(&lp::constraint_row(constraint, i + 1), &names),
+            CliqueRow::Grown(columns) => {
+                let lits: Vec<Lit> = columns
+                    .iter()
+                    .map(|&c| Var::from_index(c).positive())
+                    .collect();
+                let row = lp::constraint_row(&Constraint::AtMostOne(lits), i + 1);
+                writer.row(&row, &names);
+            }
+            CliqueRow::Duplicate(_) => {}
+        }
     }
     if let Some(row) = lp::at_least_row(model, at_least) {
         writer.row(&row, &names);
+    }
+    if !extras.symmetry.is_empty() {
+        writer.comment(
+            "symmetry breaking, not part of the puzzle: every solution has a symmetric image \
+             that meets the rows below",
+        );
+        for (name, constraint) in extras.symmetry {
+            let mut row = lp::constraint_row(constraint, 0);
+            row.name = name.to_string();
+            writer.row(&row, &names);
+        }
     }
     writer.tail(&names);
     writer.finish()
@@ -291,7 +328,16 @@ mod tests {
             assert_eq!(opb::read_opb(&expected).unwrap(), problem);
             let program = LinearProgram::from_model(&model, at_least);
             let expected = text(|out| lp_file::write_lp(&program, &comments, out, &never));
-            let streamed = text(|out| write_lp(&model, at_least, &comments, out, &control));
+            let streamed = text(|out| {
+                write_lp(
+                    &model,
+                    at_least,
+                    &LpExtras::default(),
+                    &comments,
+                    out,
+                    &control,
+                )
+            });
             assert_eq!(streamed, expected, "lp, at least {at_least:?}");
             assert_eq!(
                 lp_file::read_lp(&expected).unwrap().rows.len(),
@@ -308,7 +354,7 @@ mod tests {
             .stop_flag()
             .store(true, std::sync::atomic::Ordering::SeqCst);
         let mut out = Vec::new();
-        let result = write_lp(&model, None, &[], &mut out, &control);
+        let result = write_lp(&model, None, &LpExtras::default(), &[], &mut out, &control);
         assert!(matches!(result, Err(StreamError::Stopped)), "{result:?}");
     }
 }

@@ -105,6 +105,13 @@ impl<'a> LpWriter<'a> {
         });
     }
 
+    /// A comment line among the rows (`\ text`).
+    pub fn comment(&mut self, text: &str) {
+        self.lines.emit(|line| {
+            let _ = writeln!(line, "\\ {text}");
+        });
+    }
+
     /// One row.
     pub fn row(&mut self, row: &Row, names: &[String]) {
         self.lines.emit(|line| {

@@ -10,7 +10,7 @@
 //! - [`answer_goal_milp`]: one 0-1 program re-solved with cuts until none is violated.
 
 use super::{MilpAnswer, MilpOracle, OracleError, SatAnswer, SatOracle};
-use crate::base::evidence::{Ceiling, MilpQuestion};
+use crate::base::evidence::{Ceiling, MilpQuestion, OracleKind};
 use crate::base::{Control, Evidence, Goal, Incumbent, RawOutcome, Size, Status};
 use crate::encode::cnf::CnfEncoding;
 use crate::encode::lp::LinearProgram;
@@ -449,6 +449,19 @@ pub fn enumerate_projected<O: SatOracle + ?Sized>(
     Ok(result)
 }
 
+/// The size of `program` as the oracle is given it: rows of an LP file, or the
+/// constraints of a MiniZinc file.
+pub fn program_size(program: &LinearProgram, kind: OracleKind) -> Size {
+    Size {
+        variables: program.columns.len(),
+        constraints: program.rows.len(),
+        unit: match kind {
+            OracleKind::MiniZinc => "constraints",
+            OracleKind::Embedded | OracleKind::Program => "rows",
+        },
+    }
+}
+
 /// Answers `goal` for `model` with a MILP oracle: one 0-1 program (with an `at_least` row
 /// for a decision), re-solved with each round of lazy-constraint cuts as extra rows.
 pub fn answer_goal_milp<O: MilpOracle + ?Sized>(
@@ -478,21 +491,13 @@ pub fn answer_goal_milp<O: MilpOracle + ?Sized>(
             .as_ref()
             .map_or(0, |o| o.value(&known.assignment));
         incumbent.offer(&known.assignment, value);
-        let size = Size {
-            variables: program.columns.len(),
-            constraints: program.rows.len(),
-            unit: "rows",
-        };
+        let size = program_size(&program, oracle.kind());
         if let Some(outcome) = settled_by_known(model, goal, value, &ceiling, size) {
             return Ok(outcome);
         }
     }
     loop {
-        let size = Size {
-            variables: program.columns.len(),
-            constraints: program.rows.len(),
-            unit: "rows",
-        };
+        let size = program_size(&program, oracle.kind());
         let (values, proven) = match oracle.solve(&program, control, integral_bound)? {
             MilpAnswer::Solution(values, proven) => (values, proven),
             MilpAnswer::Infeasible => {

@@ -143,6 +143,17 @@ impl Puzzle {
         }
     }
 
+    /// Rows that rule out symmetric images of solutions and nothing else, each with its
+    /// name, for the files that state them apart from the puzzle (`emit --format lp`): a
+    /// packing's mirror rows ([`packing::Packing::mirror_rows`]); none for the other
+    /// families.
+    pub fn symmetry_rows(&self) -> Vec<(&'static str, crate::model::Constraint)> {
+        match self {
+            Puzzle::Packing(p) => p.mirror_rows(),
+            Puzzle::Queens(_) | Puzzle::Dissection(_) => Vec::new(),
+        }
+    }
+
     /// Turns an assignment of the compiled model's variables into a solution.
     pub fn decode(&self, assignment: &Assignment) -> Solution {
         match self {

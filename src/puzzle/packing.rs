@@ -6,7 +6,8 @@
 use crate::base::error::InputError;
 use crate::geometry::isometry::RectSymmetry;
 use crate::geometry::placements::{
-    orientations, placement_action, placement_index, placements, PackingInstance, PieceLimit,
+    mirror_halves, orientations, placement_action, placement_index, placements, PackingInstance,
+    PieceLimit,
 };
 use crate::model::{Assignment, Constraint, Lit, Model, Objective, Var};
 use crate::puzzle::grid::{Grid, MAX_SIDE};
@@ -363,7 +364,7 @@ impl Packing {
     ///
     /// This replaced the rule "no more pieces centred in the bottom half than in the top
     /// half" (and right against left;
-    /// [`mirror_halves`](crate::geometry::placements::mirror_halves), a [`Constraint::AtLeastAsMany`]),
+    /// [`mirror_halves`], a [`Constraint::AtLeastAsMany`]),
     /// which made every SAT solver slower on every question measured, witnesses and
     /// refutations alike (README, "Symmetry breaking"); it is no longer compiled.
     pub fn compile_with(&self, break_symmetry: bool) -> Model {
@@ -451,6 +452,41 @@ impl Packing {
             }
         }
         best
+    }
+
+    /// Rows that rule out mirror images of packings, for the files of MILP solvers (`emit
+    /// --format lp`), each with its name: "no more pieces centred in the bottom half than
+    /// in the top half" (`symmetry_top_bottom`) and right against left
+    /// (`symmetry_left_right`), for each mirror of the box that maps the instance onto
+    /// itself ([`mirror_halves`] says why both
+    /// together are sound). None when [`Packing::compile`] breaks symmetry already by its
+    /// unit clauses ([`Packing::symmetry_units`]): the two rules pick different images, and
+    /// together they could rule out every solution.
+    pub fn mirror_rows(&self) -> Vec<(&'static str, Constraint)> {
+        if !self.symmetry_units().is_empty() {
+            return Vec::new();
+        }
+        mirror_halves(&self.instance)
+            .into_iter()
+            .map(|halves| {
+                let side = |wanted: std::cmp::Ordering| -> Vec<Lit> {
+                    (0..halves.side.len())
+                        .filter(|&i| halves.side[i] == wanted)
+                        .map(|i| Var::from_index(i).positive())
+                        .collect()
+                };
+                let name = if halves.rows_flipped {
+                    "symmetry_top_bottom"
+                } else {
+                    "symmetry_left_right"
+                };
+                let constraint = Constraint::AtLeastAsMany {
+                    first: side(std::cmp::Ordering::Less),
+                    second: side(std::cmp::Ordering::Greater),
+                };
+                (name, constraint)
+            })
+            .collect()
     }
 
     /// A partition of the placements into groups that share a cell (so at most one of each
@@ -707,6 +743,26 @@ mod tests {
             .map(|m| m.rows_flipped)
             .collect();
         assert_eq!(mirrors, vec![false, true]);
+        // The LP file's symmetry rows: left-right and top-bottom, each a comparison of the
+        // placements centred on either side (a plus at (0,0) is centred at (2,2), top left).
+        let rows = packing.mirror_rows();
+        let names: Vec<&str> = rows.iter().map(|(name, _)| *name).collect();
+        assert_eq!(names, ["symmetry_left_right", "symmetry_top_bottom"]);
+        for (_, row) in &rows {
+            let Constraint::AtLeastAsMany { first, second } = row else {
+                panic!("{row:?}");
+            };
+            assert!(first.contains(&Var::from_index(0).positive()));
+            assert_eq!(first.len(), second.len());
+        }
+        // A tiling that breaks symmetry by unit clauses gets no mirror rows.
+        let pieces = vec![
+            spec("L", "#./##", PieceLimit::exactly(1)),
+            spec("I", "#", PieceLimit::unlimited()),
+        ];
+        let tiling = Packing::new(3, 3, vec![false; 9], pieces, PackingKind::Tile);
+        assert!(!tiling.symmetry_units().is_empty());
+        assert!(tiling.mirror_rows().is_empty());
     }
 
     #[test]

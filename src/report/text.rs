@@ -24,9 +24,11 @@ pub fn summary(goal: Goal, outcome: &Outcome) -> String {
 /// The table of `compare`: one row per backend (a failure with its message), then what
 /// the answers establish together.
 pub fn comparison_table(rows: &[CompareRow], verdict: &Verdict) -> String {
+    // A formula's size under variables and constraints, a search's nodes under their own
+    // heading: each row says what it was given or did.
     let mut table = format!(
-        "{:<18} {:<14} {:<8} {:>10} {:>10} {:>12}\n",
-        "backend", "result", "proven", "time", "variables", "constraints"
+        "{:<18} {:<14} {:<8} {:>10} {:>10} {:>17} {:>12}\n",
+        "backend", "result", "proven", "time", "variables", "constraints", "nodes"
     );
     let mut errors = String::new();
     for row in rows {
@@ -38,11 +40,12 @@ pub fn comparison_table(rows: &[CompareRow], verdict: &Verdict) -> String {
                 elapsed,
             } => {
                 table.push_str(&format!(
-                    "{:<18} {:<14} {:<8} {:>9.3}s {:>10} {:>12}\n",
+                    "{:<18} {:<14} {:<8} {:>9.3}s {:>10} {:>17} {:>12}\n",
                     label,
                     "error",
                     "no",
                     elapsed.as_secs_f64(),
+                    "-",
                     "-",
                     "-"
                 ));
@@ -51,8 +54,8 @@ pub fn comparison_table(rows: &[CompareRow], verdict: &Verdict) -> String {
             }
             CompareRow::NotRun { label } => {
                 table.push_str(&format!(
-                    "{:<18} {:<14} {:<8} {:>10} {:>10} {:>12}\n",
-                    label, "not run", "no", "-", "-", "-"
+                    "{:<18} {:<14} {:<8} {:>10} {:>10} {:>17} {:>12}\n",
+                    label, "not run", "no", "-", "-", "-", "-"
                 ));
                 continue;
             }
@@ -61,22 +64,25 @@ pub fn comparison_table(rows: &[CompareRow], verdict: &Verdict) -> String {
             Some(v) if o.status != Status::Unsatisfiable => format!("{} {v}", o.status.name()),
             _ => o.status.name().to_string(),
         };
-        let (variables, size) = if o.size.unit.is_empty() {
-            ("-".to_string(), "-".to_string())
-        } else {
-            (
+        let none = || "-".to_string();
+        let (variables, size, nodes) = match o.size.unit {
+            "" => (none(), none(), none()),
+            "nodes" => (none(), none(), o.size.constraints.to_string()),
+            unit => (
                 o.size.variables.to_string(),
-                format!("{} {}", o.size.constraints, o.size.unit),
-            )
+                format!("{} {unit}", o.size.constraints),
+                none(),
+            ),
         };
         table.push_str(&format!(
-            "{:<18} {:<14} {:<8} {:>9.3}s {:>10} {:>12}\n",
+            "{:<18} {:<14} {:<8} {:>9.3}s {:>10} {:>17} {:>12}\n",
             o.label(),
             result,
             if o.status.is_proven() { "yes" } else { "no" },
             o.elapsed.as_secs_f64(),
             variables,
-            size
+            size,
+            nodes
         ));
     }
     table.push_str(&errors);

@@ -72,6 +72,45 @@ fn compare_runs_every_backend_and_agrees() {
         assert!(row.contains("optimal 20"), "{row}");
         assert!(row.contains(" yes "), "{row}");
     }
+    // Each row says what it was given: a formula's variables and clauses, rows or (a
+    // MiniZinc file's) constraints, or a search's nodes under their own heading.
+    let words = |row: &str| -> Vec<String> { row.split_whitespace().map(String::from).collect() };
+    let header = words(run.stdout.lines().next().unwrap());
+    assert_eq!(
+        header,
+        [
+            "backend",
+            "result",
+            "proven",
+            "time",
+            "variables",
+            "constraints",
+            "nodes"
+        ]
+    );
+    for line in run.stdout.lines().skip(1) {
+        let w = words(line);
+        // An answered formula row: two words of result, two of size.
+        if w.len() != 9 {
+            continue;
+        }
+        let unit = &w[7];
+        let expected = match w[0].split(':').next().unwrap() {
+            "sat" => "clauses",
+            "cp" => "constraints",
+            _ => "rows",
+        };
+        assert_eq!(unit, expected, "{line}");
+        assert_eq!(w[8], "-", "{line}");
+    }
+    let native = words(
+        run.stdout
+            .lines()
+            .find(|l| l.starts_with("native "))
+            .unwrap(),
+    );
+    assert_eq!(native[5..7], ["-", "-"], "{native:?}");
+    assert!(native[7].parse::<u64>().is_ok(), "{native:?}");
     // A MiniZinc row (cp:gecode, when installed) gets 10 s and does not prove 20 in them:
     // the only unproven answers allowed are such rows'.
     let last = run.stdout.lines().last().unwrap();
@@ -148,4 +187,28 @@ fn a_time_limit_keeps_the_best_solution_marked_not_proven() {
         "{}",
         run.stderr
     );
+}
+
+/// A SAT or MILP row stopped by the time limit still says what its solver was given
+/// (before, the embedded SAT row showed `-`).
+#[test]
+fn compare_rows_stopped_by_the_time_limit_keep_their_size() {
+    let run = puzzlec(
+        &models(),
+        &["compare", "cross-13x19.toml", "--time-limit", "4"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let row = |label: &str| {
+        let line = run.stdout.lines().find(|l| l.starts_with(label)).unwrap();
+        line.split_whitespace()
+            .map(String::from)
+            .collect::<Vec<String>>()
+    };
+    let sat = row("sat ");
+    assert_eq!(sat[3], "no", "{sat:?}");
+    assert_eq!(sat[5..8], ["11595", "34696", "clauses"], "{sat:?}");
+    // Found nothing (`unknown`, one word) or a packing (`feasible N`, two).
+    let milp = row("milp ");
+    let at = milp.iter().position(|w| w == "rows").unwrap();
+    assert_eq!(milp[at - 2..at], ["1215", "247"], "{milp:?}");
 }

@@ -1,21 +1,26 @@
 //! Emitted LP files are exactly the puzzle for MILP solvers too: the complete LP of a
 //! dissection (connectivity written out, the default of `emit`), run through CBC and GLPK,
 //! is infeasible exactly when the native search finds no dissection, and otherwise its
-//! solution decodes to a dissection that the puzzle's rules accept. Skipped (with a
+//! solution decodes to a dissection that the puzzle's rules accept; the LP files of
+//! packings, with their clique rows and mirror rows, keep the native optimum. Skipped (with a
 //! "SKIPPED" line) when `cbc` or `glpsol` is not installed, unless
 //! `PUZZLEC_REQUIRE_EXTERNAL=1`.
 
 use crate::common;
 
 use common::{models, random_polyomino};
-use puzzlec::driver::emit::{emit, Format};
+use puzzlec::base::{Control, Goal};
+use puzzlec::driver::emit::{emit, emit_to, EmitOptions, Format};
+use puzzlec::driver::{self, Backend};
 use puzzlec::encode::lp_file::read_lp;
 use puzzlec::engines::dissection::dissect;
+use puzzlec::geometry::placements::PieceLimit;
 use puzzlec::model::Assignment;
 use puzzlec::oracle::external_milp::{read_cbc_solution, read_glpk_solution};
 use puzzlec::puzzle::dissection::DissectionPuzzle;
+use puzzlec::puzzle::packing::{Packing, PackingKind, PieceSpec};
 use puzzlec::puzzle::{load_model_file, Puzzle};
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -139,4 +144,86 @@ fn complete_lp_of_random_shapes_agrees_with_the_native_search() {
     }
     // Both answers occur, so the test says something about each.
     assert!(outcomes[0] > 0 && outcomes[1] > 0, "{outcomes:?}");
+}
+
+/// A seeded random maximising packing: a box of 3 to 6 by 3 to 6, unlimited pieces of up
+/// to five cells (free or fixed), the mirrors of the box often mapping it onto itself.
+fn random_packing(seed: u64) -> Packing {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let width = rng.gen_range(3..=6);
+    let height = rng.gen_range(3..=6);
+    let pieces: Vec<PieceSpec> = (0..rng.gen_range(1..=2))
+        .map(|i| {
+            let size = rng.gen_range(2..=5);
+            PieceSpec {
+                name: format!("p{i}"),
+                cells: random_polyomino(&mut rng, size),
+                rotate: rng.gen_bool(0.8),
+                reflect: rng.gen_bool(0.8),
+                limit: PieceLimit::unlimited(),
+            }
+        })
+        .collect();
+    Packing::new(
+        width,
+        height,
+        vec![false; width * height],
+        pieces,
+        PackingKind::Maximise,
+    )
+}
+
+/// The LP files of maximising packings as `emit` writes them (clique rows; with
+/// `--symmetry-rows` too), solved by CBC and GLPK, reach the native search's optimum: the
+/// clique rows and the mirror rows cut off no optimum. Their solutions are packings.
+#[test]
+fn lp_files_with_clique_and_symmetry_rows_keep_the_optimum_of_random_packings() {
+    if !common::programs_or_skip(module_path!(), &SOLVERS) {
+        return;
+    }
+    let mut grown = 0;
+    let mut mirrored = 0;
+    for seed in 0..12 {
+        let packing = random_packing(seed);
+        let puzzle = Puzzle::Packing(packing.clone());
+        let optimum = driver::solve(
+            &puzzle,
+            Backend::Native,
+            Goal::Maximise,
+            &Control::unlimited(),
+        )
+        .unwrap()
+        .value
+        .unwrap();
+        for symmetry_rows in [false, true] {
+            let options = EmitOptions {
+                symmetry_rows,
+                ..EmitOptions::new(Format::Lp, None)
+            };
+            let mut out = Vec::new();
+            emit_to(&puzzle, "random", &options, &mut out, &Control::unlimited()).unwrap();
+            let text = String::from_utf8(out).unwrap();
+            grown += usize::from(text.contains("rows grown to cliques"));
+            mirrored += usize::from(text.contains(" symmetry_top_bottom: "));
+            let name = format!("packing-{seed}-{symmetry_rows}");
+            let model_vars = puzzle.compile().num_vars();
+            for solver in ["cbc", "glpsol"] {
+                let values = solve_lp(solver, &text, &name, model_vars).expect("feasible");
+                let solution = puzzle.decode(&Assignment::new(values));
+                puzzle
+                    .verify(&solution)
+                    .unwrap_or_else(|e| panic!("{solver} on {name}: {e}"));
+                assert_eq!(
+                    puzzle.value(&solution),
+                    optimum,
+                    "{solver} on {name}\n{text}"
+                );
+            }
+        }
+    }
+    // The cases the test is for did occur.
+    assert!(
+        grown >= 4 && mirrored >= 4,
+        "{grown} grown, {mirrored} mirrored"
+    );
 }

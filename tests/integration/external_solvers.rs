@@ -10,7 +10,7 @@ use crate::common;
 
 use common::{models, puzzlec, script, seeded_board};
 use puzzlec::base::{Control, Goal, Status};
-use puzzlec::driver::emit::{emit, Format};
+use puzzlec::driver::emit::{emit, emit_to, EmitOptions, Format};
 use puzzlec::driver::external::ExternalSolver;
 use puzzlec::driver::{self, Backend};
 use puzzlec::encode::{amo::AmoEncoding, cnf as encode, dimacs, opb, wcnf};
@@ -271,7 +271,14 @@ fn opb_round_trips_and_names_its_variables() {
 fn lp_round_trips_and_its_column_comments_map_back() {
     let (puzzle, origin) = contest();
     let model = puzzle.compile();
-    let text = emit(&puzzle, &origin, Format::Lp, Some(20));
+    // The model's rows as they are (`--no-cliques`): the file of the in-memory program.
+    let options = EmitOptions {
+        cliques: false,
+        ..EmitOptions::new(Format::Lp, Some(20))
+    };
+    let mut out = Vec::new();
+    emit_to(&puzzle, &origin, &options, &mut out, &Control::unlimited()).unwrap();
+    let text = String::from_utf8(out).unwrap();
     let parsed = lp_file::read_lp(&text).unwrap();
     let program = LinearProgram::from_model(&model, Some(20));
     // The reader numbers columns by first appearance, so compare terms by column name.
@@ -299,6 +306,22 @@ fn lp_round_trips_and_its_column_comments_map_back() {
             by_name(&written.terms, &safe)
         );
     }
+    // With the clique rows (emit's default) row c<i> holds constraint i's columns, and
+    // more where it grew (a short diagonal by the obstacles takes on the queens of the
+    // lines through both its cells).
+    let tuned = lp_file::read_lp(&emit(&puzzle, &origin, Format::Lp, Some(20))).unwrap();
+    let mut grown = 0;
+    for read in &tuned.rows {
+        let written = program.rows.iter().find(|r| r.name == read.name).unwrap();
+        let read = by_name(&read.terms, &tuned.columns);
+        let written = by_name(&written.terms, &safe);
+        assert!(
+            written.iter().all(|t| read.contains(t)),
+            "{read:?} {written:?}"
+        );
+        grown += usize::from(read.len() > written.len());
+    }
+    assert!(grown > 0);
     let mapped: Vec<(String, String)> = text
         .lines()
         .filter_map(|l| l.strip_prefix("\\ column "))

@@ -352,6 +352,17 @@ pub struct Emit {
     /// solver's answer may not be a solution. By default they are written out in full.
     #[arg(long)]
     pub incomplete: bool,
+    /// LP files: write each at-most-one row of the model as it is, instead of grown to a
+    /// clique of variables no two of which can be true together (placements that overlap
+    /// pairwise), which tightens the linear relaxation.
+    #[arg(long)]
+    pub no_cliques: bool,
+    /// LP files: add rows that rule out symmetric images of solutions, named and commented
+    /// as such (a packing's "no more pieces centred in the bottom half than in the top",
+    /// symmetry_top_bottom, and right against left); off by default, since they slowed
+    /// HiGHS on the cross boxes measured.
+    #[arg(long)]
+    pub symmetry_rows: bool,
     #[command(flatten)]
     pub time: TimeLimit,
     #[command(flatten)]

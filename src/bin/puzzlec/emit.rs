@@ -2,7 +2,7 @@
 //! to its destination, refused when its memory estimate is over `--max-memory`, and bounded
 //! by `--time-limit` and Ctrl-C.
 
-use crate::args::Emit;
+use crate::args::{Emit, FormatArg};
 use crate::output::{check_goal, check_writable, exit, goal, guard_memory, Failure};
 use crate::session::Session;
 use puzzlec::driver::emit::{emit_to, EmitError, EmitOptions};
@@ -17,10 +17,24 @@ pub fn run(args: &Emit, session: &Session) -> Result<u8, Failure> {
     let model = &args.model.path;
     let puzzle = load_model_file(model)?;
     check_goal(&puzzle, goal(args.at_least))?;
+    // The two tunings are an LP file's; elsewhere they would be silently ignored.
+    for (given, flag) in [
+        (args.no_cliques, "--no-cliques"),
+        (args.symmetry_rows, "--symmetry-rows"),
+    ] {
+        if given && !matches!(args.format, FormatArg::Lp) {
+            return Err(Failure::Usage(format!(
+                "{flag} applies to --format lp only, not --format {}",
+                args.format.name()
+            )));
+        }
+    }
     let options = EmitOptions {
         format: args.format.into(),
         at_least: args.at_least,
         complete: !args.incomplete,
+        cliques: !args.no_cliques,
+        symmetry_rows: args.symmetry_rows,
     };
     let work = Work::Emit {
         format: options.format,

@@ -100,7 +100,16 @@ fn the_minizinc_file_reads_as_written() {
         written.contains("var 0..3: objective = 1 + sum(q) - x;\n"),
         "{written}"
     );
-    assert!(written.contains("solve maximize objective;\n"), "{written}");
+    // The search: the objective's positive terms (x counts negated), both in rows of
+    // three, tried at 1 first.
+    assert!(
+        written.contains(
+            "% search: the objective's variables, those of the smallest rows first, each tried \
+             at 1 first\nsolve :: int_search([\n  q[0,0], q[1,0],\n], input_order, \
+             indomain_max) maximize objective;\n"
+        ),
+        "{written}"
+    );
     assert!(
         written.contains("  \"q_0_0 = \", show(q[0,0]), \";\\n\",\n"),
         "{written}"
@@ -111,7 +120,14 @@ fn the_minizinc_file_reads_as_written() {
     );
     let decision = text(&sample(), Dialect::MiniZinc, Some(2));
     assert!(decision.contains("constraint objective >= 2;  % at_least\n"));
-    assert!(decision.contains("solve satisfy;\n"));
+    assert!(decision.contains("], input_order, indomain_max) satisfy;\n"));
+    let flat = text(&sample(), Dialect::FlatZinc, None);
+    assert!(
+        flat.contains(
+            "  q_0_0, q_1_0,\n], input_order, indomain_max, complete) maximize objective;\n"
+        ),
+        "{flat}"
+    );
 }
 
 /// A model of the given variable names, one at-most-one row over all of them, the

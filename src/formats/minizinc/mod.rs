@@ -33,12 +33,14 @@ mod answer;
 mod boxes;
 mod layout;
 mod read;
+mod search;
 #[cfg(test)]
 mod tests;
 mod write;
 
 pub use answer::{is_answer, read_answer, zero_one, MznAnswerError, MznStatus};
 pub use read::{read_file, MznFile};
+pub use search::{search, Search};
 pub use write::{write, Problem};
 
 use crate::formats::lp::lp_names;

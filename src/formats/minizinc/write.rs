@@ -1,6 +1,7 @@
 //! The writer: names and rows as a MiniZinc or FlatZinc file.
 
 use super::layout::{ArrayDecl, Dim, EnumDecl, Layout};
+use super::search::{search, Search};
 use super::{idents, Dialect, NOT_IN_MODEL, OBJECTIVE};
 use crate::formats::linear::{Comparison, Row};
 use crate::formats::lines::{LineWriter, WriteError};
@@ -406,13 +407,21 @@ pub fn write(
             }
         })?;
     }
-    lines.put(|l| {
-        if problem.objective.is_some() && problem.at_least.is_none() {
-            let _ = writeln!(l, "solve maximize {OBJECTIVE};");
-        } else {
-            l.push_str("solve satisfy;\n");
-        }
-    })?;
+    let goal = if problem.objective.is_some() && problem.at_least.is_none() {
+        format!("maximize {OBJECTIVE}")
+    } else {
+        "satisfy".to_string()
+    };
+    let objective = problem
+        .objective
+        .as_ref()
+        .map(|(terms, _)| terms.as_slice());
+    match search(problem.names.len(), objective, &problem.rows) {
+        Some(search) => write_search(&mut lines, &search, idents, dialect, &goal)?,
+        None => lines.put(|l| {
+            let _ = writeln!(l, "solve {goal};");
+        })?,
+    }
     if !fzn {
         lines.put(|l| l.push_str("output [\n"))?;
         for ((label, expr), name) in labels.iter().zip(idents).zip(problem.names) {
@@ -428,6 +437,42 @@ pub fn write(
         lines.put(|l| l.push_str("];\n"))?;
     }
     lines.finish()
+}
+
+/// Elements per line of the search annotation's list.
+const SEARCH_PER_LINE: usize = 8;
+
+/// The `solve` item with the search annotation: the list one line after another, so a
+/// reader of the lines meets no long one.
+fn write_search(
+    lines: &mut LineWriter,
+    search: &Search,
+    idents: &[String],
+    dialect: Dialect,
+    goal: &str,
+) -> Result<(), WriteError> {
+    lines.put(|l| {
+        let _ = writeln!(
+            l,
+            "% search: {}, those of the smallest rows first, each tried at 1 first",
+            search.what
+        );
+        l.push_str("solve :: int_search([\n");
+    })?;
+    for chunk in search.columns.chunks(SEARCH_PER_LINE) {
+        lines.put(|l| {
+            let elements: Vec<&str> = chunk.iter().map(|&c| idents[c].as_str()).collect();
+            let _ = writeln!(l, "  {},", elements.join(", "));
+        })?;
+    }
+    lines.put(|l| {
+        // FlatZinc's int_search names the kind of search; MiniZinc's leaves it out.
+        let complete = match dialect {
+            Dialect::MiniZinc => "",
+            Dialect::FlatZinc => ", complete",
+        };
+        let _ = writeln!(l, "], input_order, indomain_max{complete}) {goal};");
+    })
 }
 
 /// One row as a constraint line.
