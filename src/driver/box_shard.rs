@@ -16,6 +16,7 @@
 //! What the answer rests on: the doll's search in every shard, and the files between the
 //! rounds (a changed `table.json` changes the answer); the packing itself is verified.
 
+use crate::base::plural;
 use crate::base::shard::Shard;
 use crate::driver::enumerate::model_digest;
 use crate::engines::russian_doll::{
@@ -427,7 +428,9 @@ pub fn merge(puzzle: &Puzzle, dir: &Path) -> Result<MergeRun, BoxShardError> {
             "optimum": optimum,
             "proved": true,
             "evidence": format!(
-                "the Russian doll's table, filled in {rounds} rounds of {count} shards; the packing verified by the rules"
+                "the Russian doll's table, filled in {} of {}; the packing verified by the rules",
+                plural(rounds, "round"),
+                plural(u64::from(count), "shard")
             ),
             "solution": puzzle.solution_json(&solution),
             "table": merged.table,

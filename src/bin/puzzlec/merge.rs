@@ -5,7 +5,7 @@
 use crate::output::{exit, print_json, print_stdout, Failure};
 use puzzlec::base::error::InputError;
 use puzzlec::base::shard::Shard;
-use puzzlec::base::Control;
+use puzzlec::base::{plural, Control};
 use puzzlec::driver::box_shard::{self, BoxShardError, MergeRun, MODEL_FILE};
 use puzzlec::driver::enumerate::merge;
 use puzzlec::driver::sweep::is_sweep_json;
@@ -125,7 +125,9 @@ pub fn state(dir: &Path) -> Result<u8, Failure> {
         } => {
             print_stdout(&rendered);
             eprintln!(
-                "optimal {optimum}: the Russian doll's table, filled in {rounds} rounds of {shards} shards; the packing verified by the rules; {}",
+                "optimal {optimum}: the Russian doll's table, filled in {} of {}; the packing verified by the rules; {}",
+                plural(rounds, "round"),
+                plural(u64::from(shards), "shard"),
                 dir.join(box_shard::ANSWER_FILE).display()
             );
             Ok(exit::OK)
