@@ -11,7 +11,8 @@ use std::time::Instant;
 
 use puzzlec::engines::neighbourhood::{improve, NeighbourhoodOptions};
 use puzzlec::engines::russian_doll::{
-    scan_order, solve, DollError, DollOptions, DollOutcome, Wide, Window,
+    merge_round, scan_order, solve, solve_shard, DollError, DollOptions, DollOutcome, DollResume,
+    Wide, Window,
 };
 use puzzlec::geometry::placements::{orientations, PackingInstance, PieceLimit, PieceShapes};
 use puzzlec::geometry::shapes::cross_box;
@@ -262,6 +263,91 @@ fn random_instances_match_dynamic_programme_in_every_configuration() {
                 .enumerate()
                 .all(|(k, &(c, s))| c == k && table[c] == s));
         }
+    }
+}
+
+/// Runs a box as `count` shards round by round, as separate processes would (each shard
+/// from the merged table alone), and returns the final table, its packing and the rounds.
+fn sharded_table(
+    instance: &PackingInstance,
+    options: &DollOptions<'_>,
+    count: usize,
+) -> (DollResume, usize) {
+    let mut resume: Option<DollResume> = None;
+    for round in 1.. {
+        let parts: Vec<_> = (0..count)
+            .map(|index| {
+                solve_shard(instance, options, resume.as_ref(), index, count, |_, _| {}).unwrap()
+            })
+            .collect();
+        let merged = merge_round(&parts).unwrap();
+        if merged.known_from == 0 {
+            return (merged, round);
+        }
+        resume = Some(merged);
+    }
+    unreachable!()
+}
+
+#[test]
+fn sharded_rounds_give_the_table_of_one_run() {
+    // A small budget, so that many entries are split and merged.
+    let sharded = |threads, split_nodes| DollOptions {
+        threads,
+        split_nodes,
+        memo_log2: 12,
+        ..DollOptions::default()
+    };
+    for (width, height) in [(9, 11), (10, 14), (11, 12)] {
+        let instance = cross_box(width, height);
+        let one = solve(&instance, &DollOptions::default(), |_, _| {}).unwrap();
+        let expected: Vec<usize> = one.table.iter().map(|s| s.unwrap()).collect();
+        for (count, threads) in [(1, 1), (2, 1), (3, 2)] {
+            let (merged, rounds) = sharded_table(&instance, &sharded(threads, 16), count);
+            assert_eq!(
+                merged.table, expected,
+                "{width} x {height} in {count} shards"
+            );
+            assert_eq!(instance.check_packing(&merged.best), Ok(expected[0]));
+            assert!(rounds > 1, "{width} x {height}: {rounds} rounds");
+        }
+    }
+    let mut rng = Rng(0x51ed_2701_aa33_0f0f);
+    for round in 0..60 {
+        let instance = random_instance(&mut rng);
+        let expected = suffix_table(&instance);
+        let (merged, _) = sharded_table(&instance, &sharded(1, 4), 2 + round % 3);
+        assert_eq!(merged.table, expected, "round {round}\n{instance:?}");
+        assert_eq!(instance.check_packing(&merged.best), Ok(expected[0]));
+    }
+}
+
+/// The merge refuses parts that do not belong together, naming the shard.
+#[test]
+fn merging_refuses_parts_of_different_rounds() {
+    let instance = cross_box(10, 14);
+    let options = DollOptions {
+        threads: 1,
+        split_nodes: 64,
+        ..DollOptions::default()
+    };
+    let part = |resume: Option<&DollResume>, index| {
+        solve_shard(&instance, &options, resume, index, 2, |_, _| {}).unwrap()
+    };
+    let first = [part(None, 0), part(None, 1)];
+    let next = merge_round(&first).unwrap();
+    let second = part(Some(&next), 1);
+    assert_eq!(
+        merge_round(&[first[0].clone(), second]),
+        Err("shard 2 decided the table differently from shard 1 (not the same round, model or options)".to_string())
+    );
+    let mut lazy = first[1].clone();
+    let entry = lazy.entry.as_mut().unwrap();
+    if entry.found.is_none() {
+        entry.searched += 1;
+        assert!(merge_round(&[first[0].clone(), lazy])
+            .unwrap_err()
+            .starts_with("shard 2 searched "));
     }
 }
 

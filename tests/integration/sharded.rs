@@ -137,3 +137,107 @@ fn a_table_certificate_proved_and_checked_in_parallel_shards_combines_and_checks
         "{checked}"
     );
 }
+
+/// `scripts/doll-shards.sh`: one box's Russian doll over two workers of GNU parallel, round
+/// by round, gives the optimum of one process, the packing verified; a merge with a shard
+/// missing, or a shard of another model in the folder, is refused naming the file.
+#[test]
+fn one_box_split_over_parallel_shards_gives_the_optimum_of_one_process() {
+    if !programs_or_skip(module_path!(), &[("parallel", "parallel")]) {
+        return;
+    }
+    let tmp = workdir();
+    let cross = fs::read_to_string(models().join("cross-13x19.toml")).unwrap();
+    let boxed = |w: usize, h: usize| {
+        cross.replace(
+            "width = 13\nheight = 19\n",
+            &format!("width = {w}\nheight = {h}\n"),
+        )
+    };
+    fs::write(tmp.path().join("box.toml"), boxed(11, 12)).unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/doll-shards.sh");
+    let one = shell(tmp.path(), "puzzlec solve box.toml --json");
+    let one: serde_json::Value = serde_json::from_str(&one).unwrap();
+    assert_eq!(one["value"], 9);
+    let rendered = shell(
+        tmp.path(),
+        &format!(
+            "{} box.toml 2 run --split-nodes 2000 2>rounds.txt",
+            script.display()
+        ),
+    );
+    let answer: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(tmp.path().join("run/answer.json")).unwrap())
+            .unwrap();
+    assert_eq!(answer["optimum"], 9);
+    assert_eq!(answer["proved"], true);
+    let table = answer["table"].as_array().unwrap();
+    assert_eq!(
+        (table.len(), &table[0], &table[132]),
+        (133, &9.into(), &0.into())
+    );
+    // Nine crosses of nine cells each.
+    assert_eq!(
+        rendered.matches(|c: char| c.is_ascii_uppercase()).count(),
+        9 * 9
+    );
+    let rounds = fs::read_to_string(tmp.path().join("rounds.txt")).unwrap();
+    assert!(rounds.contains("round 2 merged: entry "), "{rounds}");
+    assert!(
+        rounds.contains("optimal 9: the Russian doll's table, filled in "),
+        "{rounds}"
+    );
+
+    // A round with one shard's part missing, then a shard of another box in its place.
+    let run = |args: &[&str]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_puzzlec"))
+            .args(args)
+            .current_dir(tmp.path())
+            .output()
+            .unwrap();
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    let solo = [
+        "solve",
+        "box.toml",
+        "--shard",
+        "1/2",
+        "--state",
+        "next",
+        "--split-nodes",
+        "2000",
+    ];
+    assert_eq!(run(&solo).0, Some(0));
+    let (code, stderr) = run(&["merge", "--state", "next"]);
+    assert_eq!(code, Some(2));
+    assert_eq!(
+        stderr.trim_end(),
+        "error: next/shard-2-of-2.json: missing (shard 2/2 of the round from scan position 132 has not written its part)"
+    );
+    fs::write(tmp.path().join("other.toml"), boxed(11, 11)).unwrap();
+    let other = [
+        "solve",
+        "other.toml",
+        "--shard",
+        "2/2",
+        "--state",
+        "elsewhere",
+        "--split-nodes",
+        "2000",
+    ];
+    assert_eq!(run(&other).0, Some(0));
+    fs::rename(
+        tmp.path().join("elsewhere/shard-2-of-2.json"),
+        tmp.path().join("next/shard-2-of-2.json"),
+    )
+    .unwrap();
+    let (code, stderr) = run(&["merge", "--state", "next"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.starts_with("error: next/shard-2-of-2.json: not shard 2/2 of this model (format \"puzzlec-doll-shards/1\", digest "),
+        "{stderr}"
+    );
+}

@@ -314,6 +314,15 @@ pub struct Solve {
     pub unique: bool,
     #[command(flatten)]
     pub split: Split,
+    /// With --shard I/N, for a maximum packing: run shard I of the current round of one
+    /// box's Russian doll shared by N processes, kept in the folder DIR (made if absent);
+    /// `merge --state DIR` merges a round's shards. See docs/commands.md.
+    #[arg(long, value_name = "DIR", requires = "shard", conflicts_with_all = ["all", "count", "unique", "solver", "backend", "at_least"])]
+    pub state: Option<PathBuf>,
+    /// With --state: the nodes an entry's search may take on one shard before it is split
+    /// over the shards (every shard of a run must be given the same).
+    #[arg(long, value_name = "N", requires = "state", default_value_t = 1 << 18)]
+    pub split_nodes: u64,
 }
 
 /// The flags of `merge`.
@@ -323,8 +332,12 @@ pub struct Solve {
     ])))]
 pub struct Merge {
     /// The JSON files, one per shard.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "state")]
     pub files: Vec<PathBuf>,
+    /// Merge the shards' parts of the current round of a box's Russian doll in DIR (see
+    /// `solve --state`); the answer is in DIR/answer.json once the table is complete.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["files", "json"])]
+    pub state: Option<PathBuf>,
     #[command(flatten)]
     pub report: Output,
 }

@@ -46,7 +46,10 @@ fn main() -> ExitCode {
 fn run(command: Command, session: &Session) -> Result<u8, Failure> {
     match command {
         Command::Solve(args) => solve::run(&args, session),
-        Command::Merge(args) => merge::run(&args.files, args.report.json),
+        Command::Merge(args) => match &args.state {
+            Some(dir) => merge::state(dir),
+            None => merge::run(&args.files, args.report.json),
+        },
         Command::Emit(args) => emit::run(&args, session),
         Command::Decode(args) => decode::run(&args, session),
         Command::Compare(args) => compare::run(&args, session),

@@ -1,11 +1,18 @@
 //! `puzzlec merge FILES...`: the total of shard counts, or the whole table of sweep shards,
-//! checked to belong together.
+//! checked to belong together; and `merge --state DIR`, a round of one box's Russian doll
+//! shared by many processes (whose shards `solve --shard I/N --state DIR` runs).
 
 use crate::output::{exit, print_json, print_stdout, Failure};
 use puzzlec::base::error::InputError;
+use puzzlec::base::shard::Shard;
+use puzzlec::base::{plural, Control};
+use puzzlec::driver::box_shard::{self, BoxShardError, MergeRun, MODEL_FILE};
 use puzzlec::driver::enumerate::merge;
 use puzzlec::driver::sweep::is_sweep_json;
+use puzzlec::engines::russian_doll::DollOptions;
+use puzzlec::puzzle::{load_model_file, Puzzle};
 use puzzlec::report::json::MergeReport;
+use std::path::Path;
 use std::path::PathBuf;
 
 /// Adds up the `--json` outputs of `solve --count --shard I/N` runs.
@@ -34,4 +41,105 @@ pub fn run(files: &[PathBuf], json: bool) -> Result<u8, Failure> {
         merged.count, merged.model, merged.shards
     );
     Ok(exit::OK)
+}
+
+/// `solve MODEL --shard I/N --state DIR`: one shard of the current round.
+pub fn shard(
+    model: &Path,
+    puzzle: &Puzzle,
+    dir: &Path,
+    shard: Shard,
+    split_nodes: u64,
+    control: &Control,
+) -> Result<u8, Failure> {
+    std::fs::create_dir_all(dir).map_err(|e| {
+        Failure::Usage(format!(
+            "--state {}: cannot make the folder: {e}",
+            dir.display()
+        ))
+    })?;
+    let bytes = std::fs::read(model)
+        .map_err(|e| Failure::Input(InputError::file(model, format!("cannot read: {e}"))))?;
+    let deadline = control.remaining().map(|r| std::time::Instant::now() + r);
+    let options = DollOptions {
+        stop: Some(control.stop_flag()),
+        deadline,
+        ..DollOptions::default()
+    };
+    let run = match box_shard::run_shard(puzzle, &bytes, dir, shard, split_nodes, &options) {
+        Ok(run) => run,
+        Err(BoxShardError::Stopped) => {
+            eprintln!(
+                "shard {}/{}: {}",
+                shard.index,
+                shard.count,
+                BoxShardError::Stopped
+            );
+            return Ok(exit::NOT_PROVEN);
+        }
+        Err(e) => return Err(failure(e)),
+    };
+    let (index, count) = (shard.index, shard.count);
+    let line = match run.entry {
+        Some((entry, target, subproblems, searched, found)) => format!(
+            "shard {index}/{count}: the table is decided alike from scan position {} of {}; entry {entry} (do {target} pieces fit?) split into {subproblems} subproblems, {searched} searched here, {}; {} nodes; once every shard is done: puzzlec merge --state {}",
+            run.known_from,
+            run.cells,
+            if found { "a packing found" } else { "no packing" },
+            run.nodes,
+            dir.display()
+        ),
+        None => format!(
+            "shard {index}/{count}: the table is complete ({} nodes); puzzlec merge --state {}",
+            run.nodes,
+            dir.display()
+        ),
+    };
+    eprintln!("{line}");
+    Ok(exit::OK)
+}
+
+/// `merge --state DIR`: merges the current round's shards.
+pub fn state(dir: &Path) -> Result<u8, Failure> {
+    let puzzle = load_model_file(&dir.join(MODEL_FILE))?;
+    match box_shard::merge(&puzzle, dir).map_err(failure)? {
+        MergeRun::Round {
+            rounds,
+            entry,
+            value,
+            raised,
+            cells,
+        } => {
+            eprintln!(
+                "round {rounds} merged: entry {entry} is {value} ({}); the table is decided from scan position {entry} of {cells}; run the shards again",
+                if raised { "raised: a shard found a packing" } else { "no shard found a packing" }
+            );
+            Ok(exit::NOT_PROVEN)
+        }
+        MergeRun::Solved {
+            rounds,
+            shards,
+            optimum,
+            rendered,
+            ..
+        } => {
+            print_stdout(&rendered);
+            eprintln!(
+                "optimal {optimum}: the Russian doll's table, filled in {} of {}; the packing verified by the rules; {}",
+                plural(rounds, "round"),
+                plural(u64::from(shards), "shard"),
+                dir.join(box_shard::ANSWER_FILE).display()
+            );
+            Ok(exit::OK)
+        }
+    }
+}
+
+fn failure(error: BoxShardError) -> Failure {
+    match error {
+        BoxShardError::File { path, message } => Failure::Input(InputError::file(&path, message)),
+        BoxShardError::Unsupported(message) => Failure::Usage(message),
+        BoxShardError::Merge(message) => Failure::Usage(message),
+        BoxShardError::Stopped => Failure::Internal(BoxShardError::Stopped.to_string()),
+    }
 }

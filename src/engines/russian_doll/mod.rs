@@ -231,6 +231,115 @@ pub struct DollOutcome {
     pub stats: DollStats,
 }
 
+/// A table decided from some entry on, to go on from: what a sharded run's rounds hand on
+/// (see [`solve_shard`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DollResume {
+    /// The scan position from which the table is decided.
+    pub known_from: usize,
+    /// The entries `known_from..=cells` (the last one 0).
+    pub table: Vec<usize>,
+    /// A packing of `table[0]` pieces (placement indices), each with its first cell at
+    /// `known_from` or later.
+    pub best: Vec<usize>,
+}
+
+/// The entry a sharded run could not decide alone (see [`solve_shard`]): this shard's part.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DollShardEntry {
+    /// Its scan position.
+    pub entry: usize,
+    /// The pieces asked for: one more than the next entry.
+    pub target: usize,
+    /// The subproblems every shard split the entry into alike.
+    pub subproblems: usize,
+    /// Those this shard searched to the end (subproblem `i` is shard `i % count`'s).
+    pub searched: usize,
+    /// A packing of `target` pieces (placement indices) from one of them, if one exists.
+    pub found: Option<Vec<usize>>,
+}
+
+/// What one shard of a round ([`solve_shard`]) hands to the merge.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DollShardPart {
+    /// The table as far as it was decided alike in every shard (from the start of the
+    /// round's resume, or the whole table when no entry needed splitting).
+    pub decided: DollResume,
+    /// This shard's part of the entry it split, if one outgrew the budget.
+    pub entry: Option<DollShardEntry>,
+    /// Search counters of this shard's round.
+    pub stats: DollStats,
+}
+
+/// Merges the parts of one round, shard `i` being `parts[i]`: every shard must have decided
+/// the same table and split the same entry alike, and each searched its own subproblems;
+/// the entry is raised if one of them found a packing and stays otherwise. Returns the
+/// table to go on from (decided from 0 on: the run is over).
+pub fn merge_round(parts: &[DollShardPart]) -> Result<DollResume, String> {
+    let Some(first) = parts.first() else {
+        return Err("no shards to merge".into());
+    };
+    let count = parts.len();
+    for (i, part) in parts.iter().enumerate() {
+        if part.decided != first.decided {
+            return Err(format!(
+                "shard {} decided the table differently from shard 1 (not the same round, model or options)",
+                i + 1
+            ));
+        }
+        let same_split = match (&part.entry, &first.entry) {
+            (Some(a), Some(b)) => {
+                a.entry == b.entry && a.target == b.target && a.subproblems == b.subproblems
+            }
+            (None, None) => true,
+            _ => false,
+        };
+        if !same_split {
+            return Err(format!(
+                "shard {} split another entry than shard 1 (not the same round, model or options)",
+                i + 1
+            ));
+        }
+        if let Some(entry) = &part.entry {
+            // Subproblem j is shard (j % count)'s; a shard stopped by a packing searched fewer.
+            let own = (entry.subproblems + count - 1 - i) / count;
+            if entry.found.is_none() && entry.searched != own {
+                return Err(format!(
+                    "shard {} searched {} of its {own} subproblems and found no packing",
+                    i + 1,
+                    entry.searched
+                ));
+            }
+        }
+    }
+    let Some(entry) = &first.entry else {
+        if first.decided.known_from > 0 {
+            return Err(format!(
+                "the shards stopped at scan position {} (a time limit or Ctrl-C)",
+                first.decided.known_from
+            ));
+        }
+        return Ok(first.decided.clone());
+    };
+    if first.decided.known_from != entry.entry + 1 {
+        return Err(format!(
+            "the split entry {} is not the one before the decided table (from {})",
+            entry.entry, first.decided.known_from
+        ));
+    }
+    let found = parts
+        .iter()
+        .find_map(|part| part.entry.as_ref().and_then(|e| e.found.clone()));
+    let next = first.decided.table[0];
+    let mut table = vec![if found.is_some() { entry.target } else { next }];
+    table.extend_from_slice(&first.decided.table);
+    Ok(DollResume {
+        known_from: entry.entry,
+        table,
+        best: found.unwrap_or_else(|| first.decided.best.clone()),
+    })
+}
+
 /// Why [`solve`] refused an instance.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DollError {
@@ -297,14 +406,131 @@ pub fn solve(
     macro_rules! wide {
         ($($k:literal)*) => {
             match prep.reach.div_ceil(64) {
-                0 | 1 => Ok(run::<u64>(&prep, options, progress)),
-                2 => Ok(run::<u128>(&prep, options, progress)),
-                $($k => Ok(run::<Wide<$k>>(&prep, options, progress)),)*
+                0 | 1 => Ok(run::<u64>(&prep, options, None, None, progress).0),
+                2 => Ok(run::<u128>(&prep, options, None, None, progress).0),
+                $($k => Ok(run::<Wide<$k>>(&prep, options, None, None, progress).0),)*
                 _ => Err(DollError::TooLarge { reach: prep.reach }),
             }
         };
     }
     wide!(3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+}
+
+/// One round of a Russian doll shared by `count` processes (this one `index`, 0-based), each
+/// on its own machine with nothing but files between them: from `resume` (or the start) the
+/// table is filled as [`solve`] fills it, on one thread and with a fresh memo, so every
+/// shard decides the same entries alike, until an entry's search outgrows
+/// [`DollOptions::split_nodes`]; that entry is split into the same subproblems in every
+/// shard, and this shard searches its own ones (on its threads). The caller merges the
+/// shards' parts of that entry (raised if any found a packing, else it stays) and starts the
+/// next round from there. Returns the table as far as it got (proved when it got to the
+/// start) and this shard's part of the split entry, if any.
+pub fn solve_shard(
+    instance: &PackingInstance,
+    options: &DollOptions<'_>,
+    resume: Option<&DollResume>,
+    index: usize,
+    count: usize,
+    progress: impl FnMut(usize, usize),
+) -> Result<DollShardPart, DollError> {
+    validate(instance)?;
+    if index >= count {
+        return Err(DollError::Invalid(format!("shard {index} of {count}")));
+    }
+    let prep = Prepared::new(instance, false);
+    if let Some(resume) = resume {
+        check_resume(instance, &prep.order, resume)?;
+    }
+    let options = DollOptions {
+        symmetry: false,
+        ..*options
+    };
+    let shard = Some((index, count));
+    let (outcome, entry) = {
+        macro_rules! wide {
+        ($($k:literal)*) => {
+            match prep.reach.div_ceil(64) {
+                0 | 1 => Ok(run::<u64>(&prep, &options, resume, shard, progress)),
+                2 => Ok(run::<u128>(&prep, &options, resume, shard, progress)),
+                $($k => Ok(run::<Wide<$k>>(&prep, &options, resume, shard, progress)),)*
+                _ => Err(DollError::TooLarge { reach: prep.reach }),
+            }
+        };
+    }
+        wide!(3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+    }?;
+    let known_from = outcome.table.iter().position(Option::is_some).unwrap_or(0);
+    let table: Vec<usize> = outcome.table[known_from..]
+        .iter()
+        .flatten()
+        .copied()
+        .collect();
+    Ok(DollShardPart {
+        decided: DollResume {
+            known_from,
+            table,
+            // The packing of the decided entries (a split entry's is the merge's business).
+            best: outcome.best,
+        },
+        entry,
+        stats: outcome.stats,
+    })
+}
+
+/// Refuses a resume that is not a table of this instance: entries of the wrong number, not
+/// ending at 0 or not rising by 0 or 1 per cell, or a packing that is not one of `table[0]`
+/// pieces starting at `known_from` or later (`order`: the scan order). It does not check
+/// that the entries are right: that is what the rounds before established.
+fn check_resume(
+    instance: &PackingInstance,
+    order: &[usize],
+    resume: &DollResume,
+) -> Result<(), DollError> {
+    let invalid = |why: String| Err(DollError::Invalid(format!("resumed table: {why}")));
+    let cells = instance.width * instance.height;
+    let from = resume.known_from;
+    if from > cells || resume.table.len() != cells + 1 - from {
+        return invalid(format!(
+            "{} entries from scan position {from} of {cells}",
+            resume.table.len()
+        ));
+    }
+    if resume.table.last() != Some(&0)
+        || resume
+            .table
+            .windows(2)
+            .any(|w| w[0] < w[1] || w[0] > w[1] + 1)
+    {
+        return invalid("entries must end at 0 and rise by 0 or 1 per cell".into());
+    }
+    let mut position = vec![0; cells];
+    for (k, &cell) in order.iter().enumerate() {
+        position[cell] = k;
+    }
+    let mut covered = vec![false; cells];
+    for &i in &resume.best {
+        let Some(placement) = instance.placements.get(i) else {
+            return invalid(format!("no placement {i}"));
+        };
+        if placement
+            .cells
+            .iter()
+            .any(|&c| position[c] < from || covered[c])
+        {
+            return invalid(format!("placement {i} starts before the table or overlaps"));
+        }
+        for &c in &placement.cells {
+            covered[c] = true;
+        }
+    }
+    if resume.best.len() != resume.table[0] {
+        return invalid(format!(
+            "a packing of {} pieces for an entry of {}",
+            resume.best.len(),
+            resume.table[0]
+        ));
+    }
+    Ok(())
 }
 
 /// Refuses what [`solve`] cannot take: malformed instances and piece minimums.

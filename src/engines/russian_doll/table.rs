@@ -11,13 +11,36 @@ use super::memo::Memo;
 use super::mirror::mirror_halves;
 use super::search::{Ctx, Flow, Searcher};
 use super::window::Window;
-use super::{DollOptions, DollOutcome, DollStats};
+use super::{DollOptions, DollOutcome, DollResume, DollShardEntry, DollStats};
 
 /// What one entry's search concluded.
 enum StepEnd {
     Found(Vec<u32>),
     Exhausted,
     Aborted,
+    /// A sharded run's entry outgrew the budget: of its `subproblems` (the frontier every
+    /// shard builds alike) this shard searched `searched`, and found this packing or none.
+    Sharded {
+        subproblems: usize,
+        searched: usize,
+        found: Option<Vec<u32>>,
+    },
+}
+
+/// How an entry that outgrows its budget on the calling thread is split.
+#[derive(Clone, Copy)]
+enum Split<'p> {
+    /// Not at all: the calling thread searches it to the end.
+    None,
+    /// Over the threads of this pool.
+    Threads(&'p rayon::ThreadPool, usize),
+    /// Into subproblems shared by `count` processes, of which this is `index` (0-based);
+    /// this process searches its own ones on the pool's threads.
+    Shard {
+        pool: &'p rayon::ThreadPool,
+        index: usize,
+        count: usize,
+    },
 }
 
 #[derive(Default)]
@@ -39,16 +62,14 @@ impl Totals {
 fn step<W: Window>(
     ctx: &Ctx<'_, '_, W>,
     c: usize,
-    threads: usize,
-    pool: Option<&rayon::ThreadPool>,
+    split: Split<'_>,
     split_nodes: u64,
     totals: &Mutex<Totals>,
 ) -> StepEnd {
     let e = ctx.engine;
-    let budget = if pool.is_some() {
-        split_nodes
-    } else {
-        u64::MAX
+    let budget = match split {
+        Split::None => u64::MAX,
+        _ => split_nodes,
     };
     let mut searcher = Searcher::new(ctx, budget);
     let mut roots = Vec::new();
@@ -75,25 +96,42 @@ fn step<W: Window>(
         Flow::Aborted if !over_budget => return StepEnd::Aborted,
         Flow::Aborted => {}
     }
-    let Some(pool) = pool else {
-        return StepEnd::Aborted;
-    };
     // Split: expand level by level until there are plenty of subtrees to share out. Entries
-    // learnt in the budgeted run stay in the memo, so its work is mostly not repeated.
+    // learnt in the budgeted run stay in the memo, so its work is mostly not repeated. Shards
+    // build the frontier alike: it depends on their count, never on a machine's threads.
+    let (pool, wanted, shard) = match split {
+        Split::None => return StepEnd::Aborted,
+        Split::Threads(pool, threads) => (pool, 64 * threads, None),
+        Split::Shard { pool, index, count } => (pool, 64 * count, Some((index, count))),
+    };
     let mut splitter = Searcher::new(ctx, u64::MAX);
     let mut frontier = roots;
     for _ in 0..64 {
-        if frontier.len() >= 64 * threads || frontier.is_empty() {
+        if frontier.len() >= wanted || frontier.is_empty() {
             break;
         }
         let mut next = Vec::new();
         for state in &frontier {
             match splitter.expand(state) {
                 Ok(children) => next.extend(children),
+                // Every shard meets the same packing here, before any split.
                 Err(packing) => return StepEnd::Found(packing),
             }
         }
         frontier = next;
+    }
+    let subproblems = frontier.len();
+    if subproblems == 0 {
+        // Every subtree was cut while expanding (by what the budgeted run put in the memo).
+        return StepEnd::Exhausted;
+    }
+    if let Some((index, count)) = shard {
+        frontier = frontier
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| i % count == index)
+            .map(|(_, state)| state)
+            .collect();
     }
     let found: Mutex<Option<Vec<u32>>> = Mutex::new(None);
     let aborted = AtomicBool::new(false);
@@ -132,10 +170,17 @@ fn step<W: Window>(
         );
     });
     totals.lock().expect("no panics").stats.parallel_steps += 1;
-    match found.into_inner().expect("no panics") {
-        Some(packing) => StepEnd::Found(packing),
-        None if aborted.load(Ordering::Relaxed) => StepEnd::Aborted,
-        None => StepEnd::Exhausted,
+    let found = found.into_inner().expect("no panics");
+    // A packing found stands, even if the others were stopped by it (or by the caller).
+    match (found, shard) {
+        (Some(packing), None) => StepEnd::Found(packing),
+        (None, _) if aborted.load(Ordering::Relaxed) => StepEnd::Aborted,
+        (None, None) => StepEnd::Exhausted,
+        (found, Some(_)) => StepEnd::Sharded {
+            subproblems,
+            searched: frontier.len(),
+            found,
+        },
     }
 }
 
@@ -160,11 +205,15 @@ pub(super) fn relaxed_offsets(prep: &Prepared, on: bool) -> Vec<(u64, u64)> {
         .collect()
 }
 
+/// Fills the table (from `resume` on, if given; see [`super::solve_shard`] for `shard`, a
+/// 0-based index and a count), and the entry a sharded run split, if it did.
 pub(super) fn run<W: Window>(
     prep: &Prepared,
     options: &DollOptions<'_>,
+    resume: Option<&DollResume>,
+    shard: Option<(usize, usize)>,
     mut progress: impl FnMut(usize, usize),
-) -> DollOutcome {
+) -> (DollOutcome, Option<DollShardEntry>) {
     let memo = (options.memo && !prep.limited && prep.reach <= 129).then(|| {
         let log2 = match options.memo_log2 {
             0 => (18 + 2 * prep.row as i64 - 26).clamp(16, 22) as u32,
@@ -197,7 +246,8 @@ pub(super) fn run<W: Window>(
     } else {
         options.threads
     };
-    let pool = (threads > 1)
+    // A shard always splits (on one thread if it has one).
+    let pool = (threads > 1 || shard.is_some())
         .then(|| {
             rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
@@ -221,11 +271,25 @@ pub(super) fn run<W: Window>(
     };
     let mut known_from = n;
     let mut best: Vec<u32> = Vec::new();
+    if let Some(resume) = resume {
+        known_from = resume.known_from;
+        for (k, &entry) in resume.table.iter().enumerate() {
+            table[known_from + k] = entry as u32;
+        }
+        let internal: std::collections::HashMap<usize, u32> = (0..prep.index.len() as u32)
+            .map(|i| (prep.index[i as usize], i))
+            .collect();
+        best = resume.best.iter().map(|i| internal[i]).collect();
+        for c in (known_from..n).rev() {
+            set_drops(&mut drops, &table, c, levels);
+        }
+    }
     // The packing of each entry found, last scan cell first (for a stopped run's halves).
     let mut found_at: Vec<(usize, Vec<u32>)> = Vec::new();
     let totals = Mutex::new(Totals::default());
     let mut bounded_entries = 0;
-    for c in (0..n).rev() {
+    let mut sharded = None;
+    for c in (0..known_from).rev() {
         table[c] = table[c + 1];
         let target = table[c + 1] + 1;
         let row_bound = options.row_bounds.get(c / prep.row).copied().flatten();
@@ -244,14 +308,12 @@ pub(super) fn run<W: Window>(
                 stop: options.stop,
                 deadline: options.deadline,
             };
-            match step(
-                &ctx,
-                c,
-                threads,
-                pool.as_ref(),
-                options.split_nodes,
-                &totals,
-            ) {
+            let split = match (pool.as_ref(), shard) {
+                (Some(pool), Some((index, count))) => Split::Shard { pool, index, count },
+                (Some(pool), None) => Split::Threads(pool, threads),
+                (None, _) => Split::None,
+            };
+            match step(&ctx, c, split, options.split_nodes, &totals) {
                 StepEnd::Found(packing) => {
                     found_at.push((c, packing.clone()));
                     best = packing;
@@ -259,23 +321,30 @@ pub(super) fn run<W: Window>(
                 }
                 StepEnd::Exhausted => {}
                 StepEnd::Aborted => break,
+                StepEnd::Sharded {
+                    subproblems,
+                    searched,
+                    found,
+                } => {
+                    sharded = Some(DollShardEntry {
+                        entry: c,
+                        target: target as usize,
+                        subproblems,
+                        searched,
+                        found: found.map(|p| p.iter().map(|&i| prep.index[i as usize]).collect()),
+                    });
+                    break;
+                }
             }
         }
-        for (level, drop) in drops[c].iter_mut().enumerate().take(levels) {
-            let k = level as u32 + 2;
-            if table[c] >= k {
-                *drop = (c + 1..=n)
-                    .find(|&p| table[p] + k <= table[c])
-                    .map_or(u32::MAX, |p| p as u32);
-            }
-        }
+        set_drops(&mut drops, &table, c, levels);
         known_from = c;
         progress(c, table[c] as usize);
     }
     // Undecided entries each add at most one to the last decided one.
     let open = (0..known_from).filter(|&k| engine.has_start[k]).count();
     let mut bound = (table[known_from] as u64 + open as u64).min(capacity) as usize;
-    if known_from > 0 {
+    if known_from > 0 && resume.is_none() && shard.is_none() {
         if let Some(halves) = mirror_halves(prep, &table, known_from, &found_at) {
             bound = bound.min(halves.bound);
             if halves.packing.len() > best.len() {
@@ -283,7 +352,7 @@ pub(super) fn run<W: Window>(
             }
         }
     }
-    DollOutcome {
+    let outcome = DollOutcome {
         best: best.iter().map(|&i| prep.index[i as usize]).collect(),
         proved: known_from == 0,
         bound,
@@ -299,5 +368,20 @@ pub(super) fn run<W: Window>(
             bounded_entries,
             ..totals.into_inner().expect("no panics").stats
         },
+    };
+    (outcome, sharded)
+}
+
+/// Sets the lookahead's drops of entry `c` from the table's entries `c..` (see
+/// [`DollOptions::lookahead`]).
+fn set_drops(drops: &mut [[u32; LOOKAHEAD_LEVELS - 1]], table: &[u32], c: usize, levels: usize) {
+    let n = table.len() - 1;
+    for (level, drop) in drops[c].iter_mut().enumerate().take(levels) {
+        let k = level as u32 + 2;
+        if table[c] >= k {
+            *drop = (c + 1..=n)
+                .find(|&p| table[p] + k <= table[c])
+                .map_or(u32::MAX, |p| p as u32);
+        }
     }
 }
