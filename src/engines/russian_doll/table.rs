@@ -225,7 +225,10 @@ pub(super) fn run<W: Window>(
     let mut found_at: Vec<(usize, Vec<u32>)> = Vec::new();
     let totals = Mutex::new(Totals::default());
     let mut bounded_entries = 0;
+    let mut entry_nodes = vec![0; n];
+    let nodes_so_far = |totals: &Mutex<Totals>| totals.lock().expect("no panics").stats.nodes;
     for c in (0..n).rev() {
+        let before = nodes_so_far(&totals);
         table[c] = table[c + 1];
         let target = table[c + 1] + 1;
         let row_bound = options.row_bounds.get(c / prep.row).copied().flatten();
@@ -269,6 +272,7 @@ pub(super) fn run<W: Window>(
                     .map_or(u32::MAX, |p| p as u32);
             }
         }
+        entry_nodes[c] = nodes_so_far(&totals) - before;
         known_from = c;
         progress(c, table[c] as usize);
     }
@@ -299,5 +303,6 @@ pub(super) fn run<W: Window>(
             bounded_entries,
             ..totals.into_inner().expect("no panics").stats
         },
+        entry_nodes,
     }
 }
