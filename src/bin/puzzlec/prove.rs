@@ -56,6 +56,7 @@ pub fn run(args: &Prove, session: &Session) -> Result<u8, Failure> {
         control,
         shard: args.split.shard,
         veripb: args.veripb,
+        veripb_shards: args.veripb_shards,
     };
     let code = prove(model, dir, &options, args.report.json)?;
     if let Some(svg) = &args.svg {
