@@ -59,7 +59,7 @@ use super::super::{
     verified_witness, witness_text, CheckError, Checked, Claim, EncodingEntry, FileEntry, Manifest,
     ProveError, MANIFEST_FILE, WITNESS_FILE,
 };
-use super::{opb_text, veripb_step, Hashed};
+use super::{both_checkers, opb_text, Hashed};
 use crate::base::error::InputError;
 use crate::base::shard::Shard;
 use crate::base::Control;
@@ -612,7 +612,8 @@ pub(in crate::cert::certificate) fn check(
         .par_iter()
         .map(|l| {
             let (opb_path, proof_path) = (dir.join(l.opb), dir.join(l.proof));
-            let outcome = check_pb_files(&opb_path, &proof_path).map_err(|e| {
+            let (ours, theirs) = both_checkers(&opb_path, &proof_path, l.proof, VERIPB_VERDICT);
+            let outcome = ours.map_err(|e| {
                 failed(format!(
                     "{} (entries {:?}): puzzlec's PB checker: {e}",
                     l.proof, l.range
@@ -629,8 +630,7 @@ pub(in crate::cert::certificate) fn check(
                 "{}: puzzlec's PB checker accepts {} steps concluding objective >= 0: entries {}..{} hold ({:.1} s)",
                 l.proof, stats.steps, l.range.start, l.range.end, stats.seconds
             );
-            let theirs = veripb_step(&opb_path, &proof_path, l.proof, VERIPB_VERDICT)?;
-            Ok(vec![ours, theirs])
+            Ok(vec![ours, theirs?])
         })
         .collect();
     for result in results {
