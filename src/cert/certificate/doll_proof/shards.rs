@@ -750,3 +750,45 @@ fn opb_difference(
         first_difference(&expected, &found).unwrap_or_default()
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{parse_stem, split, stem, tiling};
+
+    #[test]
+    fn a_split_gives_each_range_its_share_of_the_nodes() {
+        // Entry 0 alone holds half the nodes: it takes the first of two ranges alone.
+        assert_eq!(split(&[10, 4, 3, 3], 2), vec![0..1, 1..4]);
+        assert_eq!(split(&[1, 1, 1, 1, 1, 1], 3), vec![0..2, 2..4, 4..6]);
+        // More shards than entries: one entry each.
+        assert_eq!(split(&[5, 5], 4), vec![0..1, 1..2]);
+        assert_eq!(split(&[7, 0, 0], 1), vec![0..3]);
+    }
+
+    #[test]
+    fn combining_keeps_the_ranges_held_and_fills_the_gaps() {
+        let default = [0..2, 2..5, 5..8];
+        // Held 3..6 splits the default's 2..5 before it; after it the default cuts at 8.
+        let held: Vec<std::ops::Range<usize>> = std::iter::once(3..6).collect();
+        assert_eq!(tiling(&held, &default, 8), vec![0..2, 2..3, 3..6, 6..8]);
+        // Of two held ranges from the same start, the longest (listed first) is kept.
+        assert_eq!(tiling(&[0..5, 0..2, 5..8], &[], 8), vec![0..5, 5..8]);
+        assert_eq!(tiling(&[], &[], 4), vec![0..4]);
+    }
+
+    #[test]
+    fn a_shard_stem_names_its_range() {
+        assert_eq!(stem(&(12..123), 247), "shard-012-123");
+        assert_eq!(stem(&(0..9), 1000), "shard-0000-0009");
+        assert_eq!(parse_stem("shard-012-123"), Some(12..123));
+        for bad in [
+            "shard-5-5",
+            "shard-7-3",
+            "shard-1-x",
+            "shard--2",
+            "step-001-002",
+        ] {
+            assert_eq!(parse_stem(bad), None, "{bad}");
+        }
+    }
+}
