@@ -163,7 +163,8 @@ fn tampered_doll_proofs_are_refused_by_both_checkers() {
     }
 }
 
-/// `prove --veripb` of the crosses in 8 x 8 into a fresh folder; the folder.
+/// `prove --veripb --veripb-shards 0` (one proof) of the crosses in 8 x 8 into a fresh
+/// folder; the folder.
 fn certificate(dir: &Path) -> PathBuf {
     let model = crosses(dir, 8, 8);
     let folder = dir.join("cert");
@@ -173,6 +174,8 @@ fn certificate(dir: &Path) -> PathBuf {
             "prove",
             model.to_str().unwrap(),
             "--veripb",
+            "--veripb-shards",
+            "0",
             "-o",
             folder.to_str().unwrap(),
         ],
@@ -328,8 +331,8 @@ fn each_shard_proof_is_accepted_by_both_checkers() {
     }
 }
 
-/// `prove --veripb --veripb-shards 3` of the crosses in 9 x 9 into `dir/name`; the folder and
-/// its shard stems (`shard-AAA-BBB`), first to last.
+/// `prove --veripb` with `args` of the crosses in 9 x 9 into `dir/name`; the folder and its
+/// shard stems (`shard-AAA-BBB`), first to last.
 fn sharded_certificate(dir: &Path, name: &str, args: &[&str]) -> (PathBuf, Vec<String>) {
     let model = crosses(dir, 9, 9);
     let folder = dir.join(name);
@@ -364,6 +367,14 @@ fn a_sharded_veripb_certificate_is_checked_shard_by_shard_with_its_glue() {
     let test = "a_sharded_veripb_certificate_is_checked_shard_by_shard_with_its_glue";
     let veripb = veripb_or_skip(test);
     let dir = tempfile::tempdir().unwrap();
+    // Without --veripb-shards: one shard per core (at most: a range never splits an entry).
+    let (default_folder, default) = sharded_certificate(dir.path(), "default", &[]);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    assert!(!default.is_empty() && default.len() <= cores, "{default:?}");
+    assert_eq!(
+        puzzlec::check(&default_folder).unwrap().conclusion,
+        "certified: 5 is the optimum of model.toml"
+    );
     let (folder, stems) = sharded_certificate(dir.path(), "cert", &["--veripb-shards", "3"]);
     assert_eq!(stems.len(), 3, "{stems:?}");
     assert_eq!(stems[0][..9], *"shard-000");

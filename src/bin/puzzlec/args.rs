@@ -436,22 +436,18 @@ pub struct Prove {
     /// whose certificates also hold LRAT and varisat proofs.
     #[arg(long, value_name = "CMD")]
     pub solver: Option<String>,
-    /// For a maximum packing: the Russian-doll search writes a VeriPB proof of the optimum
-    /// as it searches (model.opb and proof.pbp), checked by puzzlec's PB checker, and by
-    /// `veripb` in `check` when it is installed, instead of one refutation per table entry.
+    /// For a maximum packing: the Russian-doll search writes VeriPB proofs of the optimum
+    /// as it searches (shard-*.opb and shard-*.pbp, or model.opb and proof.pbp with
+    /// --veripb-shards 0), checked by puzzlec's PB checker, and by `veripb` in `check` when
+    /// it is installed, instead of one refutation per table entry.
     #[arg(long, conflicts_with_all = ["count", "solver"])]
     pub veripb: bool,
     /// With --veripb: cut the proof into N shards (ranges of table entries, each its own
     /// OPB file and proof with the later entries as premises), proved on threads; 0 writes
-    /// one proof. Combines with the shard files already in the folder.
-    #[arg(
-        long,
-        value_name = "N",
-        default_value_t = 0,
-        requires = "veripb",
-        conflicts_with = "shard"
-    )]
-    pub veripb_shards: usize,
+    /// one proof. Default: one shard per core. Combines with the shard files already in
+    /// the folder.
+    #[arg(long, value_name = "N", requires = "veripb", conflicts_with = "shard")]
+    pub veripb_shards: Option<usize>,
     #[command(flatten)]
     pub time: TimeLimit,
     #[command(flatten)]

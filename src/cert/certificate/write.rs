@@ -50,7 +50,8 @@ pub struct ProveOptions {
     /// searches (see [`super::doll_proof`]) instead of the table's refutations.
     pub veripb: bool,
     /// With `veripb` and without `shard`: the proof in this many shards, proved on threads
-    /// (see [`super::doll_proof`]); 0: one proof of the whole table.
+    /// (see [`super::doll_proof`]); 0 (the default here; the command line's is one per
+    /// core): one proof of the whole table.
     pub veripb_shards: usize,
 }
 
