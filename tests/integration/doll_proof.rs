@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use puzzlec::checkers::pb::{check_pb_files, PbConclusion};
-use puzzlec::engines::russian_doll::{packing_opb, write_proof};
+use puzzlec::engines::russian_doll::{
+    packing_opb, shard_opb, solve, write_proof, write_shard_proof, DollOptions,
+};
 use puzzlec::formats::lines::LineWriter;
 use puzzlec::formats::veripb::write_opb;
 use puzzlec::puzzle::{load_model_file, Puzzle};
@@ -161,7 +163,8 @@ fn tampered_doll_proofs_are_refused_by_both_checkers() {
     }
 }
 
-/// `prove --veripb` of the crosses in 8 x 8 into a fresh folder; the folder.
+/// `prove --veripb --veripb-shards 0` (one proof) of the crosses in 8 x 8 into a fresh
+/// folder; the folder.
 fn certificate(dir: &Path) -> PathBuf {
     let model = crosses(dir, 8, 8);
     let folder = dir.join("cert");
@@ -171,6 +174,8 @@ fn certificate(dir: &Path) -> PathBuf {
             "prove",
             model.to_str().unwrap(),
             "--veripb",
+            "--veripb-shards",
+            "0",
             "-o",
             folder.to_str().unwrap(),
         ],
@@ -250,5 +255,303 @@ fn a_tampered_veripb_certificate_is_refused_with_the_file_and_checker_named() {
     assert_eq!(
         refusal(&folder),
         "model.opb: not the OPB file of model.toml (rebuilt from the model, it differs)"
+    );
+}
+
+/// The crosses in `width x height` proved in `count` shards of equal ranges: per shard its
+/// OPB and proof files and the entries it found.
+fn prove_shards(
+    dir: &Path,
+    width: usize,
+    height: usize,
+    count: usize,
+) -> Vec<(PathBuf, PathBuf, std::ops::Range<usize>)> {
+    let Puzzle::Packing(packing) = load_model_file(&crosses(dir, width, height)).unwrap() else {
+        panic!("a packing model")
+    };
+    let instance = &packing.instance;
+    let outcome = solve(instance, &DollOptions::default(), |_, _| {}).unwrap();
+    let entries: Vec<usize> = outcome.table.iter().map(|e| e.unwrap()).collect();
+    let cells = outcome.order.len();
+    let stop = || false;
+    (0..count)
+        .map(|i| {
+            let range = i * cells / count..(i + 1) * cells / count;
+            let shard = shard_opb(instance, &outcome.order, &entries, range.clone());
+            let stem = dir.join(format!("{width}x{height}-{}-{}", range.start, range.end));
+            let (opb_path, pbp_path) = (stem.with_extension("opb"), stem.with_extension("pbp"));
+            let mut bytes = Vec::new();
+            let mut out = LineWriter::new(&mut bytes, &stop);
+            write_opb(&shard.file, &mut out).unwrap();
+            out.finish().unwrap();
+            std::fs::write(&opb_path, bytes).unwrap();
+            let mut proof = Vec::new();
+            let written = write_shard_proof(instance, &shard, &entries, &mut proof, &stop)
+                .unwrap_or_else(|e| panic!("shard {range:?}: {e}"));
+            assert_eq!(written.entries, entries[range.clone()]);
+            std::fs::write(&pbp_path, proof).unwrap();
+            (opb_path, pbp_path, range)
+        })
+        .collect()
+}
+
+#[test]
+fn each_shard_proof_is_accepted_by_both_checkers() {
+    let test = "each_shard_proof_is_accepted_by_both_checkers";
+    let veripb = veripb_or_skip(test);
+    let dir = tempfile::tempdir().unwrap();
+    for (width, height, count) in [(8, 8, 1), (8, 8, 3), (9, 9, 4)] {
+        let shards = prove_shards(dir.path(), width, height, count);
+        // A shard's proof swapped for another's: refused by both checkers.
+        if let [(first_opb, _, _), (_, second_pbp, _), ..] = &shards[..] {
+            assert!(check_pb_files(first_opb, second_pbp).is_err());
+            if veripb {
+                assert_eq!(veripb_verdict(first_opb, second_pbp), None);
+            }
+        }
+        for (opb, pbp, range) in shards {
+            let what = format!("{width} x {height}, entries {range:?}");
+            let outcome = check_pb_files(&opb, &pbp).unwrap_or_else(|e| panic!("{what}: {e}"));
+            assert_eq!(
+                outcome.conclusion,
+                PbConclusion::Bounds {
+                    lower: Some(0),
+                    upper: None
+                },
+                "{what}"
+            );
+            if veripb {
+                assert_eq!(
+                    veripb_verdict(&opb, &pbp).as_deref(),
+                    Some("s VERIFIED BOUNDS 0 <= obj <= INF"),
+                    "veripb on {what}"
+                );
+            }
+        }
+    }
+}
+
+/// `prove --veripb` with `args` of the crosses in 9 x 9 into `dir/name`; the folder and its
+/// shard stems (`shard-AAA-BBB`), first to last.
+fn sharded_certificate(dir: &Path, name: &str, args: &[&str]) -> (PathBuf, Vec<String>) {
+    let model = crosses(dir, 9, 9);
+    let folder = dir.join(name);
+    let mut all = vec![
+        "prove",
+        model.to_str().unwrap(),
+        "--veripb",
+        "-o",
+        folder.to_str().unwrap(),
+    ];
+    all.extend(args);
+    let run = crate::common::puzzlec(dir, &all);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("optimal 5: certificate in"),
+        "{}",
+        run.stdout
+    );
+    let mut stems: Vec<String> = std::fs::read_dir(&folder)
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            name.strip_suffix(".pbp").map(str::to_string)
+        })
+        .collect();
+    stems.sort();
+    (folder, stems)
+}
+
+#[test]
+fn a_sharded_veripb_certificate_is_checked_shard_by_shard_with_its_glue() {
+    let test = "a_sharded_veripb_certificate_is_checked_shard_by_shard_with_its_glue";
+    let veripb = veripb_or_skip(test);
+    let dir = tempfile::tempdir().unwrap();
+    // Without --veripb-shards: one shard per core (at most: a range never splits an entry).
+    let (default_folder, default) = sharded_certificate(dir.path(), "default", &[]);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    assert!(!default.is_empty() && default.len() <= cores, "{default:?}");
+    assert_eq!(
+        puzzlec::check(&default_folder).unwrap().conclusion,
+        "certified: 5 is the optimum of model.toml"
+    );
+    let (folder, stems) = sharded_certificate(dir.path(), "cert", &["--veripb-shards", "3"]);
+    assert_eq!(stems.len(), 3, "{stems:?}");
+    assert_eq!(stems[0][..9], *"shard-000");
+    assert!(stems[2].ends_with("-081"), "{stems:?}");
+    let checked = puzzlec::check(&folder).unwrap();
+    assert_eq!(
+        checked.conclusion,
+        "certified: 5 is the optimum of model.toml"
+    );
+    let said = checked.steps.join("\n");
+    assert!(
+        said.contains("manifest.json: 3 shards whose ranges tile the entries 0..81"),
+        "{said}"
+    );
+    for stem in &stems {
+        assert!(
+            said.contains(&format!("{stem}.pbp: puzzlec's PB checker accepts")),
+            "{said}"
+        );
+        if veripb {
+            assert!(
+                said.contains(&format!(
+                    "{stem}.pbp: veripb says \"s VERIFIED BOUNDS 0 <= obj <= INF\""
+                )),
+                "{said}"
+            );
+        }
+    }
+    // One shard checked on its own: the glue, and that shard's proof only.
+    let shard = puzzlec::base::shard::Shard::parse("2/3").unwrap();
+    let partly = puzzlec::cert::certificate::check_shard(&folder, Some(shard)).unwrap();
+    assert!(
+        partly
+            .conclusion
+            .starts_with("partly certified: shard 2/3 (entries "),
+        "{}",
+        partly.conclusion
+    );
+    let said = partly.steps.join("\n");
+    assert!(
+        said.contains(&format!("{}.pbp: puzzlec", stems[1])),
+        "{said}"
+    );
+    assert!(
+        !said.contains(&format!("{}.pbp: puzzlec", stems[0])),
+        "{said}"
+    );
+}
+
+/// The `>= -k` premise line (k >= 2) of the first shard's OPB file, and k.
+fn a_premise(text: &str) -> (String, i64) {
+    text.lines()
+        .filter_map(|l| {
+            let k: i64 = l.strip_suffix(" ;")?.rsplit_once(">= -")?.1.parse().ok()?;
+            (k >= 2).then(|| (l.to_string(), k))
+        })
+        .next()
+        .expect("a premise bounding two pieces or more")
+}
+
+#[test]
+fn the_glue_refuses_wrong_premises_a_missing_shard_and_a_swapped_proof() {
+    let dir = tempfile::tempdir().unwrap();
+    let (folder, stems) = sharded_certificate(dir.path(), "cert", &["--veripb-shards", "3"]);
+    let refusal = |folder: &Path| puzzlec::check(folder).unwrap_err().to_string();
+    let first_opb = format!("{}.opb", stems[0]);
+    let original = std::fs::read_to_string(folder.join(&first_opb)).unwrap();
+    let (line, k) = a_premise(&original);
+    // A premise weaker (one piece more) or stronger (one fewer) than the bound the later
+    // shard proves, rehashed: the OPB file is no longer the one rebuilt from the table.
+    for bound in [k + 1, k - 1] {
+        let changed = line.replace(&format!(">= -{k} ;"), &format!(">= -{bound} ;"));
+        std::fs::write(
+            folder.join(&first_opb),
+            original.replacen(&line, &changed, 1),
+        )
+        .unwrap();
+        crate::common::rehash(&folder, &first_opb);
+        let said = refusal(&folder);
+        assert!(
+            said.starts_with(&format!("{first_opb} (entries 0..")),
+            "{said}"
+        );
+        assert!(said.contains(", the premise of entry "), "{said}");
+        assert!(
+            said.contains(&format!("ends in \">= -{bound} ;\"")),
+            "{said}"
+        );
+        assert!(
+            said.contains("table.txt gives S[")
+                && said.contains(&format!("= {k}, the bound shard-")),
+            "{said}"
+        );
+    }
+    std::fs::write(folder.join(&first_opb), &original).unwrap();
+    crate::common::rehash(&folder, &first_opb);
+    assert!(puzzlec::check(&folder).is_ok());
+
+    // A shard's proof swapped for another's (rehashed): its checker names the file and line.
+    let (first_pbp, second_pbp) = (format!("{}.pbp", stems[0]), format!("{}.pbp", stems[1]));
+    let kept = std::fs::read(folder.join(&first_pbp)).unwrap();
+    std::fs::copy(folder.join(&second_pbp), folder.join(&first_pbp)).unwrap();
+    crate::common::rehash(&folder, &first_pbp);
+    let said = refusal(&folder);
+    assert!(
+        said.starts_with(&format!("{first_pbp} (entries 0..",))
+            && said.contains("puzzlec's PB checker: proof line "),
+        "{said}"
+    );
+    std::fs::write(folder.join(&first_pbp), kept).unwrap();
+    crate::common::rehash(&folder, &first_pbp);
+
+    // The middle shard missing (its files and manifest entries gone).
+    let manifest_path = folder.join("manifest.json");
+    let mut manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&manifest_path).unwrap()).unwrap();
+    let files = manifest["files"].as_object_mut().unwrap();
+    let role = format!("veripb-{}", stems[1]);
+    files.remove(&role);
+    files.remove(&format!("{role}-opb"));
+    std::fs::write(
+        &manifest_path,
+        serde_json::to_string_pretty(&manifest).unwrap(),
+    )
+    .unwrap();
+    for ext in ["opb", "pbp"] {
+        std::fs::remove_file(folder.join(format!("{}.{ext}", stems[1]))).unwrap();
+    }
+    let range = stems[1].strip_prefix("shard-").unwrap();
+    let (a, b) = range.split_once('-').unwrap();
+    let (a, b): (usize, usize) = (a.parse().unwrap(), b.parse().unwrap());
+    assert_eq!(
+        refusal(&folder),
+        format!("manifest.json: no shard proves the entries {a}..{b} (a shard is missing)")
+    );
+}
+
+#[test]
+fn shards_proved_apart_combine_into_one_certificate() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut stems = Vec::new();
+    for i in 1..=3 {
+        let shard = format!("{i}/3");
+        let (folder, found) =
+            sharded_certificate(dir.path(), &format!("part{i}"), &["--shard", &shard]);
+        assert_eq!(found.len(), 1, "{found:?}");
+        // A partial folder: its own shard checks, the whole does not.
+        let s = puzzlec::base::shard::Shard::parse(&shard).unwrap();
+        let partly = puzzlec::cert::certificate::check_shard(&folder, Some(s)).unwrap();
+        assert!(
+            partly.conclusion.starts_with("partly certified"),
+            "{}",
+            partly.conclusion
+        );
+        assert!(puzzlec::check(&folder)
+            .unwrap_err()
+            .to_string()
+            .contains("(a shard is missing)"));
+        stems.push((folder, found[0].clone()));
+    }
+    let combined = dir.path().join("combined");
+    std::fs::create_dir(&combined).unwrap();
+    for (folder, stem) in &stems {
+        for ext in ["opb", "pbp"] {
+            let name = format!("{stem}.{ext}");
+            std::fs::copy(folder.join(&name), combined.join(&name)).unwrap();
+        }
+    }
+    let (folder, found) = sharded_certificate(dir.path(), "combined", &[]);
+    let expected: Vec<String> = stems.iter().map(|(_, s)| s.clone()).collect();
+    assert_eq!(found, expected);
+    let manifest = std::fs::read_to_string(folder.join("manifest.json")).unwrap();
+    for stem in &expected {
+        assert!(manifest.contains(&format!("{stem}: kept")), "{manifest}");
+    }
+    assert_eq!(
+        puzzlec::check(&folder).unwrap().conclusion,
+        "certified: 5 is the optimum of model.toml"
     );
 }

@@ -432,7 +432,7 @@ pub struct Compare {
 #[command(mut_args(|arg| reword(arg, &[
         ("time_limit", "Stop after this many seconds (exit 3, no certificate written)"),
         ("json", "Print the manifest, with each file's path, as JSON on stdout"),
-        ("shard", "For a maximum packing certified by its Russian-doll table: refute only the table steps k with k % N = I - 1 (a partial certificate). Copy the step files of all shards into one folder and run `prove` there without --shard to complete it"),
+        ("shard", "For a maximum packing certified by its Russian-doll table: refute only the table steps k with k % N = I - 1 (a partial certificate); with --veripb, prove only the I-th of N ranges of table entries (cut to equal search nodes). Copy the step (or shard-*) files of all shards into one folder and run `prove` there without --shard to complete it"),
     ])))]
 pub struct Prove {
     #[command(flatten)]
@@ -460,11 +460,18 @@ pub struct Prove {
     /// whose certificates also hold LRAT and varisat proofs.
     #[arg(long, value_name = "CMD")]
     pub solver: Option<String>,
-    /// For a maximum packing: the Russian-doll search writes a VeriPB proof of the optimum
-    /// as it searches (model.opb and proof.pbp), checked by puzzlec's PB checker, and by
-    /// `veripb` in `check` when it is installed, instead of one refutation per table entry.
-    #[arg(long, conflicts_with_all = ["count", "solver", "shard"])]
+    /// For a maximum packing: the Russian-doll search writes VeriPB proofs of the optimum
+    /// as it searches (shard-*.opb and shard-*.pbp, or model.opb and proof.pbp with
+    /// --veripb-shards 0), checked by puzzlec's PB checker, and by `veripb` in `check` when
+    /// it is installed, instead of one refutation per table entry.
+    #[arg(long, conflicts_with_all = ["count", "solver"])]
     pub veripb: bool,
+    /// With --veripb: cut the proof into N shards (ranges of table entries, each its own
+    /// OPB file and proof with the later entries as premises), proved on threads; 0 writes
+    /// one proof. Default: one shard per core. Combines with the shard files already in
+    /// the folder.
+    #[arg(long, value_name = "N", requires = "veripb", conflicts_with = "shard")]
+    pub veripb_shards: Option<usize>,
     #[command(flatten)]
     pub time: TimeLimit,
     #[command(flatten)]
@@ -518,7 +525,7 @@ pub struct Sweep {
 /// The flags of `check`.
 #[derive(Args)]
 #[command(mut_args(|arg| reword(arg, &[
-        ("shard", "For a packing-table certificate: check only the step proofs k with k % N = I - 1 (everything else in full); the optimum is certified once every shard passes"),
+        ("shard", "For a packing-table certificate: check only the step proofs k with k % N = I - 1 (everything else in full); for a sharded VeriPB certificate: the glue and the proof of its I-th of N shards only; the optimum is certified once every shard passes"),
         ("json", "Print what was checked as JSON on stdout"),
     ])))]
 pub struct Check {

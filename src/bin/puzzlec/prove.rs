@@ -56,6 +56,11 @@ pub fn run(args: &Prove, session: &Session) -> Result<u8, Failure> {
         control,
         shard: args.split.shard,
         veripb: args.veripb,
+        // One shard per core: on the 2-core machine, 13 x 19 was proved and checked
+        // faster in two shards on threads than in one proof (docs/certificates.md).
+        veripb_shards: args.veripb_shards.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        }),
     };
     let code = prove(model, dir, &options, args.report.json)?;
     if let Some(svg) = &args.svg {

@@ -25,7 +25,8 @@ pub fn check(dir: &Path) -> Result<Checked, CheckError> {
     check_shard(dir, None)
 }
 
-/// [`check`], checking of a packing-table certificate only the step proofs of `shard`.
+/// [`check`], checking of a packing-table certificate only the step proofs of `shard`
+/// (of a sharded search-written one, the glue and the proof of `shard`).
 pub fn check_shard(dir: &Path, shard: Option<Shard>) -> Result<Checked, CheckError> {
     check_writing(dir, shard, None)
 }
@@ -60,6 +61,9 @@ pub fn check_writing(
             return check_impossible(&puzzle, model_name, reason, steps);
         }
         Claim::Optimal { .. } | Claim::Satisfiable | Claim::Unsatisfiable => {}
+    }
+    if super::doll_proof::is_sharded(&manifest) {
+        return super::doll_proof::check_shards(&folder, &manifest, &puzzle, shard, steps);
     }
     if manifest.files.contains_key(super::doll_proof::PROOF_ROLE) {
         return super::doll_proof::check(&folder, &manifest, &puzzle, steps);

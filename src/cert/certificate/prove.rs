@@ -91,7 +91,27 @@ fn prove_here(
             )));
         };
         let control = &options.control;
-        return super::doll_proof::prove(model_path, &model_bytes, &puzzle, packing, dir, control);
+        let combining = super::doll_proof::holds_shards(dir);
+        if options.shard.is_none() && options.veripb_shards == 0 && !combining {
+            return super::doll_proof::prove(
+                model_path,
+                &model_bytes,
+                &puzzle,
+                packing,
+                dir,
+                control,
+            );
+        }
+        return super::doll_proof::prove_shards(
+            model_path,
+            &model_bytes,
+            &puzzle,
+            packing,
+            dir,
+            options.shard,
+            options.veripb_shards,
+            control,
+        );
     }
     let table = super::table::route(&puzzle, options).filter(|_| !options.count);
     if let (Some(shard), None) = (options.shard, &table) {

@@ -48,6 +48,10 @@ pub struct ProveOptions {
     /// For a maximum packing: certify it by the VeriPB proof the Russian doll writes as it
     /// searches (see [`super::doll_proof`]) instead of the table's refutations.
     pub veripb: bool,
+    /// With `veripb` and without `shard`: the proof in this many shards, proved on threads
+    /// (see [`super::doll_proof`]); 0 (the default here; the command line's is one per
+    /// core): one proof of the whole table.
+    pub veripb_shards: usize,
 }
 
 impl Default for ProveOptions {
@@ -60,6 +64,7 @@ impl Default for ProveOptions {
             control: Control::unlimited(),
             shard: None,
             veripb: false,
+            veripb_shards: 0,
         }
     }
 }

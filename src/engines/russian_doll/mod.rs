@@ -74,7 +74,10 @@ mod table;
 mod window;
 
 use instance::Prepared;
-pub use proof::{packing_opb, write_proof, DollProof, DollProofError};
+pub use proof::{
+    packing_opb, shard_opb, write_proof, write_shard_proof, DollProof, DollProofError,
+    DollShardProof, ShardOpb,
+};
 use table::run;
 pub use window::{Wide, Window};
 
@@ -229,6 +232,9 @@ pub struct DollOutcome {
     pub found: Vec<(usize, Vec<usize>)>,
     /// Search counters.
     pub stats: DollStats,
+    /// Per scan position, the nodes its entry's search took (over all threads; with one
+    /// thread the same in every run).
+    pub entry_nodes: Vec<u64>,
 }
 
 /// A table decided from some entry on, to go on from: what a sharded run's rounds hand on

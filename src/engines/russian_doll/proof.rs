@@ -46,6 +46,7 @@
 //! with a binding piece maximum (where the doll has no memo) are refused.
 
 use std::io::Write;
+use std::ops::Range;
 
 use rustc_hash::FxHashMap;
 
@@ -88,6 +89,16 @@ pub enum DollProofError {
     /// Writing failed, or the caller asked to stop.
     #[error("{0}")]
     Write(#[from] WriteError),
+    /// A shard's search found an entry other than the table it was given.
+    #[error("scan position {position}: the search finds S = {searched}, the table says {given}")]
+    TableDiffers {
+        /// The scan position.
+        position: usize,
+        /// What the search found.
+        searched: usize,
+        /// What the table says.
+        given: usize,
+    },
 }
 
 /// The OPB file the proof refers to (see the module doc) and, per cell, the ID of its
@@ -123,6 +134,197 @@ pub fn packing_opb(instance: &PackingInstance) -> (OpbFile, Vec<Option<u64>>) {
         constraints,
     };
     (file, amo)
+}
+
+/// A shard's OPB file ([`shard_opb`]) and where its parts are.
+#[derive(Clone, Debug)]
+pub struct ShardOpb {
+    /// The file.
+    pub file: OpbFile,
+    /// The entries the shard proves: the scan positions `a..b`.
+    pub range: Range<usize>,
+    /// Per later entry with a premise, `(q, ID)`, `q` ascending.
+    pub premises: Vec<(usize, u64)>,
+    /// The placements (variables `x1 ..`); the selectors follow.
+    placements: usize,
+    /// "At least one selector" and "at most one".
+    at_least_one: u64,
+    at_most_one: u64,
+    /// Per placement starting in the range, by first position: `(first, ID of its guard)`.
+    guards: Vec<(usize, u64)>,
+}
+
+impl ShardOpb {
+    /// The selector `t_q` of entry `q` (in the range).
+    fn selector(&self, q: usize) -> Lit {
+        Lit::new((self.placements + q - self.range.start) as u32, false)
+    }
+
+    /// The guards of the placements starting in the range before `q`.
+    fn guards_before(&self, q: usize) -> impl Iterator<Item = u64> + '_ {
+        let end = self.guards.partition_point(|&(first, _)| first < q);
+        self.guards[..end].iter().map(|&(_, id)| id)
+    }
+
+    /// "objective >= 0", the shard's claim.
+    fn goal(&self) -> Constraint {
+        let objective = self
+            .file
+            .objective
+            .as_ref()
+            .expect("a shard has an objective");
+        Constraint {
+            terms: objective.terms.clone(),
+            relation: Relation::AtLeast,
+            rhs: 0,
+        }
+    }
+}
+
+/// The OPB file of the shard proving the table entries `range` (scan positions `a..b`),
+/// over the scan `order` (row-major cell per position) and the table `entries` (`S[0..=P]`,
+/// the last 0).
+///
+/// Variables: `x{i+1}` per placement `i` (as in [`packing_opb`]), then a selector `t_q` per
+/// entry `q` of the range (`x{P+1} ..` with `P` placements). Constraints, in this order:
+///
+/// 1. the packing model's "at most one" per cell covered twice or more (as [`packing_opb`]);
+/// 2. the premises: per later entry `q >= b` that bounds anything (`S[q]` below the
+///    placements starting at `q` or later), `-x.. >= -S[q]` over those placements,
+///    `q` ascending;
+/// 3. "at least one selector" and "at most one selector";
+/// 4. per placement `p` starting in the range (by first position, then index), its guard
+///    `-x_p + t_a .. + t_{first(p)} >= 0`: a selected `t_q` allows no placement starting
+///    in `a..q`.
+///
+/// Objective: `min: S[a] t_a + .. + S[b-1] t_{b-1} - (the placements starting at a or
+/// later)`. With `t_q` selected it is `S[q]` minus the pieces starting at `q` or later, so
+/// "objective >= 0" says every entry of the range holds: one bound for the whole range.
+pub fn shard_opb(
+    instance: &PackingInstance,
+    order: &[usize],
+    entries: &[usize],
+    range: Range<usize>,
+) -> ShardOpb {
+    let (mut file, _) = packing_opb(instance);
+    let n = instance.placements.len();
+    let mut position = vec![0; order.len()];
+    for (k, &cell) in order.iter().enumerate() {
+        position[cell] = k;
+    }
+    let first: Vec<usize> = instance
+        .placements
+        .iter()
+        .map(|p| p.cells.iter().map(|&c| position[c]).min().unwrap_or(0))
+        .collect();
+    let first = &first;
+    let from = |q: usize| (0..n).filter(move |&i| first[i] >= q);
+    let selector = |q: usize| Lit::new((n + q - range.start) as u32, false);
+    file.declared_variables = n + range.len();
+    file.names = VarNames::numbered(file.declared_variables);
+    let mut premises = Vec::new();
+    for (q, &bound) in entries.iter().enumerate().take(order.len()).skip(range.end) {
+        let starting = from(q).count();
+        if bound < starting {
+            file.constraints.push(Constraint {
+                terms: from(q).map(|i| (-1, x(i))).collect(),
+                relation: Relation::AtLeast,
+                rhs: -(bound as i64),
+            });
+            premises.push((q, file.constraints.len() as u64));
+        }
+    }
+    file.constraints.push(Constraint {
+        terms: range.clone().map(|q| (1, selector(q))).collect(),
+        relation: Relation::AtLeast,
+        rhs: 1,
+    });
+    let at_least_one = file.constraints.len() as u64;
+    file.constraints.push(Constraint {
+        terms: range.clone().map(|q| (-1, selector(q))).collect(),
+        relation: Relation::AtLeast,
+        rhs: -1,
+    });
+    let at_most_one = file.constraints.len() as u64;
+    let mut inside: Vec<usize> = (0..n).filter(|&i| range.contains(&first[i])).collect();
+    inside.sort_by_key(|&i| (first[i], i));
+    let mut guards = Vec::new();
+    for i in inside {
+        let mut terms = vec![(-1, x(i))];
+        terms.extend((range.start..=first[i]).map(|q| (1, selector(q))));
+        file.constraints.push(Constraint {
+            terms,
+            relation: Relation::AtLeast,
+            rhs: 0,
+        });
+        guards.push((first[i], file.constraints.len() as u64));
+    }
+    let mut terms: Vec<(i64, Lit)> = range
+        .clone()
+        .filter(|&q| entries[q] > 0)
+        .map(|q| (entries[q] as i64, selector(q)))
+        .collect();
+    terms.extend(from(range.start).map(|i| (-1, x(i))));
+    file.objective = Some(Objective { terms, constant: 0 });
+    ShardOpb {
+        file,
+        range,
+        premises,
+        placements: n,
+        at_least_one,
+        at_most_one,
+        guards,
+    }
+}
+
+/// What a shard's proof-writing run found and wrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DollShardProof {
+    /// The entries of the shard's range, as its search found them.
+    pub entries: Vec<usize>,
+    /// Search nodes.
+    pub nodes: u64,
+    /// Nodes cut by a memo entry.
+    pub memo_hits: u64,
+    /// Constraints the proof derives.
+    pub derived: u64,
+}
+
+/// Writes into `out` the VeriPB proof of the shard `shard` (of [`shard_opb`], built over
+/// the doll's scan order and `entries`): the later entries as units from the premises, the
+/// shard's entries searched from the last back with a memo of its own (as
+/// [`write_proof`] does), then "objective >= 0" in a `pbc` subproof, concluded as
+/// `BOUNDS 0 INF`. Fails if the search finds an entry other than `entries` says.
+pub fn write_shard_proof(
+    instance: &PackingInstance,
+    shard: &ShardOpb,
+    entries: &[usize],
+    out: &mut dyn Write,
+    should_stop: &dyn Fn() -> bool,
+) -> Result<DollShardProof, DollProofError> {
+    validate(instance).map_err(DollProofError::Doll)?;
+    let prep = Prepared::new(instance, false);
+    if prep.limited {
+        return Err(DollProofError::Unsupported(
+            "a piece has a binding maximum (the proof has no piece counts)",
+        ));
+    }
+    if entries.len() != prep.cells + 1 || shard.range.end > prep.cells {
+        return Err(DollProofError::Unsupported(
+            "the table does not have one entry per scan position",
+        ));
+    }
+    let (_, amo_by_cell) = packing_opb(instance);
+    let amo: Vec<Option<u64>> = prep.order.iter().map(|&cell| amo_by_cell[cell]).collect();
+    let writer = LineWriter::new(out, should_stop);
+    let opb = shard.file.clone();
+    match prep.reach {
+        0..=64 => Prover::<u64>::new(&prep, opb, amo, writer).run_shard(shard, entries),
+        65..=128 => Prover::<u128>::new(&prep, opb, amo, writer).run_shard(shard, entries),
+        _ => Err(DollProofError::Unsupported(
+            "placements reach over more than 128 scan cells",
+        )),
+    }
 }
 
 /// The literal of placement `i` (variable `x{i+1}`, the `i`-th of [`VarNames::numbered`]).
@@ -339,13 +541,14 @@ impl<'p, W: Window> Prover<'p, W> {
         self.prep.index.len() - self.prep.starts[q] as usize
     }
 
-    /// Defines `c{q}_{w}` for every `q` and every cell `w >= q` that a placement starting
-    /// before `q` and one starting at `q` or later both cover.
-    fn define_covers(&mut self) -> Result<(), WriteError> {
+    /// Defines `c{q}_{w}` for every `q >= from` and every cell `w >= q` that a placement
+    /// starting before `q` and one starting at `q` or later both cover (a shard's search
+    /// never looks before its first entry).
+    fn define_covers(&mut self, from: usize) -> Result<(), WriteError> {
         let n = self.prep.cells;
         let reach = self.prep.reach;
         self.covers = vec![Vec::new(); n + 1];
-        for q in 1..n {
+        for q in from.max(1)..n {
             let span = (reach.saturating_sub(1)).min(n - q);
             let mut row = vec![None; span];
             for (offset, slot) in row.iter_mut().enumerate() {
@@ -394,7 +597,7 @@ impl<'p, W: Window> Prover<'p, W> {
             }
             self.covers[q] = row;
             // c{q-1}_{w} -> c{q}_{w}
-            if q >= 2 {
+            if q >= 2 && q > from {
                 for offset in 0..self.covers[q - 1].len() {
                     let w = q - 1 + offset;
                     let (Some(before), Some(after)) =
@@ -500,19 +703,36 @@ impl<'p, W: Window> Prover<'p, W> {
     // The table
 
     fn run(mut self) -> Result<DollProof, DollProofError> {
-        let n = self.prep.cells;
+        self.open()?;
+        self.define_covers(0)?;
+        self.define_last()?;
+        let best = self.entries(0..self.prep.cells)?;
+        self.conclude(best)
+    }
+
+    /// The header and `f`.
+    fn open(&mut self) -> Result<(), WriteError> {
         self.out.put(|l| {
             l.push_str(PROOF_HEADER);
             l.push('\n');
         })?;
         let formula = self.opb.constraint_ids();
-        self.step_plain(&Step::Formula(formula))?;
-        self.define_covers()?;
-        // The last position: nothing starts there or later.
+        self.step_plain(&Step::Formula(formula))
+    }
+
+    /// The last position's entry: nothing starts there or later.
+    fn define_last(&mut self) -> Result<(), WriteError> {
+        let n = self.prep.cells;
         self.define_counter(n)?;
         self.entry[n] = self.counter(n, 1).implies;
+        Ok(())
+    }
+
+    /// Searches the entries of `range`, last first, each from the entries after it; the
+    /// packing of the last entry that rose (empty if none did).
+    fn entries(&mut self, range: Range<usize>) -> Result<Vec<u32>, WriteError> {
         let mut best: Vec<u32> = Vec::new();
-        for c in (0..n).rev() {
+        for c in range.rev() {
             let target = self.table[c + 1] + 1;
             self.table[c] = self.table[c + 1];
             while self.counters[c].len() < target as usize {
@@ -543,7 +763,108 @@ impl<'p, W: Window> Prover<'p, W> {
                 }
             }
         }
-        self.conclude(best)
+        Ok(best)
+    }
+
+    /// A shard's proof (see [`write_shard_proof`]): the later entries from the premises,
+    /// the shard's entries by the search, then "objective >= 0".
+    fn run_shard(
+        mut self,
+        shard: &ShardOpb,
+        entries: &[usize],
+    ) -> Result<DollShardProof, DollProofError> {
+        let n = self.prep.cells;
+        let range = shard.range.clone();
+        self.open()?;
+        self.define_covers(range.start)?;
+        self.define_last()?;
+        let premise: FxHashMap<usize, u64> = shard.premises.iter().copied().collect();
+        for q in (range.end..n).rev() {
+            let s = entries[q] as u32;
+            self.table[q] = s;
+            while self.counters[q].len() <= s as usize {
+                self.define_counter(q)?;
+            }
+            let counter = self.counter(q, s as usize + 1);
+            // "At most S[q]" and "u{q}_{S[q]+1} -> at least S[q] + 1" add up to
+            // `(S[q] + 1) ~u >= 1`; with fewer placements than that, the definition alone
+            // refutes u.
+            self.entry[q] = match premise.get(&q) {
+                Some(&id) => self.pol(vec![
+                    PolItem::Id(ConstraintId::Absolute(counter.implies)),
+                    PolItem::Id(ConstraintId::Absolute(id)),
+                    PolItem::Add,
+                    PolItem::Saturate,
+                ])?,
+                None => self.rup(vec![Lit::new(counter.var, true)], &[counter.implies])?,
+            };
+        }
+        self.entries(range.clone())?;
+        for c in range.clone() {
+            if self.table[c] as usize != entries[c] {
+                return Err(DollProofError::TableDiffers {
+                    position: c,
+                    searched: self.table[c] as usize,
+                    given: entries[c],
+                });
+            }
+        }
+        self.conclude_shard(shard)
+    }
+
+    /// "objective >= 0" of a shard: for each selector `t_q`, the objective's negation, the
+    /// entry's bound and the guards refute `t_q`; "at least one selector" then ends the
+    /// subproof.
+    fn conclude_shard(mut self, shard: &ShardOpb) -> Result<DollShardProof, DollProofError> {
+        let range = shard.range.clone();
+        let mut bounds = Vec::new();
+        for q in range.clone() {
+            let s = self.table[q] as usize;
+            let size = self.suffix_len(q);
+            // "at most S[q] pieces start at q or later", in the placements.
+            bounds.push(match self.counters[q][s].implied {
+                Some(implied) => Some(self.pol(vec![
+                    PolItem::Id(ConstraintId::Absolute(implied)),
+                    PolItem::Id(ConstraintId::Absolute(self.entry[q])),
+                    PolItem::Multiply((size - s) as u64),
+                    PolItem::Add,
+                ])?),
+                None => None,
+            });
+        }
+        let negation = self.step(&Step::Pbc {
+            constraint: shard.goal(),
+            subproof: true,
+        })?;
+        let mut refuted = vec![shard.at_least_one];
+        for (q, bound) in range.clone().zip(bounds) {
+            let conflict = match bound {
+                Some(bound) => self.pol_sum(&[negation, bound])?,
+                None => negation,
+            };
+            let mut hints = vec![shard.at_most_one];
+            hints.extend(shard.guards_before(q));
+            hints.push(conflict);
+            refuted.push(self.rup(vec![shard.selector(q).negate()], &hints)?);
+        }
+        let contradiction = self.rup(Vec::new(), &refuted)?;
+        let goal = self.step(&Step::Qed(Some(ConstraintId::Absolute(contradiction))))?;
+        self.step_plain(&Step::OutputNone)?;
+        self.step_plain(&Step::Conclusion(Conclusion::Bounds {
+            lower: Some(0),
+            lower_hint: Some(ConstraintId::Absolute(goal)),
+            upper: None,
+            solution: None,
+        }))?;
+        self.step_plain(&Step::End)?;
+        let derived = self.next_id - 1 - self.opb.constraint_ids();
+        self.out.finish()?;
+        Ok(DollShardProof {
+            entries: range.map(|q| self.table[q] as usize).collect(),
+            nodes: self.nodes,
+            memo_hits: self.memo_hits,
+            derived,
+        })
     }
 
     /// Searches entry `c` (at least one piece starting at `c`): `Ok` with a packing of the

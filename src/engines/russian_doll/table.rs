@@ -289,7 +289,10 @@ pub(super) fn run<W: Window>(
     let totals = Mutex::new(Totals::default());
     let mut bounded_entries = 0;
     let mut sharded = None;
+    let mut entry_nodes = vec![0; n];
+    let nodes_so_far = |totals: &Mutex<Totals>| totals.lock().expect("no panics").stats.nodes;
     for c in (0..known_from).rev() {
+        let before = nodes_so_far(&totals);
         table[c] = table[c + 1];
         let target = table[c + 1] + 1;
         let row_bound = options.row_bounds.get(c / prep.row).copied().flatten();
@@ -338,6 +341,7 @@ pub(super) fn run<W: Window>(
             }
         }
         set_drops(&mut drops, &table, c, levels);
+        entry_nodes[c] = nodes_so_far(&totals) - before;
         known_from = c;
         progress(c, table[c] as usize);
     }
@@ -368,6 +372,7 @@ pub(super) fn run<W: Window>(
             bounded_entries,
             ..totals.into_inner().expect("no panics").stats
         },
+        entry_nodes,
     };
     (outcome, sharded)
 }

@@ -1,0 +1,794 @@
+//! The search-written proof in shards: `prove --veripb --shard I/N`, combined folders, and
+//! `check` of the glue between the shards.
+//!
+//! # The argument
+//!
+//! The table (`table.txt`, as the table route writes it: the scan order and `S[0..P]`) is
+//! cut into ranges of entries that tile `0..P`. The shard of the range `a..b` is an OPB
+//! file ([`shard_opb`]) and its VeriPB proof ([`write_shard_proof`]):
+//!
+//! * its premises are the later entries `q >= b`, each "at most `S[q]` pieces start at `q`
+//!   or later" written over the placements (only those that bound anything: `S[q]` below
+//!   the placements starting there);
+//! * a selector variable per entry of the range, exactly one true, guards that forbid the
+//!   placements starting in `a..q` when `t_q` is selected, and the objective
+//!   `sum S[q] t_q - (the placements starting at a or later)`;
+//! * the proof concludes `BOUNDS 0 INF`: with `t_q` selected the objective is `S[q]` minus
+//!   the pieces starting at `q` or later, so "objective >= 0" is every entry of the range at
+//!   once. (A shard whose objective were only its first entry's pieces would prove only
+//!   that entry, while the earlier shards' searches cut with every later entry.)
+//!
+//! Soundness, by induction from the last shard back: the last shard has no premises, so
+//! its entries hold; a shard's premises are the table's later entries, which the later
+//! shards proved; so every entry holds, and `S[0]`, the witness's size, is the optimum.
+//! `check` trusts nothing of the search: it rebuilds every shard's OPB file from the model
+//! and the table and compares it byte for byte (so the premises are exactly the later
+//! entries, which exactly the later shards conclude), checks that the ranges tile `0..P`,
+//! that the table has the doll's shape and reaches the witness, and runs both checkers on
+//! every proof.
+//!
+//! # Files
+//!
+//! `shard-AAA-BBB.opb` (role `veripb-shard-AAA-BBB-opb`) and `shard-AAA-BBB.pbp` (role
+//! `veripb-shard-AAA-BBB`) for the entries `AAA <= c < BBB`, beside `table.txt` (role
+//! `table`), `witness.txt`, `model.toml` and `manifest.json`.
+//!
+//! # Shards on several machines
+//!
+//! `prove --veripb --shard I/N` runs the (fast) doll on one thread for the table and its
+//! nodes per entry, then proves only the `I`-th of the `N` ranges [`split`] cuts from them, and writes a manifest naming it ("PARTIAL"). `prove --veripb
+//! --veripb-shards N` proves all `N` ranges, on threads.
+//! To combine, copy the `shard-*` files of all shards into one folder and run `prove
+//! --veripb` there without `--shard`: it keeps every shard whose OPB file is the rebuilt
+//! one and whose proof puzzlec's PB checker accepts, proves the ranges still missing, and
+//! writes the full manifest. `check --shard I/N` checks the glue and the proof of shard `I`
+//! of `N` only.
+
+use std::io::{BufWriter, Write};
+use std::ops::Range;
+use std::path::Path;
+use std::time::Instant;
+
+use rayon::prelude::*;
+use sha2::{Digest, Sha256};
+
+use super::super::read::{first_difference, CheckedFolder};
+use super::super::table::{check_shape, Ranking, Table, TABLE_FILE, TABLE_ROLE};
+use super::super::write::{write_error, write_manifest, Folder, Record};
+use super::super::{
+    verified_witness, witness_text, CheckError, Checked, Claim, EncodingEntry, FileEntry, Manifest,
+    ProveError, MANIFEST_FILE, WITNESS_FILE,
+};
+use super::{both_checkers, opb_text, Hashed};
+use crate::base::error::InputError;
+use crate::base::shard::Shard;
+use crate::base::Control;
+use crate::checkers::pb::{check_pb_files, PbConclusion};
+use crate::engines::russian_doll::{
+    self, packing_opb, shard_opb, write_shard_proof, DollOptions, DollOutcome, DollProofError,
+    ShardOpb,
+};
+use crate::formats::lines::WriteError;
+use crate::geometry::placements::PackingInstance;
+use crate::model::{Assignment, Var};
+use crate::puzzle::packing::Packing;
+use crate::puzzle::Puzzle;
+
+/// The start of a shard proof's manifest role; its presence marks a sharded certificate.
+const ROLE_PREFIX: &str = "veripb-shard-";
+
+/// What every shard concludes: its objective is at least 0 (no upper bound is claimed).
+const CONCLUSION: PbConclusion = PbConclusion::Bounds {
+    lower: Some(0),
+    upper: None,
+};
+
+/// `veripb`'s line for [`CONCLUSION`].
+const VERIPB_VERDICT: &str = "s VERIFIED BOUNDS 0 <= obj <= INF";
+
+/// Whether `manifest` is of a sharded search-written certificate.
+pub(in crate::cert::certificate) fn is_sharded(manifest: &Manifest) -> bool {
+    manifest
+        .files
+        .keys()
+        .any(|role| role.starts_with(ROLE_PREFIX))
+}
+
+/// `shard-AAA-BBB`, the stem of the files of the entries `range` (at least three digits, as
+/// many as the last position needs).
+fn stem(range: &Range<usize>, positions: usize) -> String {
+    let digits = positions.to_string().len().max(3);
+    format!(
+        "shard-{:0digits$}-{:0digits$}",
+        range.start,
+        range.end,
+        digits = digits
+    )
+}
+
+/// The range a file stem `shard-AAA-BBB` names.
+fn parse_stem(stem: &str) -> Option<Range<usize>> {
+    let (a, b) = stem.strip_prefix("shard-")?.split_once('-')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
+    if !digits(a) || !digits(b) {
+        return None;
+    }
+    let (a, b) = (a.parse().ok()?, b.parse().ok()?);
+    (a < b).then_some(a..b)
+}
+
+/// At most `count` ranges that tile the entries, first to last, each holding about an equal
+/// share of `nodes` (per entry, [`table_nodes`]): a range ends once it holds its share (an
+/// entry is never split, so one heavy entry may take a range alone). Equal numbers of
+/// entries would not do: 13 x 19 in two halves took 1.85 M proof nodes against 0.35 M.
+pub fn split(nodes: &[u64], count: usize) -> Vec<Range<usize>> {
+    let positions = nodes.len();
+    let count = count.clamp(1, positions.max(1));
+    let total: u64 = nodes.iter().sum();
+    let mut ranges = Vec::new();
+    let (mut start, mut sum) = (0, 0u64);
+    for (c, &n) in nodes.iter().enumerate() {
+        sum += n;
+        let cuts_left = count - 1 - ranges.len();
+        // Entry c ends a range once the nodes so far reach the next share.
+        let share = total * (ranges.len() as u64 + 1) / count as u64;
+        if cuts_left > 0 && sum >= share && positions - c > cuts_left {
+            ranges.push(start..c + 1);
+            start = c + 1;
+        }
+    }
+    if start < positions {
+        ranges.push(start..positions);
+    }
+    ranges
+}
+
+/// The fast doll on one thread (so every machine of a cluster finds the same nodes, and
+/// cuts the same shards): its outcome, with the nodes of each entry. Its search differs
+/// from the proof's (lookahead, dead cells), but the entries that are hard for one are
+/// hard for the other.
+fn table_nodes(instance: &PackingInstance, control: &Control) -> Result<DollOutcome, String> {
+    let doll = DollOptions {
+        stop: Some(control.stop_flag()),
+        threads: 1,
+        ..DollOptions::default()
+    };
+    russian_doll::solve(instance, &doll, |_, _| {}).map_err(|e| e.to_string())
+}
+
+/// One shard proved (or kept): its manifest entries and figures.
+struct Proved {
+    range: Range<usize>,
+    opb: FileEntry,
+    proof: FileEntry,
+    /// `None` when kept from an earlier run.
+    nodes: Option<u64>,
+    derived: u64,
+    write_seconds: f64,
+    check_seconds: f64,
+}
+
+/// `prove --veripb` in shards: every range of [`split`] into `count` (or those the folder
+/// already holds), or with `shard` only its range.
+#[allow(clippy::too_many_arguments)]
+pub(in crate::cert::certificate) fn prove(
+    model_path: &Path,
+    model_bytes: &[u8],
+    puzzle: &Puzzle,
+    packing: &Packing,
+    dir: &Path,
+    shard: Option<Shard>,
+    count: usize,
+    control: &Control,
+) -> Result<Manifest, ProveError> {
+    let start = Instant::now();
+    let internal = ProveError::Internal;
+    let instance = &packing.instance;
+    let outcome = table_nodes(instance, control)
+        .map_err(|e| internal(format!("the Russian-doll search: {e}")))?;
+    if control.should_stop() {
+        return Err(ProveError::Stopped(control.reason()));
+    }
+    let entries: Vec<usize> = outcome
+        .table
+        .iter()
+        .map(|e| e.ok_or_else(|| internal("the Russian-doll table is incomplete".into())))
+        .collect::<Result<_, _>>()?;
+    let optimum = outcome.best.len();
+    if !outcome.proved || entries.last() != Some(&0) || entries[0] != optimum {
+        return Err(internal(
+            "the Russian-doll search did not prove its answer".into(),
+        ));
+    }
+    let table = Table {
+        order: outcome.order.clone(),
+        entries,
+    };
+    let mut values = vec![false; instance.placements.len()];
+    for &i in &outcome.best {
+        values[i] = true;
+    }
+    let witness = Assignment::new(values);
+    puzzle
+        .verify(&puzzle.decode(&witness))
+        .map_err(|e| internal(format!("the Russian-doll packing: {e}")))?;
+    let ranking = Ranking::new(packing, &table.order);
+    check_shape(&table, &ranking.first, &outcome.best, optimum)
+        .map_err(|e| internal(format!("the Russian-doll table: {e}")))?;
+
+    let positions = table.order.len();
+    let ranges = match shard {
+        Some(s) => {
+            let all = split(&outcome.entry_nodes, s.count as usize);
+            let Some(range) = all.get(s.index as usize - 1) else {
+                return Err(ProveError::Input(InputError::file(
+                    model_path,
+                    format!(
+                        "--shard {s}: the table has {positions} entries, so at most {positions} shards"
+                    ),
+                )));
+            };
+            vec![range.clone()]
+        }
+        None => {
+            let held = existing(dir);
+            // Combining: the ranges the folder holds decide, the split only fills gaps.
+            let default = if held.is_empty() {
+                split(&outcome.entry_nodes, count)
+            } else {
+                Vec::new()
+            };
+            tiling(&held, &default, positions)
+        }
+    };
+    let mut folder = Folder::fresh(dir, model_bytes)?;
+    clear_stale(dir, &ranges, positions)?;
+
+    let proved: Vec<Result<Proved, ProveError>> = ranges
+        .par_iter()
+        .map(|range| {
+            if control.should_stop() {
+                return Err(ProveError::Stopped(control.reason()));
+            }
+            prove_shard(model_path, dir, instance, &table, range.clone(), control)
+        })
+        .collect();
+    let proved: Vec<Proved> = proved.into_iter().collect::<Result<_, _>>()?;
+    let mut figures = Vec::new();
+    let (mut check_seconds, mut derived) = (0.0, 0);
+    for shard in proved {
+        let name = stem(&shard.range, positions);
+        figures.push(match shard.nodes {
+            Some(nodes) => format!(
+                "{name}: {nodes} nodes, {} bytes, written in {:.1} s",
+                shard.proof.bytes, shard.write_seconds
+            ),
+            None => format!("{name}: kept, {} bytes", shard.proof.bytes),
+        });
+        check_seconds += shard.check_seconds;
+        derived += shard.derived;
+        folder
+            .files
+            .insert(format!("{ROLE_PREFIX}{}-opb", &name[6..]), shard.opb);
+        folder
+            .files
+            .insert(format!("{ROLE_PREFIX}{}", &name[6..]), shard.proof);
+    }
+    folder.put(
+        "witness",
+        WITNESS_FILE,
+        witness_text(puzzle, &witness).as_bytes(),
+    )?;
+    folder.put(TABLE_ROLE, TABLE_FILE, table.text(packing.width).as_bytes())?;
+    let partial = match shard {
+        Some(s) => format!(
+            "; PARTIAL: shard {s} holds entries {:?} only (copy the shard-* files of all shards into one folder and run prove --veripb there to complete it)",
+            ranges[0]
+        ),
+        None => String::new(),
+    };
+    let how = format!(
+        "the native Russian-doll search found a packing of {optimum} and the suffix table ({TABLE_FILE}); the table's {positions} entries are proved in {} shard(s) by the proof-writing doll (memo of exhausted states with relaxed lookups, one thread per shard, a memo of its own per shard; no dead cells, lookahead or symmetry), each a VeriPB proof ({derived} derived constraints in all: {}) that every entry of its range holds given the later entries as premises, checked by puzzlec's PB checker; the witness is verified by the puzzle's rules{partial}",
+        ranges.len(),
+        figures.join("; ")
+    );
+    let (opb, _) = packing_opb(instance);
+    let encoding = EncodingEntry {
+        at_most_one: "one OPB row per cell covered twice or more".into(),
+        objective: "per shard: the selected entry's bound minus the placements starting in or after its range".into(),
+        refuted: Some(format!("per shard: objective below 0 (entry 0: more than {optimum})")),
+        variables: opb.declared_variables,
+        clauses: opb.constraints.len(),
+        cuts: 0,
+    };
+    let record = Record {
+        claim: Claim::Optimal { value: optimum },
+        how,
+        encoding,
+        files: folder.files,
+        // The shards' checks ran in parallel with other shards' writing: their sum may
+        // exceed the wall time.
+        solve_seconds: (start.elapsed().as_secs_f64() - check_seconds).max(0.0),
+        refute_seconds: check_seconds,
+    };
+    write_manifest(dir, model_path, model_bytes, puzzle, record, start)
+}
+
+/// Whether `dir` holds the files of a shard (a folder where shards are being combined).
+pub(in crate::cert::certificate) fn holds_shards(dir: &Path) -> bool {
+    !existing(dir).is_empty()
+}
+
+/// The shard ranges whose two files are in `dir`.
+fn existing(dir: &Path) -> Vec<Range<usize>> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut found: Vec<Range<usize>> = entries
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().to_string_lossy().into_owned();
+            let range = parse_stem(name.strip_suffix(".pbp")?)?;
+            dir.join(name.replace(".pbp", ".opb"))
+                .is_file()
+                .then_some(range)
+        })
+        .collect();
+    found.sort_by_key(|r| (r.start, std::cmp::Reverse(r.end)));
+    found
+}
+
+/// Ranges that tile `0..positions`: from each position on, the longest range the folder
+/// holds that starts there, else a new range up to the next one the folder holds or the
+/// next cut of `default`, whichever comes first.
+fn tiling(held: &[Range<usize>], default: &[Range<usize>], positions: usize) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < positions {
+        let usable = |r: &&Range<usize>| r.start == at && r.end <= positions;
+        let next = match held.iter().find(usable) {
+            Some(r) => r.clone(),
+            None => {
+                let end = held
+                    .iter()
+                    .map(|r| r.start)
+                    .chain(default.iter().map(|r| r.end))
+                    .filter(|&e| e > at)
+                    .min()
+                    .unwrap_or(positions)
+                    .min(positions);
+                at..end
+            }
+        };
+        at = next.end;
+        out.push(next);
+    }
+    out
+}
+
+/// Removes the shard files of other ranges (from former runs) and stale step proofs of the
+/// table route, which the new manifest will not list.
+pub(in crate::cert::certificate) fn clear_stale(
+    dir: &Path,
+    ranges: &[Range<usize>],
+    positions: usize,
+) -> Result<(), ProveError> {
+    let keep: Vec<String> = ranges.iter().map(|r| stem(r, positions)).collect();
+    let entries = std::fs::read_dir(dir).map_err(|e| write_error(dir, &e))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| write_error(dir, &e))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let shard_file = [".opb", ".pbp"].iter().any(|ext| {
+            name.strip_suffix(ext)
+                .is_some_and(|s| parse_stem(s).is_some() && !keep.iter().any(|k| k == s))
+        });
+        if shard_file || name.starts_with("step-") || name == TABLE_FILE {
+            let path = entry.path();
+            std::fs::remove_file(&path).map_err(|e| write_error(&path, &e))?;
+        }
+    }
+    Ok(())
+}
+
+/// Proves the shard `range` into `dir`, or keeps the files there if its OPB file is the
+/// rebuilt one and puzzlec's PB checker accepts its proof.
+fn prove_shard(
+    model_path: &Path,
+    dir: &Path,
+    instance: &PackingInstance,
+    table: &Table,
+    range: Range<usize>,
+    control: &Control,
+) -> Result<Proved, ProveError> {
+    let positions = table.order.len();
+    let name = stem(&range, positions);
+    let (opb_name, proof_name) = (format!("{name}.opb"), format!("{name}.pbp"));
+    let (opb_path, proof_path) = (dir.join(&opb_name), dir.join(&proof_name));
+    let shard = shard_opb(instance, &table.order, &table.entries, range.clone());
+    let opb_bytes = opb_text(&shard.file);
+    let opb_entry = FileEntry::of(&opb_name, &opb_bytes);
+    if std::fs::read(&opb_path).is_ok_and(|found| found == opb_bytes) {
+        let started = Instant::now();
+        if let Ok(checked) = check_pb_files(&opb_path, &proof_path) {
+            if checked.conclusion == CONCLUSION {
+                let proof = std::fs::read(&proof_path).map_err(|e| write_error(&proof_path, &e))?;
+                return Ok(Proved {
+                    range,
+                    opb: opb_entry,
+                    proof: FileEntry::of(&proof_name, &proof),
+                    nodes: None,
+                    derived: checked.stats.largest_id - checked.stats.formula_constraints,
+                    write_seconds: 0.0,
+                    check_seconds: started.elapsed().as_secs_f64(),
+                });
+            }
+        }
+    }
+    std::fs::write(&opb_path, &opb_bytes).map_err(|e| write_error(&opb_path, &e))?;
+    let started = Instant::now();
+    let file = std::fs::File::create(&proof_path).map_err(|e| write_error(&proof_path, &e))?;
+    let mut out = Hashed {
+        inner: BufWriter::with_capacity(1 << 20, file),
+        sha: Sha256::new(),
+        bytes: 0,
+    };
+    let should_stop = || control.should_stop();
+    let written = match write_shard_proof(instance, &shard, &table.entries, &mut out, &should_stop)
+    {
+        Ok(written) => written,
+        Err(DollProofError::Write(WriteError::Stopped)) => {
+            return Err(ProveError::Stopped(control.reason()))
+        }
+        Err(DollProofError::Write(WriteError::Io(e))) => return Err(write_error(&proof_path, &e)),
+        Err(DollProofError::Unsupported(why)) => {
+            return Err(ProveError::Input(InputError::file(
+                model_path,
+                DollProofError::Unsupported(why).to_string(),
+            )))
+        }
+        Err(e) => {
+            return Err(ProveError::Internal(format!(
+                "{proof_name}: the Russian doll: {e}"
+            )))
+        }
+    };
+    out.flush().map_err(|e| write_error(&proof_path, &e))?;
+    let write_seconds = started.elapsed().as_secs_f64();
+    let proof_entry = FileEntry {
+        name: proof_name.clone(),
+        bytes: out.bytes,
+        sha256: Some(format!("{:x}", out.sha.finalize())),
+    };
+    // Checked before it is kept, as every route's proofs are.
+    let started = Instant::now();
+    let checked = check_pb_files(&opb_path, &proof_path).map_err(|e| {
+        ProveError::Internal(format!(
+            "{proof_name}: puzzlec's PB checker refused it: {e}"
+        ))
+    })?;
+    if checked.conclusion != CONCLUSION {
+        return Err(ProveError::Internal(format!(
+            "{proof_name}: concludes {:?}, not {CONCLUSION:?}",
+            checked.conclusion
+        )));
+    }
+    Ok(Proved {
+        range,
+        opb: opb_entry,
+        proof: proof_entry,
+        nodes: Some(written.nodes),
+        derived: written.derived,
+        write_seconds,
+        check_seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// A shard listed in the manifest.
+struct Listed<'m> {
+    range: Range<usize>,
+    opb: &'m str,
+    proof: &'m str,
+}
+
+/// `check` of a sharded certificate (the manifest's files were compared with their
+/// SHA-256 already): the witness, the table's shape, the tiling, every shard's OPB file
+/// rebuilt, and the proofs (of `shard` only, if given) by both checkers.
+pub(in crate::cert::certificate) fn check(
+    folder: &CheckedFolder,
+    manifest: &Manifest,
+    puzzle: &Puzzle,
+    shard: Option<Shard>,
+    mut steps: Vec<String>,
+) -> Result<Checked, CheckError> {
+    let failed = CheckError::Failed;
+    let model_name = &manifest.model.file;
+    let Some(packing) = super::super::table::applies(puzzle) else {
+        return Err(failed(format!(
+            "{MANIFEST_FILE}: a search-written proof is for a maximum packing without piece minimums, and {model_name} is not one"
+        )));
+    };
+    let Claim::Optimal { value: optimum } = manifest.claim else {
+        return Err(failed(format!(
+            "{MANIFEST_FILE}: a search-written proof certifies an optimum"
+        )));
+    };
+    let instance = &packing.instance;
+    let num_vars = instance.placements.len();
+    steps.push(format!(
+        "{model_name}: SHA-256 matches the manifest (packing puzzle, {num_vars} placements)"
+    ));
+    let witness_name = folder.file_of(manifest, "witness")?;
+    let (witness, step) = verified_witness(
+        witness_name,
+        &folder.text(witness_name)?,
+        num_vars,
+        puzzle,
+        &manifest.claim,
+    )?;
+    steps.push(step);
+
+    // The table: a scan order and entries shaped as a doll's table, S[0] the witness's size.
+    let table_name = folder.file_of(manifest, TABLE_ROLE)?;
+    let table = Table::parse(&folder.text(table_name)?, packing.width, packing.height)
+        .map_err(|e| failed(format!("{table_name}: {e}")))?;
+    let ranking = Ranking::new(packing, &table.order);
+    let chosen: Vec<usize> = (0..num_vars)
+        .filter(|&i| witness.value(Var::from_index(i)))
+        .collect();
+    check_shape(&table, &ranking.first, &chosen, optimum)
+        .map_err(|e| failed(format!("{table_name}: entry {}: {e}", e.position())))?;
+    let positions = table.order.len();
+    steps.push(format!(
+        "{table_name}: a scan order of the {positions} cells and a table with S = {optimum} (the witness's size) at entry 0, never falling by more than one, never below the witness"
+    ));
+
+    // The shards: listed in pairs, ranges that tile 0..P.
+    let listed = listed_shards(manifest, positions)?;
+    let wanted = match shard {
+        Some(s) => {
+            // The same split as prove's: from the fast doll's nodes, on one thread.
+            let outcome = table_nodes(instance, &Control::unlimited())
+                .map_err(|e| failed(format!("the Russian-doll search: {e}")))?;
+            let all = split(&outcome.entry_nodes, s.count as usize);
+            let Some(range) = all.get(s.index as usize - 1) else {
+                return Err(failed(format!(
+                    "--shard {s}: the table has {positions} entries, so at most {positions} shards"
+                )));
+            };
+            if !listed.iter().any(|l| l.range == *range) {
+                return Err(failed(format!(
+                    "{MANIFEST_FILE}: shard {s} is the entries {range:?}, and {}.pbp is not listed",
+                    stem(range, positions)
+                )));
+            }
+            Some(range.clone())
+        }
+        None => {
+            let mut at = 0;
+            for l in &listed {
+                if l.range.start != at {
+                    return Err(failed(format!(
+                        "{MANIFEST_FILE}: no shard proves the entries {at}..{} (a shard is missing)",
+                        l.range.start
+                    )));
+                }
+                at = l.range.end;
+            }
+            if at != positions {
+                return Err(failed(format!(
+                    "{MANIFEST_FILE}: no shard proves the entries {at}..{positions} (a shard is missing)"
+                )));
+            }
+            steps.push(format!(
+                "{MANIFEST_FILE}: {} shards whose ranges tile the entries 0..{positions}",
+                listed.len()
+            ));
+            None
+        }
+    };
+
+    // Every listed shard's OPB file, rebuilt from the model and the table.
+    for l in &listed {
+        let rebuilt = shard_opb(instance, &table.order, &table.entries, l.range.clone());
+        let text = opb_text(&rebuilt.file);
+        let found = folder.read(l.opb)?;
+        if found != text {
+            return Err(failed(opb_difference(
+                l, &rebuilt, &text, &found, &table, &listed, table_name, positions,
+            )));
+        }
+    }
+    steps.push(format!(
+        "{}: each rebuilt from {model_name} and {table_name} and compared byte for byte: a shard's premises are exactly the table's later entries, which the later shards prove",
+        listed.iter().map(|l| l.opb).collect::<Vec<_>>().join(", ")
+    ));
+
+    // The proofs, by both checkers, in parallel.
+    let checked: Vec<&Listed> = listed
+        .iter()
+        .filter(|l| wanted.as_ref().is_none_or(|r| *r == l.range))
+        .collect();
+    let dir = folder.dir;
+    let results: Vec<Result<Vec<String>, CheckError>> = checked
+        .par_iter()
+        .map(|l| {
+            let (opb_path, proof_path) = (dir.join(l.opb), dir.join(l.proof));
+            let (ours, theirs) = both_checkers(&opb_path, &proof_path, l.proof, VERIPB_VERDICT);
+            let outcome = ours.map_err(|e| {
+                failed(format!(
+                    "{} (entries {:?}): puzzlec's PB checker: {e}",
+                    l.proof, l.range
+                ))
+            })?;
+            if outcome.conclusion != CONCLUSION {
+                return Err(failed(format!(
+                    "{} (entries {:?}): puzzlec's PB checker: the proof concludes {:?}, not that every entry of its range holds (BOUNDS 0 INF)",
+                    l.proof, l.range, outcome.conclusion
+                )));
+            }
+            let stats = &outcome.stats;
+            let ours = format!(
+                "{}: puzzlec's PB checker accepts {} steps concluding objective >= 0: entries {}..{} hold ({:.1} s)",
+                l.proof, stats.steps, l.range.start, l.range.end, stats.seconds
+            );
+            Ok(vec![ours, theirs?])
+        })
+        .collect();
+    for result in results {
+        steps.extend(result?);
+    }
+    let conclusion = match (shard, wanted) {
+        (Some(s), Some(range)) if s.count > 1 => format!(
+            "partly certified: shard {s} (entries {range:?}) of {model_name} holds (the optimum {optimum} is certified once every shard 1/{}..{}/{} passes)",
+            s.count, s.count, s.count
+        ),
+        _ => format!("certified: {optimum} is the optimum of {model_name}"),
+    };
+    Ok(Checked { steps, conclusion })
+}
+
+/// The shards the manifest lists, by range; each with its proof and OPB file, named by
+/// its range, no two overlapping.
+fn listed_shards(manifest: &Manifest, positions: usize) -> Result<Vec<Listed<'_>>, CheckError> {
+    let failed = CheckError::Failed;
+    let mut listed = Vec::new();
+    for (role, entry) in &manifest.files {
+        let Some(rest) = role.strip_prefix(ROLE_PREFIX) else {
+            continue;
+        };
+        if rest.ends_with("-opb") {
+            continue;
+        }
+        let name = format!("shard-{rest}");
+        let range = parse_stem(&name)
+            .filter(|r| r.end <= positions && stem(r, positions) == name)
+            .ok_or_else(|| {
+                failed(format!(
+                    "{MANIFEST_FILE}: role {role} names no range of entries within 0..{positions}"
+                ))
+            })?;
+        if entry.name != format!("{name}.pbp") {
+            return Err(failed(format!(
+                "{MANIFEST_FILE}: role {role} is the file {}, not {name}.pbp",
+                entry.name
+            )));
+        }
+        let opb = manifest
+            .files
+            .get(&format!("{role}-opb"))
+            .filter(|e| e.name == format!("{name}.opb"))
+            .ok_or_else(|| {
+                failed(format!(
+                    "{MANIFEST_FILE}: {name}.pbp is listed without {name}.opb (role {role}-opb)"
+                ))
+            })?;
+        listed.push(Listed {
+            range,
+            opb: &opb.name,
+            proof: &entry.name,
+        });
+    }
+    listed.sort_by_key(|l| l.range.start);
+    for pair in listed.windows(2) {
+        if pair[1].range.start < pair[0].range.end {
+            return Err(failed(format!(
+                "{MANIFEST_FILE}: {} and {} overlap",
+                pair[0].proof, pair[1].proof
+            )));
+        }
+    }
+    Ok(listed)
+}
+
+/// Why the OPB file of `shard` is not the rebuilt one, in words: a premise names the
+/// later entry and the shard that proves it.
+#[allow(clippy::too_many_arguments)]
+fn opb_difference(
+    shard: &Listed,
+    rebuilt: &ShardOpb,
+    text: &[u8],
+    found: &[u8],
+    table: &Table,
+    listed: &[Listed],
+    table_name: &str,
+    positions: usize,
+) -> String {
+    let expected = String::from_utf8_lossy(text);
+    let found = String::from_utf8_lossy(found);
+    let line = expected
+        .lines()
+        .zip(found.lines())
+        .position(|(e, f)| e != f)
+        .map(|i| i + 1);
+    // Line 1 is the header, line 2 the objective, then constraint k on line k + 2.
+    let premise = line.and_then(|line| {
+        rebuilt
+            .premises
+            .iter()
+            .find(|&&(_, id)| id + 2 == line as u64)
+    });
+    if let (Some(line), Some(&(q, _))) = (line, premise) {
+        let prover = listed
+            .iter()
+            .find(|l| l.range.contains(&q))
+            .map_or_else(|| stem(&(q..q + 1), positions), |l| l.proof.to_string());
+        let said = found.lines().nth(line - 1).unwrap_or("");
+        let bound = said
+            .rsplit_once(">=")
+            .map_or(said, |(_, bound)| bound)
+            .trim();
+        return format!(
+            "{} (entries {:?}): line {line}, the premise of entry {q}, ends in \">= {bound}\", but {table_name} gives S[{q}] = {}, the bound {prover} proves (the premise must be exactly that)",
+            shard.opb,
+            shard.range,
+            table.entries[q]
+        );
+    }
+    format!(
+        "{} (entries {:?}): not the OPB file rebuilt from the model and {table_name}: {}",
+        shard.opb,
+        shard.range,
+        first_difference(&expected, &found).unwrap_or_default()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{parse_stem, split, stem, tiling};
+
+    #[test]
+    fn a_split_gives_each_range_its_share_of_the_nodes() {
+        // Entry 0 alone holds half the nodes: it takes the first of two ranges alone.
+        assert_eq!(split(&[10, 4, 3, 3], 2), vec![0..1, 1..4]);
+        assert_eq!(split(&[1, 1, 1, 1, 1, 1], 3), vec![0..2, 2..4, 4..6]);
+        // More shards than entries: one entry each.
+        assert_eq!(split(&[5, 5], 4), vec![0..1, 1..2]);
+        assert_eq!(split(&[7, 0, 0], 1), vec![0..3]);
+    }
+
+    #[test]
+    fn combining_keeps_the_ranges_held_and_fills_the_gaps() {
+        let default = [0..2, 2..5, 5..8];
+        // Held 3..6 splits the default's 2..5 before it; after it the default cuts at 8.
+        let held: Vec<std::ops::Range<usize>> = std::iter::once(3..6).collect();
+        assert_eq!(tiling(&held, &default, 8), vec![0..2, 2..3, 3..6, 6..8]);
+        // Of two held ranges from the same start, the longest (listed first) is kept.
+        assert_eq!(tiling(&[0..5, 0..2, 5..8], &[], 8), vec![0..5, 5..8]);
+        assert_eq!(tiling(&[], &[], 4), vec![0..4]);
+    }
+
+    #[test]
+    fn a_shard_stem_names_its_range() {
+        assert_eq!(stem(&(12..123), 247), "shard-012-123");
+        assert_eq!(stem(&(0..9), 1000), "shard-0000-0009");
+        assert_eq!(parse_stem("shard-012-123"), Some(12..123));
+        for bad in [
+            "shard-5-5",
+            "shard-7-3",
+            "shard-1-x",
+            "shard--2",
+            "step-001-002",
+        ] {
+            assert_eq!(parse_stem(bad), None, "{bad}");
+        }
+    }
+}
