@@ -102,39 +102,15 @@ pub(super) fn prove(
     folder.put(OPB_ROLE, OPB_FILE, &opb_text(&opb))?;
 
     let proof_path = dir.join(PROOF_FILE);
-    let file = std::fs::File::create(&proof_path).map_err(|e| write_error(&proof_path, &e))?;
-    let mut out = Hashed {
-        inner: BufWriter::with_capacity(1 << 20, file),
-        sha: Sha256::new(),
-        bytes: 0,
-    };
-    let should_stop = || control.should_stop();
-    let written = write_proof(&packing.instance, &mut out, &should_stop);
-    let proof = match written {
-        Ok(proof) => proof,
-        Err(DollProofError::Write(WriteError::Stopped)) => {
-            return Err(ProveError::Stopped(control.reason()))
-        }
-        Err(DollProofError::Write(WriteError::Io(e))) => return Err(write_error(&proof_path, &e)),
-        Err(DollProofError::Unsupported(why)) => {
-            return Err(ProveError::Input(InputError::file(
-                model_path,
-                DollProofError::Unsupported(why).to_string(),
-            )))
-        }
-        Err(e @ (DollProofError::Doll(_) | DollProofError::TableDiffers { .. })) => {
-            return Err(internal(format!("the Russian doll: {e}")))
-        }
-    };
-    out.flush().map_err(|e| write_error(&proof_path, &e))?;
-    folder.files.insert(
-        PROOF_ROLE.to_string(),
-        FileEntry {
-            name: PROOF_FILE.to_string(),
-            bytes: out.bytes,
-            sha256: Some(format!("{:x}", out.sha.finalize())),
-        },
-    );
+    let (proof, entry) = write_hashed(
+        &proof_path,
+        PROOF_FILE,
+        model_path,
+        "",
+        control,
+        |out, stop| write_proof(&packing.instance, out, stop),
+    )?;
+    folder.files.insert(PROOF_ROLE.to_string(), entry);
     let solve_seconds = start.elapsed().as_secs_f64();
 
     let mut values = vec![false; packing.instance.placements.len()];
@@ -197,6 +173,52 @@ fn bounds(value: i64) -> PbConclusion {
         lower: Some(value),
         upper: Some(value),
     }
+}
+
+/// Writes a proof into `path` through `write` (given the writer and the stop test), streamed
+/// and hashed as it goes; returns what `write` returned and the file's manifest entry,
+/// named `name`. Errors: a stop, the file's, the model's (an instance the proof does not
+/// take) and the search's own (`context` before it).
+fn write_hashed<T>(
+    path: &Path,
+    name: &str,
+    model_path: &Path,
+    context: &str,
+    control: &Control,
+    write: impl FnOnce(&mut dyn Write, &dyn Fn() -> bool) -> Result<T, DollProofError>,
+) -> Result<(T, FileEntry), ProveError> {
+    let file = std::fs::File::create(path).map_err(|e| write_error(path, &e))?;
+    let mut out = Hashed {
+        inner: BufWriter::with_capacity(1 << 20, file),
+        sha: Sha256::new(),
+        bytes: 0,
+    };
+    let should_stop = || control.should_stop();
+    let written = match write(&mut out, &should_stop) {
+        Ok(written) => written,
+        Err(DollProofError::Write(WriteError::Stopped)) => {
+            return Err(ProveError::Stopped(control.reason()))
+        }
+        Err(DollProofError::Write(WriteError::Io(e))) => return Err(write_error(path, &e)),
+        Err(DollProofError::Unsupported(why)) => {
+            return Err(ProveError::Input(InputError::file(
+                model_path,
+                DollProofError::Unsupported(why).to_string(),
+            )))
+        }
+        Err(e @ (DollProofError::Doll(_) | DollProofError::TableDiffers { .. })) => {
+            return Err(ProveError::Internal(format!(
+                "{context}the Russian doll: {e}"
+            )))
+        }
+    };
+    out.flush().map_err(|e| write_error(path, &e))?;
+    let entry = FileEntry {
+        name: name.to_string(),
+        bytes: out.bytes,
+        sha256: Some(format!("{:x}", out.sha.finalize())),
+    };
+    Ok((written, entry))
 }
 
 /// `check` of a certificate with [`PROOF_ROLE`] (the manifest's files were compared with

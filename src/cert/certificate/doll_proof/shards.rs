@@ -44,13 +44,11 @@
 //! writes the full manifest. `check --shard I/N` checks the glue and the proof of shard `I`
 //! of `N` only.
 
-use std::io::{BufWriter, Write};
 use std::ops::Range;
 use std::path::Path;
 use std::time::Instant;
 
 use rayon::prelude::*;
-use sha2::{Digest, Sha256};
 
 use super::super::read::{first_difference, CheckedFolder};
 use super::super::table::{check_shape, Ranking, Table, TABLE_FILE, TABLE_ROLE};
@@ -59,16 +57,14 @@ use super::super::{
     verified_witness, witness_text, CheckError, Checked, Claim, EncodingEntry, FileEntry, Manifest,
     ProveError, MANIFEST_FILE, WITNESS_FILE,
 };
-use super::{both_checkers, opb_text, Hashed};
+use super::{both_checkers, opb_text, write_hashed};
 use crate::base::error::InputError;
 use crate::base::shard::Shard;
 use crate::base::Control;
 use crate::checkers::pb::{check_pb_files, PbConclusion};
 use crate::engines::russian_doll::{
-    self, packing_opb, shard_opb, write_shard_proof, DollOptions, DollOutcome, DollProofError,
-    ShardOpb,
+    self, packing_opb, shard_opb, write_shard_proof, DollOptions, DollOutcome, ShardOpb,
 };
-use crate::formats::lines::WriteError;
 use crate::geometry::placements::PackingInstance;
 use crate::model::{Assignment, Var};
 use crate::puzzle::packing::Packing;
@@ -425,39 +421,15 @@ fn prove_shard(
     }
     std::fs::write(&opb_path, &opb_bytes).map_err(|e| write_error(&opb_path, &e))?;
     let started = Instant::now();
-    let file = std::fs::File::create(&proof_path).map_err(|e| write_error(&proof_path, &e))?;
-    let mut out = Hashed {
-        inner: BufWriter::with_capacity(1 << 20, file),
-        sha: Sha256::new(),
-        bytes: 0,
-    };
-    let should_stop = || control.should_stop();
-    let written = match write_shard_proof(instance, &shard, &table.entries, &mut out, &should_stop)
-    {
-        Ok(written) => written,
-        Err(DollProofError::Write(WriteError::Stopped)) => {
-            return Err(ProveError::Stopped(control.reason()))
-        }
-        Err(DollProofError::Write(WriteError::Io(e))) => return Err(write_error(&proof_path, &e)),
-        Err(DollProofError::Unsupported(why)) => {
-            return Err(ProveError::Input(InputError::file(
-                model_path,
-                DollProofError::Unsupported(why).to_string(),
-            )))
-        }
-        Err(e) => {
-            return Err(ProveError::Internal(format!(
-                "{proof_name}: the Russian doll: {e}"
-            )))
-        }
-    };
-    out.flush().map_err(|e| write_error(&proof_path, &e))?;
+    let (written, proof_entry) = write_hashed(
+        &proof_path,
+        &proof_name,
+        model_path,
+        &format!("{proof_name}: "),
+        control,
+        |out, stop| write_shard_proof(instance, &shard, &table.entries, out, stop),
+    )?;
     let write_seconds = started.elapsed().as_secs_f64();
-    let proof_entry = FileEntry {
-        name: proof_name.clone(),
-        bytes: out.bytes,
-        sha256: Some(format!("{:x}", out.sha.finalize())),
-    };
     // Checked before it is kept, as every route's proofs are.
     let started = Instant::now();
     let checked = check_pb_files(&opb_path, &proof_path).map_err(|e| {
