@@ -4,7 +4,8 @@
 //! improved by re-solving windows). A packing meeting a bound is optimal, so the doll is
 //! stopped the moment one is found; when the doll finishes first, the thread is told to
 //! stop and left to end by itself (an LP under way cannot be interrupted), so a quick doll
-//! never waits for it.
+//! never waits for it. An LP left to the thread waits [`RACE_DELAY`], so a quick doll runs
+//! alone.
 
 use super::packing_bounds::{lp_bound, LpOutcome, PackingBounds};
 use crate::base::evidence::{BoundFinder, PackingBound, PackingSearch};
@@ -20,6 +21,15 @@ use std::time::{Duration, Instant};
 /// one is found in milliseconds when it exists (12 x 12 with T tetrominoes: 69 nodes, with
 /// I tetrominoes 37), and a search that does not find one soon rarely does.
 const TILING_TRY: Duration = Duration::from_millis(500);
+
+/// When the LP is left to the thread (a model of more than
+/// [`LP_BEFORE_SEARCH`](super::packing_bounds::LP_BEFORE_SEARCH) placements), the thread
+/// waits this long before it solves it, so that a Russian doll that finishes quickly runs
+/// alone: measured (release build, shared 2-core machine, load about 6), the 13 x 19 cross
+/// box took 0.96 s with the LP solved beside its doll from the start, and 0.52 s with it
+/// started after 0.5 s, against 0.46 s alone (the doll itself takes 0.2 to 0.8 s there
+/// under that load; the LP, 0.94 s of one core, bounds it by 26, far above the optimum 19).
+const RACE_DELAY: Duration = Duration::from_millis(1000);
 
 /// Rounds of re-solved windows after the greedy packing: the greedy packing alone meets
 /// the LP bound of skew tetrominoes in 15 x 15; 400 rounds took 0.2 s on crosses in
@@ -95,6 +105,7 @@ fn race(packing: &Packing, bounds: PackingBounds, deadline: Option<Instant>, sha
     let cancelled = || {
         shared.cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d)
     };
+    let waiting = Instant::now() + RACE_DELAY;
     let found = |placements: Vec<usize>, evidence: Evidence| {
         *shared.met.lock().expect("no panics") = Some(Met {
             placements,
@@ -116,6 +127,12 @@ fn race(packing: &Packing, bounds: PackingBounds, deadline: Option<Instant>, sha
     }
     let mut known = bounds;
     if bounds.lp == LpOutcome::Unfinished {
+        while Instant::now() < waiting {
+            if cancelled() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
         let control = Control::new(
             Arc::new(AtomicBool::new(false)),
             deadline.map(|d| d.saturating_duration_since(Instant::now())),

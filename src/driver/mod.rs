@@ -327,9 +327,9 @@ pub fn solve(
         let raw = RawOutcome::unsatisfiable(None, Evidence::Text(reason), Size::default());
         return finish(puzzle, backend, goal, raw, start.elapsed(), None);
     }
-    // The native search of a maximum packing solves the LP beside its search, not before.
+    // The native search of a maximum packing solves a large model's LP beside its search.
     let native_packing = backend == Backend::Native && goal == Goal::Maximise;
-    let mut bounds = bounds_of(puzzle, control, !native_packing);
+    let mut bounds = bounds_of(puzzle, control, native_packing);
     if let Some(raw) = bounds.as_ref().and_then(|b| above_bound(b, goal)) {
         return finish(puzzle, backend, goal, raw, start.elapsed(), bounds);
     }
@@ -348,14 +348,17 @@ pub fn solve(
 
 /// The bounds of a maximum packing known before any backend runs
 /// ([`packing_bounds::packing_bounds`]); `None` for other puzzles.
-/// With `lp` false the LP is left to the native search, which solves it beside its own.
+/// With `beside_search`, a large model's LP is left to the native search, which solves it
+/// beside its own.
 fn bounds_of(
     puzzle: &Puzzle,
     control: &Control,
-    lp: bool,
+    beside_search: bool,
 ) -> Option<packing_bounds::PackingBounds> {
     match puzzle {
-        Puzzle::Packing(packing) => packing_bounds::packing_bounds(packing, control, lp),
+        Puzzle::Packing(packing) => {
+            packing_bounds::packing_bounds(packing, control, beside_search)
+        }
         _ => None,
     }
 }
@@ -510,7 +513,7 @@ pub fn solve_external(
         ExternalSolver::Cp(_) => label.clone(),
         _ => solver.name(),
     };
-    let bounds = bounds_of(puzzle, control, true);
+    let bounds = bounds_of(puzzle, control, false);
     if let Some(raw) = bounds.as_ref().and_then(|b| above_bound(b, goal)) {
         let mut outcome = finish(puzzle, backend, goal, raw, start.elapsed(), bounds)
             .map_err(|e| failed(ExternalFailure::Answer(Box::new(e))))?;

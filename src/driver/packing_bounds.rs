@@ -17,6 +17,13 @@ use std::time::Instant;
 /// (11,664) would take minutes.
 pub const LP_MAX_PLACEMENTS: usize = 2000;
 
+/// The native search of a maximum packing solves the LP before its search for models of
+/// at most this many placements (at most about 0.25 s: skew tetrominoes 15 x 15, 728
+/// placements, 0.19 s), and beside its search, after a delay, for larger ones (see
+/// `bound_race`): a Russian doll that finishes in a fraction of a second (the 13 x 19
+/// cross box) then never waits for an LP that costs it more than it saves.
+pub const LP_BEFORE_SEARCH: usize = 800;
+
 /// Floating-point slack when the relaxation's optimum is rounded down: a simplex optimum
 /// of 49 may come out as 48.9999999.
 const LP_EPSILON: f64 = 1e-6;
@@ -82,10 +89,15 @@ impl PackingBounds {
 }
 
 /// The bounds of `packing` when it is a maximum packing (`None` for a tiling, which has
-/// no objective). With `lp` false the LP is left [`LpOutcome::Unfinished`] for the caller
-/// to solve beside its search ([`lp_bound`]); otherwise it is solved here, given at most a
-/// tenth of `control`'s remaining time, and skipped above [`LP_MAX_PLACEMENTS`].
-pub fn packing_bounds(packing: &Packing, control: &Control, lp: bool) -> Option<PackingBounds> {
+/// no objective). The LP is skipped above [`LP_MAX_PLACEMENTS`] placements; with
+/// `beside_search`, above [`LP_BEFORE_SEARCH`] it is left [`LpOutcome::Unfinished`] for
+/// the caller to solve beside its search ([`lp_bound`]); otherwise it is solved here, given
+/// at most a tenth of `control`'s remaining time.
+pub fn packing_bounds(
+    packing: &Packing,
+    control: &Control,
+    beside_search: bool,
+) -> Option<PackingBounds> {
     if packing.kind != PackingKind::Maximise {
         return None;
     }
@@ -93,7 +105,7 @@ pub fn packing_bounds(packing: &Packing, control: &Control, lp: bool) -> Option<
     let placements = packing.instance.placements.len();
     let lp = if placements > LP_MAX_PLACEMENTS {
         LpOutcome::Skipped { placements }
-    } else if !lp {
+    } else if beside_search && placements > LP_BEFORE_SEARCH {
         LpOutcome::Unfinished
     } else {
         // The bound is an aid: it may take a tenth of what is left, never the whole run.
@@ -199,5 +211,152 @@ pub fn lp_bound(packing: &Packing, control: &Control) -> LpOutcome {
             seconds: started.elapsed().as_secs_f64(),
         },
         Ok(None) | Err(_) => LpOutcome::Unsolved,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::placements::PieceLimit;
+    use crate::puzzle::packing::PieceSpec;
+
+    /// A piece from rows of `#` and `.`, with every rotation and reflection.
+    fn piece(name: &str, rows: &[&str], max: Option<usize>) -> PieceSpec {
+        let cells = rows
+            .iter()
+            .enumerate()
+            .flat_map(|(y, row)| {
+                row.chars()
+                    .enumerate()
+                    .filter(|&(_, c)| c == '#')
+                    .map(move |(x, _)| (x as i32, y as i32))
+            })
+            .collect();
+        PieceSpec {
+            name: name.into(),
+            cells,
+            rotate: true,
+            reflect: true,
+            limit: PieceLimit { min: 0, max },
+        }
+    }
+
+    fn open_box(width: usize, height: usize, pieces: Vec<PieceSpec>) -> Packing {
+        Packing::new(
+            width,
+            height,
+            vec![false; width * height],
+            pieces,
+            PackingKind::Maximise,
+        )
+    }
+
+    fn lp_value(packing: &Packing) -> f64 {
+        match lp_bound(packing, &Control::unlimited()) {
+            LpOutcome::Solved {
+                bound: PackingBound::Lp { relaxation, .. },
+                ..
+            } => relaxation,
+            other => panic!("no LP optimum: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_area_bound_counts_the_cells_a_piece_can_cover() {
+        // Dominoes in 3 x 3: 9 cells, 4 dominoes.
+        let dominoes = open_box(3, 3, vec![piece("D", &["##"], None)]);
+        assert_eq!(
+            area_bound(&dominoes),
+            PackingBound::Area {
+                value: 4,
+                cells: 9,
+                smallest: 2,
+                limited: false
+            }
+        );
+        // No I tetromino fits in 3 x 3: no cell is coverable.
+        let none = open_box(3, 3, vec![piece("I", &["####"], None)]);
+        assert_eq!(area_bound(&none).value(), 0);
+    }
+
+    #[test]
+    fn the_area_bound_fills_the_smallest_pieces_first_within_their_maxima() {
+        // 4 x 4 = 16 cells: at most 2 monominoes, then dominoes: 2 + 7 = 9 (not 16).
+        let packing = open_box(
+            4,
+            4,
+            vec![
+                piece("D", &["##"], None),
+                piece("M", &["#"], Some(2)),
+            ],
+        );
+        assert_eq!(
+            area_bound(&packing),
+            PackingBound::Area {
+                value: 9,
+                cells: 16,
+                smallest: 1,
+                limited: true
+            }
+        );
+        // Both limited: 2 monominoes and 3 dominoes, then squares in the 8 cells left.
+        let packing = open_box(
+            4,
+            4,
+            vec![
+                piece("O", &["##", "##"], None),
+                piece("D", &["##"], Some(3)),
+                piece("M", &["#"], Some(2)),
+            ],
+        );
+        assert_eq!(area_bound(&packing).value(), 2 + 3 + 2);
+    }
+
+    #[test]
+    fn the_row_area_bounds_count_the_cells_of_the_last_rows() {
+        // Dominoes in 2 x 3 (scan rows of 2 cells): rows from 0 hold 3, from 1 hold 2,
+        // from 2 hold 1 (the horizontal domino of the last row).
+        let packing = open_box(2, 3, vec![piece("D", &["##"], None)]);
+        assert_eq!(row_area_bounds(&packing), vec![3, 2, 1]);
+        // A box wider than tall is scanned by columns.
+        let packing = open_box(3, 2, vec![piece("D", &["##"], None)]);
+        assert_eq!(row_area_bounds(&packing), vec![3, 2, 1]);
+    }
+
+    #[test]
+    fn the_lp_relaxation_has_its_known_values_on_tiny_boxes() {
+        // Dominoes in 3 x 3: the relaxation covers every cell, 9 / 2 = 4.5, bound 4.
+        let dominoes = open_box(3, 3, vec![piece("D", &["##"], None)]);
+        assert!((lp_value(&dominoes) - 4.5).abs() < 1e-6);
+        // One L tromino in 2 x 2 (four placements, each missing one corner): every cell
+        // is in three of them, so x = 1/3 each is optimal, 4/3; the bound is 1.
+        let tromino = open_box(2, 2, vec![piece("L", &["#.", "##"], None)]);
+        assert!((lp_value(&tromino) - 4.0 / 3.0).abs() < 1e-6);
+        let bounds = packing_bounds(&tromino, &Control::unlimited(), false).unwrap();
+        assert_eq!(bounds.best().value(), 1);
+        // Skew tetrominoes in 3 x 3 (eight placements, all covering the centre): 1.
+        let skew = open_box(3, 3, vec![piece("S", &[".##", "##."], None)]);
+        assert!((lp_value(&skew) - 1.0).abs() < 1e-6);
+        // A piece maximum is a row of the relaxation: dominoes at most 2 in 3 x 3.
+        let limited = open_box(3, 3, vec![piece("D", &["##"], Some(2))]);
+        assert!((lp_value(&limited) - 2.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_best_bound_is_the_tighter_and_the_area_bound_on_a_tie() {
+        let tromino = open_box(2, 2, vec![piece("L", &["#.", "##"], None)]);
+        let bounds = packing_bounds(&tromino, &Control::unlimited(), false).unwrap();
+        // Area: 4 cells / 3 = 1, LP: 1 as well: the area bound is named.
+        assert!(matches!(bounds.best(), PackingBound::Area { value: 1, .. }));
+        let skew = open_box(3, 3, vec![piece("S", &[".##", "##."], None)]);
+        let bounds = packing_bounds(&skew, &Control::unlimited(), false).unwrap();
+        // Area: 9 / 4 = 2, LP: 1.
+        assert!(matches!(bounds.best(), PackingBound::Lp { value: 1, .. }));
+        // A small model's LP is solved even beside a search; a tiling has no bounds.
+        let bounds = packing_bounds(&skew, &Control::unlimited(), true).unwrap();
+        assert!(matches!(bounds.lp, LpOutcome::Solved { .. }));
+        let mut tiling = skew.clone();
+        tiling.kind = PackingKind::Tile;
+        assert_eq!(packing_bounds(&tiling, &Control::unlimited(), false), None);
     }
 }
