@@ -102,9 +102,8 @@ impl BoundRace {
 }
 
 fn race(packing: &Packing, bounds: PackingBounds, deadline: Option<Instant>, shared: &Shared) {
-    let cancelled = || {
-        shared.cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d)
-    };
+    let cancelled =
+        || shared.cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
     let waiting = Instant::now() + RACE_DELAY;
     let found = |placements: Vec<usize>, evidence: Evidence| {
         *shared.met.lock().expect("no panics") = Some(Met {

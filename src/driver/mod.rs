@@ -356,18 +356,13 @@ fn bounds_of(
     beside_search: bool,
 ) -> Option<packing_bounds::PackingBounds> {
     match puzzle {
-        Puzzle::Packing(packing) => {
-            packing_bounds::packing_bounds(packing, control, beside_search)
-        }
+        Puzzle::Packing(packing) => packing_bounds::packing_bounds(packing, control, beside_search),
         _ => None,
     }
 }
 
 /// "At least k" above a bound known before the search: refuted without a backend.
-fn above_bound(
-    bounds: &packing_bounds::PackingBounds,
-    goal: Goal,
-) -> Option<RawOutcome<Solution>> {
+fn above_bound(bounds: &packing_bounds::PackingBounds, goal: Goal) -> Option<RawOutcome<Solution>> {
     let best = bounds.best();
     match goal {
         Goal::AtLeast(k) if k > best.value() => Some(RawOutcome::unsatisfiable(

@@ -25,10 +25,8 @@ pub fn solve(
         Puzzle::Dissection(d) => {
             Ok(solve_dissection(d, control).map_solution(Solution::Dissection))
         }
-        Puzzle::Packing(p) => {
-            super::packing::solve(p, goal, control, bounds)
-                .map(|r| r.map_solution(Solution::Packing))
-        }
+        Puzzle::Packing(p) => super::packing::solve(p, goal, control, bounds)
+            .map(|r| r.map_solution(Solution::Packing)),
     }
 }
 

@@ -3,9 +3,9 @@
 //! pieces have minimums, the bitboard branch and bound bounded by the doll's table. Also
 //! tiling counts, natively and with SAT, raw and up to the region's symmetries.
 
-use super::with_stop;
 use super::bound_race::BoundRace;
 use super::packing_bounds::{row_area_bounds, PackingBounds};
+use super::with_stop;
 use crate::base::evidence::{
     BoundFinder, DollStoppedAnswer, DollTable, PackingBound, PackingSearch, WindowsImproved,
 };
@@ -20,6 +20,7 @@ use crate::oracle::{varisat, OracleError};
 use crate::puzzle::packing::{Packing, PackingKind, PackingSolution};
 use std::collections::HashSet;
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Progress lines start after this long, so that quick runs stay quiet.
@@ -291,14 +292,14 @@ fn russian_doll(
     };
     // When each scan row's first entry was decided (for the sub-boxes).
     let mut row_seconds = vec![0.0; order.len() / row + 1];
-    let doll_done = std::sync::atomic::AtomicBool::new(false);
+    let doll_done = AtomicBool::new(false);
     let outcome = std::thread::scope(|scope| {
         // The doll polls the race's flag: Ctrl-C must raise it too.
         if let Some(race) = &race {
             scope.spawn(|| {
-                while !doll_done.load(std::sync::atomic::Ordering::Relaxed) {
-                    if control.stop_flag().load(std::sync::atomic::Ordering::Relaxed) {
-                        race.doll_stop().store(true, std::sync::atomic::Ordering::Relaxed);
+                while !doll_done.load(Ordering::Relaxed) {
+                    if control.stop_flag().load(Ordering::Relaxed) {
+                        race.doll_stop().store(true, Ordering::Relaxed);
                         return;
                     }
                     std::thread::sleep(Duration::from_millis(10));
@@ -306,22 +307,22 @@ fn russian_doll(
             });
         }
         let outcome = russian_doll::solve(instance, &options, |position, entry| {
-        if position % row != 0 {
-            return;
-        }
-        let elapsed = started.elapsed();
-        row_seconds[position / row] = elapsed.as_secs_f64();
-        if elapsed >= QUIET {
-            let cell = order[position];
-            control.note(&format!(
+            if position % row != 0 {
+                return;
+            }
+            let elapsed = started.elapsed();
+            row_seconds[position / row] = elapsed.as_secs_f64();
+            if elapsed >= QUIET {
+                let cell = order[position];
+                control.note(&format!(
                 "packing: pieces starting at ({}, {}) or later in scan order: at most {entry} (Russian-doll table), {:.1} s",
                 cell % instance.width,
                 cell / instance.width,
                 elapsed.as_secs_f64()
             ));
-        }
+            }
         });
-        doll_done.store(true, std::sync::atomic::Ordering::Relaxed);
+        doll_done.store(true, Ordering::Relaxed);
         outcome
     })?;
     let size = Size::nodes(outcome.stats.nodes);
@@ -389,9 +390,7 @@ fn improve_stopped(
     // The bound known before the search, when it is tighter than the stopped table's.
     let tighter = known.filter(|k| k.value() < outcome.bound);
     let bound = tighter.map_or(outcome.bound, |k| k.value());
-    let interrupted = control
-        .stop_flag()
-        .load(std::sync::atomic::Ordering::Relaxed);
+    let interrupted = control.stop_flag().load(Ordering::Relaxed);
     let improved = match deadline {
         Some(deadline) if !interrupted => {
             let options = NeighbourhoodOptions {

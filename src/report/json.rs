@@ -5,9 +5,9 @@
 
 use crate::base::evidence::PackingBound;
 use crate::base::shard::Shard;
-use crate::driver::packing_bounds::PackingBounds;
 use crate::base::{Goal, Size, Status};
 use crate::driver::enumerate::{model_digest, CountOutcome, EnumerateOptions, Merged};
+use crate::driver::packing_bounds::PackingBounds;
 use crate::driver::{CompareRow, Outcome};
 use crate::puzzle::Puzzle;
 use serde::Serialize;

@@ -30,7 +30,9 @@ fn t_and_i_tetrominoes_tile_12x12_so_the_area_bound_proves_36_at_once() {
         let outcome = maximise(&load(model), Backend::Native, &Control::unlimited());
         assert_eq!(outcome.answer(), "optimal 36", "{model}");
         assert!(
-            outcome.evidence.starts_with("native exact cover found a tiling of 36 pieces")
+            outcome
+                .evidence
+                .starts_with("native exact cover found a tiling of 36 pieces")
                 && outcome
                     .evidence
                     .ends_with("which meets the area bound (144 cells / 4 cells = 36)"),
@@ -47,9 +49,9 @@ fn skew_tetrominoes_in_15x15_meet_the_lp_bound_49() {
     let outcome = maximise(&puzzle, Backend::Native, &Control::unlimited());
     assert_eq!(outcome.answer(), "optimal 49");
     assert!(
-        outcome
-            .evidence
-            .contains("which meets the LP relaxation bound 49 (the relaxation's optimum is 49.000)"),
+        outcome.evidence.contains(
+            "which meets the LP relaxation bound 49 (the relaxation's optimum is 49.000)"
+        ),
         "{}",
         outcome.evidence
     );
@@ -125,7 +127,9 @@ fn a_stopped_run_never_reports_a_bound_above_the_area_or_lp_bound() {
         if outcome.status == Status::Optimal {
             continue;
         }
-        let bound = outcome.bound.expect("a stopped packing run reports a bound");
+        let bound = outcome
+            .bound
+            .expect("a stopped packing run reports a bound");
         assert!(bound <= bounds.area.value(), "{backend:?}: {outcome:?}");
         if let Some(lp) = bounds.lp_bound() {
             assert!(bound <= lp.value(), "{backend:?}: {outcome:?}");
@@ -154,10 +158,7 @@ fn a_stopped_run_never_reports_a_bound_above_the_area_or_lp_bound() {
 
 #[test]
 fn solve_json_gives_the_bounds() {
-    let run = puzzlec(
-        &models(),
-        &["solve", "t-tetromino-12x12.toml", "--json"],
-    );
+    let run = puzzlec(&models(), &["solve", "t-tetromino-12x12.toml", "--json"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(json["value"], 36);
