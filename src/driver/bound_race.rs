@@ -4,8 +4,8 @@
 //! improved by re-solving windows). A packing meeting a bound is optimal, so the doll is
 //! stopped the moment one is found; when the doll finishes first, the thread is told to
 //! stop and left to end by itself (an LP under way cannot be interrupted), so a quick doll
-//! never waits for it. An LP left to the thread waits [`RACE_DELAY`], so a quick doll runs
-//! alone.
+//! never waits for it. Unless a tiling may meet the area bound or the LP was solved before
+//! the doll, the thread starts after [`RACE_DELAY`], so a quick doll runs alone.
 
 use super::packing_bounds::{lp_bound, LpOutcome, PackingBounds};
 use crate::base::evidence::{BoundFinder, PackingBound, PackingSearch};
@@ -23,12 +23,12 @@ use std::time::{Duration, Instant};
 const TILING_TRY: Duration = Duration::from_millis(500);
 
 /// When the LP is left to the thread (a model of more than
-/// [`LP_BEFORE_SEARCH`](super::packing_bounds::LP_BEFORE_SEARCH) placements), the thread
-/// waits this long before it solves it, so that a Russian doll that finishes quickly runs
-/// alone: measured (release build, shared 2-core machine, load about 6), the 13 x 19 cross
-/// box took 0.96 s with the LP solved beside its doll from the start, and 0.52 s with it
-/// started after 0.5 s, against 0.46 s alone (the doll itself takes 0.2 to 0.8 s there
-/// under that load; the LP, 0.94 s of one core, bounds it by 26, far above the optimum 19).
+/// [`LP_BEFORE_SEARCH`](super::packing_bounds::LP_BEFORE_SEARCH) placements) and no tiling
+/// may meet the area bound, the thread starts this long after the doll, so that a Russian
+/// doll that finishes quickly runs alone: measured (release build, shared 2-core machine,
+/// load about 6), the 13 x 19 cross box took 0.96 s with the LP solved beside its doll from
+/// the start, against 0.46 s alone (the doll itself takes 0.2 to 0.8 s there under that
+/// load; the LP, 0.94 s of one core, bounds it by 26, far above the optimum 19).
 const RACE_DELAY: Duration = Duration::from_millis(1000);
 
 /// Rounds of re-solved windows after the greedy packing: the greedy packing alone meets
@@ -56,33 +56,56 @@ struct Shared {
     met: Mutex<Option<Met>>,
 }
 
-/// The thread beside the doll ([`BoundRace::start`]) and what it found.
+/// The thread beside the doll ([`BoundRace::new`], [`BoundRace::start_when_due`]) and what
+/// it found.
 #[derive(Debug)]
 pub struct BoundRace {
     shared: Arc<Shared>,
+    bounds: PackingBounds,
+    deadline: Option<Instant>,
+    created: Instant,
+    /// Whether the thread was started.
+    started: AtomicBool,
 }
 
 impl BoundRace {
-    /// Starts the thread for a maximum packing with `bounds` (its LP, when
-    /// [`LpOutcome::Unfinished`], solved on the thread), within `control`'s deadline.
-    pub fn start(packing: &Packing, bounds: PackingBounds, control: &Control) -> BoundRace {
-        let shared = Arc::new(Shared {
-            stop_doll: AtomicBool::new(false),
-            cancel: AtomicBool::new(false),
-            lp: Mutex::new(bounds.lp),
-            met: Mutex::new(None),
-        });
-        let thread_shared = shared.clone();
-        let packing = packing.clone();
-        let deadline = control.remaining().map(|r| Instant::now() + r);
-        let started = std::thread::Builder::new()
-            .name("puzzlec-bounds".into())
-            .spawn(move || race(&packing, bounds, deadline, &thread_shared));
-        // Without the thread the doll runs alone, as before.
-        if started.is_err() {
-            shared.cancel.store(true, Ordering::Relaxed);
+    /// The race of a maximum packing with `bounds` (its LP, when
+    /// [`LpOutcome::Unfinished`], to be solved on the thread), within `control`'s deadline;
+    /// its thread is started by [`BoundRace::start_when_due`].
+    pub fn new(bounds: PackingBounds, control: &Control) -> BoundRace {
+        BoundRace {
+            shared: Arc::new(Shared {
+                stop_doll: AtomicBool::new(false),
+                cancel: AtomicBool::new(false),
+                lp: Mutex::new(bounds.lp),
+                met: Mutex::new(None),
+            }),
+            bounds,
+            deadline: control.remaining().map(|r| Instant::now() + r),
+            created: Instant::now(),
+            started: AtomicBool::new(false),
         }
-        BoundRace { shared }
+    }
+
+    /// Starts the thread for `packing` once it is due (called again and again while the
+    /// doll runs): at once when the LP is solved or a tiling may meet the area bound, else
+    /// after [`RACE_DELAY`], so that a doll that finishes quickly runs alone, without a
+    /// thread beside it.
+    pub fn start_when_due(&self, packing: &Packing) {
+        if self.started.load(Ordering::Relaxed) || self.shared.cancel.load(Ordering::Relaxed) {
+            return;
+        }
+        let waits = self.bounds.lp == LpOutcome::Unfinished && !may_tile(packing, self.bounds.area);
+        if waits && self.created.elapsed() < RACE_DELAY {
+            return;
+        }
+        self.started.store(true, Ordering::Relaxed);
+        let shared = self.shared.clone();
+        let (packing, bounds, deadline) = (packing.clone(), self.bounds, self.deadline);
+        // Without the thread the doll runs alone, as before.
+        let _ = std::thread::Builder::new()
+            .name("puzzlec-bounds".into())
+            .spawn(move || race(&packing, bounds, deadline, &shared));
     }
 
     /// The flag the doll polls.
@@ -104,7 +127,6 @@ impl BoundRace {
 fn race(packing: &Packing, bounds: PackingBounds, deadline: Option<Instant>, shared: &Shared) {
     let cancelled =
         || shared.cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
-    let waiting = Instant::now() + RACE_DELAY;
     let found = |placements: Vec<usize>, evidence: Evidence| {
         *shared.met.lock().expect("no panics") = Some(Met {
             placements,
@@ -126,12 +148,6 @@ fn race(packing: &Packing, bounds: PackingBounds, deadline: Option<Instant>, sha
     }
     let mut known = bounds;
     if bounds.lp == LpOutcome::Unfinished {
-        while Instant::now() < waiting {
-            if cancelled() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
         let control = Control::new(
             Arc::new(AtomicBool::new(false)),
             deadline.map(|d| d.saturating_duration_since(Instant::now())),
@@ -165,14 +181,9 @@ fn race(packing: &Packing, bounds: PackingBounds, deadline: Option<Instant>, sha
     }
 }
 
-/// A tiling of `packing`, when every packing that meets the area bound covers every free
-/// cell (all pieces of one size, no maximum binding, every free cell coverable) and the
-/// exact-cover search finds one within [`TILING_TRY`]; with its nodes.
-fn tiling(
-    packing: &Packing,
-    area: PackingBound,
-    cancelled: &(dyn Fn() -> bool + Sync),
-) -> Option<(Vec<usize>, u64)> {
+/// Whether every packing that meets the area bound covers every free cell (all pieces of
+/// one size, no maximum binding, every free cell coverable): then a tiling meets it.
+fn may_tile(packing: &Packing, area: PackingBound) -> bool {
     let PackingBound::Area {
         value,
         cells,
@@ -180,17 +191,28 @@ fn tiling(
         limited: false,
     } = area
     else {
-        return None;
+        return false;
     };
-    let instance = &packing.instance;
     let free = packing.blocked.iter().filter(|&&b| !b).count();
-    let one_size = instance
+    let one_size = packing
+        .instance
         .placements
         .iter()
         .all(|p| p.cells.len() == smallest);
-    if value == 0 || cells != free || cells % smallest != 0 || !one_size {
+    value > 0 && cells == free && cells % smallest == 0 && one_size
+}
+
+/// A tiling of `packing`, when a tiling meets the area bound ([`may_tile`]) and the
+/// exact-cover search finds one within [`TILING_TRY`]; with its nodes.
+fn tiling(
+    packing: &Packing,
+    area: PackingBound,
+    cancelled: &(dyn Fn() -> bool + Sync),
+) -> Option<(Vec<usize>, u64)> {
+    if !may_tile(packing, area) {
         return None;
     }
+    let instance = &packing.instance;
     let until = Instant::now() + TILING_TRY;
     let flag = AtomicBool::new(false);
     let done = AtomicBool::new(false);

@@ -327,9 +327,9 @@ pub fn solve(
         let raw = RawOutcome::unsatisfiable(None, Evidence::Text(reason), Size::default());
         return finish(puzzle, backend, goal, raw, start.elapsed(), None);
     }
-    // The native search of a maximum packing solves a large model's LP beside its search.
-    let native_packing = backend == Backend::Native && goal == Goal::Maximise;
-    let mut bounds = bounds_of(puzzle, control, native_packing);
+    // The native search solves a large model's LP beside its own when maximising; for "at
+    // least K" a large model's LP stays unsolved (the area bound still refutes K above it).
+    let mut bounds = bounds_of(puzzle, control, backend == Backend::Native);
     if let Some(raw) = bounds.as_ref().and_then(|b| above_bound(b, goal)) {
         return finish(puzzle, backend, goal, raw, start.elapsed(), bounds);
     }

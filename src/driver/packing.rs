@@ -281,7 +281,7 @@ fn russian_doll(
     // Beside the doll of a maximum packing: the LP bound and the quick searches for a
     // packing that meets a bound, which stop the doll when they find one.
     let race = match (&bounds, goal) {
-        (Some(bounds), Goal::Maximise) => Some(BoundRace::start(packing, **bounds, control)),
+        (Some(bounds), Goal::Maximise) => Some(BoundRace::new(**bounds, control)),
         _ => None,
     };
     let options = DollOptions {
@@ -294,10 +294,12 @@ fn russian_doll(
     let mut row_seconds = vec![0.0; order.len() / row + 1];
     let doll_done = AtomicBool::new(false);
     let outcome = std::thread::scope(|scope| {
-        // The doll polls the race's flag: Ctrl-C must raise it too.
+        // The doll polls the race's flag: Ctrl-C must raise it too. The watcher also starts
+        // the race's thread when it is due.
         if let Some(race) = &race {
             scope.spawn(|| {
                 while !doll_done.load(Ordering::Relaxed) {
+                    race.start_when_due(packing);
                     if control.stop_flag().load(Ordering::Relaxed) {
                         race.doll_stop().store(true, Ordering::Relaxed);
                         return;
