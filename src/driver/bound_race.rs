@@ -45,7 +45,10 @@ pub struct Met {
     pub evidence: Evidence,
 }
 
+/// Aligned to its own cache lines: the doll's threads read `stop_doll` at every node, and a
+/// heap neighbour written as often (a search's stack) would make each read a miss.
 #[derive(Debug)]
+#[repr(align(128))]
 struct Shared {
     /// The doll's stop flag: raised when a packing meets a bound, or by the caller's
     /// watcher on Ctrl-C and at the deadline.
