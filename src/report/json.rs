@@ -41,7 +41,9 @@ pub struct OutcomeRow<'a> {
     /// What the backend worked on; `None` when no size is known (a run stopped before
     /// its backend reported one, or an answer settled before any model was built).
     pub size: Option<&'a Size>,
-    /// A maximum packing's bounds known before the backend ran; `None` for other puzzles.
+    /// A maximum packing's bounds known before the backend ran; `None` (and no key in the
+    /// JSON, which other puzzles' outputs keep as before) for other puzzles.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub bounds: Option<BoundsJson>,
 }
 
