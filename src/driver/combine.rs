@@ -401,6 +401,7 @@ impl BoxTable {
             Goal::Maximise,
             raw,
             outcome.elapsed,
+            outcome.bounds,
         )?;
         improved.solver = outcome.solver;
         Ok(improved)

@@ -1,6 +1,7 @@
 //! The driver: turns a goal into backend calls, and every backend's answer into one
 //! [`Outcome`], decoded and verified against the puzzle's rules before anyone sees it.
 
+mod bound_race;
 pub mod box_shard;
 pub mod combine;
 pub mod decode;
@@ -10,9 +11,11 @@ pub mod external;
 pub mod guard;
 pub mod native;
 pub mod packing;
+pub mod packing_bounds;
 pub mod sweep;
 
 use crate::base::error::{NamesSettings, Setting};
+use crate::base::evidence::{BoundFinder, PackingBound};
 use crate::base::shard::Shard;
 use crate::base::{plural, Control, Evidence, Goal, Incumbent, RawOutcome, Size, Status};
 use crate::model::Assignment;
@@ -92,6 +95,8 @@ pub struct Outcome {
     /// The external solver that answered (`cadical`, `cbc`, or with its own kind
     /// `cp:gecode`), or `None` for the backend's own embedded solver.
     pub solver: Option<String>,
+    /// A maximum packing's bounds known before the backend ran (`None` for other puzzles).
+    pub bounds: Option<packing_bounds::PackingBounds>,
 }
 
 impl Outcome {
@@ -320,17 +325,99 @@ pub fn solve(
     if let Some(reason) = puzzle.trivially_impossible() {
         // Counting alone settles it; every backend gives the same reason.
         let raw = RawOutcome::unsatisfiable(None, Evidence::Text(reason), Size::default());
-        return finish(puzzle, backend, goal, raw, start.elapsed());
+        return finish(puzzle, backend, goal, raw, start.elapsed(), None);
+    }
+    // The native search solves a large model's LP beside its own when maximising; for "at
+    // least K" a large model's LP stays unsolved (the area bound still refutes K above it).
+    let mut bounds = bounds_of(puzzle, control, backend == Backend::Native);
+    if let Some(raw) = bounds.as_ref().and_then(|b| above_bound(b, goal)) {
+        return finish(puzzle, backend, goal, raw, start.elapsed(), bounds);
     }
     let raw = match backend {
         Backend::Sat | Backend::Milp => {
+            let known = bounds.as_ref().map(|b| b.best());
             let incumbent = Arc::new(Incumbent::<Assignment>::new());
-            let raw = run_stoppable(puzzle, backend, goal, control, incumbent.clone())?;
+            let raw = run_stoppable(puzzle, backend, goal, control, incumbent.clone(), known)?;
             raw.map_solution(|a| puzzle.decode(&a))
         }
-        Backend::Native => crate::driver::native::solve(puzzle, goal, control)?,
+        Backend::Native => crate::driver::native::solve(puzzle, goal, control, bounds.as_mut())?,
     };
-    finish(puzzle, backend, goal, raw, start.elapsed())
+    let raw = apply_bound(puzzle, goal, raw, bounds.as_ref());
+    finish(puzzle, backend, goal, raw, start.elapsed(), bounds)
+}
+
+/// The bounds of a maximum packing known before any backend runs
+/// ([`packing_bounds::packing_bounds`]); `None` for other puzzles.
+/// With `beside_search`, a large model's LP is left to the native search, which solves it
+/// beside its own.
+fn bounds_of(
+    puzzle: &Puzzle,
+    control: &Control,
+    beside_search: bool,
+) -> Option<packing_bounds::PackingBounds> {
+    match puzzle {
+        Puzzle::Packing(packing) => packing_bounds::packing_bounds(packing, control, beside_search),
+        _ => None,
+    }
+}
+
+/// "At least k" above a bound known before the search: refuted without a backend.
+fn above_bound(bounds: &packing_bounds::PackingBounds, goal: Goal) -> Option<RawOutcome<Solution>> {
+    let best = bounds.best();
+    match goal {
+        Goal::AtLeast(k) if k > best.value() => Some(RawOutcome::unsatisfiable(
+            Some(best.value()),
+            Evidence::AboveBound { k, bound: best },
+            Size::default(),
+        )),
+        _ => None,
+    }
+}
+
+/// A backend's answer with the bounds known before the search applied: a stopped run's
+/// best solution that meets the tighter is optimal, a stopped run reports no bound above
+/// it, and says when the LP bound was skipped. Answers the backend settled itself are kept
+/// as they are.
+fn apply_bound(
+    puzzle: &Puzzle,
+    goal: Goal,
+    raw: RawOutcome<Solution>,
+    bounds: Option<&packing_bounds::PackingBounds>,
+) -> RawOutcome<Solution> {
+    let Some(bounds) = bounds else {
+        return raw;
+    };
+    if raw.status.is_proven() {
+        return raw;
+    }
+    let known = bounds.best();
+    let value = raw.witness.as_ref().map(|s| puzzle.value(s));
+    if goal == Goal::Maximise && value == Some(known.value()) {
+        let witness = raw.witness.expect("a value has a witness");
+        let evidence = Evidence::BoundMet {
+            by: BoundFinder::BestSoFar,
+            value: known.value(),
+            nodes: None,
+            bound: known,
+        };
+        return RawOutcome::optimal(witness, known.value(), evidence, raw.size);
+    }
+    let mut raw = raw;
+    if raw.bound.is_none_or(|b| b > known.value()) {
+        raw.bound = Some(known.value());
+        raw.evidence = Evidence::Bounded {
+            stopped: Box::new(raw.evidence),
+            bound: known,
+        };
+    }
+    if let packing_bounds::LpOutcome::Skipped { placements } = bounds.lp {
+        raw.evidence = Evidence::LpSkipped {
+            stopped: Box::new(raw.evidence),
+            placements,
+            limit: packing_bounds::LP_MAX_PLACEMENTS,
+        };
+    }
+    raw
 }
 
 /// [`solve`] of a maximum packing of an open box with the native backend, and the smaller
@@ -351,7 +438,7 @@ pub fn solve_with_sub_boxes(
     if let Some(reason) = puzzle.trivially_impossible() {
         let raw = RawOutcome::unsatisfiable(None, Evidence::Text(reason), Size::default());
         return Ok((
-            finish(&puzzle, backend, goal, raw, start.elapsed())?,
+            finish(&puzzle, backend, goal, raw, start.elapsed(), None)?,
             Vec::new(),
         ));
     }
@@ -362,6 +449,7 @@ pub fn solve_with_sub_boxes(
         goal,
         raw.map_solution(Solution::Packing),
         start.elapsed(),
+        None,
     )?;
     let mut settled = Vec::new();
     for sub in sub_boxes {
@@ -387,6 +475,7 @@ pub fn solve_with_sub_boxes(
             goal,
             raw,
             Duration::from_secs_f64(sub.seconds),
+            None,
         )?;
         let Puzzle::Packing(smaller) = smaller_puzzle else {
             unreachable!("made as a packing above")
@@ -414,20 +503,35 @@ pub fn solve_external(
         solver: label.clone(),
         failure,
     };
+    // Its label names its own kind of solver, not the backend it serves.
+    let name = match solver {
+        ExternalSolver::Cp(_) => label.clone(),
+        _ => solver.name(),
+    };
+    let bounds = bounds_of(puzzle, control, false);
+    if let Some(raw) = bounds.as_ref().and_then(|b| above_bound(b, goal)) {
+        let mut outcome = finish(puzzle, backend, goal, raw, start.elapsed(), bounds)
+            .map_err(|e| failed(ExternalFailure::Answer(Box::new(e))))?;
+        outcome.solver = Some(name);
+        return Ok(outcome);
+    }
+    let known = bounds.as_ref().map(|b| b.best());
     // No known solution here: `--solver` asks for that program's answer, so it is always
-    // run (the puzzle's upper bound still ends the raise-k loop).
-    let model = puzzle.compile();
+    // run (the puzzle's upper bound, and a packing's bound, still end the raise-k loop).
+    let mut model = puzzle.compile();
+    state_bound(&mut model, known);
     let incumbent = Incumbent::<Assignment>::new();
     let raw = crate::oracle::answer(solver.oracle(), &model, goal, control, &incumbent)
         .map_err(|e| failed(e.into()))?;
-    let raw = raw.map_solution(|a| puzzle.decode(&a));
-    let mut outcome = finish(puzzle, backend, goal, raw, start.elapsed())
+    let raw = apply_bound(
+        puzzle,
+        goal,
+        raw.map_solution(|a| puzzle.decode(&a)),
+        bounds.as_ref(),
+    );
+    let mut outcome = finish(puzzle, backend, goal, raw, start.elapsed(), bounds)
         .map_err(|e| failed(ExternalFailure::Answer(Box::new(e))))?;
-    outcome.solver = Some(match solver {
-        // Its label names its own kind of solver, not the backend it serves.
-        ExternalSolver::Cp(_) => label,
-        _ => solver.name(),
-    });
+    outcome.solver = Some(name);
     Ok(outcome)
 }
 
@@ -454,14 +558,37 @@ pub fn add_known_solution(puzzle: &Puzzle, model: &mut crate::model::Model) {
     });
 }
 
+/// States a packing's bound known before the search as the model's upper bound, when it is
+/// tighter than the one the puzzle states, so the SAT and MILP loops stop once a solution
+/// meets it.
+fn state_bound(model: &mut crate::model::Model, known: Option<PackingBound>) {
+    let Some(known) = known else {
+        return;
+    };
+    if model
+        .upper_bound
+        .as_ref()
+        .is_some_and(|b| b.value <= known.value())
+    {
+        return;
+    }
+    model.upper_bound = Some(crate::model::UpperBound {
+        value: known.value(),
+        reason: known.reason(),
+        reached: false,
+    });
+}
+
 /// Runs a model backend on its own thread, so a deadline or Ctrl-C can end a solver call
-/// that does not poll for it; the abandoned thread's best assignment is kept.
+/// that does not poll for it; the abandoned thread's best assignment is kept. `known`: a
+/// packing's bound known before the search, stated to the model ([`state_bound`]).
 fn run_stoppable(
     puzzle: &Puzzle,
     backend: Backend,
     goal: Goal,
     control: &Control,
     incumbent: Arc<Incumbent<Assignment>>,
+    known: Option<PackingBound>,
 ) -> Result<RawOutcome<Assignment>, SolveError> {
     let (sender, receiver) = mpsc::channel();
     let thread_puzzle = puzzle.clone();
@@ -472,6 +599,7 @@ fn run_stoppable(
         .spawn(move || {
             let mut model = thread_puzzle.compile();
             add_known_solution(&thread_puzzle, &mut model);
+            state_bound(&mut model, known);
             let solver = match backend {
                 Backend::Sat => crate::oracle::Solver::Varisat,
                 Backend::Milp => crate::oracle::Solver::Microlp,
@@ -565,6 +693,7 @@ fn finish(
     goal: Goal,
     raw: RawOutcome<Solution>,
     elapsed: Duration,
+    bounds: Option<packing_bounds::PackingBounds>,
 ) -> Result<Outcome, SolveError> {
     let mut value = None;
     if let Some(solution) = &raw.witness {
@@ -608,6 +737,7 @@ fn finish(
         elapsed,
         size: raw.size,
         solver: None,
+        bounds,
     })
 }
 

@@ -1,6 +1,7 @@
 //! The native backend: each family handed to its hand-written search.
 
 use super::packing::NativePackingError;
+use super::packing_bounds::PackingBounds;
 use crate::base::{Control, Evidence, Goal, RawOutcome, Size, Status};
 use crate::engines::dissection::{self, Dissection, DissectionSearch};
 use crate::puzzle::dissection::DissectionPuzzle;
@@ -8,11 +9,13 @@ use crate::puzzle::{Puzzle, Solution};
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
 /// Answers `goal` for `puzzle` with its family's native search. Only the packing searches
-/// can refuse (the queens and dissection searches take every instance).
+/// can refuse (the queens and dissection searches take every instance). `bounds`: a maximum
+/// packing's bounds known before the search ([`super::packing_bounds`]).
 pub fn solve(
     puzzle: &Puzzle,
     goal: Goal,
     control: &Control,
+    bounds: Option<&mut PackingBounds>,
 ) -> Result<RawOutcome<Solution>, NativePackingError> {
     match puzzle {
         Puzzle::Queens(q) => Ok(
@@ -22,9 +25,8 @@ pub fn solve(
         Puzzle::Dissection(d) => {
             Ok(solve_dissection(d, control).map_solution(Solution::Dissection))
         }
-        Puzzle::Packing(p) => {
-            super::packing::solve(p, goal, control).map(|r| r.map_solution(Solution::Packing))
-        }
+        Puzzle::Packing(p) => super::packing::solve(p, goal, control, bounds)
+            .map(|r| r.map_solution(Solution::Packing)),
     }
 }
 

@@ -3,8 +3,12 @@
 //! pieces have minimums, the bitboard branch and bound bounded by the doll's table. Also
 //! tiling counts, natively and with SAT, raw and up to the region's symmetries.
 
+use super::bound_race::BoundRace;
+use super::packing_bounds::{row_area_bounds, PackingBounds};
 use super::with_stop;
-use crate::base::evidence::{DollStoppedAnswer, DollTable, PackingSearch, WindowsImproved};
+use crate::base::evidence::{
+    BoundFinder, DollStoppedAnswer, DollTable, PackingBound, PackingSearch, WindowsImproved,
+};
 use crate::base::{Control, Evidence, Goal, RawOutcome, Size};
 use crate::engines::neighbourhood::{self, NeighbourhoodOptions};
 use crate::engines::packing::{maximise, MaximiseError, PackingGoal, PackingOptions, Progress};
@@ -16,6 +20,7 @@ use crate::oracle::{varisat, OracleError};
 use crate::puzzle::packing::{Packing, PackingKind, PackingSolution};
 use std::collections::HashSet;
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Progress lines start after this long, so that quick runs stay quiet.
@@ -39,15 +44,18 @@ pub enum NativePackingError {
     Doll(#[from] DollError),
 }
 
-/// Answers `goal` for `packing` natively.
+/// Answers `goal` for `packing` natively. `bounds`: the maximum packing's bounds known
+/// before the search ([`super::packing_bounds`]), which end the Russian doll as soon as its
+/// packing meets them (`None`: none known).
 pub fn solve(
     packing: &Packing,
     goal: Goal,
     control: &Control,
+    bounds: Option<&mut PackingBounds>,
 ) -> Result<RawOutcome<PackingSolution>, NativePackingError> {
     match packing.kind {
         PackingKind::Tile => tile(packing, goal, control),
-        PackingKind::Maximise => pack(packing, goal, control, None, &[]),
+        PackingKind::Maximise => pack(packing, goal, control, None, &[], bounds),
     }
 }
 
@@ -83,7 +91,14 @@ pub fn solve_with_sub_boxes(
     let mut sub_boxes = Vec::new();
     let raw = match packing.kind {
         PackingKind::Tile => tile(packing, goal, control)?,
-        PackingKind::Maximise => pack(packing, goal, control, Some(&mut sub_boxes), row_bounds)?,
+        PackingKind::Maximise => pack(
+            packing,
+            goal,
+            control,
+            Some(&mut sub_boxes),
+            row_bounds,
+            None,
+        )?,
     };
     Ok((raw, sub_boxes))
 }
@@ -144,6 +159,7 @@ fn pack(
     control: &Control,
     sub_boxes: Option<&mut Vec<SubBox>>,
     row_bounds: &[Option<usize>],
+    bounds: Option<&mut PackingBounds>,
 ) -> Result<RawOutcome<PackingSolution>, NativePackingError> {
     let instance = &packing.instance;
     let started = Instant::now();
@@ -223,7 +239,7 @@ fn pack(
             ),
         });
     }
-    russian_doll(packing, goal, control, sub_boxes, row_bounds)
+    russian_doll(packing, goal, control, sub_boxes, row_bounds, bounds)
 }
 
 /// Answers `goal` for a packing without piece minimums by the Russian-doll search: the
@@ -235,6 +251,7 @@ fn russian_doll(
     control: &Control,
     sub_boxes: Option<&mut Vec<SubBox>>,
     row_bounds: &[Option<usize>],
+    bounds: Option<&mut PackingBounds>,
 ) -> Result<RawOutcome<PackingSolution>, NativePackingError> {
     let instance = &packing.instance;
     let started = Instant::now();
@@ -246,41 +263,103 @@ fn russian_doll(
     let reserve = control
         .remaining()
         .map_or(Duration::ZERO, |r| (r / 20).min(Duration::from_secs(30)));
+    // The bounds known before the search bound every entry of the table (each is the
+    // optimum of a part of the box), the area bound of the rows from each row on its
+    // row's entries: once the table reaches them the rest needs no search.
+    let known = bounds.as_ref().map(|b| b.best());
+    let row_bounds: Vec<Option<usize>> = match known {
+        None => row_bounds.to_vec(),
+        Some(best) => row_area_bounds(packing)
+            .into_iter()
+            .enumerate()
+            .map(|(r, area)| {
+                let given = row_bounds.get(r).copied().flatten();
+                Some(given.map_or(area, |g| g.min(area)).min(best.value()))
+            })
+            .collect(),
+    };
+    // Beside the doll of a maximum packing: the LP bound and the quick searches for a
+    // packing that meets a bound, which stop the doll when they find one.
+    let race = match (&bounds, goal) {
+        (Some(bounds), Goal::Maximise) => Some(BoundRace::new(**bounds, control)),
+        _ => None,
+    };
     let options = DollOptions {
-        stop: Some(control.stop_flag()),
+        stop: Some(race.as_ref().map_or(control.stop_flag(), |r| r.doll_stop())),
         deadline: deadline.map(|d| d - reserve),
-        row_bounds,
+        row_bounds: &row_bounds,
         ..DollOptions::default()
     };
     // When each scan row's first entry was decided (for the sub-boxes).
     let mut row_seconds = vec![0.0; order.len() / row + 1];
-    let outcome = russian_doll::solve(instance, &options, |position, entry| {
-        if position % row != 0 {
-            return;
+    let doll_done = AtomicBool::new(false);
+    let outcome = std::thread::scope(|scope| {
+        // The doll polls the race's flag: Ctrl-C must raise it too. The watcher also starts
+        // the race's thread when it is due.
+        if let Some(race) = &race {
+            scope.spawn(|| {
+                while !doll_done.load(Ordering::Relaxed) {
+                    race.start_when_due(packing);
+                    if control.stop_flag().load(Ordering::Relaxed) {
+                        race.doll_stop().store(true, Ordering::Relaxed);
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+            });
         }
-        let elapsed = started.elapsed();
-        row_seconds[position / row] = elapsed.as_secs_f64();
-        if elapsed >= QUIET {
-            let cell = order[position];
-            control.note(&format!(
+        let outcome = russian_doll::solve(instance, &options, |position, entry| {
+            if position % row != 0 {
+                return;
+            }
+            let elapsed = started.elapsed();
+            row_seconds[position / row] = elapsed.as_secs_f64();
+            if elapsed >= QUIET {
+                let cell = order[position];
+                control.note(&format!(
                 "packing: pieces starting at ({}, {}) or later in scan order: at most {entry} (Russian-doll table), {:.1} s",
                 cell % instance.width,
                 cell / instance.width,
                 elapsed.as_secs_f64()
             ));
-        }
+            }
+        });
+        doll_done.store(true, Ordering::Relaxed);
+        outcome
     })?;
+    let size = Size::nodes(outcome.stats.nodes);
+    let mut known = known;
+    if let (Some(race), Some(bounds)) = (race, bounds) {
+        let (lp, met) = race.finish();
+        bounds.lp = lp;
+        known = Some(bounds.best());
+        if let (Some(met), false) = (met, outcome.proved) {
+            let value = met.placements.len();
+            let solution = packing.solution_of(&met.placements);
+            return Ok(RawOutcome::optimal(solution, value, met.evidence, size));
+        }
+    }
     if let Some(sub_boxes) = sub_boxes {
         if goal == Goal::Maximise && !packing.blocked.iter().any(|&b| b) {
             *sub_boxes = settled_sub_boxes(packing, &outcome, &row_seconds);
         }
     }
-    let size = Size::nodes(outcome.stats.nodes);
     if !outcome.proved {
-        return improve_stopped(packing, goal, control, deadline, &outcome, size);
+        return improve_stopped(packing, goal, control, deadline, &outcome, size, known);
     }
     let found = outcome.best.len();
     let best = packing.solution_of(&outcome.best);
+    if let (Some(known), Goal::Maximise) = (known, goal) {
+        if found == known.value() {
+            let evidence = Evidence::BoundMet {
+                by: BoundFinder::Doll,
+                value: found,
+                nodes: Some(outcome.stats.nodes),
+                bound: known,
+            };
+            return Ok(RawOutcome::optimal(best, found, evidence, size));
+        }
+    }
     let table = DollTable {
         cells: order.len(),
         lookahead_cuts: outcome.stats.lookahead_cuts > 0,
@@ -308,11 +387,12 @@ fn improve_stopped(
     deadline: Option<Instant>,
     outcome: &russian_doll::DollOutcome,
     size: Size,
+    known: Option<PackingBound>,
 ) -> Result<RawOutcome<PackingSolution>, NativePackingError> {
-    let bound = outcome.bound;
-    let interrupted = control
-        .stop_flag()
-        .load(std::sync::atomic::Ordering::Relaxed);
+    // The bound known before the search, when it is tighter than the stopped table's.
+    let tighter = known.filter(|k| k.value() < outcome.bound);
+    let bound = tighter.map_or(outcome.bound, |k| k.value());
+    let interrupted = control.stop_flag().load(Ordering::Relaxed);
     let improved = match deadline {
         Some(deadline) if !interrupted => {
             let options = NeighbourhoodOptions {
@@ -337,21 +417,44 @@ fn improve_stopped(
         to: i.best.len(),
         rounds: i.rounds,
     });
-    let evidence = |answer| Evidence::DollStopped {
-        bound,
-        answer,
-        improved,
+    let evidence = |answer| {
+        let stopped = Evidence::DollStopped {
+            bound: outcome.bound,
+            answer,
+            improved,
+        };
+        match tighter {
+            Some(bound) => Evidence::Bounded {
+                stopped: Box::new(stopped),
+                bound,
+            },
+            None => stopped,
+        }
     };
     let found = best.len();
     let witness = packing.solution_of(best);
-    Ok(match goal {
-        Goal::Maximise if found == bound => RawOutcome::optimal(
+    Ok(match (goal, tighter) {
+        (Goal::Maximise, Some(known)) if found == bound => RawOutcome::optimal(
+            witness,
+            found,
+            Evidence::BoundMet {
+                by: match improved {
+                    Some(_) => BoundFinder::Windows,
+                    None => BoundFinder::Doll,
+                },
+                value: found,
+                nodes: Some(outcome.stats.nodes),
+                bound: known,
+            },
+            size,
+        ),
+        (Goal::Maximise, _) if found == bound => RawOutcome::optimal(
             witness,
             found,
             evidence(DollStoppedAnswer::MeetsBound),
             size,
         ),
-        Goal::AtLeast(k) if found >= k => RawOutcome::satisfiable(
+        (Goal::AtLeast(k), _) if found >= k => RawOutcome::satisfiable(
             witness,
             evidence(DollStoppedAnswer::Reaches { found, k }),
             size,

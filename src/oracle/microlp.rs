@@ -135,3 +135,46 @@ impl MilpOracle for Microlp {
         OracleKind::Embedded
     }
 }
+
+/// The optimum of `program`'s LP relaxation (every column in `[0, 1]` instead of binary),
+/// solved with microlp's simplex: an upper bound on the 0-1 program's optimum, up to the
+/// simplex's floating-point error. `None` when the relaxation is infeasible (so is the
+/// 0-1 program) or `control`'s deadline passed first (a simplex stopped early has no
+/// bound to give).
+pub fn lp_relaxation(
+    program: &LinearProgram,
+    control: &Control,
+) -> Result<Option<f64>, EmbeddedMilpError> {
+    let mut vars = ProblemVariables::new();
+    let columns: Vec<good_lp::Variable> = program
+        .columns
+        .iter()
+        .map(|_| vars.add(variable().min(0.0).max(1.0)))
+        .collect();
+    let expression =
+        |terms: &[(f64, usize)]| -> Expression { terms.iter().map(|&(c, i)| c * columns[i]).sum() };
+    let objective = expression(&program.objective);
+    let mut problem = vars.maximise(objective.clone()).using(microlp);
+    if let Some(remaining) = control.remaining() {
+        problem = problem.with_time_limit(remaining.as_secs_f64());
+    }
+    for row in &program.rows {
+        let lhs = expression(&row.terms);
+        problem.add_constraint(match row.comparison {
+            Comparison::AtMost => lhs.leq(row.rhs),
+            Comparison::AtLeast => lhs.geq(row.rhs),
+            Comparison::Equal => lhs.eq(row.rhs),
+        });
+    }
+    match problem.solve() {
+        Ok(solution) if matches!(solution.status(), SolutionStatus::Optimal) => {
+            Ok(Some(solution.eval(&objective) + program.objective_offset))
+        }
+        Ok(_) => Ok(None),
+        Err(ResolutionError::Infeasible) => Ok(None),
+        Err(error) => Err(EmbeddedMilpError::Resolution {
+            solver: "microlp",
+            error,
+        }),
+    }
+}

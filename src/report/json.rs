@@ -3,9 +3,11 @@
 //! [`JSON_SCHEMA`](super::JSON_SCHEMA) key by [`document`]; `docs/json-schema.md` describes
 //! every field.
 
+use crate::base::evidence::PackingBound;
 use crate::base::shard::Shard;
 use crate::base::{Goal, Size, Status};
 use crate::driver::enumerate::{model_digest, CountOutcome, EnumerateOptions, Merged};
+use crate::driver::packing_bounds::PackingBounds;
 use crate::driver::{CompareRow, Outcome};
 use crate::puzzle::Puzzle;
 use serde::Serialize;
@@ -39,6 +41,41 @@ pub struct OutcomeRow<'a> {
     /// What the backend worked on; `None` when no size is known (a run stopped before
     /// its backend reported one, or an answer settled before any model was built).
     pub size: Option<&'a Size>,
+    /// A maximum packing's bounds known before the backend ran; `None` (and no key in the
+    /// JSON, which other puzzles' outputs keep as before) for other puzzles.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bounds: Option<BoundsJson>,
+}
+
+/// The bounds of a maximum packing known before any backend ran, in `--json`.
+#[derive(Serialize)]
+pub struct BoundsJson {
+    /// The area bound: the cells some placement covers, filled with the smallest pieces
+    /// first within their maxima.
+    pub area: usize,
+    /// The LP relaxation's optimum rounded down, when it was solved.
+    pub lp: Option<usize>,
+    /// The LP relaxation's optimum, when it was solved.
+    pub lp_relaxation: Option<f64>,
+    /// `solved`, `skipped` (too many placements), `unfinished` (the run ended first) or
+    /// `unsolved` (the simplex gave no optimum).
+    pub lp_status: &'static str,
+}
+
+impl BoundsJson {
+    /// The JSON of `bounds`.
+    pub fn of(bounds: &PackingBounds) -> BoundsJson {
+        let (lp, lp_relaxation) = match bounds.lp_bound() {
+            Some(PackingBound::Lp { value, relaxation }) => (Some(value), Some(relaxation)),
+            _ => (None, None),
+        };
+        BoundsJson {
+            area: bounds.area.value(),
+            lp,
+            lp_relaxation,
+            lp_status: bounds.lp.name(),
+        }
+    }
 }
 
 /// A row's status: a [`Status`], or a word for a row of `compare` with no answer.
@@ -64,6 +101,7 @@ impl<'a> OutcomeRow<'a> {
             seconds: outcome.elapsed.as_secs_f64(),
             // An empty unit is `Size::default()`: no size was reported.
             size: (!outcome.size.unit.is_empty()).then_some(&outcome.size),
+            bounds: outcome.bounds.as_ref().map(BoundsJson::of),
         }
     }
 }
@@ -168,6 +206,7 @@ impl<'a> CompareRowJson<'a> {
                 evidence,
                 seconds,
                 size: None,
+                bounds: None,
             };
         match row {
             CompareRow::Answered(outcome) => CompareRowJson {

@@ -35,6 +35,7 @@ mod layering;
 mod library;
 mod minizinc;
 mod packing;
+mod packing_bounds;
 mod packing_certificates;
 mod packing_count_cli;
 mod pb_checker;

@@ -119,6 +119,61 @@ pub struct WindowsImproved {
     pub rounds: u64,
 }
 
+/// A bound on a maximum packing known before any search (see
+/// [`crate::driver::packing_bounds`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PackingBound {
+    /// Counting cells: the pieces of a packing cover at most `cells` cells (those some
+    /// placement covers), and the most pieces that fit in that many cells, smallest pieces
+    /// first (each within its maximum), is `value`.
+    Area {
+        /// The bound.
+        value: usize,
+        /// Cells some placement covers.
+        cells: usize,
+        /// The smallest piece's cells.
+        smallest: usize,
+        /// Whether piece maxima made it lower than `cells / smallest`.
+        limited: bool,
+    },
+    /// The LP relaxation of the packing model (each placement in `[0, 1]`, at most one
+    /// per cell, the piece counts), its optimum `relaxation` rounded down.
+    Lp {
+        /// The bound.
+        value: usize,
+        /// The relaxation's optimum.
+        relaxation: f64,
+    },
+}
+
+impl PackingBound {
+    /// The bound's value.
+    pub fn value(self) -> usize {
+        match self {
+            PackingBound::Area { value, .. } | PackingBound::Lp { value, .. } => value,
+        }
+    }
+}
+
+/// Which search found a packing that meets a [`PackingBound`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum BoundFinder {
+    /// A native packing search.
+    Native(PackingSearch),
+    /// The native Russian-doll search (its table stopped rising at the bound).
+    Doll,
+    /// Re-solving windows of a stopped Russian doll's packing.
+    Windows,
+    /// A greedy packing improved by re-solving windows of it, beside the Russian doll.
+    GreedyWindows {
+        /// Windows re-solved.
+        rounds: u64,
+    },
+    /// The best solution a model backend (SAT, MILP, an external solver) found before it
+    /// stopped or proved the value itself.
+    BestSoFar,
+}
+
 /// How a run's status was established.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Evidence {
@@ -364,6 +419,42 @@ pub enum Evidence {
         answer: DollStoppedAnswer,
         /// The windows' improvement of the packing, if any.
         improved: Option<WindowsImproved>,
+    },
+    /// A packing of `value` pieces meets a bound known before the search: optimal.
+    BoundMet {
+        /// Who found it.
+        by: BoundFinder,
+        /// Pieces placed.
+        value: usize,
+        /// Search nodes, when the finder counts them.
+        nodes: Option<u64>,
+        /// The bound met.
+        bound: PackingBound,
+    },
+    /// "At least k" is more than a bound known before the search.
+    AboveBound {
+        /// The count asked.
+        k: usize,
+        /// The bound.
+        bound: PackingBound,
+    },
+    /// A run that stopped before it finished, with the bound known before the search
+    /// tighter than its own.
+    Bounded {
+        /// How the stopped run ended.
+        stopped: Box<Evidence>,
+        /// The bound now reported.
+        bound: PackingBound,
+    },
+    /// A stopped run of a maximum packing whose LP relaxation bound was not computed: the
+    /// model has more placements than the LP is solved for.
+    LpSkipped {
+        /// How the stopped run ended.
+        stopped: Box<Evidence>,
+        /// The model's placements.
+        placements: usize,
+        /// The most placements the LP is solved for.
+        limit: usize,
     },
     /// Anything else, already in words: a puzzle's reason it is impossible by counting, a
     /// solver's error, and answers combined from other outcomes.

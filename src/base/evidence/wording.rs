@@ -1,7 +1,8 @@
 //! The words of evidence: every [`Evidence`] as the sentence reports and `--json` give.
 
 use super::{
-    Ceiling, DollStoppedAnswer, Evidence, MilpQuestion, Oracle, OracleKind, PackingSearch,
+    BoundFinder, Ceiling, DollStoppedAnswer, Evidence, MilpQuestion, Oracle, OracleKind,
+    PackingBound, PackingSearch,
 };
 use crate::base::plural;
 use std::fmt;
@@ -12,6 +13,58 @@ impl fmt::Display for Ceiling {
             Ceiling::Stated { reason } => write!(f, "the upper bound ({reason})"),
             Ceiling::Structural { groups } => {
                 write!(f, "the structural bound ({groups} at-most-one groups)")
+            }
+        }
+    }
+}
+
+impl fmt::Display for PackingBound {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PackingBound::Area {
+                value,
+                cells,
+                smallest,
+                limited: false,
+            } => write!(
+                f,
+                "the area bound ({cells} cells / {} = {value})",
+                plural(*smallest as u64, "cell")
+            ),
+            PackingBound::Area {
+                value,
+                cells,
+                limited: true,
+                ..
+            } => write!(
+                f,
+                "the area bound ({cells} cells hold at most {value} pieces, smallest first within \
+                 their maxima)"
+            ),
+            PackingBound::Lp { value, relaxation } => write!(
+                f,
+                "the LP relaxation bound {value} (the relaxation's optimum is {relaxation:.3})"
+            ),
+        }
+    }
+}
+
+impl PackingBound {
+    /// The bound's argument in a few words, as a model's stated upper bound gives it
+    /// ("area: 144 cells / 4 cells per piece").
+    pub fn reason(&self) -> String {
+        match self {
+            PackingBound::Area {
+                cells,
+                smallest,
+                limited: false,
+                ..
+            } => format!("area: {cells} cells / {}", plural(*smallest as u64, "cell")),
+            PackingBound::Area { cells, .. } => {
+                format!("area: {cells} cells, smallest pieces first within their maxima")
+            }
+            PackingBound::Lp { relaxation, .. } => {
+                format!("LP relaxation: {relaxation:.3} rounded down")
             }
         }
     }
@@ -365,6 +418,65 @@ impl fmt::Display for Evidence {
                 }
                 Ok(())
             }
+            Evidence::BoundMet {
+                by,
+                value,
+                nodes,
+                bound,
+            } => {
+                let nodes = nodes.map_or(String::new(), |n| format!(" ({n} nodes)"));
+                match by {
+                    BoundFinder::Native(PackingSearch::ExactCover) => write!(
+                        f,
+                        "native exact cover found a tiling of {value} pieces{nodes}, which meets {bound}"
+                    ),
+                    BoundFinder::Native(search) => write!(
+                        f,
+                        "{} found {value}{nodes}, which meets {bound}",
+                        search_name(*search)
+                    ),
+                    BoundFinder::Doll => write!(
+                        f,
+                        "native Russian-doll search found {value}{nodes}, which meets {bound}"
+                    ),
+                    BoundFinder::Windows => write!(
+                        f,
+                        "re-solving windows of the stopped native Russian-doll search's packing \
+                         found {value}, which meets {bound}"
+                    ),
+                    BoundFinder::GreedyWindows { rounds: 0 } => write!(
+                        f,
+                        "a greedy packing, beside the native Russian-doll search, has {value}, \
+                         which meets {bound}"
+                    ),
+                    BoundFinder::GreedyWindows { rounds } => write!(
+                        f,
+                        "a greedy packing improved by re-solving windows of it ({}), beside the \
+                         native Russian-doll search, has {value}, which meets {bound}",
+                        plural(*rounds, "round")
+                    ),
+                    BoundFinder::BestSoFar => write!(
+                        f,
+                        "the best solution found before the run stopped has {value}, which meets \
+                         {bound}"
+                    ),
+                }
+            }
+            Evidence::AboveBound { k, bound } => {
+                write!(f, "at least {k} is impossible: {bound} is lower")
+            }
+            Evidence::Bounded { stopped, bound } => {
+                write!(f, "{stopped}; at most {} by {bound}", bound.value())
+            }
+            Evidence::LpSkipped {
+                stopped,
+                placements,
+                limit,
+            } => write!(
+                f,
+                "{stopped} (the LP relaxation bound was not computed: {placements} placements, \
+                 more than {limit})"
+            ),
             Evidence::Text(text) => f.write_str(text),
         }
     }

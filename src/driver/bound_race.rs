@@ -1,0 +1,242 @@
+//! Beside the native Russian doll of a maximum packing, on a thread of its own: the LP
+//! relaxation bound, and quick searches for a packing that meets a bound known before the
+//! search (a tiling when the area bound asks every cell to be covered; a greedy packing
+//! improved by re-solving windows). A packing meeting a bound is optimal, so the doll is
+//! stopped the moment one is found; when the doll finishes first, the thread is told to
+//! stop and left to end by itself (an LP under way cannot be interrupted), so a quick doll
+//! never waits for it. Unless a tiling may meet the area bound or the LP was solved before
+//! the doll, the thread starts after [`RACE_DELAY`], so a quick doll runs alone.
+
+use super::packing_bounds::{lp_bound, LpOutcome, PackingBounds};
+use crate::base::evidence::{BoundFinder, PackingBound, PackingSearch};
+use crate::base::{Control, Evidence};
+use crate::engines::neighbourhood::{self, NeighbourhoodOptions};
+use crate::puzzle::packing::Packing;
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The time the exact-cover search may take to look for a tiling that meets the area bound:
+/// one is found in milliseconds when it exists (12 x 12 with T tetrominoes: 69 nodes, with
+/// I tetrominoes 37), and a search that does not find one soon rarely does.
+const TILING_TRY: Duration = Duration::from_millis(500);
+
+/// When the LP is left to the thread (a model of more than
+/// [`LP_BEFORE_SEARCH`](super::packing_bounds::LP_BEFORE_SEARCH) placements) and no tiling
+/// may meet the area bound, the thread starts this long after the doll, so that a Russian
+/// doll that finishes quickly runs alone: measured (release build, shared 2-core machine,
+/// load about 6), the 13 x 19 cross box took 0.96 s with the LP solved beside its doll from
+/// the start, against 0.46 s alone (the doll itself takes 0.2 to 0.8 s there under that
+/// load; the LP, 0.94 s of one core, bounds it by 26, far above the optimum 19).
+const RACE_DELAY: Duration = Duration::from_millis(1000);
+
+/// Rounds of re-solved windows after the greedy packing: the greedy packing alone meets
+/// the LP bound of skew tetrominoes in 15 x 15; 400 rounds took 0.2 s on crosses in
+/// 13 x 19 (release build), where no bound is met, so the thread stops well before that.
+const WINDOW_ROUNDS: u64 = 100;
+
+/// A packing that meets a bound: placement indices and how it was found.
+#[derive(Clone, Debug)]
+pub struct Met {
+    /// Placement indices of the packing.
+    pub placements: Vec<usize>,
+    /// Why it is optimal.
+    pub evidence: Evidence,
+}
+
+/// Aligned to its own cache lines: the doll's threads read `stop_doll` at every node, and a
+/// heap neighbour written as often (a search's stack) would make each read a miss.
+#[derive(Debug)]
+#[repr(align(128))]
+struct Shared {
+    /// The doll's stop flag: raised when a packing meets a bound, or by the caller's
+    /// watcher on Ctrl-C and at the deadline.
+    stop_doll: AtomicBool,
+    /// Raised when the doll has ended: the thread stops at its next check.
+    cancel: AtomicBool,
+    lp: Mutex<LpOutcome>,
+    met: Mutex<Option<Met>>,
+}
+
+/// The thread beside the doll ([`BoundRace::new`], [`BoundRace::start_when_due`]) and what
+/// it found.
+#[derive(Debug)]
+pub struct BoundRace {
+    shared: Arc<Shared>,
+    bounds: PackingBounds,
+    deadline: Option<Instant>,
+    created: Instant,
+    /// Whether the thread was started.
+    started: AtomicBool,
+}
+
+impl BoundRace {
+    /// The race of a maximum packing with `bounds` (its LP, when
+    /// [`LpOutcome::Unfinished`], to be solved on the thread), within `control`'s deadline;
+    /// its thread is started by [`BoundRace::start_when_due`].
+    pub fn new(bounds: PackingBounds, control: &Control) -> BoundRace {
+        BoundRace {
+            shared: Arc::new(Shared {
+                stop_doll: AtomicBool::new(false),
+                cancel: AtomicBool::new(false),
+                lp: Mutex::new(bounds.lp),
+                met: Mutex::new(None),
+            }),
+            bounds,
+            deadline: control.remaining().map(|r| Instant::now() + r),
+            created: Instant::now(),
+            started: AtomicBool::new(false),
+        }
+    }
+
+    /// Starts the thread for `packing` once it is due (called again and again while the
+    /// doll runs): at once when the LP is solved or a tiling may meet the area bound, else
+    /// after [`RACE_DELAY`], so that a doll that finishes quickly runs alone, without a
+    /// thread beside it.
+    pub fn start_when_due(&self, packing: &Packing) {
+        if self.started.load(Ordering::Relaxed) || self.shared.cancel.load(Ordering::Relaxed) {
+            return;
+        }
+        let waits = self.bounds.lp == LpOutcome::Unfinished && !may_tile(packing, self.bounds.area);
+        if waits && self.created.elapsed() < RACE_DELAY {
+            return;
+        }
+        self.started.store(true, Ordering::Relaxed);
+        let shared = self.shared.clone();
+        let (packing, bounds, deadline) = (packing.clone(), self.bounds, self.deadline);
+        // Without the thread the doll runs alone, as before.
+        let _ = std::thread::Builder::new()
+            .name("puzzlec-bounds".into())
+            .spawn(move || race(&packing, bounds, deadline, &shared));
+    }
+
+    /// The flag the doll polls.
+    pub fn doll_stop(&self) -> &AtomicBool {
+        &self.shared.stop_doll
+    }
+
+    /// Tells the thread to stop, and returns the LP's outcome so far
+    /// ([`LpOutcome::Unfinished`] while it is being solved) and the packing meeting a bound,
+    /// if one was found.
+    pub fn finish(self) -> (LpOutcome, Option<Met>) {
+        self.shared.cancel.store(true, Ordering::Relaxed);
+        let lp = *self.shared.lp.lock().expect("no panics");
+        let met = self.shared.met.lock().expect("no panics").take();
+        (lp, met)
+    }
+}
+
+fn race(packing: &Packing, bounds: PackingBounds, deadline: Option<Instant>, shared: &Shared) {
+    let cancelled =
+        || shared.cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
+    let found = |placements: Vec<usize>, evidence: Evidence| {
+        *shared.met.lock().expect("no panics") = Some(Met {
+            placements,
+            evidence,
+        });
+        shared.stop_doll.store(true, Ordering::Relaxed);
+    };
+    if let Some((tiling, nodes)) = tiling(packing, bounds.area, &cancelled) {
+        let evidence = Evidence::BoundMet {
+            by: BoundFinder::Native(PackingSearch::ExactCover),
+            value: tiling.len(),
+            nodes: Some(nodes),
+            bound: bounds.area,
+        };
+        return found(tiling, evidence);
+    }
+    if cancelled() {
+        return;
+    }
+    let mut known = bounds;
+    if bounds.lp == LpOutcome::Unfinished {
+        let control = Control::new(
+            Arc::new(AtomicBool::new(false)),
+            deadline.map(|d| d.saturating_duration_since(Instant::now())),
+        );
+        known.lp = lp_bound(packing, &control);
+        *shared.lp.lock().expect("no panics") = known.lp;
+    }
+    if cancelled() {
+        return;
+    }
+    let best = known.best();
+    let options = NeighbourhoodOptions {
+        target: Some(best.value()),
+        rounds: Some(WINDOW_ROUNDS),
+        stop: Some(&shared.cancel),
+        deadline,
+        ..NeighbourhoodOptions::default()
+    };
+    if let Ok(improved) = neighbourhood::improve(&packing.instance, &[], &options) {
+        if improved.best.len() == best.value() && !cancelled() {
+            let evidence = Evidence::BoundMet {
+                by: BoundFinder::GreedyWindows {
+                    rounds: improved.rounds,
+                },
+                value: best.value(),
+                nodes: None,
+                bound: best,
+            };
+            found(improved.best, evidence);
+        }
+    }
+}
+
+/// Whether every packing that meets the area bound covers every free cell (all pieces of
+/// one size, no maximum binding, every free cell coverable): then a tiling meets it.
+fn may_tile(packing: &Packing, area: PackingBound) -> bool {
+    let PackingBound::Area {
+        value,
+        cells,
+        smallest,
+        limited: false,
+    } = area
+    else {
+        return false;
+    };
+    let free = packing.blocked.iter().filter(|&&b| !b).count();
+    let one_size = packing
+        .instance
+        .placements
+        .iter()
+        .all(|p| p.cells.len() == smallest);
+    value > 0 && cells == free && cells % smallest == 0 && one_size
+}
+
+/// A tiling of `packing`, when a tiling meets the area bound ([`may_tile`]) and the
+/// exact-cover search finds one within [`TILING_TRY`]; with its nodes.
+fn tiling(
+    packing: &Packing,
+    area: PackingBound,
+    cancelled: &(dyn Fn() -> bool + Sync),
+) -> Option<(Vec<usize>, u64)> {
+    if !may_tile(packing, area) {
+        return None;
+    }
+    let instance = &packing.instance;
+    let until = Instant::now() + TILING_TRY;
+    let flag = AtomicBool::new(false);
+    let done = AtomicBool::new(false);
+    let mut found = None;
+    let summary = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                if cancelled() || Instant::now() >= until {
+                    flag.store(true, Ordering::Relaxed);
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        });
+        let summary = crate::engines::packing::enumerate_tilings(instance, &flag, |t| {
+            found = Some(t.to_vec());
+            ControlFlow::Break(())
+        });
+        done.store(true, Ordering::Relaxed);
+        summary
+    });
+    let nodes = summary.ok()?.nodes;
+    found.map(|t| (t, nodes))
+}
