@@ -113,6 +113,25 @@ impl Control {
         }
     }
 
+    /// The same deadline and progress sink with a stop flag of its own: a search run beside
+    /// others (a portfolio) is stopped through it without stopping its caller, who passes
+    /// its own stop on by setting the flag.
+    pub fn with_stop(&self, stop: Arc<AtomicBool>) -> Control {
+        Control {
+            stop,
+            ..self.clone()
+        }
+    }
+
+    /// The same limits without the progress sink (a search run beside another whose notes
+    /// are the ones shown).
+    pub fn silent(&self) -> Control {
+        Control {
+            progress: None,
+            ..self.clone()
+        }
+    }
+
     /// Reports a line about a search under way (nothing without a progress sink).
     pub fn note(&self, line: &str) {
         if let Some(sink) = &self.progress {

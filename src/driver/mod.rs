@@ -12,6 +12,7 @@ pub mod guard;
 pub mod native;
 pub mod packing;
 pub mod packing_bounds;
+pub mod portfolio;
 pub mod sweep;
 
 use crate::base::error::{NamesSettings, Setting};

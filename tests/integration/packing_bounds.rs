@@ -195,3 +195,62 @@ fn v_pentominoes_in_14x14_pack_37() {
     );
     assert_eq!(outcome.answer(), "optimal 37");
 }
+
+/// With no backend named, skew tetrominoes in 14 x 14 are settled by the portfolio: SAT,
+/// joining the native search after its head start, meets the LP bound of 46 in about a
+/// second (the doll alone takes minutes); the evidence says what the native search had.
+#[test]
+fn the_default_portfolio_settles_skew_tetrominoes_in_14x14() {
+    let args = [
+        "solve",
+        "skew-tetromino-14x14.toml",
+        "--json",
+        "--time-limit",
+        "120",
+    ];
+    let run = puzzlec(&models(), &args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        (json["status"].as_str(), json["value"].as_u64()),
+        (Some("optimal"), Some(46))
+    );
+    let evidence = json["evidence"].as_str().unwrap();
+    assert!(evidence.contains(" (portfolio: "), "{evidence}");
+}
+
+/// A quick answer is the native search's alone (SAT would join only after the head
+/// start), and a named backend is never a portfolio.
+#[test]
+fn quick_answers_and_named_backends_are_one_search() {
+    let puzzle = load("cross-13x19.toml");
+    let Puzzle::Packing(packing) = puzzle else {
+        panic!("a packing")
+    };
+    let small = Puzzle::Packing(packing.open_box(7, 7));
+    let control = Control::unlimited();
+    let outcome =
+        puzzlec::driver::portfolio::solve_portfolio(&small, Goal::Maximise, &control, 1 << 30)
+            .unwrap();
+    assert_eq!(
+        (outcome.backend, outcome.answer().as_str()),
+        (Backend::Native, "optimal 2")
+    );
+    assert!(
+        !outcome.evidence.contains("portfolio"),
+        "{}",
+        outcome.evidence
+    );
+    let run = puzzlec(
+        &models(),
+        &[
+            "solve",
+            "skew-tetromino-14x14.toml",
+            "--backend",
+            "native",
+            "--time-limit",
+            "3",
+        ],
+    );
+    assert!(!run.stderr.contains("portfolio"), "{}", run.stderr);
+}

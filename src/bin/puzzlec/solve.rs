@@ -63,13 +63,19 @@ pub fn run(args: &Solve, session: &Session) -> Result<u8, Failure> {
 
 /// Solves one model once and prints the answer.
 fn answer(puzzle: &Puzzle, args: &Solve, paint: bool, control: &Control) -> Result<u8, Failure> {
+    let goal = goal(args.at_least);
+    if args.backend.is_none() && args.solver.is_none() && driver::portfolio::applies(puzzle) {
+        check_goal(puzzle, goal)?;
+        let limit = args.memory.bytes();
+        let outcome = driver::portfolio::solve_portfolio(puzzle, goal, control, limit)?;
+        return finish_answer(args, paint, puzzle, goal, &outcome);
+    }
     // Without --backend, the solver's program says which backend it serves.
     let backend = match (args.backend, &args.solver) {
         (Some(backend), _) => backend.into(),
         (None, Some(spec)) => ExternalSolver::infer_backend(spec),
         (None, None) => Backend::preferred_for(puzzle),
     };
-    let goal = goal(args.at_least);
     check_goal(puzzle, goal)?;
     // The SAT and MILP backends build the model and its encoding: refuse what would not fit.
     let work = match backend {
@@ -89,9 +95,20 @@ fn answer(puzzle: &Puzzle, args: &Solve, paint: bool, control: &Control) -> Resu
         }
         None => driver::solve(puzzle, backend, goal, control)?,
     };
-    report(args, paint, puzzle, goal, &outcome);
+    finish_answer(args, paint, puzzle, goal, &outcome)
+}
+
+/// Prints one answer (and draws it with `--svg`); the exit code of its status.
+fn finish_answer(
+    args: &Solve,
+    paint: bool,
+    puzzle: &Puzzle,
+    goal: Goal,
+    outcome: &Outcome,
+) -> Result<u8, Failure> {
+    report(args, paint, puzzle, goal, outcome);
     if let Some(path) = &args.svg {
-        write_svg(path, puzzle, &outcome)?;
+        write_svg(path, puzzle, outcome)?;
     }
     Ok(exit_code(goal, outcome.status))
 }
