@@ -222,5 +222,54 @@ fn reach(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, packing, russian_doll, neighbourhood, reach);
+/// `solve` with no backend named (the portfolio: the native search, SAT beside it after
+/// its head start) against each backend alone, on packings of several piece shapes (the
+/// shipped models of issue 37's public tables). A backend left out of a model takes
+/// minutes there (the doll on skew tetrominoes in 14 x 14; SAT on the 13 x 19 crosses and
+/// on the T tetrominoes' tiling of 12 x 12, where it finds 35 in a minute).
+fn portfolio(c: &mut Criterion) {
+    use puzzlec::base::{Control, Goal};
+    use puzzlec::driver::guard::DEFAULT_MAX_MEMORY;
+    use puzzlec::driver::{portfolio::solve_portfolio, solve, Backend};
+    let mut group = c.benchmark_group("portfolio");
+    group.sample_size(10);
+    let models = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
+    let runs: [(&str, &[Backend]); 5] = [
+        ("cross-13x19", &[Backend::Native]),
+        ("skew-tetromino-14x14", &[Backend::Sat]),
+        ("skew-tetromino-15x15", &[Backend::Native, Backend::Sat]),
+        ("t-tetromino-12x12", &[Backend::Native]),
+        ("i-tetromino-12x12", &[Backend::Native]),
+    ];
+    for (model, alone) in runs {
+        let path = models.join(format!("{model}.toml"));
+        let puzzle = puzzlec::puzzle::load_model_file(&path).expect("a shipped model");
+        let control = Control::unlimited();
+        group.bench_function(format!("{model}/default"), |b| {
+            b.iter(|| {
+                let outcome =
+                    solve_portfolio(&puzzle, Goal::Maximise, &control, DEFAULT_MAX_MEMORY).unwrap();
+                assert!(outcome.status.is_proven());
+            })
+        });
+        for &backend in alone {
+            group.bench_function(format!("{model}/{}", backend.name()), |b| {
+                b.iter(|| {
+                    let outcome = solve(&puzzle, backend, Goal::Maximise, &control).unwrap();
+                    assert!(outcome.status.is_proven());
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    packing,
+    russian_doll,
+    neighbourhood,
+    reach,
+    portfolio
+);
 criterion_main!(benches);

@@ -16,10 +16,12 @@ out=$(realpath "$out")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# Masks what legitimately varies from run to run: times, node counts, temporary paths, and
-# the packing search's progress notes (printed once a run has taken a second of wall time).
+# Masks what legitimately varies from run to run: times, node counts, temporary paths, the
+# packing search's progress notes (printed once a run has taken a second of wall time), and
+# a portfolio's note on what its other member had reached (see src/driver/portfolio.rs).
 normalise() {
   sed -E \
+    -e 's/ \(portfolio: [^"]*//' \
     -e 's/[0-9]+(\.[0-9]+)? ?(ms|s)\b/<time>/g' \
     -e 's/"([a-z_]*seconds)": ?[0-9.e+-]+/"\1": <time>/g' \
     -e 's/[0-9]+ nodes/<n> nodes/g' \

@@ -1,13 +1,15 @@
 //! The default for a puzzle with an objective when no backend is named: the native search
 //! and, beside it, the SAT backend; the first proven answer wins and the other is stopped.
 //!
-//! The native search is the stronger one on most packings (the Russian doll on the crosses)
-//! and on the queens boards, but a few piece shapes are settled at once by SAT with the LP
-//! bound where the doll takes minutes (skew tetrominoes in 14 x 14). Running both costs
-//! little when it is arranged so:
+//! The native search is the stronger one on most packings (the Russian doll on the
+//! crosses), but a few piece shapes are settled at once by SAT with the LP bound where the
+//! doll takes minutes (skew tetrominoes in 14 x 14). Running both costs little when it is
+//! arranged so:
 //!
 //! * SAT starts only once the native search has run for [`HEAD_START`] without an answer,
-//!   so the quick answers, and their output, stay the native search's alone;
+//!   so the instant answers (a tiling meeting the area bound, a small box), and their
+//!   output, stay the native search's alone, while SAT still starts early enough to be
+//!   within 1.5x of its own time where it wins;
 //! * SAT has an equal share of the cores for its first [`SAT_EQUAL_SHARE`], then yields to
 //!   the native search (nice 19, Linux only): on a core the native search leaves idle it
 //!   still runs at full speed, but where the doll's threads want every core SAT gets almost
@@ -26,7 +28,7 @@ use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 /// How long the native search runs alone before SAT joins it.
-pub const HEAD_START: Duration = Duration::from_secs(2);
+pub const HEAD_START: Duration = Duration::from_millis(100);
 
 /// How long SAT shares the cores equally with the native search before it yields.
 pub const SAT_EQUAL_SHARE: Duration = Duration::from_secs(10);
@@ -128,7 +130,7 @@ pub fn solve_portfolio(
 }
 
 /// How long a member stopped by another's proof has to report what it reached.
-const REPORT_WAIT: Duration = Duration::from_millis(250);
+const REPORT_WAIT: Duration = Duration::from_millis(30);
 
 /// Starts `backend` on its own thread with a stop flag of its own.
 fn start_member(
@@ -488,8 +490,8 @@ mod tests {
         let won = combine(&maximised(), Goal::Maximise, members, Duration::ZERO).unwrap();
         assert_eq!(
             won.evidence,
-            "sat said so (portfolio: native failed: no; milp had not reported within 250 ms of \
-             being stopped)"
+            "sat said so (portfolio: native failed: no; milp had not reported within 30 ms of being \
+             stopped)"
         );
     }
 
