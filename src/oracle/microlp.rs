@@ -71,9 +71,9 @@ where
         .iter()
         .map(|_| vars.add(variable().binary()))
         .collect();
-    let expression =
-        |terms: &[(f64, usize)]| -> Expression { terms.iter().map(|&(c, i)| c * columns[i]).sum() };
-    let mut problem = vars.maximise(expression(&program.objective)).using(solver);
+    let mut problem = vars
+        .maximise(expression(&program.objective, &columns))
+        .using(solver);
     if let Some(remaining) = control.remaining() {
         problem = problem.with_time_limit(remaining.as_secs_f64());
     }
@@ -85,14 +85,7 @@ where
                 error,
             })?;
     }
-    for row in &program.rows {
-        let lhs = expression(&row.terms);
-        problem.add_constraint(match row.comparison {
-            Comparison::AtMost => lhs.leq(row.rhs),
-            Comparison::AtLeast => lhs.geq(row.rhs),
-            Comparison::Equal => lhs.eq(row.rhs),
-        });
-    }
+    add_rows(&mut problem, program, &columns);
     match problem.solve() {
         Ok(solution) => {
             let values = columns.iter().map(|&c| solution.value(c) > 0.5).collect();
@@ -151,21 +144,12 @@ pub fn lp_relaxation(
         .iter()
         .map(|_| vars.add(variable().min(0.0).max(1.0)))
         .collect();
-    let expression =
-        |terms: &[(f64, usize)]| -> Expression { terms.iter().map(|&(c, i)| c * columns[i]).sum() };
-    let objective = expression(&program.objective);
+    let objective = expression(&program.objective, &columns);
     let mut problem = vars.maximise(objective.clone()).using(microlp);
     if let Some(remaining) = control.remaining() {
         problem = problem.with_time_limit(remaining.as_secs_f64());
     }
-    for row in &program.rows {
-        let lhs = expression(&row.terms);
-        problem.add_constraint(match row.comparison {
-            Comparison::AtMost => lhs.leq(row.rhs),
-            Comparison::AtLeast => lhs.geq(row.rhs),
-            Comparison::Equal => lhs.eq(row.rhs),
-        });
-    }
+    add_rows(&mut problem, program, &columns);
     match problem.solve() {
         Ok(solution) if matches!(solution.status(), SolutionStatus::Optimal) => {
             Ok(Some(solution.eval(&objective) + program.objective_offset))
@@ -176,5 +160,26 @@ pub fn lp_relaxation(
             solver: "microlp",
             error,
         }),
+    }
+}
+
+/// The linear expression of `terms` (coefficient, column) over the program's `columns`.
+fn expression(terms: &[(f64, usize)], columns: &[good_lp::Variable]) -> Expression {
+    terms.iter().map(|&(c, i)| c * columns[i]).sum()
+}
+
+/// Adds the program's rows to a good_lp model over its `columns`.
+fn add_rows<M: SolverModel>(
+    problem: &mut M,
+    program: &LinearProgram,
+    columns: &[good_lp::Variable],
+) {
+    for row in &program.rows {
+        let lhs = expression(&row.terms, columns);
+        problem.add_constraint(match row.comparison {
+            Comparison::AtMost => lhs.leq(row.rhs),
+            Comparison::AtLeast => lhs.geq(row.rhs),
+            Comparison::Equal => lhs.eq(row.rhs),
+        });
     }
 }
