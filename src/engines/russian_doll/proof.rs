@@ -430,6 +430,10 @@ struct Prover<'p, W> {
     stack: Vec<u32>,
     memo: FxHashMap<Key, (u32, u64)>,
     relaxed: Vec<(u64, u64)>,
+    /// Per placement, its [`Prover::excludes`] line once derived.
+    excluding: Vec<Option<Option<u64>>>,
+    /// The derived jumps of [`Prover::jump`], by `(from, to, k)`.
+    jumps: FxHashMap<(u32, u32, u32), u64>,
     nodes: u64,
     memo_hits: u64,
     dead_keys: u64,
@@ -465,6 +469,8 @@ impl<'p, W: Window> Prover<'p, W> {
             target: 0,
             stack: Vec::new(),
             memo: FxHashMap::default(),
+            excluding: vec![None; prep.index.len()],
+            jumps: FxHashMap::default(),
             nodes: 0,
             memo_hits: 0,
             dead_keys: 0,
@@ -953,25 +959,95 @@ impl<'p, W: Window> Prover<'p, W> {
     /// starts after the origin's cell false: `w`'s at-most-one if the origin's placement
     /// covers `w`, else the first half of `e{origin}_{w}` (which the origin's clause
     /// assumes). `None`: no such placement.
-    fn source(&self, origin: Origin, w: usize) -> Option<u64> {
-        if origin.covers(self.prep, w) {
-            self.amo[w]
-        } else {
-            Some(self.free(origin.q, w)?.implies)
+    fn source(&mut self, origin: Origin, w: usize) -> Result<Option<u64>, WriteError> {
+        match origin.placed {
+            Some(i) if origin.covers(self.prep, w) => self.excludes(origin.q, i),
+            _ => Ok(self.free(origin.q, w).map(|f| f.implies)),
         }
+    }
+
+    /// The line "placement `i` (first cell `q`) excludes every placement that starts
+    /// after `q` and meets it", `R ~x_i + ~x_r1 + .. + ~x_rR >= R`, by its cells'
+    /// at-most-ones; derived at its first use (`None`: no such placement).
+    fn excludes(&mut self, q: usize, i: usize) -> Result<Option<u64>, WriteError> {
+        if let Some(known) = self.excluding[i] {
+            return Ok(known);
+        }
+        let mut met: Vec<u32> = Vec::new();
+        let mut hints = Vec::new();
+        for &k in &self.prep.relative[i] {
+            let later = self.covering(q + k, q + 1);
+            if !later.is_empty() {
+                met.extend(later.iter().map(|&(_, r)| r));
+                hints.extend(self.amo[q + k]);
+            }
+        }
+        met.sort_unstable();
+        met.dedup();
+        let id = if met.is_empty() {
+            None
+        } else {
+            let r = met.len() as i64;
+            let mut terms = vec![(r, x(self.prep.index[i]).negate())];
+            terms.extend(
+                met.iter()
+                    .map(|&m| (1, x(self.prep.index[m as usize]).negate())),
+            );
+            Some(
+                self.step(&Step::Rup {
+                    constraint: Constraint {
+                        terms,
+                        relation: Relation::AtLeast,
+                        rhs: r,
+                    },
+                    hints: Some(
+                        hints
+                            .into_iter()
+                            .map(|id| Hint::Id(ConstraintId::Absolute(id)))
+                            .collect(),
+                    ),
+                })?,
+            )
+        };
+        self.excluding[i] = Some(id);
+        Ok(id)
+    }
+
+    /// The line that makes `u{to}_{k}` true from `u{from}_{k}` once every placement
+    /// starting in `from..to` is false (none when `from == to`): the carry `later` for one
+    /// cell, a `pol` of the two definitions derived once per jump otherwise.
+    fn jump(&mut self, from: usize, to: usize, k: usize) -> Result<Option<u64>, WriteError> {
+        if from == to {
+            return Ok(None);
+        }
+        if to == from + 1 {
+            return Ok(Some(self.counter(from, k).later));
+        }
+        if let Some(&id) = self.jumps.get(&(from as u32, to as u32, k as u32)) {
+            return Ok(Some(id));
+        }
+        let implies = self.counter(from, k).implies;
+        // Without `u{to}_{k}`'s second half (more than the placements left), the first
+        // alone refutes.
+        let id = match self.counters[to].get(k - 1).and_then(|c| c.implied) {
+            Some(implied) => self.pol_sum(&[implies, implied])?,
+            None => implies,
+        };
+        self.jumps.insert((from as u32, to as u32, k as u32), id);
+        Ok(Some(id))
     }
 
     /// The hints that make `e{q}_{w}` true for the cells of the clause cited at `(q,
     /// window)`, from the child's origin: those of `window` (the child's own covered
     /// cells) and its dead cells in `filled`, as far as `kept` keeps them.
     fn establish(
-        &self,
+        &mut self,
         origin: Origin,
         q: usize,
         (window, filled): (W, W),
         kept: (u64, u64),
         hints: &mut Hints,
-    ) {
+    ) -> Result<(), WriteError> {
         let (lo, hi) = window.key().expect("proof windows have at most 128 bits");
         for (w, free) in self.key_cells(q, filled, kept) {
             if bit((lo, hi), w - q) {
@@ -981,16 +1057,21 @@ impl<'p, W: Window> Prover<'p, W> {
                     // The origin's clause assumes this very variable.
                     continue;
                 }
-                hints.extend(self.source(origin, w));
+                hints.extend(self.source(origin, w)?);
             } else {
                 // Dead: every placement over `w` from `q` on meets a covered cell.
-                for &(first, i) in self.covering(w, q) {
-                    let blocked = self.blocking(q, window, first as usize, i as usize);
-                    hints.extend(self.source(origin, blocked));
+                let blocked: Vec<usize> = self
+                    .covering(w, q)
+                    .iter()
+                    .map(|&(first, i)| self.blocking(q, window, first as usize, i as usize))
+                    .collect();
+                for b in blocked {
+                    hints.extend(self.source(origin, b)?);
                 }
             }
             hints.push(free.implied);
         }
+        Ok(())
     }
 
     /// The first cell of placement `i` (first cell `first >= q`) that `window` (at `q`)
@@ -1020,10 +1101,12 @@ impl<'p, W: Window> Prover<'p, W> {
             return Ok(Closed::Found);
         }
         let mut hints = Hints::default();
+        let start = q;
         loop {
             if need > self.table[q] {
                 // The table cuts: need = S[q] + 1 (S falls by at most one per cell).
                 debug_assert_eq!(need, self.table[q] + 1);
+                hints.extend(self.jump(start, q, need as usize)?);
                 hints.push(self.entry[q]);
                 return Ok(Closed::Refuted(hints.ids));
             }
@@ -1038,12 +1121,12 @@ impl<'p, W: Window> Prover<'p, W> {
             // Nothing fits at q: every placement starting there meets a covered cell.
             for i in from..to {
                 let w = self.blocking(q, window, q, i);
-                hints.extend(self.source(origin, w));
+                hints.extend(self.source(origin, w)?);
             }
-            hints.push(self.counter(q, need as usize).later);
             q += 1;
             window = window.shr(1);
         }
+        hints.extend(self.jump(start, q, need as usize)?);
         let filled = self.engine.fill_dead(q, window);
         let memo_hit = self.lookup(q, filled, need);
         let (lo, hi) = window.key().expect("at most 128 bits");
@@ -1065,7 +1148,7 @@ impl<'p, W: Window> Prover<'p, W> {
                 None => return Ok(Closed::Found),
             },
         };
-        self.establish(origin, q, (window, filled), kept, &mut hints);
+        self.establish(origin, q, (window, filled), kept, &mut hints)?;
         hints.push(id);
         Ok(Closed::Refuted(hints.ids))
     }
