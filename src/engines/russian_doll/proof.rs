@@ -17,7 +17,11 @@
 //!
 //! From the `u` definitions it derives once, with `pol`: `u{q}_{k}` implies `u{q+1}_{k-1}`
 //! (a piece at `q` at most), and `u{q+1}_{k}` or one of the placements starting at `q`;
-//! and the monotony `u{q}_{k} -> u{q}_{k-1}`.
+//! the monotony `u{q}_{k} -> u{q}_{k-1}`; and, at first use, the jump "`u{q'}_{k}` or one
+//! of the placements starting in `q..q'`" for a scan that passes over cells where nothing
+//! fits. Per placement `p`, at its first use, a `rup` by its cells' at-most-ones: "`x_p`
+//! excludes every placement starting after it that meets it" (one hint for all the cells
+//! of a piece just placed).
 //!
 //! Then every exhausted search node `(q, window)` that needed `k` more pieces writes one
 //! clause: `~e{q}_{w1} ... ~e{q}_{wr} ~u{q}_{k}` over the cells of its memo key, "if no
