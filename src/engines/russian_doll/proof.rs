@@ -407,7 +407,7 @@ struct Free {
 /// The end of a child's chain: why the state it reaches cannot hold the pieces it needs.
 enum Closed {
     /// The hints, from the child's origin on, that propagate to a conflict.
-    Refuted(Vec<u64>),
+    Refuted(Hints),
     /// A packing of the target was found.
     Found,
 }
@@ -963,11 +963,18 @@ impl<'p, W: Window> Prover<'p, W> {
     /// starts after the origin's cell false: `w`'s at-most-one if the origin's placement
     /// covers `w`, else the first half of `e{origin}_{w}` (which the origin's clause
     /// assumes). `None`: no such placement.
-    fn source(&mut self, origin: Origin, w: usize) -> Result<Option<u64>, WriteError> {
+    /// Pushes it onto `hints`, noting the origin's cell it assumes.
+    fn source(&mut self, origin: Origin, w: usize, hints: &mut Hints) -> Result<(), WriteError> {
         match origin.placed {
-            Some(i) if origin.covers(self.prep, w) => self.excludes(origin.q, i),
-            _ => Ok(self.free(origin.q, w).map(|f| f.implies)),
+            Some(i) if origin.covers(self.prep, w) => hints.extend(self.excludes(origin.q, i)?),
+            _ => {
+                if let Some(free) = self.free(origin.q, w) {
+                    hints.assume(w - origin.q);
+                    hints.push(free.implies);
+                }
+            }
         }
+        Ok(())
     }
 
     /// The line "placement `i` (first cell `q`) excludes every placement that starts
@@ -1059,9 +1066,10 @@ impl<'p, W: Window> Prover<'p, W> {
                     && self.free(origin.q, w).is_some_and(|f| f.var == free.var);
                 if inherited {
                     // The origin's clause assumes this very variable.
+                    hints.assume(w - origin.q);
                     continue;
                 }
-                hints.extend(self.source(origin, w)?);
+                self.source(origin, w, hints)?;
             } else {
                 // Dead: every placement over `w` from `q` on meets a covered cell.
                 let blocked: Vec<usize> = self
@@ -1070,7 +1078,7 @@ impl<'p, W: Window> Prover<'p, W> {
                     .map(|&(first, i)| self.blocking(q, window, first as usize, i as usize))
                     .collect();
                 for b in blocked {
-                    hints.extend(self.source(origin, b)?);
+                    self.source(origin, b, hints)?;
                 }
             }
             hints.push(free.implied);
@@ -1112,7 +1120,7 @@ impl<'p, W: Window> Prover<'p, W> {
                 debug_assert_eq!(need, self.table[q] + 1);
                 hints.extend(self.jump(start, q, need as usize)?);
                 hints.push(self.entry[q]);
-                return Ok(Closed::Refuted(hints.ids));
+                return Ok(Closed::Refuted(hints));
             }
             let (from, to) = (
                 self.prep.starts[q] as usize,
@@ -1125,7 +1133,7 @@ impl<'p, W: Window> Prover<'p, W> {
             // Nothing fits at q: every placement starting there meets a covered cell.
             for i in from..to {
                 let w = self.blocking(q, window, q, i);
-                hints.extend(self.source(origin, w)?);
+                self.source(origin, w, &mut hints)?;
             }
             q += 1;
             window = window.shr(1);
@@ -1154,7 +1162,7 @@ impl<'p, W: Window> Prover<'p, W> {
         };
         self.establish(origin, q, (window, filled), kept, &mut hints)?;
         hints.push(id);
-        Ok(Closed::Refuted(hints.ids))
+        Ok(Closed::Refuted(hints))
     }
 
     /// The memo's clause for `(q, window)` that cuts a node needing `need` more pieces:
@@ -1179,12 +1187,6 @@ impl<'p, W: Window> Prover<'p, W> {
     fn expand(&mut self, q: usize, window: W, need: u32) -> Result<Option<u64>, WriteError> {
         let covered = self.key_cells(q, window, ALL);
         let counter = self.counter(q, need as usize);
-        let clause = |extra: Option<Lit>| -> Vec<Lit> {
-            let mut lits: Vec<Lit> = covered.iter().map(|(_, c)| Lit::new(c.var, true)).collect();
-            lits.push(Lit::new(counter.var, true));
-            lits.extend(extra);
-            lits
-        };
         let (from, to) = (
             self.prep.starts[q] as usize,
             self.prep.starts[q + 1] as usize,
@@ -1205,11 +1207,18 @@ impl<'p, W: Window> Prover<'p, W> {
                 return Ok(None);
             };
             self.stack.pop();
-            // Assuming the node's clause false and x_i, one piece fewer is needed at q + 1.
+            // Assuming x_i, the node's counter and the cells the child's hints use, one
+            // piece fewer is needed at q + 1 and the child's chain refutes it.
             let mut hints = vec![counter.fewer];
-            hints.extend(child_hints);
-            let lit = x(self.prep.index[i]).negate();
-            let id = self.rup(clause(Some(lit)), &hints)?;
+            hints.extend_from_slice(&child_hints.ids);
+            let mut lits: Vec<Lit> = covered
+                .iter()
+                .filter(|&&(w, _)| child_hints.assumes(w - q))
+                .map(|(_, c)| Lit::new(c.var, true))
+                .collect();
+            lits.push(Lit::new(counter.var, true));
+            lits.push(x(self.prep.index[i]).negate());
+            let id = self.rup(lits, &hints)?;
             node_hints.push(id);
             per_placement.push(id);
         }
@@ -1218,10 +1227,10 @@ impl<'p, W: Window> Prover<'p, W> {
             return Ok(None);
         };
         node_hints.push(counter.later);
-        for id in skip_hints {
-            node_hints.push(id);
-        }
-        let id = self.rup(clause(None), &node_hints.ids)?;
+        node_hints.extend(skip_hints.ids);
+        let mut lits: Vec<Lit> = covered.iter().map(|(_, c)| Lit::new(c.var, true)).collect();
+        lits.push(Lit::new(counter.var, true));
+        let id = self.rup(lits, &node_hints.ids)?;
         // The per-placement clauses served this node's clause alone: the checkers drop them.
         if !per_placement.is_empty() {
             let ids = per_placement
@@ -1269,13 +1278,27 @@ fn bit((lo, hi): (u64, u64), k: usize) -> bool {
     }
 }
 
-/// A hint list without repeats, in first-use order.
+/// A hint list without repeats, in first-use order, and the origin's cells whose `e` it
+/// assumes (key words from the origin's cell).
 #[derive(Default)]
 struct Hints {
     ids: Vec<u64>,
+    assumed: (u64, u64),
 }
 
 impl Hints {
+    /// Notes that the hints assume `e` of the origin's cell at `offset`.
+    fn assume(&mut self, offset: usize) {
+        match offset {
+            0..=63 => self.assumed.0 |= 1 << offset,
+            _ => self.assumed.1 |= 1 << (offset - 64),
+        }
+    }
+
+    fn assumes(&self, offset: usize) -> bool {
+        bit(self.assumed, offset)
+    }
+
     fn extend(&mut self, ids: impl IntoIterator<Item = u64>) {
         for id in ids {
             self.push(id);
