@@ -7,7 +7,7 @@ use std::process::Command;
 
 use puzzlec::checkers::pb::{check_pb_files, PbConclusion};
 use puzzlec::engines::russian_doll::{
-    packing_opb, shard_opb, solve, write_proof, write_shard_proof, DollOptions,
+    packing_opb, shard_opb, solve, write_proof, write_shard_proof, DollOptions, DollProof,
 };
 use puzzlec::formats::lines::LineWriter;
 use puzzlec::formats::veripb::write_opb;
@@ -29,6 +29,12 @@ fn crosses(dir: &Path, width: usize, height: usize) -> PathBuf {
 /// Writes the OPB file and the doll's proof for the crosses in `width x height`; the
 /// optimum found.
 fn prove(dir: &Path, width: usize, height: usize) -> (PathBuf, PathBuf, usize) {
+    let (opb, pbp, outcome) = proved(dir, width, height);
+    (opb, pbp, outcome.optimum)
+}
+
+/// [`prove`], with what the proof-writing run reports.
+fn proved(dir: &Path, width: usize, height: usize) -> (PathBuf, PathBuf, DollProof) {
     let Puzzle::Packing(packing) = load_model_file(&crosses(dir, width, height)).unwrap() else {
         panic!("a packing model")
     };
@@ -49,7 +55,7 @@ fn prove(dir: &Path, width: usize, height: usize) -> (PathBuf, PathBuf, usize) {
         packing.instance.check_packing(&outcome.best),
         Ok(outcome.optimum)
     );
-    (opb_path, pbp_path, outcome.optimum)
+    (opb_path, pbp_path, outcome)
 }
 
 fn veripb_or_skip(test: &str) -> bool {
@@ -160,6 +166,58 @@ fn tampered_doll_proofs_are_refused_by_both_checkers() {
                 "veripb accepted the {what} proof"
             );
         }
+    }
+}
+
+#[test]
+fn dead_cells_in_memo_keys_are_proved_and_a_false_state_clause_is_refused() {
+    let test = "dead_cells_in_memo_keys_are_proved_and_a_false_state_clause_is_refused";
+    let veripb = veripb_or_skip(test);
+    let dir = tempfile::tempdir().unwrap();
+    let (opb, pbp, outcome) = proved(dir.path(), 10, 10);
+    // The optimum of docs/packing-optima.md, from states whose keys hold dead cells and
+    // memo hits that cite clauses naming them.
+    assert_eq!(outcome.optimum, 6);
+    assert!(
+        outcome.dead_keys > 1000 && outcome.dead_hits > 100,
+        "{outcome:?}"
+    );
+    let checked = check_pb_files(&opb, &pbp).unwrap();
+    assert_eq!(
+        checked.conclusion,
+        PbConclusion::Bounds {
+            lower: Some(-6),
+            upper: Some(-6)
+        }
+    );
+    assert_eq!(checked.stats.rup, 0, "every rup names its hints");
+    if veripb {
+        assert_eq!(
+            veripb_verdict(&opb, &pbp).as_deref(),
+            Some("s VERIFIED BOUNDS -6 <= obj <= -6")
+        );
+    }
+    // A searched node's clause (cells ~e, then ~u) without its cells: "fewer than k pieces
+    // from q on", false, since the search reached q needing k only where S[q] >= k.
+    let text = std::fs::read_to_string(&pbp).unwrap();
+    let state = text
+        .lines()
+        .find(|l| l.starts_with("rup 1 ~e") && l.contains("~u") && !l.contains("~x"))
+        .expect("a node's clause");
+    let (clause, hints) = state.split_once(" >= 1 : ").unwrap();
+    let counter = clause.split(" 1 ").find(|l| l.starts_with("~u")).unwrap();
+    let tampered = text.replacen(state, &format!("rup 1 {counter} >= 1 : {hints}"), 1);
+    let path = dir.path().join("tampered.pbp");
+    std::fs::write(&path, tampered).unwrap();
+    let refused = check_pb_files(&opb, &path).expect_err("puzzlec's checker accepted it");
+    assert!(
+        refused
+            .to_string()
+            .contains("not implied by unit propagation over its hints"),
+        "{refused}"
+    );
+    if veripb {
+        assert_eq!(veripb_verdict(&opb, &path), None, "veripb accepted it");
     }
 }
 

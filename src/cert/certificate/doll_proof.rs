@@ -142,7 +142,7 @@ pub(super) fn prove(
         )));
     }
     let how = format!(
-        "the native Russian-doll search (memo of exhausted states with relaxed lookups, one thread; no dead cells, lookahead or symmetry) found a packing of {} and wrote, as it searched, a VeriPB proof ({PROOF_FILE}: {} derived constraints over {} search nodes, {} memo hits) that at most {} pieces fit in {OPB_FILE}, the packing model; checked by puzzlec's PB checker; the witness is verified by the puzzle's rules",
+        "the native Russian-doll search (memo of exhausted states with dead cells and relaxed lookups, one thread; no lookahead or symmetry) found a packing of {} and wrote, as it searched, a VeriPB proof ({PROOF_FILE}: {} derived constraints over {} search nodes, {} memo hits) that at most {} pieces fit in {OPB_FILE}, the packing model; checked by puzzlec's PB checker; the witness is verified by the puzzle's rules",
         proof.optimum, proof.derived, proof.nodes, proof.memo_hits, proof.optimum
     );
     let encoding = EncodingEntry {

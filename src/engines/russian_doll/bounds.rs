@@ -1,7 +1,15 @@
 //! A node's cuts before it is searched: unfit cells skipped, dead cells filled, the lookahead.
 
-use super::instance::Engine;
+use super::instance::{Engine, Prepared};
 use super::window::Window;
+
+/// The window offsets tested for dead cells ([`DollOptions::dead_cells`]): two scan rows,
+/// within the reach (the window's cells beyond it are all free).
+///
+/// [`DollOptions::dead_cells`]: super::DollOptions::dead_cells
+pub(super) fn dead_span(prep: &Prepared) -> usize {
+    (2 * prep.row).min(prep.reach)
+}
 
 impl<W: Window> Engine<'_, W> {
     /// The window with its dead cells marked covered ([`DollOptions::dead_cells`]): each

@@ -10,26 +10,35 @@
 //!
 //! * `u{q}_{k}` <=> "at least `k` placements with their first cell at `q` or later" are
 //!   used (the table entry `S[q]` is the unit `~u{q}_{S[q]+1}`), and
-//! * `c{q}_{w}` <=> "cell `w` is covered by a placement whose first cell is before `q`"
-//!   (one variable serves the cells `q` after it too, while no placement starting there
-//!   covers `w`: the same placements, so the same definition).
+//! * `e{q}_{w}` <=> "no placement whose first cell is `q` or later and which covers cell
+//!   `w` is used": one line `m ~e + ~x_p1 + .. + ~x_pm >= m` (`e` excludes them all at
+//!   once) and the clause `e x_p1 .. x_pm` (one variable serves the cells `q` after it
+//!   too, while no placement starting there covers `w`: the same placements).
 //!
-//! From the definitions it derives once, with `pol` (and `rup` for the carry):
-//! `u{q}_{k}` implies `u{q+1}_{k-1}` (a
-//! piece at `q` at most), and `u{q+1}_{k}` or one of the placements starting at `q`; the
-//! monotony `u{q}_{k} -> u{q}_{k-1}`; `c{q}_{w} -> c{q+1}_{w}`; and "`c{q}_{w}` excludes the
-//! later placements covering `w`".
+//! From the `u` definitions it derives once, with `pol`: `u{q}_{k}` implies `u{q+1}_{k-1}`
+//! (a piece at `q` at most), and `u{q+1}_{k}` or one of the placements starting at `q`;
+//! the monotony `u{q}_{k} -> u{q}_{k-1}`; and, at first use, the jump "`u{q'}_{k}` or one
+//! of the placements starting in `q..q'`" for a scan that passes over cells where nothing
+//! fits. Per placement `p`, at its first use, a `rup` by its cells' at-most-ones: "`x_p`
+//! excludes every placement starting after it that meets it" (one hint for all the cells
+//! of a piece just placed).
 //!
 //! Then every exhausted search node `(q, window)` that needed `k` more pieces writes one
-//! clause: `~c{q}_{w1} ... ~c{q}_{wr} ~u{q}_{k}` over the window's covered cells, "from this
-//! state fewer than `k` more fit". It is about the state alone, not the path that reached
-//! it, so it is true in every entry of the table, and it is exactly what the memo stores:
-//! a memo hit, or a relaxed lookup (fewer covered cells: a shorter clause that implies the
-//! longer one), names the clause of the node that filled the memo entry. A node's clause
-//! follows by unit propagation from, per placement tried at `q`, a clause "... or not this
+//! clause: `~e{q}_{w1} ... ~e{q}_{wr} ~u{q}_{k}` over the cells of its memo key, "if no
+//! placement from here on meets these cells, fewer than `k` more fit". It is about the
+//! state alone, not the path that reached it, so it is true in every entry of the table,
+//! and it is exactly what the memo stores: a memo hit, or a relaxed lookup (fewer cells: a
+//! shorter clause that implies the longer one), names the clause of the node that filled
+//! the memo entry. The key holds the window's covered cells and its **dead cells** (free
+//! cells every placement from `q` on over which meets a covered one, see
+//! `DollOptions::dead_cells`): a covered cell's `e` comes from the parent's clause (the
+//! same variable, or its `e` excluding the placements and the next one's definition) or,
+//! for the cells of the piece just placed, from the cell's at-most-one; a dead cell's from
+//! the covered cells its placements meet and its own definition, all by unit propagation.
+//! A node's clause follows, per placement tried at `q`, from a clause "... or not this
 //! placement", which follows from the child's clause (or the table entry or memo entry
-//! that cut the child) through the chain of cells the child's scan passed over. Every `rup`
-//! names its hints, in propagation order.
+//! that cut the child) through the cells the child's scan passed over (where every
+//! placement met a covered cell). Every `rup` names its hints, in propagation order.
 //!
 //! The table entry of a cell where the search found no packing is the root node's clause
 //! (an empty window); one that rose follows from the next entry in one `rup`. The last
@@ -38,19 +47,20 @@
 //!
 //! # What is switched off
 //!
-//! The proof covers the search with the memo, relaxed lookups and skipped unfit cells. Not
-//! (yet) the dead cells (a state's key would name cells no placement covers), the
-//! lookahead cut, outside row bounds, mirror symmetry and the threads: a proof is written
-//! by one thread without them (what each saves in the plain search is measured on
-//! `DollOptions`; the proof's own figures are in `docs/certificates.md`). Instances
-//! with a binding piece maximum (where the doll has no memo) are refused.
+//! The proof covers the search with the memo, dead cells, relaxed lookups and skipped unfit
+//! cells. Not (yet) the lookahead cut, outside row bounds, mirror symmetry and the
+//! threads: a proof is written by one thread without them (what each saves in the plain
+//! search is measured on `DollOptions`; the proof's own figures are in
+//! `docs/certificates.md`). Instances with a binding piece maximum (where the doll has no
+//! memo) are refused.
 
 use std::io::Write;
 use std::ops::Range;
 
 use rustc_hash::FxHashMap;
 
-use super::instance::{Engine, Prepared};
+use super::bounds::dead_span;
+use super::instance::{covering_lists, Engine, Prepared};
 use super::memo::{key_of, Key};
 use super::table::relaxed_offsets;
 use super::window::Window;
@@ -73,6 +83,10 @@ pub struct DollProof {
     pub nodes: u64,
     /// Nodes cut by a memo entry (relaxed lookups included).
     pub memo_hits: u64,
+    /// Nodes whose memo key holds a dead cell.
+    pub dead_keys: u64,
+    /// Memo hits whose clause names a dead cell.
+    pub dead_hits: u64,
     /// Constraints the proof derives (its last ID minus the formula's).
     pub derived: u64,
 }
@@ -286,6 +300,10 @@ pub struct DollShardProof {
     pub nodes: u64,
     /// Nodes cut by a memo entry.
     pub memo_hits: u64,
+    /// Nodes whose memo key holds a dead cell.
+    pub dead_keys: u64,
+    /// Memo hits whose clause names a dead cell.
+    pub dead_hits: u64,
     /// Constraints the proof derives.
     pub derived: u64,
 }
@@ -375,24 +393,21 @@ struct Counter {
     monotone: u64,
 }
 
-/// The definition of `c{q}_{w}` and what is derived from it.
+/// The definition of `e{q}_{w}`: no placement whose first cell is `q` or later and which
+/// covers `w` is used.
 #[derive(Clone, Copy)]
-struct Cover {
+struct Free {
     var: u32,
-    /// `c -> ` one of the earlier placements covering `w`.
+    /// `e ->` none of those placements (one line that propagates them all).
     implies: u64,
-    /// each earlier placement covering `w` `-> c`.
+    /// none of them `-> e`.
     implied: u64,
-    /// `c` excludes every later placement covering `w`.
-    excludes: u64,
-    /// `c{q}_{w} -> c{q+1}_{w}` (when that is defined).
-    next: Option<u64>,
 }
 
 /// The end of a child's chain: why the state it reaches cannot hold the pieces it needs.
 enum Closed {
     /// The hints, from the child's origin on, that propagate to a conflict.
-    Refuted(Vec<u64>),
+    Refuted(Hints),
     /// A packing of the target was found.
     Found,
 }
@@ -407,10 +422,9 @@ struct Prover<'p, W> {
     next_id: u64,
     /// Per scan position: its cell's "at most one" ID.
     amo: Vec<Option<u64>>,
-    /// Per scan position `q`: the kept placements (`Prepared` indices) covering it.
-    covering: Vec<Vec<u32>>,
-    /// `covers[q][w - q]`: `c{q}_{w}`, where defined.
-    covers: Vec<Vec<Option<Cover>>>,
+    /// `frees[q][w - q]`: `e{q}_{w}`, where some placement starting at `q` or later
+    /// covers `w`.
+    frees: Vec<Vec<Option<Free>>>,
     /// `counters[q][k - 1]`: `u{q}_{k}`.
     counters: Vec<Vec<Counter>>,
     /// Per scan position: the ID of its table entry, the unit `~u{q}_{S[q]+1}`.
@@ -419,27 +433,27 @@ struct Prover<'p, W> {
     target: u32,
     stack: Vec<u32>,
     memo: FxHashMap<Key, (u32, u64)>,
-    /// The derived jumps `c{from}_{w} -> c{to}_{w}`, by `(w, from's variable, to's)`.
-    lifts: FxHashMap<(u32, u32, u32), u64>,
     relaxed: Vec<(u64, u64)>,
+    /// Per placement, its [`Prover::excludes`] line once derived.
+    excluding: Vec<Option<Option<u64>>>,
+    /// The derived jumps of [`Prover::jump`], by `(from, to, k)`.
+    jumps: FxHashMap<(u32, u32, u32), u64>,
     nodes: u64,
     memo_hits: u64,
+    dead_keys: u64,
+    dead_hits: u64,
 }
 
 impl<'p, W: Window> Prover<'p, W> {
     fn new(prep: &'p Prepared, opb: OpbFile, amo: Vec<Option<u64>>, out: LineWriter<'p>) -> Self {
+        let (covering_starts, covering) = covering_lists(prep);
         let engine: Engine<'_, W> = Engine {
             skip_unfit: true,
+            dead_span: dead_span(prep),
+            covering_starts,
+            covering,
             ..Engine::plain(prep)
         };
-        let mut covering = vec![Vec::new(); prep.cells];
-        for first in 0..prep.cells {
-            for i in prep.starts[first]..prep.starts[first + 1] {
-                for &k in &prep.relative[i as usize] {
-                    covering[first + k].push(i);
-                }
-            }
-        }
         let names = opb.names.clone();
         let next_id = opb.constraint_ids() + 1;
         Prover {
@@ -452,17 +466,19 @@ impl<'p, W: Window> Prover<'p, W> {
             line: String::new(),
             next_id,
             amo,
-            covering,
-            covers: Vec::new(),
+            frees: Vec::new(),
             counters: vec![Vec::new(); prep.cells + 1],
             entry: vec![0; prep.cells + 1],
             table: vec![0; prep.cells + 1],
             target: 0,
             stack: Vec::new(),
             memo: FxHashMap::default(),
-            lifts: FxHashMap::default(),
+            excluding: vec![None; prep.index.len()],
+            jumps: FxHashMap::default(),
             nodes: 0,
             memo_hits: 0,
+            dead_keys: 0,
+            dead_hits: 0,
         }
     }
 
@@ -541,94 +557,63 @@ impl<'p, W: Window> Prover<'p, W> {
         self.prep.index.len() - self.prep.starts[q] as usize
     }
 
-    /// Defines `c{q}_{w}` for every `q >= from` and every cell `w >= q` that a placement
-    /// starting before `q` and one starting at `q` or later both cover (a shard's search
-    /// never looks before its first entry).
-    fn define_covers(&mut self, from: usize) -> Result<(), WriteError> {
+    /// Defines `e{q}_{w}` for every `q >= from` and every cell `w` of the window at `q`
+    /// that a placement starting at `q` or later covers (a shard's search never looks
+    /// before its first entry).
+    fn define_frees(&mut self, from: usize) -> Result<(), WriteError> {
         let n = self.prep.cells;
-        let reach = self.prep.reach;
-        self.covers = vec![Vec::new(); n + 1];
-        for q in from.max(1)..n {
-            let span = (reach.saturating_sub(1)).min(n - q);
-            let mut row = vec![None; span];
+        self.frees = vec![Vec::new(); n + 1];
+        for q in from..n {
+            let mut row = vec![None; self.prep.reach.min(n - q)];
             for (offset, slot) in row.iter_mut().enumerate() {
                 let w = q + offset;
-                let (earlier, later): (Vec<u32>, Vec<u32>) =
-                    self.covering[w].iter().partition(|&&i| self.first(i) < q);
-                if earlier.is_empty() || later.is_empty() {
+                let later: Vec<u32> = self
+                    .covering(w, q)
+                    .iter()
+                    .map(|&(_, i)| self.prep.index[i as usize] as u32)
+                    .collect();
+                if later.is_empty() {
                     continue;
                 }
-                // No placement starting at q - 1 covers w: the same earlier placements, so
-                // the same variable (and no carry step from q - 1 to q).
-                let before = (w > q - 1)
-                    .then(|| self.covers[q - 1].get(w - (q - 1)).copied().flatten())
-                    .flatten();
-                if let Some(before) = before {
-                    if !self.covering[w].iter().any(|&i| self.first(i) == q - 1) {
-                        *slot = Some(Cover {
-                            next: None,
-                            ..before
-                        });
+                // No placement starting at q - 1 covers w: the same placements, so the same
+                // variable.
+                if q > from && self.covering(w, q - 1).len() == later.len() {
+                    if let Some(before) = self.free(q - 1, w) {
+                        *slot = Some(before);
                         continue;
                     }
                 }
-                let var = self.names.intern(&format!("c{q}_{w}"));
-                let c = Lit::new(var, false);
-                let mut terms = vec![(1, c.negate())];
-                terms.extend(earlier.iter().map(|&i| (1, x(self.prep.index[i as usize]))));
-                let implies = self.red(terms, 1, var, false)?;
-                let e = earlier.len() as i64;
-                let mut terms = vec![(e, c)];
-                terms.extend(
-                    earlier
-                        .iter()
-                        .map(|&i| (1, x(self.prep.index[i as usize]).negate())),
-                );
-                let implied = self.red(terms, e, var, true)?;
-                let amo = self.amo[w].expect("a cell two placements cover has its at-most-one");
-                let excludes = self.pol_sum(&[implies, amo])?;
-                *slot = Some(Cover {
+                let var = self.names.intern(&format!("e{q}_{w}"));
+                let e = Lit::new(var, false);
+                let m = later.len() as i64;
+                let mut terms = vec![(m, e.negate())];
+                terms.extend(later.iter().map(|&i| (1, x(i as usize).negate())));
+                let implies = self.red(terms, m, var, false)?;
+                let mut terms = vec![(1, e)];
+                terms.extend(later.iter().map(|&i| (1, x(i as usize))));
+                let implied = self.red(terms, 1, var, true)?;
+                *slot = Some(Free {
                     var,
                     implies,
                     implied,
-                    excludes,
-                    next: None,
                 });
             }
-            self.covers[q] = row;
-            // c{q-1}_{w} -> c{q}_{w}
-            if q >= 2 && q > from {
-                for offset in 0..self.covers[q - 1].len() {
-                    let w = q - 1 + offset;
-                    let (Some(before), Some(after)) =
-                        (self.covers[q - 1][offset], self.cover(q, w))
-                    else {
-                        continue;
-                    };
-                    if before.var == after.var {
-                        continue;
-                    }
-                    let lits = vec![Lit::new(before.var, true), Lit::new(after.var, false)];
-                    let id = self.rup(lits, &[after.implied, before.implies])?;
-                    if let Some(slot) = &mut self.covers[q - 1][offset] {
-                        slot.next = Some(id);
-                    }
-                }
-            }
+            self.frees[q] = row;
         }
         Ok(())
     }
 
-    fn first(&self, i: u32) -> usize {
-        self.prep.starts.partition_point(|&s| s <= i) - 1
+    /// The placements covering scan cell `w` whose first cell is `q` or later, as
+    /// `(first cell, placement)`, later first cells first.
+    fn covering(&self, w: usize, q: usize) -> &[(u32, u32)] {
+        let e = &self.engine;
+        let list = &e.covering[e.covering_starts[w] as usize..e.covering_starts[w + 1] as usize];
+        let end = list.partition_point(|&(first, _)| first as usize >= q);
+        &list[..end]
     }
 
-    fn cover(&self, q: usize, w: usize) -> Option<Cover> {
-        self.covers
-            .get(q)?
-            .get(w.checked_sub(q)?)
-            .copied()
-            .flatten()
+    fn free(&self, q: usize, w: usize) -> Option<Free> {
+        self.frees.get(q)?.get(w.checked_sub(q)?).copied().flatten()
     }
 
     /// Defines `u{q}_{k}` for the next `k` (they are defined in order from 1), with what is
@@ -704,7 +689,7 @@ impl<'p, W: Window> Prover<'p, W> {
 
     fn run(mut self) -> Result<DollProof, DollProofError> {
         self.open()?;
-        self.define_covers(0)?;
+        self.define_frees(0)?;
         self.define_last()?;
         let best = self.entries(0..self.prep.cells)?;
         self.conclude(best)
@@ -776,7 +761,7 @@ impl<'p, W: Window> Prover<'p, W> {
         let n = self.prep.cells;
         let range = shard.range.clone();
         self.open()?;
-        self.define_covers(range.start)?;
+        self.define_frees(range.start)?;
         self.define_last()?;
         let premise: FxHashMap<usize, u64> = shard.premises.iter().copied().collect();
         for q in (range.end..n).rev() {
@@ -863,6 +848,8 @@ impl<'p, W: Window> Prover<'p, W> {
             entries: range.map(|q| self.table[q] as usize).collect(),
             nodes: self.nodes,
             memo_hits: self.memo_hits,
+            dead_keys: self.dead_keys,
+            dead_hits: self.dead_hits,
             derived,
         })
     }
@@ -921,6 +908,8 @@ impl<'p, W: Window> Prover<'p, W> {
             best,
             nodes: self.nodes,
             memo_hits: self.memo_hits,
+            dead_keys: self.dead_keys,
+            dead_hits: self.dead_hits,
             derived,
         })
     }
@@ -936,94 +925,177 @@ impl<'p, W: Window> Prover<'p, W> {
     // -----------------------------------------------------------------------------------
     // The search
 
-    /// The covered cells of `window` at `q` that have a `c` variable: `(w, Cover)`.
-    fn covered(&self, q: usize, window: W) -> Vec<(usize, Cover)> {
+    /// The cells of `window` at `q` kept by `kept` (key words) that have an `e`
+    /// variable: `(w, Free)`.
+    fn key_cells(&self, q: usize, window: W, kept: (u64, u64)) -> Vec<(usize, Free)> {
         let (lo, hi) = window.key().expect("proof windows have at most 128 bits");
         let mut out = Vec::new();
-        for (word, base) in [(lo, 0), (hi, 64)] {
+        for (word, base) in [(lo & kept.0, 0), (hi & kept.1, 64)] {
             let mut bits = word;
             while bits != 0 {
                 let b = bits.trailing_zeros() as usize + base;
                 bits &= bits - 1;
-                if let Some(cover) = self.cover(q, q + b) {
-                    out.push((q + b, cover));
+                if let Some(free) = self.free(q, q + b) {
+                    out.push((q + b, free));
                 }
             }
         }
         out
     }
 
-    /// The clause `c{from}_{w} -> c{to}_{w}` (none when `from == to`): the chain of
-    /// one-cell steps, derived once per jump and kept.
-    fn lift(&mut self, w: usize, from: usize, to: usize) -> Result<Option<u64>, WriteError> {
-        let (start, end) = match (self.cover(from, w), self.cover(to, w)) {
-            (Some(start), Some(end)) if start.var != end.var => (start, end),
-            // The same variable all along (or nothing to carry).
-            _ => return Ok(None),
-        };
-        // The steps where the variable changes.
-        let steps: Vec<u64> = (from..to)
-            .filter_map(|s| {
-                let here = self.cover(s, w).expect("c is defined along the way");
-                let there = self.cover(s + 1, w).expect("c is defined along the way");
-                (here.var != there.var).then(|| here.next.expect("a carry step"))
-            })
-            .collect();
-        if steps.len() == 1 {
-            return Ok(Some(steps[0]));
+    /// The cells of key words `words` at `q` that have an `e` variable, as key words.
+    fn named(&self, q: usize, words: (u64, u64)) -> (u64, u64) {
+        let mut out = (0, 0);
+        for (word, base, slot) in [(words.0, 0, &mut out.0), (words.1, 64, &mut out.1)] {
+            let mut bits = word;
+            while bits != 0 {
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if self.free(q, q + base + b).is_some() {
+                    *slot |= 1 << b;
+                }
+            }
         }
-        if let Some(&id) = self.lifts.get(&(w as u32, start.var, end.var)) {
-            return Ok(Some(id));
-        }
-        let lits = vec![Lit::new(start.var, true), Lit::new(end.var, false)];
-        let id = self.rup(lits, &steps)?;
-        self.lifts.insert((w as u32, start.var, end.var), id);
-        Ok(Some(id))
+        out
     }
 
-    /// The hints that make `c{s}_{w}` true from where the origin established it.
-    fn establish(
-        &mut self,
-        origin: Origin,
-        w: usize,
-        s: usize,
-        hints: &mut Hints,
-    ) -> Result<(), WriteError> {
-        let placed = origin
-            .placed
-            .is_some_and(|i| w >= origin.q && self.prep.relative[i].contains(&(w - origin.q)));
-        let from = if placed {
-            let cover = self
-                .cover(origin.q + 1, w)
-                .expect("defined where it is needed");
-            hints.push(cover.implied);
-            origin.q + 1
-        } else {
-            origin.q
-        };
-        if let Some(id) = self.lift(w, from, s)? {
-            hints.push(id);
+    /// The hint that, from a child's origin, makes every placement covering `w` that
+    /// starts after the origin's cell false: `w`'s at-most-one if the origin's placement
+    /// covers `w`, else the first half of `e{origin}_{w}` (which the origin's clause
+    /// assumes). `None`: no such placement.
+    /// Pushes it onto `hints`, noting the origin's cell it assumes.
+    fn source(&mut self, origin: Origin, w: usize, hints: &mut Hints) -> Result<(), WriteError> {
+        match origin.placed {
+            Some(i) if origin.covers(self.prep, w) => hints.extend(self.excludes(origin.q, i)?),
+            _ => {
+                if let Some(free) = self.free(origin.q, w) {
+                    hints.assume(w - origin.q);
+                    hints.push(free.implies);
+                }
+            }
         }
         Ok(())
     }
 
-    /// The first covered cell (at `q`) of placement `i` starting at `q`, which overlaps
-    /// `window`.
-    fn overlap(&self, q: usize, window: W, i: usize) -> usize {
-        let (lo, hi) = window.key().expect("at most 128 bits");
-        let bit = |k: usize| {
-            if k < 64 {
-                lo >> k & 1 == 1
-            } else {
-                hi >> (k - 64) & 1 == 1
+    /// The line "placement `i` (first cell `q`) excludes every placement that starts
+    /// after `q` and meets it", `R ~x_i + ~x_r1 + .. + ~x_rR >= R`, by its cells'
+    /// at-most-ones; derived at its first use (`None`: no such placement).
+    fn excludes(&mut self, q: usize, i: usize) -> Result<Option<u64>, WriteError> {
+        if let Some(known) = self.excluding[i] {
+            return Ok(known);
+        }
+        let mut met: Vec<u32> = Vec::new();
+        let mut hints = Vec::new();
+        for &k in &self.prep.relative[i] {
+            let later = self.covering(q + k, q + 1);
+            if !later.is_empty() {
+                met.extend(later.iter().map(|&(_, r)| r));
+                hints.extend(self.amo[q + k]);
             }
+        }
+        met.sort_unstable();
+        met.dedup();
+        let id = if met.is_empty() {
+            None
+        } else {
+            let r = met.len() as i64;
+            let mut terms = vec![(r, x(self.prep.index[i]).negate())];
+            terms.extend(
+                met.iter()
+                    .map(|&m| (1, x(self.prep.index[m as usize]).negate())),
+            );
+            Some(
+                self.step(&Step::Rup {
+                    constraint: Constraint {
+                        terms,
+                        relation: Relation::AtLeast,
+                        rhs: r,
+                    },
+                    hints: Some(
+                        hints
+                            .into_iter()
+                            .map(|id| Hint::Id(ConstraintId::Absolute(id)))
+                            .collect(),
+                    ),
+                })?,
+            )
         };
+        self.excluding[i] = Some(id);
+        Ok(id)
+    }
+
+    /// The line that makes `u{to}_{k}` true from `u{from}_{k}` once every placement
+    /// starting in `from..to` is false (none when `from == to`): the carry `later` for one
+    /// cell, a `pol` of the two definitions derived once per jump otherwise.
+    fn jump(&mut self, from: usize, to: usize, k: usize) -> Result<Option<u64>, WriteError> {
+        if from == to {
+            return Ok(None);
+        }
+        if to == from + 1 {
+            return Ok(Some(self.counter(from, k).later));
+        }
+        if let Some(&id) = self.jumps.get(&(from as u32, to as u32, k as u32)) {
+            return Ok(Some(id));
+        }
+        let implies = self.counter(from, k).implies;
+        // Without `u{to}_{k}`'s second half (more than the placements left), the first
+        // alone refutes.
+        let id = match self.counters[to].get(k - 1).and_then(|c| c.implied) {
+            Some(implied) => self.pol_sum(&[implies, implied])?,
+            None => implies,
+        };
+        self.jumps.insert((from as u32, to as u32, k as u32), id);
+        Ok(Some(id))
+    }
+
+    /// The hints that make `e{q}_{w}` true for the cells of the clause cited at `(q,
+    /// window)`, from the child's origin: those of `window` (the child's own covered
+    /// cells) and its dead cells in `filled`, as far as `kept` keeps them.
+    fn establish(
+        &mut self,
+        origin: Origin,
+        q: usize,
+        (window, filled): (W, W),
+        kept: (u64, u64),
+        hints: &mut Hints,
+    ) -> Result<(), WriteError> {
+        let (lo, hi) = window.key().expect("proof windows have at most 128 bits");
+        for (w, free) in self.key_cells(q, filled, kept) {
+            if bit((lo, hi), w - q) {
+                let inherited = !origin.covers(self.prep, w)
+                    && self.free(origin.q, w).is_some_and(|f| f.var == free.var);
+                if inherited {
+                    // The origin's clause assumes this very variable.
+                    hints.assume(w - origin.q);
+                    continue;
+                }
+                self.source(origin, w, hints)?;
+            } else {
+                // Dead: every placement over `w` from `q` on meets a covered cell.
+                let blocked: Vec<usize> = self
+                    .covering(w, q)
+                    .iter()
+                    .map(|&(first, i)| self.blocking(q, window, first as usize, i as usize))
+                    .collect();
+                for b in blocked {
+                    self.source(origin, b, hints)?;
+                }
+            }
+            hints.push(free.implied);
+        }
+        Ok(())
+    }
+
+    /// The first cell of placement `i` (first cell `first >= q`) that `window` (at `q`)
+    /// covers.
+    fn blocking(&self, q: usize, window: W, first: usize, i: usize) -> usize {
+        let words = window.key().expect("at most 128 bits");
         let k = self.prep.relative[i]
             .iter()
             .copied()
-            .find(|&k| bit(k))
-            .expect("the placement overlaps the window");
-        q + k
+            .find(|&k| bit(words, first - q + k))
+            .expect("the placement meets the window");
+        first + k
     }
 
     /// The child state `(q, window)` (not yet moved on to a useful cell) that needs `need`
@@ -1041,12 +1113,14 @@ impl<'p, W: Window> Prover<'p, W> {
             return Ok(Closed::Found);
         }
         let mut hints = Hints::default();
+        let start = q;
         loop {
             if need > self.table[q] {
                 // The table cuts: need = S[q] + 1 (S falls by at most one per cell).
                 debug_assert_eq!(need, self.table[q] + 1);
+                hints.extend(self.jump(start, q, need as usize)?);
                 hints.push(self.entry[q]);
-                return Ok(Closed::Refuted(hints.ids));
+                return Ok(Closed::Refuted(hints));
             }
             let (from, to) = (
                 self.prep.starts[q] as usize,
@@ -1058,46 +1132,52 @@ impl<'p, W: Window> Prover<'p, W> {
             }
             // Nothing fits at q: every placement starting there meets a covered cell.
             for i in from..to {
-                let w = self.overlap(q, window, i);
-                self.establish(origin, w, q, &mut hints)?;
-                hints.push(self.cover(q, w).expect("defined").excludes);
+                let w = self.blocking(q, window, q, i);
+                self.source(origin, w, &mut hints)?;
             }
-            hints.push(self.counter(q, need as usize).later);
             q += 1;
             window = window.shr(1);
         }
-        let memo_hit = self.lookup(q, window, need);
-        if let Some((more, _)) = memo_hit {
+        hints.extend(self.jump(start, q, need as usize)?);
+        let filled = self.engine.fill_dead(q, window);
+        let memo_hit = self.lookup(q, filled, need);
+        let (lo, hi) = window.key().expect("at most 128 bits");
+        let (dead_lo, dead_hi) = filled.key().expect("at most 128 bits");
+        // The dead cells a clause can name (cells no placement from q on covers have no `e`).
+        let dead = self.named(q, (dead_lo & !lo, dead_hi & !hi));
+        self.dead_keys += u64::from(dead != (0, 0));
+        if let Some((more, _, kept)) = memo_hit {
             self.memo_hits += 1;
+            self.dead_hits += u64::from((dead.0 & kept.0, dead.1 & kept.1) != (0, 0));
             for k in (more + 2..=need).rev() {
                 hints.push(self.counter(q, k as usize).monotone);
             }
         }
-        let id = match memo_hit {
-            Some((_, id)) => id,
-            None => match self.expand(q, window, need)? {
-                Some(id) => id,
+        let (id, kept) = match memo_hit {
+            Some((_, id, kept)) => (id, kept),
+            None => match self.expand(q, filled, need)? {
+                Some(id) => (id, ALL),
                 None => return Ok(Closed::Found),
             },
         };
-        for (w, _) in self.covered(q, window) {
-            self.establish(origin, w, q, &mut hints)?;
-        }
+        self.establish(origin, q, (window, filled), kept, &mut hints)?;
         hints.push(id);
-        Ok(Closed::Refuted(hints.ids))
+        Ok(Closed::Refuted(hints))
     }
 
     /// The memo's clause for `(q, window)` that cuts a node needing `need` more pieces:
-    /// `(more, id)`, `more < need`, by the exact key or a relaxed one.
-    fn lookup(&self, q: usize, window: W, need: u32) -> Option<(u32, u64)> {
+    /// `(more, id, the window cells its key keeps)`, `more < need`, by the exact key or a
+    /// relaxed one.
+    fn lookup(&self, q: usize, window: W, need: u32) -> Option<(u32, u64, (u64, u64))> {
         let key = key_of(q, window, 0, [0, 0])?;
         let cuts = |key: &Key| self.memo.get(key).copied().filter(|&(more, _)| more < need);
-        cuts(&key).or_else(|| {
-            self.relaxed
-                .iter()
-                .map(|&kept| key.keeping(kept))
-                .filter(|relaxed| *relaxed != key)
-                .find_map(|relaxed| cuts(&relaxed))
+        if let Some((more, id)) = cuts(&key) {
+            return Some((more, id, ALL));
+        }
+        self.relaxed.iter().find_map(|&kept| {
+            let relaxed = key.keeping(kept);
+            let (more, id) = cuts(&relaxed).filter(|_| relaxed != key)?;
+            Some((more, id, kept))
         })
     }
 
@@ -1105,14 +1185,8 @@ impl<'p, W: Window> Prover<'p, W> {
     /// fits at `q`; writes its clause and returns its ID, or `None` when a packing of the
     /// target was found (left on the stack).
     fn expand(&mut self, q: usize, window: W, need: u32) -> Result<Option<u64>, WriteError> {
-        let covered = self.covered(q, window);
+        let covered = self.key_cells(q, window, ALL);
         let counter = self.counter(q, need as usize);
-        let clause = |extra: Option<Lit>| -> Vec<Lit> {
-            let mut lits: Vec<Lit> = covered.iter().map(|(_, c)| Lit::new(c.var, true)).collect();
-            lits.push(Lit::new(counter.var, true));
-            lits.extend(extra);
-            lits
-        };
         let (from, to) = (
             self.prep.starts[q] as usize,
             self.prep.starts[q + 1] as usize,
@@ -1122,8 +1196,8 @@ impl<'p, W: Window> Prover<'p, W> {
         for i in from..to {
             let mask = self.engine.masks[i];
             if window.overlaps(mask) {
-                let w = self.overlap(q, window, i);
-                node_hints.push(self.cover(q, w).expect("defined").excludes);
+                let w = self.blocking(q, window, q, i);
+                node_hints.push(self.free(q, w).expect("a placement covers it").implies);
                 continue;
             }
             self.stack.push(i as u32);
@@ -1133,11 +1207,18 @@ impl<'p, W: Window> Prover<'p, W> {
                 return Ok(None);
             };
             self.stack.pop();
-            // Assuming the node's clause false and x_i, one piece fewer is needed at q + 1.
+            // Assuming x_i, the node's counter and the cells the child's hints use, one
+            // piece fewer is needed at q + 1 and the child's chain refutes it.
             let mut hints = vec![counter.fewer];
-            hints.extend(child_hints);
-            let lit = x(self.prep.index[i]).negate();
-            let id = self.rup(clause(Some(lit)), &hints)?;
+            hints.extend_from_slice(&child_hints.ids);
+            let mut lits: Vec<Lit> = covered
+                .iter()
+                .filter(|&&(w, _)| child_hints.assumes(w - q))
+                .map(|(_, c)| Lit::new(c.var, true))
+                .collect();
+            lits.push(Lit::new(counter.var, true));
+            lits.push(x(self.prep.index[i]).negate());
+            let id = self.rup(lits, &hints)?;
             node_hints.push(id);
             per_placement.push(id);
         }
@@ -1146,10 +1227,10 @@ impl<'p, W: Window> Prover<'p, W> {
             return Ok(None);
         };
         node_hints.push(counter.later);
-        for id in skip_hints {
-            node_hints.push(id);
-        }
-        let id = self.rup(clause(None), &node_hints.ids)?;
+        node_hints.extend(skip_hints.ids);
+        let mut lits: Vec<Lit> = covered.iter().map(|(_, c)| Lit::new(c.var, true)).collect();
+        lits.push(Lit::new(counter.var, true));
+        let id = self.rup(lits, &node_hints.ids)?;
         // The per-placement clauses served this node's clause alone: the checkers drop them.
         if !per_placement.is_empty() {
             let ids = per_placement
@@ -1169,21 +1250,61 @@ impl<'p, W: Window> Prover<'p, W> {
     }
 }
 
-/// Where a child's covered cells got their `c` literals: the parent's cell `q` (its
-/// window's cells, at `q`) and the placement put there, if any (its cells, at `q + 1`).
+/// Where a child's covered cells come from: the parent's cell `q` (its window's cells,
+/// whose `e{q}` its clause assumes) and the placement put there, if any.
 #[derive(Clone, Copy)]
 struct Origin {
     q: usize,
     placed: Option<usize>,
 }
 
-/// A hint list without repeats, in first-use order.
+impl Origin {
+    /// Whether the placement put at the origin covers `w`.
+    fn covers(self, prep: &Prepared, w: usize) -> bool {
+        self.placed
+            .is_some_and(|i| w >= self.q && prep.relative[i].contains(&(w - self.q)))
+    }
+}
+
+/// Key words keeping every window cell.
+const ALL: (u64, u64) = (u64::MAX, u64::MAX);
+
+/// Whether key words `(lo, hi)` hold bit `k`.
+fn bit((lo, hi): (u64, u64), k: usize) -> bool {
+    match k {
+        0..=63 => lo >> k & 1 == 1,
+        64..=127 => hi >> (k - 64) & 1 == 1,
+        _ => false,
+    }
+}
+
+/// A hint list without repeats, in first-use order, and the origin's cells whose `e` it
+/// assumes (key words from the origin's cell).
 #[derive(Default)]
 struct Hints {
     ids: Vec<u64>,
+    assumed: (u64, u64),
 }
 
 impl Hints {
+    /// Notes that the hints assume `e` of the origin's cell at `offset`.
+    fn assume(&mut self, offset: usize) {
+        match offset {
+            0..=63 => self.assumed.0 |= 1 << offset,
+            _ => self.assumed.1 |= 1 << (offset - 64),
+        }
+    }
+
+    fn assumes(&self, offset: usize) -> bool {
+        bit(self.assumed, offset)
+    }
+
+    fn extend(&mut self, ids: impl IntoIterator<Item = u64>) {
+        for id in ids {
+            self.push(id);
+        }
+    }
+
     fn push(&mut self, id: u64) {
         // Lists are short and repeats are recent (the same exclusion for several
         // placements): a look at the tail finds nearly all of them.

@@ -5,7 +5,7 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
-use super::bounds::LOOKAHEAD_LEVELS;
+use super::bounds::{dead_span, LOOKAHEAD_LEVELS};
 use super::instance::{covering_lists, Engine, Prepared};
 use super::memo::Memo;
 use super::mirror::mirror_halves;
@@ -221,10 +221,9 @@ pub(super) fn run<W: Window>(
         };
         Memo::new(log2)
     });
-    // Two scan rows, within the reach (the window's cells beyond it are all free); only
-    // memo keys gain from them (see `DollOptions::dead_cells`).
+    // Only memo keys gain from dead cells (see `DollOptions::dead_cells`).
     let dead_span = if options.dead_cells && memo.is_some() {
-        (2 * prep.row).min(prep.reach)
+        dead_span(prep)
     } else {
         0
     };

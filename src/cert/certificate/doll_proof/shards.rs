@@ -141,7 +141,7 @@ pub fn split(nodes: &[u64], count: usize) -> Vec<Range<usize>> {
 
 /// The fast doll on one thread (so every machine of a cluster finds the same nodes, and
 /// cuts the same shards): its outcome, with the nodes of each entry. Its search differs
-/// from the proof's (lookahead, dead cells), but the entries that are hard for one are
+/// from the proof's (the lookahead), but the entries that are hard for one are
 /// hard for the other.
 fn table_nodes(instance: &PackingInstance, control: &Control) -> Result<DollOutcome, String> {
     let doll = DollOptions {
@@ -284,7 +284,7 @@ pub(in crate::cert::certificate) fn prove(
         None => String::new(),
     };
     let how = format!(
-        "the native Russian-doll search found a packing of {optimum} and the suffix table ({TABLE_FILE}); the table's {positions} entries are proved in {} shard(s) by the proof-writing doll (memo of exhausted states with relaxed lookups, one thread per shard, a memo of its own per shard; no dead cells, lookahead or symmetry), each a VeriPB proof ({derived} derived constraints in all: {}) that every entry of its range holds given the later entries as premises, checked by puzzlec's PB checker; the witness is verified by the puzzle's rules{partial}",
+        "the native Russian-doll search found a packing of {optimum} and the suffix table ({TABLE_FILE}); the table's {positions} entries are proved in {} shard(s) by the proof-writing doll (memo of exhausted states with dead cells and relaxed lookups, one thread per shard, a memo of its own per shard; no lookahead or symmetry), each a VeriPB proof ({derived} derived constraints in all: {}) that every entry of its range holds given the later entries as premises, checked by puzzlec's PB checker; the witness is verified by the puzzle's rules{partial}",
         ranges.len(),
         figures.join("; ")
     );
