@@ -103,8 +103,12 @@ pub fn solve_portfolio(
         let proven = members
             .iter()
             .any(|m| matches!(&m.answer, Some(Ok(outcome)) if outcome.status.is_proven()));
-        if (proven || control.should_stop()) && wait_until.is_none() {
+        // The members keep the caller's deadline themselves (so a stopped one says "time
+        // limit"); its stop flag (Ctrl-C) and a proven answer reach them through theirs.
+        if proven || control.stop_flag().load(Ordering::Relaxed) {
             stop_all(&members);
+        }
+        if (proven || control.should_stop()) && wait_until.is_none() {
             wait_until = Some(Instant::now() + REPORT_WAIT);
         }
         let native = &members[0].answer;
@@ -183,9 +187,10 @@ fn is_bug(answer: Option<&Result<Outcome, SolveError>>) -> bool {
     )
 }
 
-/// The portfolio's answer from its members' (all reported, or one proven): the first proven one (the
-/// native search's when both are), else the best solution; its evidence extended by what
-/// the others reached. When every member failed, the native search's error.
+/// The portfolio's answer from its members' (all reported, or one proven): the first
+/// proven one (the native search's when both are), else the best solution; its evidence
+/// extended by what the others reached. When every member failed, the native search's
+/// error.
 fn combine(
     puzzle: &Puzzle,
     goal: Goal,
