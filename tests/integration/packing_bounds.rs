@@ -232,15 +232,17 @@ fn quick_answers_and_named_backends_are_one_search() {
     let outcome =
         puzzlec::driver::portfolio::solve_portfolio(&small, Goal::Maximise, &control, 1 << 30)
             .unwrap();
-    assert_eq!(
-        (outcome.backend, outcome.answer().as_str()),
-        (Backend::Native, "optimal 2")
-    );
-    assert!(
-        !outcome.evidence.contains("portfolio"),
-        "{}",
-        outcome.evidence
-    );
+    assert_eq!(outcome.answer(), "optimal 2");
+    // A few milliseconds; a machine too busy to answer within the head start is the one
+    // case where SAT may have joined.
+    if outcome.elapsed < puzzlec::driver::portfolio::HEAD_START {
+        assert_eq!(outcome.backend, Backend::Native);
+        assert!(
+            !outcome.evidence.contains("portfolio"),
+            "{}",
+            outcome.evidence
+        );
+    }
     let run = puzzlec(
         &models(),
         &[
