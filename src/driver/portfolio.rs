@@ -347,6 +347,16 @@ mod tests {
         }
     }
 
+    /// A member that answered `outcome(backend, status, value, bound)`.
+    fn reported(
+        backend: Backend,
+        status: Status,
+        value: Option<usize>,
+        bound: Option<usize>,
+    ) -> Member {
+        member(backend, Some(Ok(outcome(backend, status, value, bound))))
+    }
+
     fn member(backend: Backend, answer: Option<Result<Outcome, SolveError>>) -> Member {
         Member {
             backend,
@@ -363,24 +373,8 @@ mod tests {
     #[test]
     fn the_proven_answer_wins_and_says_what_the_other_reached() {
         let members = vec![
-            member(
-                Backend::Native,
-                Some(Ok(outcome(
-                    Backend::Native,
-                    Status::Feasible,
-                    Some(45),
-                    Some(47),
-                ))),
-            ),
-            member(
-                Backend::Sat,
-                Some(Ok(outcome(
-                    Backend::Sat,
-                    Status::Optimal,
-                    Some(46),
-                    Some(46),
-                ))),
-            ),
+            reported(Backend::Native, Status::Feasible, Some(45), Some(47)),
+            reported(Backend::Sat, Status::Optimal, Some(46), Some(46)),
         ];
         let won = combine(
             &maximised(),
@@ -403,24 +397,8 @@ mod tests {
     #[test]
     fn stopped_members_give_the_best_packing_and_the_tightest_bound() {
         let members = vec![
-            member(
-                Backend::Native,
-                Some(Ok(outcome(
-                    Backend::Native,
-                    Status::Feasible,
-                    Some(44),
-                    Some(50),
-                ))),
-            ),
-            member(
-                Backend::Sat,
-                Some(Ok(outcome(
-                    Backend::Sat,
-                    Status::Feasible,
-                    Some(45),
-                    Some(48),
-                ))),
-            ),
+            reported(Backend::Native, Status::Feasible, Some(44), Some(50)),
+            reported(Backend::Sat, Status::Feasible, Some(45), Some(48)),
         ];
         let best = combine(&maximised(), Goal::Maximise, members, Duration::ZERO).unwrap();
         assert_eq!(
@@ -437,19 +415,8 @@ mod tests {
     #[test]
     fn a_packing_meeting_the_other_members_bound_is_optimal() {
         let members = vec![
-            member(
-                Backend::Native,
-                Some(Ok(outcome(
-                    Backend::Native,
-                    Status::Feasible,
-                    Some(44),
-                    Some(45),
-                ))),
-            ),
-            member(
-                Backend::Sat,
-                Some(Ok(outcome(Backend::Sat, Status::Feasible, Some(45), None))),
-            ),
+            reported(Backend::Native, Status::Feasible, Some(44), Some(45)),
+            reported(Backend::Sat, Status::Feasible, Some(45), None),
         ];
         let best = combine(&maximised(), Goal::Maximise, members, Duration::ZERO).unwrap();
         assert_eq!(
@@ -467,29 +434,15 @@ mod tests {
     #[test]
     fn a_tie_goes_to_the_native_search_and_a_failure_to_the_other_member() {
         let members = vec![
-            member(
-                Backend::Native,
-                Some(Ok(outcome(
-                    Backend::Native,
-                    Status::Feasible,
-                    Some(45),
-                    None,
-                ))),
-            ),
-            member(
-                Backend::Sat,
-                Some(Ok(outcome(Backend::Sat, Status::Feasible, Some(45), None))),
-            ),
+            reported(Backend::Native, Status::Feasible, Some(45), None),
+            reported(Backend::Sat, Status::Feasible, Some(45), None),
         ];
         let best = combine(&maximised(), Goal::Maximise, members, Duration::ZERO).unwrap();
         assert_eq!(best.backend, Backend::Native);
         let refused = SolveError::Usage("no".into());
         let members = vec![
             member(Backend::Native, Some(Err(refused))),
-            member(
-                Backend::Sat,
-                Some(Ok(outcome(Backend::Sat, Status::Optimal, Some(3), Some(3)))),
-            ),
+            reported(Backend::Sat, Status::Optimal, Some(3), Some(3)),
             member(Backend::Milp, None),
         ];
         let won = combine(&maximised(), Goal::Maximise, members, Duration::ZERO).unwrap();
