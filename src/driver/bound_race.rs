@@ -128,15 +128,27 @@ impl BoundRace {
 }
 
 fn race(packing: &Packing, bounds: PackingBounds, deadline: Option<Instant>, shared: &Shared) {
-    let cancelled =
-        || shared.cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
-    let found = |placements: Vec<usize>, evidence: Evidence| {
-        *shared.met.lock().expect("no panics") = Some(Met {
-            placements,
-            evidence,
-        });
+    let solved_lp = |lp| *shared.lp.lock().expect("no panics") = lp;
+    if let Some(met) = meet_bound(packing, bounds, deadline, &shared.cancel, &solved_lp) {
+        *shared.met.lock().expect("no panics") = Some(met);
         shared.stop_doll.store(true, Ordering::Relaxed);
-    };
+    }
+}
+
+/// What the thread beside the doll does, on the caller's thread: a tiling when one may
+/// meet the area bound (tried for at most [`TILING_TRY`]); else, the LP solved if it is
+/// [`LpOutcome::Unfinished`] (and handed to `solved_lp`), a greedy packing improved by
+/// re-solving windows, for up to [`WINDOW_ROUNDS`] rounds, towards the best bound. The
+/// packing found, if it meets a bound; `None` once `stop` is raised or `deadline` passes.
+pub fn meet_bound(
+    packing: &Packing,
+    bounds: PackingBounds,
+    deadline: Option<Instant>,
+    stop: &AtomicBool,
+    solved_lp: &dyn Fn(LpOutcome),
+) -> Option<Met> {
+    let cancelled =
+        || stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
     if let Some((tiling, nodes)) = tiling(packing, bounds.area, &cancelled) {
         let evidence = Evidence::BoundMet {
             by: BoundFinder::Native(PackingSearch::ExactCover),
@@ -144,10 +156,13 @@ fn race(packing: &Packing, bounds: PackingBounds, deadline: Option<Instant>, sha
             nodes: Some(nodes),
             bound: bounds.area,
         };
-        return found(tiling, evidence);
+        return Some(Met {
+            placements: tiling,
+            evidence,
+        });
     }
     if cancelled() {
-        return;
+        return None;
     }
     let mut known = bounds;
     if bounds.lp == LpOutcome::Unfinished {
@@ -156,32 +171,31 @@ fn race(packing: &Packing, bounds: PackingBounds, deadline: Option<Instant>, sha
             deadline.map(|d| d.saturating_duration_since(Instant::now())),
         );
         known.lp = lp_bound(packing, &control);
-        *shared.lp.lock().expect("no panics") = known.lp;
+        solved_lp(known.lp);
     }
     if cancelled() {
-        return;
+        return None;
     }
     let best = known.best();
     let options = NeighbourhoodOptions {
         target: Some(best.value()),
         rounds: Some(WINDOW_ROUNDS),
-        stop: Some(&shared.cancel),
+        stop: Some(stop),
         deadline,
         ..NeighbourhoodOptions::default()
     };
-    if let Ok(improved) = neighbourhood::improve(&packing.instance, &[], &options) {
-        if improved.best.len() == best.value() && !cancelled() {
-            let evidence = Evidence::BoundMet {
-                by: BoundFinder::GreedyWindows {
-                    rounds: improved.rounds,
-                },
-                value: best.value(),
-                nodes: None,
-                bound: best,
-            };
-            found(improved.best, evidence);
-        }
-    }
+    let improved = neighbourhood::improve(&packing.instance, &[], &options).ok()?;
+    (improved.best.len() == best.value() && !cancelled()).then(|| Met {
+        placements: improved.best,
+        evidence: Evidence::BoundMet {
+            by: BoundFinder::GreedyWindows {
+                rounds: improved.rounds,
+            },
+            value: best.value(),
+            nodes: None,
+            bound: best,
+        },
+    })
 }
 
 /// Whether every packing that meets the area bound covers every free cell (all pieces of

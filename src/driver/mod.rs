@@ -1,7 +1,7 @@
 //! The driver: turns a goal into backend calls, and every backend's answer into one
 //! [`Outcome`], decoded and verified against the puzzle's rules before anyone sees it.
 
-mod bound_race;
+pub mod bound_race;
 pub mod box_shard;
 pub mod combine;
 pub mod decode;

@@ -163,6 +163,42 @@ pub fn lp_relaxation(
     }
 }
 
+/// The dual of a packing's LP relaxation without piece counts: weights `y_c` in `[0, 1]`,
+/// one per cell of `0..cells`, of least total such that the cells of every placement (each
+/// a list of cells in `placements`) weigh at least 1 together. By LP duality the least
+/// total is the relaxation's optimum, and any such weights bound every packing: each
+/// piece takes cells of weight 1 or more, and no cell is taken twice. `None` when the
+/// simplex gave no optimum within `control`'s deadline.
+pub fn packing_dual(
+    cells: usize,
+    placements: &[&[usize]],
+    control: &Control,
+) -> Result<Option<Vec<f64>>, EmbeddedMilpError> {
+    let mut vars = ProblemVariables::new();
+    let weights: Vec<good_lp::Variable> = (0..cells)
+        .map(|_| vars.add(variable().min(0.0).max(1.0)))
+        .collect();
+    let total: Expression = weights.iter().sum();
+    let mut problem = vars.minimise(total).using(microlp);
+    if let Some(remaining) = control.remaining() {
+        problem = problem.with_time_limit(remaining.as_secs_f64());
+    }
+    for cells in placements {
+        let weight: Expression = cells.iter().map(|&c| weights[c]).sum();
+        problem.add_constraint(weight.geq(1.0));
+    }
+    match problem.solve() {
+        Ok(solution) if matches!(solution.status(), SolutionStatus::Optimal) => {
+            Ok(Some(weights.iter().map(|&w| solution.value(w)).collect()))
+        }
+        Ok(_) | Err(ResolutionError::Infeasible) => Ok(None),
+        Err(error) => Err(EmbeddedMilpError::Resolution {
+            solver: "microlp",
+            error,
+        }),
+    }
+}
+
 /// The linear expression of `terms` (coefficient, column) over the program's `columns`.
 fn expression(terms: &[(f64, usize)], columns: &[good_lp::Variable]) -> Expression {
     terms.iter().map(|&(c, i)| c * columns[i]).sum()

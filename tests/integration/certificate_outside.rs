@@ -5,7 +5,7 @@
 //! manifest held whole: every field checked against the folder or informational.
 
 use crate::common;
-use common::{assert_fails, check, edit_unhashed, models, prove, puzzlec};
+use common::{assert_fails, check, edit_unhashed, models, prove, prove_with, puzzlec};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -187,7 +187,7 @@ fn a_table_certificate_writes_one_cnf_per_step_for_its_compressed_proofs() {
         .replace("width = 13", "width = 7")
         .replace("height = 19", "height = 7");
     fs::write(&model, text).unwrap();
-    let dir = prove(tmp.path(), &model);
+    let dir = prove_with(tmp.path(), &model, &["--table"]);
     let out = tmp.path().join("cnf");
     let names = write_cnf(&dir, &out);
     assert_eq!(names.len(), 49, "{names:?}");

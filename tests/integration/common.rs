@@ -65,16 +65,20 @@ pub fn puzzlec(dir: &Path, args: &[&str]) -> Run {
 
 /// Proves `model` into a fresh folder inside `tmp`, asserting success; returns the folder.
 pub fn prove(tmp: &Path, model: &Path) -> PathBuf {
+    prove_with(tmp, model, &[])
+}
+
+/// [`prove`] with more flags (`--table`, ...).
+pub fn prove_with(tmp: &Path, model: &Path, flags: &[&str]) -> PathBuf {
     let dir = tmp.join("cert");
-    let run = puzzlec(
-        tmp,
-        &[
-            "prove",
-            model.to_str().unwrap(),
-            "-o",
-            dir.to_str().unwrap(),
-        ],
-    );
+    let mut args = vec![
+        "prove",
+        model.to_str().unwrap(),
+        "-o",
+        dir.to_str().unwrap(),
+    ];
+    args.extend_from_slice(flags);
+    let run = puzzlec(tmp, &args);
     assert_eq!(run.code, 0, "{}", run.stderr);
     dir
 }

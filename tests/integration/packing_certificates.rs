@@ -9,7 +9,7 @@ use puzzlec::base::shard::Shard;
 use puzzlec::cert::certificate::table::{
     self as packing_table, StepProver, TableOptions, TABLE_FILE,
 };
-use puzzlec::cert::certificate::{self, check, check_shard, Claim};
+use puzzlec::cert::certificate::{self, check, check_shard, Claim, PackingRoute, ProveOptions};
 use puzzlec::puzzle::load_model_file;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -44,10 +44,14 @@ fn write_model(tmp: &Path, name: &str, text: &str) -> PathBuf {
     path
 }
 
-/// Proves `model` into `tmp/name` with the default options, asserting the table route.
+/// Proves `model` into `tmp/name` by the table route, asserting it was taken.
 fn prove_table(tmp: &Path, model: &Path, name: &str) -> PathBuf {
     let dir = tmp.join(name);
-    let manifest = certificate::prove(model, &dir).unwrap();
+    let options = ProveOptions {
+        packing_route: PackingRoute::Table,
+        ..ProveOptions::default()
+    };
+    let manifest = certificate::prove_using(model, &dir, &options).unwrap();
     assert!(
         manifest.files.contains_key(packing_table::TABLE_ROLE),
         "{}",
@@ -506,7 +510,7 @@ fn prove_fails_when_a_fresh_step_proof_does_not_check() {
     let model = write_model(tmp.path(), "cross-8x8.toml", &cross_model(8, 8));
     let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_puzzlec"))
-        .args(["prove", model.to_str().unwrap(), "-o"])
+        .args(["prove", model.to_str().unwrap(), "--table", "-o"])
         .arg(tmp.path().join("cert"))
         .env("PATH", path)
         .output()
@@ -563,5 +567,167 @@ fn the_13_by_19_cross_box_certificate() {
     eprintln!(
         "13 x 19: prove {proved:.1} s, check {checked_in:.1} s, folder {:.1} MB",
         bytes as f64 / 1e6
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The default route: VeriPB (a bound's one step, or the doll's proof), the table where the
+// doll's proof does not take the instance
+
+/// `prove MODEL -o tmp/name` with the default route; the manifest's files and `how`.
+fn prove_default(tmp: &Path, model: &Path, name: &str) -> (PathBuf, Vec<String>, String) {
+    let dir = tmp.join(name);
+    let run = puzzlec(
+        tmp,
+        &[
+            "prove",
+            model.to_str().unwrap(),
+            "-o",
+            dir.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let manifest: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    let files = manifest["files"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|f| f["name"].as_str().unwrap().to_string())
+        .collect();
+    (dir, files, manifest["how"].as_str().unwrap().to_string())
+}
+
+#[test]
+fn the_default_route_of_a_cross_box_is_the_proof_the_doll_writes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let model = write_model(tmp.path(), "c.toml", &cross_model(8, 8));
+    let (dir, files, how) = prove_default(tmp.path(), &model, "cert");
+    // One shard per core, or one proof on a single core; never a table step.
+    assert!(
+        files
+            .iter()
+            .any(|f| f == "proof.pbp" || f.starts_with("shard-")),
+        "{files:?}"
+    );
+    assert!(!files.iter().any(|f| f.starts_with("step-")), "{files:?}");
+    assert!(how.contains("VeriPB proof"), "{how}");
+    assert_eq!(optimum_of(&dir), 4);
+}
+
+#[test]
+fn binding_piece_maxima_keep_the_table_route_by_default_and_veripb_refuses_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let model = write_model(tmp.path(), "p.toml", PENTOMINOES_AT_MOST);
+    let (dir, files, _) = prove_default(tmp.path(), &model, "cert");
+    assert!(files.iter().any(|f| f == "table.txt"), "{files:?}");
+    assert!(files.iter().any(|f| f.starts_with("step-")), "{files:?}");
+    assert_eq!(optimum_of(&dir), 6);
+    let out = tmp.path().join("v");
+    let run = puzzlec(
+        tmp.path(),
+        &["prove", "p.toml", "--veripb", "-o", out.to_str().unwrap()],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "error: p.toml: the proof-writing doll does not take this instance: a piece has a \
+         binding maximum (the proof has no piece counts)\n"
+    );
+}
+
+/// The operands of the `pol` line of `dir`'s proof.pbp, without `pol` and `;`.
+fn pol_operands(dir: &Path) -> Vec<String> {
+    let proof = fs::read_to_string(dir.join("proof.pbp")).unwrap();
+    let line = proof.lines().find(|l| l.starts_with("pol ")).unwrap();
+    let body = line.trim_start_matches("pol ").trim_end_matches(" ;");
+    body.split(' ').map(str::to_string).collect()
+}
+
+/// Writes `operands` back as the proof's `pol` line and rehashes the manifest.
+fn set_pol(dir: &Path, operands: &[String]) {
+    let proof = fs::read_to_string(dir.join("proof.pbp")).unwrap();
+    let edited: Vec<String> = proof
+        .lines()
+        .map(|l| {
+            if l.starts_with("pol ") {
+                format!("pol {} ;", operands.join(" "))
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    fs::write(dir.join("proof.pbp"), edited.join("\n") + "\n").unwrap();
+    rehash(dir, "proof.pbp");
+}
+
+/// Proves the shipped `model` by default, asserting the one-step certificate of a bound
+/// (its `how` holding every one of `how`), the known `optimum` checked, and a weighted cell
+/// dropped from the `pol` line refused by both checkers (puzzlec's naming the constraint
+/// `weaker`, which no longer implies the bound).
+fn certified_in_one_step(model: &str, optimum: i64, how: &[&str], weaker: u64) {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, files, said) = prove_default(tmp.path(), &models().join(model), "cert");
+    assert_eq!(files, ["model.opb", "proof.pbp", "witness.txt"]);
+    for part in how {
+        assert!(said.contains(part), "{said}");
+    }
+    assert_eq!(optimum_of(&dir) as i64, optimum);
+    let mut fewer = pol_operands(&dir);
+    fewer.drain(1..3);
+    set_pol(&dir, &fewer);
+    assert_fails(
+        &dir,
+        &format!(
+            "proof.pbp: puzzlec's PB checker: proof line 6: conclusion: constraint {weaker} \
+             does not imply objective >= -{optimum}"
+        ),
+    );
+    assert_veripb_refuses(
+        &dir,
+        &format!("s VERIFIED BOUNDS -{optimum} <= obj <= -{optimum}"),
+    );
+}
+
+#[test]
+fn a_tiling_meeting_the_area_bound_is_certified_in_one_cutting_planes_step() {
+    certified_in_one_step(
+        "t-tetromino-12x12.toml",
+        36,
+        &[
+            "which meets the area bound (144 cells / 4 cells = 36)",
+            "each cell's at-most-one, summed and divided by 4",
+        ],
+        145,
+    );
+}
+
+#[test]
+fn a_packing_meeting_the_lp_bound_is_certified_by_the_lps_dual() {
+    certified_in_one_step(
+        "skew-tetromino-15x15.toml",
+        49,
+        &[
+            "which meets the LP relaxation bound 49",
+            "the LP relaxation's dual as whole cell weights",
+        ],
+        226,
+    );
+}
+
+/// `veripb` (when on PATH) does not verify `dir`'s proof.pbp with the line `verified`.
+fn assert_veripb_refuses(dir: &Path, verified: &str) {
+    if !common::programs_or_skip(module_path!(), &[("veripb", "veripb")]) {
+        return;
+    }
+    let output = std::process::Command::new("veripb")
+        .arg(dir.join("model.opb"))
+        .arg(dir.join("proof.pbp"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        !output.status.success() && !stdout.lines().any(|l| l.trim() == verified),
+        "{stdout}"
     );
 }

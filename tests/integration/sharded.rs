@@ -119,10 +119,10 @@ fn a_table_certificate_proved_and_checked_in_parallel_shards_combines_and_checks
     .unwrap();
     let checked = shell(
         tmp.path(),
-        "parallel puzzlec prove box.toml --shard {}/3 -o shard-{} '>' /dev/null ::: 1 2 3\n\
+        "parallel puzzlec prove box.toml --table --shard {}/3 -o shard-{} '>' /dev/null ::: 1 2 3\n\
          parallel puzzlec check shard-{} --shard {}/3 ::: 1 2 3 | grep '^partly certified'\n\
          mkdir whole && cp shard-*/step-* whole/\n\
-         puzzlec prove box.toml -o whole > /dev/null\n\
+         puzzlec prove box.toml --table -o whole > /dev/null\n\
          parallel puzzlec check whole --shard {}/3 ::: 1 2 3 | grep '^partly certified' | wc -l\n\
          puzzlec check whole | tail -n 1",
     );

@@ -432,7 +432,7 @@ pub struct Compare {
 #[command(mut_args(|arg| reword(arg, &[
         ("time_limit", "Stop after this many seconds (exit 3, no certificate written)"),
         ("json", "Print the manifest, with each file's path, as JSON on stdout"),
-        ("shard", "For a maximum packing certified by its Russian-doll table: refute only the table steps k with k % N = I - 1 (a partial certificate); with --veripb, prove only the I-th of N ranges of table entries (cut to equal search nodes). Copy the step (or shard-*) files of all shards into one folder and run `prove` there without --shard to complete it"),
+        ("shard", "For a maximum packing: prove only the I-th of N ranges of table entries (cut to equal search nodes) of the doll's VeriPB proof; with --table, refute only the table steps k with k % N = I - 1 (a partial certificate). Copy the shard-* (or step-*) files of all shards into one folder and run `prove` there without --shard (with --table for steps) to complete it"),
     ])))]
 pub struct Prove {
     #[command(flatten)]
@@ -460,17 +460,23 @@ pub struct Prove {
     /// whose certificates also hold LRAT and varisat proofs.
     #[arg(long, value_name = "CMD")]
     pub solver: Option<String>,
-    /// For a maximum packing: the Russian-doll search writes VeriPB proofs of the optimum
-    /// as it searches (shard-*.opb and shard-*.pbp, or model.opb and proof.pbp with
-    /// --veripb-shards 0), checked by puzzlec's PB checker, and by `veripb` in `check` when
-    /// it is installed, instead of one refutation per table entry.
-    #[arg(long, conflicts_with_all = ["count", "solver"])]
+    /// For a maximum packing, the default when it applies: a VeriPB proof, checked by
+    /// puzzlec's PB checker and by `veripb` in `check` when it is installed: one
+    /// cutting-planes step when a packing meets the area or LP bound, else the proof the
+    /// Russian-doll search writes as it searches (shard-*.opb and shard-*.pbp, or model.opb
+    /// and proof.pbp with --veripb-shards 0). With this flag, an instance it does not take
+    /// is refused instead of certified by the table.
+    #[arg(long, conflicts_with_all = ["count", "solver", "table"])]
     pub veripb: bool,
-    /// With --veripb: cut the proof into N shards (ranges of table entries, each its own
-    /// OPB file and proof with the later entries as premises), proved on threads; 0 writes
-    /// one proof. Default: one shard per core. Combines with the shard files already in
-    /// the folder.
-    #[arg(long, value_name = "N", requires = "veripb", conflicts_with = "shard")]
+    /// For a maximum packing: certify it by the Russian-doll table, one SAT refutation per
+    /// entry (the route before the search wrote proofs; `--solver cadical` implies it).
+    #[arg(long, conflicts_with = "count")]
+    pub table: bool,
+    /// On the VeriPB route: cut the doll's proof into N shards (ranges of table entries,
+    /// each its own OPB file and proof with the later entries as premises), proved on
+    /// threads; 0 writes one proof. Default: one shard per core. Combines with the shard
+    /// files already in the folder.
+    #[arg(long, value_name = "N", conflicts_with_all = ["shard", "table", "solver", "count"])]
     pub veripb_shards: Option<usize>,
     #[command(flatten)]
     pub time: TimeLimit,

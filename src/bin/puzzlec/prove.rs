@@ -6,7 +6,7 @@ use crate::output::{
 };
 use crate::session::Session;
 use puzzlec::base::error::NamesSettings;
-use puzzlec::cert::certificate::{self, Claim, ProveError, ProveOptions};
+use puzzlec::cert::certificate::{self, Claim, PackingRoute, ProveError, ProveOptions};
 use puzzlec::cert::certificate::{parse_witness, MODEL_FILE, WITNESS_FILE};
 use puzzlec::driver::external::ExternalSolver;
 use puzzlec::driver::guard::Work;
@@ -55,7 +55,13 @@ pub fn run(args: &Prove, session: &Session) -> Result<u8, Failure> {
         solver,
         control,
         shard: args.split.shard,
-        veripb: args.veripb,
+        packing_route: if args.veripb {
+            PackingRoute::Veripb
+        } else if args.table {
+            PackingRoute::Table
+        } else {
+            PackingRoute::Auto
+        },
         // One shard per core: on the 2-core machine, 13 x 19 was proved and checked
         // faster in two shards on threads than in one proof (docs/certificates.md).
         veripb_shards: args.veripb_shards.unwrap_or_else(|| {

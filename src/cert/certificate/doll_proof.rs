@@ -17,14 +17,18 @@
 //! file and proof, the later entries as premises: for clusters (`prove --veripb --shard
 //! I/N`) and threads (`--veripb-shards N`); see [`shards`].
 
+mod bound;
 mod shards;
 
+pub use bound::{write_bound_proof, CellWeights};
+
 pub(super) use shards::check as check_shards;
-pub(super) use shards::{holds_shards, is_sharded, prove as prove_shards};
+pub(super) use shards::is_sharded;
 
 use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::process::Command;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use sha2::{Digest, Sha256};
@@ -36,8 +40,11 @@ use super::{
     ProveError, MANIFEST_FILE, WITNESS_FILE,
 };
 use crate::base::error::InputError;
+use crate::base::shard::Shard;
 use crate::base::Control;
 use crate::checkers::pb::{check_pb_files, PbConclusion};
+use crate::driver::bound_race::meet_bound;
+use crate::driver::packing_bounds::{packing_bounds, LpOutcome};
 use crate::engines::russian_doll::{packing_opb, write_proof, DollProofError};
 use crate::formats::lines::{LineWriter, WriteError};
 use crate::formats::veripb::{write_opb, OpbFile};
@@ -85,22 +92,50 @@ impl<W: Write> Write for Hashed<W> {
     }
 }
 
-/// `prove --veripb` of the maximum packing `packing` (of `puzzle`).
-pub(super) fn prove(
-    model_path: &Path,
-    model_bytes: &[u8],
-    puzzle: &Puzzle,
-    packing: &Packing,
-    dir: &Path,
-    control: &Control,
-) -> Result<Manifest, ProveError> {
-    let start = Instant::now();
-    let internal = ProveError::Internal;
-    let mut folder = Folder::fresh(dir, model_bytes)?;
-    shards::clear_stale(dir, &[], 0)?;
-    let (opb, _) = packing_opb(&packing.instance);
-    folder.put(OPB_ROLE, OPB_FILE, &opb_text(&opb))?;
+/// A maximum packing to certify by VeriPB: the model file and its bytes, the puzzle and its
+/// packing, the certificate folder, and what stops the run.
+#[derive(Clone, Copy)]
+pub(super) struct Job<'a> {
+    pub(super) model_path: &'a Path,
+    pub(super) model_bytes: &'a [u8],
+    pub(super) puzzle: &'a Puzzle,
+    pub(super) packing: &'a Packing,
+    pub(super) dir: &'a Path,
+    pub(super) control: &'a Control,
+}
 
+/// `prove` of a maximum packing by VeriPB: one cutting-planes step when a packing meets a
+/// bound ([`prove_by_bound`]; not with `shard`), else the doll's proof, in `count` shards
+/// on threads (or only `shard`'s, or those the folder holds, see [`shards`]), or as one
+/// proof when `count` is 0.
+pub(super) fn prove_veripb(
+    job: &Job<'_>,
+    shard: Option<Shard>,
+    count: usize,
+) -> Result<Manifest, ProveError> {
+    if shard.is_none() {
+        if let Some(manifest) = prove_by_bound(job)? {
+            return Ok(manifest);
+        }
+    }
+    if shard.is_none() && count == 0 && !shards::holds_shards(job.dir) {
+        return prove(job);
+    }
+    shards::prove(job, shard, count)
+}
+
+/// The doll's single proof of the maximum packing of `job`.
+fn prove(job: &Job<'_>) -> Result<Manifest, ProveError> {
+    let Job {
+        model_path,
+        model_bytes,
+        puzzle,
+        packing,
+        dir,
+        control,
+    } = *job;
+    let start = Instant::now();
+    let (mut folder, opb) = opb_folder(dir, model_bytes, packing)?;
     let proof_path = dir.join(PROOF_FILE);
     let (proof, entry) = write_hashed(
         &proof_path,
@@ -111,59 +146,178 @@ pub(super) fn prove(
         |out, stop| write_proof(&packing.instance, out, stop),
     )?;
     folder.files.insert(PROOF_ROLE.to_string(), entry);
-    let solve_seconds = start.elapsed().as_secs_f64();
+    let how = format!(
+        "the native Russian-doll search (memo of exhausted states with dead cells and relaxed lookups, one thread; no lookahead or symmetry) found a packing of {} and wrote, as it searched, a VeriPB proof ({PROOF_FILE}: {} derived constraints over {} search nodes, {} memo hits) that at most {} pieces fit in {OPB_FILE}, the packing model; checked by puzzlec's PB checker; the witness is verified by the puzzle's rules",
+        proof.optimum, proof.derived, proof.nodes, proof.memo_hits, proof.optimum
+    );
+    let single = SingleProof {
+        optimum: proof.optimum,
+        best: &proof.best,
+        how,
+        solve_seconds: start.elapsed().as_secs_f64(),
+    };
+    finish_single(folder, &opb, single, model_path, model_bytes, puzzle, start)
+}
 
-    let mut values = vec![false; packing.instance.placements.len()];
-    for &i in &proof.best {
+/// The time a packing that meets a bound is looked for before the doll's proof: a tiling
+/// or a greedy packing meeting the bound is found in a fraction of a second when it is
+/// found at all (T tetrominoes 12 x 12, skew tetrominoes 15 x 15).
+const BOUND_TRY: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// The VeriPB certificate of `packing` by a bound ([`bound`]), when a packing found within
+/// [`BOUND_TRY`] meets the area bound or the LP bound (the LP solved only for models the
+/// native search solves it before searching,
+/// [`LP_BEFORE_SEARCH`](crate::driver::packing_bounds::LP_BEFORE_SEARCH) placements at most) and
+/// whole cell weights prove it; `None` otherwise, for the doll's proof to follow.
+fn prove_by_bound(job: &Job<'_>) -> Result<Option<Manifest>, ProveError> {
+    let Job {
+        model_path,
+        model_bytes,
+        puzzle,
+        packing,
+        dir,
+        control,
+    } = *job;
+    let start = Instant::now();
+    let Some(mut known) = packing_bounds(packing, control, true) else {
+        return Ok(None);
+    };
+    if known.lp == LpOutcome::Unfinished {
+        known.lp = LpOutcome::Skipped {
+            placements: packing.instance.placements.len(),
+        };
+    }
+    let deadline = Instant::now() + control.remaining().map_or(BOUND_TRY, |r| r.min(BOUND_TRY));
+    let never = AtomicBool::new(false);
+    let Some(met) = meet_bound(packing, known, Some(deadline), &never, &|_| {}) else {
+        return Ok(None);
+    };
+    let value = met.placements.len();
+    let instance = &packing.instance;
+    let weights = [CellWeights::area(instance)]
+        .into_iter()
+        .chain(
+            matches!(known.lp, LpOutcome::Solved { .. })
+                .then(|| CellWeights::lp_dual(instance, control))
+                .flatten(),
+        )
+        .find(|w| w.bound() == value && w.holds(instance));
+    let Some(weights) = weights else {
+        return Ok(None);
+    };
+    let (mut folder, opb) = opb_folder(dir, model_bytes, packing)?;
+    let mut proof = Vec::new();
+    // Into memory cannot fail: the proof is a few lines.
+    let _ = write_bound_proof(instance, &weights, &met.placements, &mut proof);
+    folder.put(PROOF_ROLE, PROOF_FILE, &proof)?;
+    let total: u64 = weights.weights.iter().sum();
+    let step = if weights == CellWeights::area(instance) {
+        format!(
+            "each cell's at-most-one, summed and divided by {}",
+            weights.divisor
+        )
+    } else {
+        format!(
+            "the LP relaxation's dual as whole cell weights, {total} in all, every placement's cells weighing at least {}: the cells' at-most-ones so weighted, summed and divided by {}",
+            weights.divisor, weights.divisor
+        )
+    };
+    let how = format!(
+        "{}; {PROOF_FILE} derives that at most {value} pieces fit in {OPB_FILE}, the packing model, in one cutting-planes step ({step}); checked by puzzlec's PB checker; the witness is verified by the puzzle's rules",
+        met.evidence
+    );
+    let single = SingleProof {
+        optimum: value,
+        best: &met.placements,
+        how,
+        solve_seconds: start.elapsed().as_secs_f64(),
+    };
+    finish_single(folder, &opb, single, model_path, model_bytes, puzzle, start).map(Some)
+}
+
+/// A fresh certificate folder in `dir` holding the model and [`OPB_FILE`] of `packing`
+/// (shard and table files of an earlier certificate removed), and that OPB file.
+fn opb_folder(
+    dir: &Path,
+    model_bytes: &[u8],
+    packing: &Packing,
+) -> Result<(Folder, OpbFile), ProveError> {
+    let mut folder = Folder::fresh(dir, model_bytes)?;
+    shards::clear_stale(dir, &[], 0)?;
+    let (opb, _) = packing_opb(&packing.instance);
+    folder.put(OPB_ROLE, OPB_FILE, &opb_text(&opb))?;
+    Ok((folder, opb))
+}
+
+/// A single proof of an optimum, written into its folder, before the witness and the check.
+struct SingleProof<'a> {
+    optimum: usize,
+    /// The packing's placement indices.
+    best: &'a [usize],
+    how: String,
+    solve_seconds: f64,
+}
+
+/// Writes the witness of `single` into `folder` (verified by the rules first), checks
+/// [`PROOF_FILE`] with puzzlec's PB checker (as every route checks its proofs before it
+/// keeps them) and writes the manifest.
+fn finish_single(
+    mut folder: Folder,
+    opb: &OpbFile,
+    single: SingleProof<'_>,
+    model_path: &Path,
+    model_bytes: &[u8],
+    puzzle: &Puzzle,
+    start: Instant,
+) -> Result<Manifest, ProveError> {
+    let internal = ProveError::Internal;
+    let dir = folder.dir.clone();
+    let mut values = vec![false; opb.declared_variables];
+    for &i in single.best {
         values[i] = true;
     }
     let witness = Assignment::new(values);
     puzzle
         .verify(&puzzle.decode(&witness))
-        .map_err(|e| internal(format!("the Russian-doll packing: {e}")))?;
+        .map_err(|e| internal(format!("the packing to certify: {e}")))?;
     folder.put(
         "witness",
         WITNESS_FILE,
         witness_text(puzzle, &witness).as_bytes(),
     )?;
 
-    // Checked before it is kept, as every route's proofs are.
     let check_start = Instant::now();
-    let checked = check_pb_files(&dir.join(OPB_FILE), &proof_path).map_err(|e| {
+    let checked = check_pb_files(&dir.join(OPB_FILE), &dir.join(PROOF_FILE)).map_err(|e| {
         internal(format!(
             "{PROOF_FILE}: puzzlec's PB checker refused it: {e}"
         ))
     })?;
-    let value = -(proof.optimum as i64);
+    let value = -(single.optimum as i64);
     if checked.conclusion != bounds(value) {
         return Err(internal(format!(
             "{PROOF_FILE}: concludes {:?}, not the optimum {}",
-            checked.conclusion, proof.optimum
+            checked.conclusion, single.optimum
         )));
     }
-    let how = format!(
-        "the native Russian-doll search (memo of exhausted states with dead cells and relaxed lookups, one thread; no lookahead or symmetry) found a packing of {} and wrote, as it searched, a VeriPB proof ({PROOF_FILE}: {} derived constraints over {} search nodes, {} memo hits) that at most {} pieces fit in {OPB_FILE}, the packing model; checked by puzzlec's PB checker; the witness is verified by the puzzle's rules",
-        proof.optimum, proof.derived, proof.nodes, proof.memo_hits, proof.optimum
-    );
     let encoding = EncodingEntry {
         at_most_one: "one OPB row per cell covered twice or more".into(),
         objective: "min: minus the placements".into(),
-        refuted: Some(format!("objective below -{}", proof.optimum)),
+        refuted: Some(format!("objective below -{}", single.optimum)),
         variables: opb.declared_variables,
         clauses: opb.constraints.len(),
         cuts: 0,
     };
     let record = Record {
         claim: Claim::Optimal {
-            value: proof.optimum,
+            value: single.optimum,
         },
-        how,
+        how: single.how,
         encoding,
         files: folder.files,
-        solve_seconds,
+        solve_seconds: single.solve_seconds,
         refute_seconds: check_start.elapsed().as_secs_f64(),
     };
-    write_manifest(dir, model_path, model_bytes, puzzle, record, start)
+    write_manifest(&dir, model_path, model_bytes, puzzle, record, start)
 }
 
 /// The PB checker's conclusion for an optimum of `value` (the objective is minus the

@@ -54,7 +54,7 @@ mod write;
 pub use check::{check, check_shard, check_writing};
 pub use prove::{prove, prove_using, prove_with};
 pub(crate) use read::verified_witness;
-pub use write::ProveOptions;
+pub use write::{PackingRoute, ProveOptions};
 
 /// The manifest's file name inside a certificate folder.
 pub const MANIFEST_FILE: &str = "manifest.json";

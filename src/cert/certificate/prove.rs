@@ -1,17 +1,20 @@
 //! `prove`: find the answer, then write the certificate folder that [`super::check`] verifies.
 
-use super::write::{record_answer, write_manifest, Folder, ProveOptions, Record};
+use super::write::{record_answer, write_manifest, Folder, PackingRoute, ProveOptions, Record};
 use super::{unrefuted_encoding, Claim, Manifest, ProveError};
 use crate::base::error::InputError;
 use crate::driver::Misuse;
-use crate::puzzle::load_model_file;
+use crate::engines::russian_doll::proof_supports;
+use crate::puzzle::packing::Packing;
+use crate::puzzle::{load_model_file, Puzzle};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-/// Solves the model at `model_path` with the SAT backend, and writes a certificate of the
-/// answer into `dir` (created if missing; certificate files in it are replaced).
+/// Solves the model at `model_path` with the SAT backend (a maximum packing: by the route
+/// [`PackingRoute::Auto`] picks), and writes a certificate of the answer into `dir`
+/// (created if missing; certificate files in it are replaced).
 ///
 /// ```
 /// let model = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/obstacle-queens.toml");
@@ -83,35 +86,18 @@ fn prove_here(
     let puzzle = load_model_file(model_path)?;
     let model_bytes = std::fs::read(model_path)
         .map_err(|e| InputError::file(model_path, format!("cannot read: {e}")))?;
-    if options.veripb {
-        let Some(packing) = super::table::applies(&puzzle) else {
-            return Err(ProveError::Input(InputError::file(
-                model_path,
-                "the search-written VeriPB proof certifies maximum packings without piece minimums only".to_string(),
-            )));
-        };
-        let control = &options.control;
-        let combining = super::doll_proof::holds_shards(dir);
-        if options.shard.is_none() && options.veripb_shards == 0 && !combining {
-            return super::doll_proof::prove(
-                model_path,
-                &model_bytes,
-                &puzzle,
-                packing,
-                dir,
-                control,
-            );
-        }
-        return super::doll_proof::prove_shards(
+    if let Some(packing) = veripb_route(&puzzle, dir, options)
+        .map_err(|why| ProveError::Input(InputError::file(model_path, why)))?
+    {
+        let job = super::doll_proof::Job {
             model_path,
-            &model_bytes,
-            &puzzle,
+            model_bytes: &model_bytes,
+            puzzle: &puzzle,
             packing,
             dir,
-            options.shard,
-            options.veripb_shards,
-            control,
-        );
+            control: &options.control,
+        };
+        return super::doll_proof::prove_veripb(&job, options.shard, options.veripb_shards);
     }
     let table = super::table::route(&puzzle, options).filter(|_| !options.count);
     if let (Some(shard), None) = (options.shard, &table) {
@@ -145,4 +131,29 @@ fn prove_here(
         record_answer(&puzzle, model_path, dir, &model_bytes, options)?
     };
     write_manifest(dir, model_path, &model_bytes, &puzzle, record, start)
+}
+
+/// The packing `prove` certifies by VeriPB ([`PackingRoute`]), if any; an error (why the
+/// instance is not taken) when [`PackingRoute::Veripb`] was asked for and does not apply.
+fn veripb_route<'p>(
+    puzzle: &'p Puzzle,
+    dir: &Path,
+    options: &ProveOptions,
+) -> Result<Option<&'p Packing>, String> {
+    let packing = super::table::applies(puzzle);
+    match options.packing_route {
+        PackingRoute::Table => Ok(None),
+        PackingRoute::Veripb => {
+            let packing = packing.ok_or(
+                "the search-written VeriPB proof certifies maximum packings without piece minimums only",
+            )?;
+            proof_supports(&packing.instance).map_err(|e| e.to_string())?;
+            Ok(Some(packing))
+        }
+        // A SAT solver named, a count asked for, or a folder of table steps to combine:
+        // the table's route, as before the search wrote proofs.
+        PackingRoute::Auto if options.solver.is_some() || options.count => Ok(None),
+        PackingRoute::Auto if super::table::holds_steps(dir) => Ok(None),
+        PackingRoute::Auto => Ok(packing.filter(|p| proof_supports(&p.instance).is_ok())),
+    }
 }

@@ -835,6 +835,16 @@ fn check_step_proof(
 // ---------------------------------------------------------------------------------------------
 // prove
 
+/// Whether `dir` holds step proofs of a table certificate (`step-*` files), as a folder of
+/// shards copied together to be combined does.
+pub fn holds_steps(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|entries| {
+        entries
+            .filter_map(Result::ok)
+            .any(|e| e.file_name().to_string_lossy().starts_with("step-"))
+    })
+}
+
 /// Proves `packing`'s optimum into `dir` by the table route (see the module doc): runs the
 /// Russian-doll search, writes the witness and the table, refutes the steps (those of
 /// `options.shard`, keeping step proofs already in `dir` that check), and writes the

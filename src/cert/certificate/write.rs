@@ -45,13 +45,29 @@ pub struct ProveOptions {
     /// Refute only this shard's steps of a packing-table certificate (see
     /// [`super::table`]).
     pub shard: Option<crate::base::shard::Shard>,
-    /// For a maximum packing: certify it by the VeriPB proof the Russian doll writes as it
-    /// searches (see [`super::doll_proof`]) instead of the table's refutations.
-    pub veripb: bool,
-    /// With `veripb` and without `shard`: the proof in this many shards, proved on threads
-    /// (see [`super::doll_proof`]); 0 (the default here; the command line's is one per
-    /// core): one proof of the whole table.
+    /// How a maximum packing without piece minimums is certified.
+    pub packing_route: PackingRoute,
+    /// On the VeriPB route without `shard`: the proof in this many shards, proved on
+    /// threads (see [`super::doll_proof`]); 0 (the default here; the command line's is one
+    /// per core): one proof of the whole table.
     pub veripb_shards: usize,
+}
+
+/// How `prove` certifies a maximum packing without piece minimums.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PackingRoute {
+    /// [`PackingRoute::Veripb`] when the search's proof takes the instance, else
+    /// [`PackingRoute::Table`] (a piece maximum that binds, placements reaching over more
+    /// than 128 scan cells); the table as well with a `solver` (a SAT refuter) or in a
+    /// folder holding table steps to combine.
+    #[default]
+    Auto,
+    /// The VeriPB proof: one cutting-planes step when a packing found quickly meets the area
+    /// or LP bound, else the proof the Russian doll writes as it searches (see
+    /// [`super::doll_proof`]); an instance it does not take is refused.
+    Veripb,
+    /// The Russian-doll table, one SAT refutation per entry (see [`super::table`]).
+    Table,
 }
 
 impl Default for ProveOptions {
@@ -63,7 +79,7 @@ impl Default for ProveOptions {
             solver: None,
             control: Control::unlimited(),
             shard: None,
-            veripb: false,
+            packing_route: PackingRoute::Auto,
             veripb_shards: 0,
         }
     }

@@ -350,6 +350,24 @@ fn x(i: usize) -> Lit {
     Lit::new(i as u32, false)
 }
 
+/// Whether [`write_proof`] and [`write_shard_proof`] take `instance`, before any search:
+/// why not, as their [`DollProofError`] says it.
+pub fn proof_supports(instance: &PackingInstance) -> Result<(), DollProofError> {
+    validate(instance).map_err(DollProofError::Doll)?;
+    let prep = Prepared::new(instance, false);
+    if prep.limited {
+        return Err(DollProofError::Unsupported(
+            "a piece has a binding maximum (the proof has no piece counts)",
+        ));
+    }
+    if prep.reach > 128 {
+        return Err(DollProofError::Unsupported(
+            "placements reach over more than 128 scan cells",
+        ));
+    }
+    Ok(())
+}
+
 /// Finds a maximum packing of `instance` by the Russian doll and writes, into `out`, a
 /// VeriPB proof that it is maximum over [`packing_opb`]'s file (see the module doc).
 /// `should_stop` is polled as lines are written.

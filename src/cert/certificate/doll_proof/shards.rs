@@ -57,7 +57,7 @@ use super::super::{
     verified_witness, witness_text, CheckError, Checked, Claim, EncodingEntry, FileEntry, Manifest,
     ProveError, MANIFEST_FILE, WITNESS_FILE,
 };
-use super::{both_checkers, opb_text, write_hashed};
+use super::{both_checkers, opb_text, write_hashed, Job};
 use crate::base::error::InputError;
 use crate::base::shard::Shard;
 use crate::base::Control;
@@ -67,7 +67,6 @@ use crate::engines::russian_doll::{
 };
 use crate::geometry::placements::PackingInstance;
 use crate::model::{Assignment, Var};
-use crate::puzzle::packing::Packing;
 use crate::puzzle::Puzzle;
 
 /// The start of a shard proof's manifest role; its presence marks a sharded certificate.
@@ -166,17 +165,19 @@ struct Proved {
 
 /// `prove --veripb` in shards: every range of [`split`] into `count` (or those the folder
 /// already holds), or with `shard` only its range.
-#[allow(clippy::too_many_arguments)]
-pub(in crate::cert::certificate) fn prove(
-    model_path: &Path,
-    model_bytes: &[u8],
-    puzzle: &Puzzle,
-    packing: &Packing,
-    dir: &Path,
+pub(super) fn prove(
+    job: &Job<'_>,
     shard: Option<Shard>,
     count: usize,
-    control: &Control,
 ) -> Result<Manifest, ProveError> {
+    let Job {
+        model_path,
+        model_bytes,
+        puzzle,
+        packing,
+        dir,
+        control,
+    } = *job;
     let start = Instant::now();
     let internal = ProveError::Internal;
     let instance = &packing.instance;
@@ -278,7 +279,7 @@ pub(in crate::cert::certificate) fn prove(
     folder.put(TABLE_ROLE, TABLE_FILE, table.text(packing.width).as_bytes())?;
     let partial = match shard {
         Some(s) => format!(
-            "; PARTIAL: shard {s} holds entries {:?} only (copy the shard-* files of all shards into one folder and run prove --veripb there to complete it)",
+            "; PARTIAL: shard {s} holds entries {:?} only (copy the shard-* files of all shards into one folder and run prove there to complete it)",
             ranges[0]
         ),
         None => String::new(),
