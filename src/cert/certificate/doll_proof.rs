@@ -128,14 +128,13 @@ pub(super) fn prove_veripb(
 fn prove(job: &Job<'_>) -> Result<Manifest, ProveError> {
     let Job {
         model_path,
-        model_bytes,
-        puzzle,
         packing,
         dir,
         control,
+        ..
     } = *job;
     let start = Instant::now();
-    let (mut folder, opb) = opb_folder(dir, model_bytes, packing)?;
+    let (mut folder, opb) = opb_folder(job)?;
     let proof_path = dir.join(PROOF_FILE);
     let (proof, entry) = write_hashed(
         &proof_path,
@@ -156,7 +155,7 @@ fn prove(job: &Job<'_>) -> Result<Manifest, ProveError> {
         how,
         solve_seconds: start.elapsed().as_secs_f64(),
     };
-    finish_single(folder, &opb, single, model_path, model_bytes, puzzle, start)
+    finish_single(job, folder, &opb, single, start)
 }
 
 /// The time a packing that meets a bound is looked for before the doll's proof: a tiling
@@ -170,14 +169,7 @@ const BOUND_TRY: std::time::Duration = std::time::Duration::from_secs(2);
 /// [`LP_BEFORE_SEARCH`](crate::driver::packing_bounds::LP_BEFORE_SEARCH) placements at most) and
 /// whole cell weights prove it; `None` otherwise, for the doll's proof to follow.
 fn prove_by_bound(job: &Job<'_>) -> Result<Option<Manifest>, ProveError> {
-    let Job {
-        model_path,
-        model_bytes,
-        puzzle,
-        packing,
-        dir,
-        control,
-    } = *job;
+    let (packing, control) = (job.packing, job.control);
     let start = Instant::now();
     let Some(mut known) = packing_bounds(packing, control, true) else {
         return Ok(None);
@@ -205,7 +197,7 @@ fn prove_by_bound(job: &Job<'_>) -> Result<Option<Manifest>, ProveError> {
     let Some(weights) = weights else {
         return Ok(None);
     };
-    let (mut folder, opb) = opb_folder(dir, model_bytes, packing)?;
+    let (mut folder, opb) = opb_folder(job)?;
     let mut proof = Vec::new();
     // Into memory cannot fail: the proof is a few lines.
     let _ = write_bound_proof(instance, &weights, &met.placements, &mut proof);
@@ -232,19 +224,15 @@ fn prove_by_bound(job: &Job<'_>) -> Result<Option<Manifest>, ProveError> {
         how,
         solve_seconds: start.elapsed().as_secs_f64(),
     };
-    finish_single(folder, &opb, single, model_path, model_bytes, puzzle, start).map(Some)
+    finish_single(job, folder, &opb, single, start).map(Some)
 }
 
-/// A fresh certificate folder in `dir` holding the model and [`OPB_FILE`] of `packing`
+/// A fresh certificate folder for `job` holding the model and the packing's [`OPB_FILE`]
 /// (shard and table files of an earlier certificate removed), and that OPB file.
-fn opb_folder(
-    dir: &Path,
-    model_bytes: &[u8],
-    packing: &Packing,
-) -> Result<(Folder, OpbFile), ProveError> {
-    let mut folder = Folder::fresh(dir, model_bytes)?;
-    shards::clear_stale(dir, &[], 0)?;
-    let (opb, _) = packing_opb(&packing.instance);
+fn opb_folder(job: &Job<'_>) -> Result<(Folder, OpbFile), ProveError> {
+    let mut folder = Folder::fresh(job.dir, job.model_bytes)?;
+    shards::clear_stale(job.dir, &[], 0)?;
+    let (opb, _) = packing_opb(&job.packing.instance);
     folder.put(OPB_ROLE, OPB_FILE, &opb_text(&opb))?;
     Ok((folder, opb))
 }
@@ -262,14 +250,13 @@ struct SingleProof<'a> {
 /// [`PROOF_FILE`] with puzzlec's PB checker (as every route checks its proofs before it
 /// keeps them) and writes the manifest.
 fn finish_single(
+    job: &Job<'_>,
     mut folder: Folder,
     opb: &OpbFile,
     single: SingleProof<'_>,
-    model_path: &Path,
-    model_bytes: &[u8],
-    puzzle: &Puzzle,
     start: Instant,
 ) -> Result<Manifest, ProveError> {
+    let puzzle = job.puzzle;
     let internal = ProveError::Internal;
     let dir = folder.dir.clone();
     let mut values = vec![false; opb.declared_variables];
@@ -317,7 +304,7 @@ fn finish_single(
         solve_seconds: single.solve_seconds,
         refute_seconds: check_start.elapsed().as_secs_f64(),
     };
-    write_manifest(&dir, model_path, model_bytes, puzzle, record, start)
+    write_manifest(&dir, job.model_path, job.model_bytes, puzzle, record, start)
 }
 
 /// The PB checker's conclusion for an optimum of `value` (the objective is minus the

@@ -1068,6 +1068,51 @@ fn clear_folder(
 // ---------------------------------------------------------------------------------------------
 // check
 
+/// Checks the parts a table certificate and a sharded VeriPB one share, pushing a line for
+/// each into `steps`: the model's line, the witness (a packing by the rules of `optimum`
+/// pieces) and the table (a scan order, and entries shaped as a Russian-doll table the
+/// witness fits, `S[0] = optimum`). `position` names a table position in errors ("step",
+/// "entry"), `at` says where `S[0]` stands. The table and its ranking of placements.
+pub(super) fn check_table_and_witness(
+    folder: &CheckedFolder,
+    manifest: &Manifest,
+    (puzzle, packing): (&Puzzle, &Packing),
+    optimum: usize,
+    (position, at): (&str, &str),
+    steps: &mut Vec<String>,
+) -> Result<(Table, Ranking), CheckError> {
+    let failed = CheckError::Failed;
+    let model_name = &manifest.model.file;
+    let num_vars = packing.instance.placements.len();
+    steps.push(format!(
+        "{model_name}: SHA-256 matches the manifest (packing puzzle, {num_vars} placements)"
+    ));
+    let witness_name = folder.file_of(manifest, "witness")?;
+    let (witness, step) = verified_witness(
+        witness_name,
+        &folder.text(witness_name)?,
+        num_vars,
+        puzzle,
+        &Claim::Optimal { value: optimum },
+    )?;
+    steps.push(step);
+
+    let table_name = folder.file_of(manifest, TABLE_ROLE)?;
+    let table = Table::parse(&folder.text(table_name)?, packing.width, packing.height)
+        .map_err(|e| failed(format!("{table_name}: {e}")))?;
+    let ranking = Ranking::new(packing, &table.order);
+    let chosen: Vec<usize> = (0..num_vars)
+        .filter(|&i| witness.value(Var::from_index(i)))
+        .collect();
+    check_shape(&table, &ranking.first, &chosen, optimum)
+        .map_err(|e| failed(format!("{table_name}: {position} {}: {e}", e.position())))?;
+    steps.push(format!(
+        "{table_name}: a scan order of the {} cells and a table with S = {optimum}{at}, never falling by more than one, never below the witness",
+        table.order.len()
+    ));
+    Ok((table, ranking))
+}
+
 /// Checks a table certificate in `dir` whose manifest and files (SHA-256 of every listed file,
 /// no other file) and model hash were already verified; `steps` holds the lines so far.
 /// With `shard`, only that shard's step proofs are checked (the conclusion then says the
@@ -1096,39 +1141,16 @@ pub fn check(
         dir,
         write_cnf: None,
     };
-    let text = |name: &str| folder.text(name);
-    let file_of = |role: &str| folder.file_of(manifest, role);
-    steps.push(format!(
-        "{model_name}: SHA-256 matches the manifest (packing puzzle, {} placements)",
-        packing.instance.placements.len()
-    ));
-
-    // The witness: a packing by the rules, of the claimed size.
-    let witness_name = file_of("witness")?;
-    let num_vars = packing.instance.placements.len();
-    let (witness, step) = verified_witness(
-        witness_name,
-        &text(witness_name)?,
-        num_vars,
-        puzzle,
-        &Claim::Optimal { value: optimum },
+    let (table, ranking) = check_table_and_witness(
+        &folder,
+        manifest,
+        (puzzle, packing),
+        optimum,
+        ("step", " at position 0"),
+        &mut steps,
     )?;
-    steps.push(step);
-
-    // The table: a scan order, and entries shaped as a Russian-doll table the witness fits.
-    let table_name = file_of(TABLE_ROLE)?;
-    let table = Table::parse(&text(table_name)?, packing.width, packing.height)
-        .map_err(|e| failed(format!("{table_name}: {e}")))?;
-    let ranking = Ranking::new(packing, &table.order);
-    let chosen: Vec<usize> = (0..num_vars)
-        .filter(|&i| witness.value(Var::from_index(i)))
-        .collect();
-    check_shape(&table, &ranking.first, &chosen, optimum)
-        .map_err(|e| failed(format!("{table_name}: step {}: {e}", e.position())))?;
     let positions = table.order.len();
-    steps.push(format!(
-        "{table_name}: a scan order of the {positions} cells and a table with S = {optimum} at position 0, never falling by more than one, never below the witness"
-    ));
+    let table_name = folder.file_of(manifest, TABLE_ROLE)?;
 
     // Every step: its CNF rebuilt, its proof checked. In parallel; the first failing step
     // (by index) is reported.

@@ -51,11 +51,13 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::super::read::{first_difference, CheckedFolder};
-use super::super::table::{check_shape, Ranking, Table, TABLE_FILE, TABLE_ROLE};
+use super::super::table::{
+    check_shape, check_table_and_witness, Ranking, Table, TABLE_FILE, TABLE_ROLE,
+};
 use super::super::write::{write_error, write_manifest, Folder, Record};
 use super::super::{
-    verified_witness, witness_text, CheckError, Checked, Claim, EncodingEntry, FileEntry, Manifest,
-    ProveError, MANIFEST_FILE, WITNESS_FILE,
+    witness_text, CheckError, Checked, Claim, EncodingEntry, FileEntry, Manifest, ProveError,
+    MANIFEST_FILE, WITNESS_FILE,
 };
 use super::{both_checkers, opb_text, write_hashed, Job};
 use crate::base::error::InputError;
@@ -66,7 +68,7 @@ use crate::engines::russian_doll::{
     self, packing_opb, shard_opb, write_shard_proof, DollOptions, DollOutcome, ShardOpb,
 };
 use crate::geometry::placements::PackingInstance;
-use crate::model::{Assignment, Var};
+use crate::model::Assignment;
 use crate::puzzle::Puzzle;
 
 /// The start of a shard proof's manifest role; its presence marks a sharded certificate.
@@ -485,34 +487,16 @@ pub(in crate::cert::certificate) fn check(
         )));
     };
     let instance = &packing.instance;
-    let num_vars = instance.placements.len();
-    steps.push(format!(
-        "{model_name}: SHA-256 matches the manifest (packing puzzle, {num_vars} placements)"
-    ));
-    let witness_name = folder.file_of(manifest, "witness")?;
-    let (witness, step) = verified_witness(
-        witness_name,
-        &folder.text(witness_name)?,
-        num_vars,
-        puzzle,
-        &manifest.claim,
+    let (table, _) = check_table_and_witness(
+        folder,
+        manifest,
+        (puzzle, packing),
+        optimum,
+        ("entry", " (the witness's size) at entry 0"),
+        &mut steps,
     )?;
-    steps.push(step);
-
-    // The table: a scan order and entries shaped as a doll's table, S[0] the witness's size.
-    let table_name = folder.file_of(manifest, TABLE_ROLE)?;
-    let table = Table::parse(&folder.text(table_name)?, packing.width, packing.height)
-        .map_err(|e| failed(format!("{table_name}: {e}")))?;
-    let ranking = Ranking::new(packing, &table.order);
-    let chosen: Vec<usize> = (0..num_vars)
-        .filter(|&i| witness.value(Var::from_index(i)))
-        .collect();
-    check_shape(&table, &ranking.first, &chosen, optimum)
-        .map_err(|e| failed(format!("{table_name}: entry {}: {e}", e.position())))?;
     let positions = table.order.len();
-    steps.push(format!(
-        "{table_name}: a scan order of the {positions} cells and a table with S = {optimum} (the witness's size) at entry 0, never falling by more than one, never below the witness"
-    ));
+    let table_name = folder.file_of(manifest, TABLE_ROLE)?;
 
     // The shards: listed in pairs, ranges that tile 0..P.
     let listed = listed_shards(manifest, positions)?;
