@@ -1089,12 +1089,15 @@ impl<'p, W: Window> Prover<'p, W> {
                 }
                 self.source(origin, w, hints)?;
             } else {
-                // Dead: every placement over `w` from `q` on meets a covered cell.
-                let blocked: Vec<usize> = self
+                // Dead: every placement over `w` from `q` on meets a covered cell. Many meet
+                // the same one, whose hints are the same: each cell once.
+                let mut blocked: Vec<usize> = self
                     .covering(w, q)
                     .iter()
                     .map(|&(first, i)| self.blocking(q, window, first as usize, i as usize))
                     .collect();
+                blocked.sort_unstable();
+                blocked.dedup();
                 for b in blocked {
                     self.source(origin, b, hints)?;
                 }
@@ -1148,9 +1151,13 @@ impl<'p, W: Window> Prover<'p, W> {
             if fits {
                 break;
             }
-            // Nothing fits at q: every placement starting there meets a covered cell.
-            for i in from..to {
-                let w = self.blocking(q, window, q, i);
+            // Nothing fits at q: every placement starting there meets a covered cell (many
+            // the same one: each cell once).
+            let mut blocked: Vec<usize> =
+                (from..to).map(|i| self.blocking(q, window, q, i)).collect();
+            blocked.sort_unstable();
+            blocked.dedup();
+            for w in blocked {
                 self.source(origin, w, &mut hints)?;
             }
             q += 1;
@@ -1302,6 +1309,9 @@ fn bit((lo, hi): (u64, u64), k: usize) -> bool {
 struct Hints {
     ids: Vec<u64>,
     assumed: (u64, u64),
+    /// A 256-bit filter of the IDs in `ids`: an ID whose bit is clear is new, so most
+    /// pushes skip the scan for a repeat (the scan was a third of the proof search's time).
+    seen: [u64; 4],
 }
 
 impl Hints {
@@ -1324,10 +1334,12 @@ impl Hints {
     }
 
     fn push(&mut self, id: u64) {
-        // Lists are short and repeats are recent (the same exclusion for several
-        // placements): a look at the tail finds nearly all of them.
-        if !self.ids.iter().rev().take(32).any(|&h| h == id) {
-            self.ids.push(id);
+        let slot = (id.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize;
+        let (word, bit) = (slot >> 6, 1u64 << (slot & 63));
+        if self.seen[word] & bit != 0 && self.ids.contains(&id) {
+            return;
         }
+        self.seen[word] |= bit;
+        self.ids.push(id);
     }
 }
