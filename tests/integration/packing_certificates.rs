@@ -715,6 +715,21 @@ fn a_packing_meeting_the_lp_bound_is_certified_by_the_lps_dual() {
     );
 }
 
+#[test]
+fn a_sat_packing_meeting_the_lp_bound_is_certified_by_a_dual_with_a_divisor() {
+    // The greedy packing reaches 45 only; SAT finds 46, the LP bound (46.8): the dual's
+    // weights are whole over the divisor 17.
+    certified_in_one_step(
+        "skew-tetromino-14x14.toml",
+        46,
+        &[
+            "varisat found a packing of 46 pieces (\"at least 46\"), which meets the LP relaxation bound 46",
+            "summed and divided by 17",
+        ],
+        197,
+    );
+}
+
 /// `veripb` (when on PATH) does not verify `dir`'s proof.pbp with the line `verified`.
 fn assert_veripb_refuses(dir: &Path, verified: &str) {
     if !common::programs_or_skip(module_path!(), &[("veripb", "veripb")]) {
