@@ -5,8 +5,9 @@
 //! models/cross-13x19.toml, the default rules: memo, dead cells, relaxed lookups and the
 //! lookahead on, mirror symmetry off, all cores). Prints the optimum, the packing, the
 //! row-start entries of the suffix table and the counters. With `proof`, runs the search
-//! that writes the VeriPB proof instead (its own rules), the proof thrown away as written,
-//! and prints its nodes, memo hits, derived constraints and bytes.
+//! that writes the VeriPB proof instead (its own rules; `no-lookahead` switches its
+//! lookahead off), the proof thrown away as written, and prints its nodes, memo hits,
+//! lookahead cuts, derived constraints and bytes.
 
 use puzzlec::engines::russian_doll::{self, DollOptions};
 use puzzlec::puzzle::{load_model_file, Puzzle};
@@ -28,7 +29,14 @@ fn main() {
         std::process::exit(2)
     };
     if flag("proof") {
-        prove(model, &packing.instance);
+        let options = russian_doll::DollProofOptions {
+            lookahead: if flag("no-lookahead") {
+                0
+            } else {
+                russian_doll::DollProofOptions::default().lookahead
+            },
+        };
+        prove(model, &packing.instance, &options);
         return;
     }
     let options = DollOptions {
@@ -91,20 +99,26 @@ impl std::io::Write for Counted {
 }
 
 /// The proof-writing search on `instance`, its proof counted and dropped.
-fn prove(model: &str, instance: &puzzlec::geometry::placements::PackingInstance) {
+fn prove(
+    model: &str,
+    instance: &puzzlec::geometry::placements::PackingInstance,
+    options: &russian_doll::DollProofOptions,
+) {
     let started = Instant::now();
     let mut out = Counted(0);
-    let proof = russian_doll::write_proof(instance, &mut out, &|| false).unwrap_or_else(|e| {
-        eprintln!("{model}: {e}");
-        std::process::exit(2)
-    });
+    let proof = russian_doll::write_proof_with(instance, options, &mut out, &|| false)
+        .unwrap_or_else(|e| {
+            eprintln!("{model}: {e}");
+            std::process::exit(2)
+        });
     println!(
-        "{model}: {} pieces; proof: {} nodes, {} memo hits ({} with dead cells), {} dead-cell keys, {} derived, {} bytes ({:.0} per node), {:.2} s",
+        "{model}: {} pieces; proof: {} nodes, {} memo hits ({} with dead cells), {} dead-cell keys, {} lookahead cuts, {} derived, {} bytes ({:.0} per node), {:.2} s",
         proof.optimum,
         proof.nodes,
         proof.memo_hits,
         proof.dead_hits,
         proof.dead_keys,
+        proof.lookahead_cuts,
         proof.derived,
         out.0,
         out.0 as f64 / proof.nodes as f64,

@@ -240,3 +240,128 @@ fn independent<W: Window>(
     }
     false
 }
+
+/// The groups of a lookahead cut as the search-written proof justifies it
+/// ([`Engine::lookahead_cover`]): groups of fits that all cover one cell, whose "at most
+/// one" is then that cell's (the doll's pairwise overlapping groups may share no cell).
+pub(super) struct Cover<W> {
+    /// The placements fitting the window that start before the level's `D_k`, as (offset of
+    /// the first cell from `q`, mask) and their kept placements.
+    fits: Vec<(u32, W)>,
+    placements: Vec<u32>,
+    /// Per group in use: the cells (offsets from `q`) all its placements cover, its size.
+    groups: Vec<(Vec<u32>, usize)>,
+    used: usize,
+}
+
+impl<W: Window> Default for Cover<W> {
+    fn default() -> Self {
+        Cover {
+            fits: Vec::new(),
+            placements: Vec::new(),
+            groups: Vec::new(),
+            used: 0,
+        }
+    }
+}
+
+impl<W: Window> Cover<W> {
+    /// After a cut: per group of two placements or more, a cell (offset from `q`) that each
+    /// of them covers.
+    pub(super) fn shared_cells(&self) -> impl Iterator<Item = usize> + '_ {
+        self.groups[..self.used]
+            .iter()
+            .filter(|(_, size)| *size >= 2)
+            .map(|(cells, _)| cells[0] as usize)
+    }
+
+    /// Whether a greedy cover of the fits by groups sharing a cell needs at most `most`
+    /// groups (a fit joins the first group it shares a cell with).
+    fn shared_cell_cover_at_most(&mut self, prep: &Prepared, most: usize) -> bool {
+        self.used = 0;
+        for (&(j, _), &i) in self.fits.iter().zip(&self.placements) {
+            let cells = &prep.relative[i as usize];
+            let meets = |c: &u32| cells.binary_search(&(c.wrapping_sub(j) as usize)).is_ok();
+            let joins = self.groups[..self.used]
+                .iter()
+                .position(|(shared, _)| shared.iter().any(meets));
+            match joins {
+                Some(g) => {
+                    let (shared, size) = &mut self.groups[g];
+                    shared.retain(meets);
+                    *size += 1;
+                }
+                None if self.used == most => return false,
+                None => {
+                    if self.groups.len() == self.used {
+                        self.groups.push((Vec::new(), 0));
+                    }
+                    let (shared, size) = &mut self.groups[self.used];
+                    shared.clear();
+                    shared.extend(cells.iter().map(|&k| j + k as u32));
+                    *size = 1;
+                    self.used += 1;
+                }
+            }
+        }
+        true
+    }
+}
+
+impl<W: Window> Engine<'_, W> {
+    /// The lookahead cut as the search-written proof makes it (see
+    /// [`Engine::lookahead_cuts`]): the first level that cuts, with at most `k - 1 - slack`
+    /// groups of fits that each share a cell (left in `cover`), and its `D_k`. The exact
+    /// search for independent placements is not used: the proof would need a case split.
+    pub(super) fn lookahead_cover(
+        &self,
+        q: usize,
+        mut window: W,
+        drops: &[u32],
+        slack: usize,
+        cover: &mut Cover<W>,
+    ) -> Option<usize> {
+        cover.fits.clear();
+        cover.placements.clear();
+        let mut chosen = [(0u32, W::empty()); LOOKAHEAD_LEVELS + 1];
+        let mut j = 0usize;
+        for (level, &d) in drops.iter().enumerate() {
+            if d == u32::MAX {
+                return None;
+            }
+            while q + j < d as usize {
+                let covered = window.trailing_ones();
+                if covered > 0 {
+                    j += covered as usize;
+                    window = window.shr(covered);
+                    continue;
+                }
+                let at = q + j;
+                for i in self.prep.starts[at] as usize..self.prep.starts[at + 1] as usize {
+                    let mask = self.masks[i];
+                    if window.overlaps(mask) {
+                        continue;
+                    }
+                    if cover.fits.len() == LOOKAHEAD_FITS {
+                        return None;
+                    }
+                    cover.fits.push((j as u32, mask));
+                    cover.placements.push(i as u32);
+                }
+                j += 1;
+                window = window.shr(1);
+            }
+            let need = match (level + 2).checked_sub(slack) {
+                Some(need) if need >= 2 => need,
+                _ => continue,
+            };
+            if first_fit_reaches(&cover.fits, &mut chosen, need) {
+                continue;
+            }
+            if cover.shared_cell_cover_at_most(self.prep, need - 1) {
+                return Some(d as usize);
+            }
+        }
+        None
+    }
+}

@@ -75,8 +75,8 @@ mod window;
 
 use instance::Prepared;
 pub use proof::{
-    packing_opb, shard_opb, write_proof, write_shard_proof, DollProof, DollProofError,
-    DollShardProof, ShardOpb,
+    packing_opb, shard_opb, write_proof, write_proof_with, write_shard_proof,
+    write_shard_proof_with, DollProof, DollProofError, DollProofOptions, DollShardProof, ShardOpb,
 };
 use table::run;
 pub use window::{Wide, Window};

@@ -59,7 +59,7 @@ use std::ops::Range;
 
 use rustc_hash::FxHashMap;
 
-use super::bounds::dead_span;
+use super::bounds::{dead_span, Cover, LOOKAHEAD_LEVELS};
 use super::instance::{covering_lists, Engine, Prepared};
 use super::memo::{key_of, Key};
 use super::table::relaxed_offsets;
@@ -87,8 +87,25 @@ pub struct DollProof {
     pub dead_keys: u64,
     /// Memo hits whose clause names a dead cell.
     pub dead_hits: u64,
+    /// Nodes cut by the lookahead ([`DollProofOptions::lookahead`]).
+    pub lookahead_cuts: u64,
     /// Constraints the proof derives (its last ID minus the formula's).
     pub derived: u64,
+}
+
+/// Options of the proof-writing search ([`write_proof_with`], [`write_shard_proof_with`]).
+#[derive(Clone, Copy, Debug)]
+pub struct DollProofOptions {
+    /// The lookahead cut's deepest level `k` (below 2: off; at most 6), as
+    /// [`DollOptions::lookahead`](super::DollOptions::lookahead), justified in the proof
+    /// (see the module doc).
+    pub lookahead: usize,
+}
+
+impl Default for DollProofOptions {
+    fn default() -> Self {
+        DollProofOptions { lookahead: 5 }
+    }
 }
 
 /// Why no proof was written.
@@ -304,6 +321,8 @@ pub struct DollShardProof {
     pub dead_keys: u64,
     /// Memo hits whose clause names a dead cell.
     pub dead_hits: u64,
+    /// Nodes cut by the lookahead.
+    pub lookahead_cuts: u64,
     /// Constraints the proof derives.
     pub derived: u64,
 }
@@ -313,8 +332,22 @@ pub struct DollShardProof {
 /// shard's entries searched from the last back with a memo of its own (as
 /// [`write_proof`] does), then "objective >= 0" in a `pbc` subproof, concluded as
 /// `BOUNDS 0 INF`. Fails if the search finds an entry other than `entries` says.
+/// The search's rules are [`DollProofOptions::default`]'s.
 pub fn write_shard_proof(
     instance: &PackingInstance,
+    shard: &ShardOpb,
+    entries: &[usize],
+    out: &mut dyn Write,
+    should_stop: &dyn Fn() -> bool,
+) -> Result<DollShardProof, DollProofError> {
+    let options = DollProofOptions::default();
+    write_shard_proof_with(instance, &options, shard, entries, out, should_stop)
+}
+
+/// [`write_shard_proof`] with the search's rules of `options`.
+pub fn write_shard_proof_with(
+    instance: &PackingInstance,
+    options: &DollProofOptions,
     shard: &ShardOpb,
     entries: &[usize],
     out: &mut dyn Write,
@@ -337,8 +370,10 @@ pub fn write_shard_proof(
     let writer = LineWriter::new(out, should_stop);
     let opb = shard.file.clone();
     match prep.reach {
-        0..=64 => Prover::<u64>::new(&prep, opb, amo, writer).run_shard(shard, entries),
-        65..=128 => Prover::<u128>::new(&prep, opb, amo, writer).run_shard(shard, entries),
+        0..=64 => Prover::<u64>::new(&prep, options, opb, amo, writer).run_shard(shard, entries),
+        65..=128 => {
+            Prover::<u128>::new(&prep, options, opb, amo, writer).run_shard(shard, entries)
+        }
         _ => Err(DollProofError::Unsupported(
             "placements reach over more than 128 scan cells",
         )),
@@ -352,9 +387,20 @@ fn x(i: usize) -> Lit {
 
 /// Finds a maximum packing of `instance` by the Russian doll and writes, into `out`, a
 /// VeriPB proof that it is maximum over [`packing_opb`]'s file (see the module doc).
-/// `should_stop` is polled as lines are written.
+/// `should_stop` is polled as lines are written. The search's rules are
+/// [`DollProofOptions::default`]'s.
 pub fn write_proof(
     instance: &PackingInstance,
+    out: &mut dyn Write,
+    should_stop: &dyn Fn() -> bool,
+) -> Result<DollProof, DollProofError> {
+    write_proof_with(instance, &DollProofOptions::default(), out, should_stop)
+}
+
+/// [`write_proof`] with the search's rules of `options`.
+pub fn write_proof_with(
+    instance: &PackingInstance,
+    options: &DollProofOptions,
     out: &mut dyn Write,
     should_stop: &dyn Fn() -> bool,
 ) -> Result<DollProof, DollProofError> {
@@ -369,8 +415,8 @@ pub fn write_proof(
     let amo: Vec<Option<u64>> = prep.order.iter().map(|&cell| amo_by_cell[cell]).collect();
     let writer = LineWriter::new(out, should_stop);
     match prep.reach {
-        0..=64 => Prover::<u64>::new(&prep, opb, amo, writer).run(),
-        65..=128 => Prover::<u128>::new(&prep, opb, amo, writer).run(),
+        0..=64 => Prover::<u64>::new(&prep, options, opb, amo, writer).run(),
+        65..=128 => Prover::<u128>::new(&prep, options, opb, amo, writer).run(),
         _ => Err(DollProofError::Unsupported(
             "placements reach over more than 128 scan cells",
         )),
@@ -438,6 +484,15 @@ struct Prover<'p, W> {
     excluding: Vec<Option<Option<u64>>>,
     /// The derived jumps of [`Prover::jump`], by `(from, to, k)`.
     jumps: FxHashMap<(u32, u32, u32), u64>,
+    /// Levels of the lookahead in use (0: off) and, per decided entry `q`, its `D_k`
+    /// (`u32::MAX`: none), as the doll's `drops`.
+    levels: usize,
+    drops: Vec<[u32; LOOKAHEAD_LEVELS - 1]>,
+    /// Per decided entry `D`, once derived: "at most `S[D]` placements start at `D` or
+    /// later", over the placements (`None`: fewer placements than that).
+    at_most: Vec<Option<Option<u64>>>,
+    cover: Cover<W>,
+    lookahead_cuts: u64,
     nodes: u64,
     memo_hits: u64,
     dead_keys: u64,
@@ -445,7 +500,13 @@ struct Prover<'p, W> {
 }
 
 impl<'p, W: Window> Prover<'p, W> {
-    fn new(prep: &'p Prepared, opb: OpbFile, amo: Vec<Option<u64>>, out: LineWriter<'p>) -> Self {
+    fn new(
+        prep: &'p Prepared,
+        options: &DollProofOptions,
+        opb: OpbFile,
+        amo: Vec<Option<u64>>,
+        out: LineWriter<'p>,
+    ) -> Self {
         let (covering_starts, covering) = covering_lists(prep);
         let engine: Engine<'_, W> = Engine {
             skip_unfit: true,
@@ -475,6 +536,14 @@ impl<'p, W: Window> Prover<'p, W> {
             memo: FxHashMap::default(),
             excluding: vec![None; prep.index.len()],
             jumps: FxHashMap::default(),
+            levels: options
+                .lookahead
+                .min(LOOKAHEAD_LEVELS)
+                .saturating_sub(1),
+            drops: vec![[u32::MAX; LOOKAHEAD_LEVELS - 1]; prep.cells + 1],
+            at_most: vec![None; prep.cells + 1],
+            cover: Cover::default(),
+            lookahead_cuts: 0,
             nodes: 0,
             memo_hits: 0,
             dead_keys: 0,
@@ -747,8 +816,21 @@ impl<'p, W: Window> Prover<'p, W> {
                     self.entry[c] = self.rup(vec![lit], &[later, next])?;
                 }
             }
+            self.set_drops(c);
         }
         Ok(best)
+    }
+
+    /// Sets the lookahead's `D_k` of the decided entry `c` from the entries `c..`.
+    fn set_drops(&mut self, c: usize) {
+        for (level, drop) in self.drops[c].iter_mut().enumerate().take(self.levels) {
+            let k = level as u32 + 2;
+            if self.table[c] >= k {
+                *drop = (c + 1..self.table.len())
+                    .find(|&p| self.table[p] + k <= self.table[c])
+                    .map_or(u32::MAX, |p| p as u32);
+            }
+        }
     }
 
     /// A shard's proof (see [`write_shard_proof`]): the later entries from the premises,
@@ -783,6 +865,7 @@ impl<'p, W: Window> Prover<'p, W> {
                 ])?,
                 None => self.rup(vec![Lit::new(counter.var, true)], &[counter.implies])?,
             };
+            self.set_drops(q);
         }
         self.entries(range.clone())?;
         for c in range.clone() {
@@ -850,6 +933,7 @@ impl<'p, W: Window> Prover<'p, W> {
             memo_hits: self.memo_hits,
             dead_keys: self.dead_keys,
             dead_hits: self.dead_hits,
+            lookahead_cuts: self.lookahead_cuts,
             derived,
         })
     }
@@ -910,6 +994,7 @@ impl<'p, W: Window> Prover<'p, W> {
             memo_hits: self.memo_hits,
             dead_keys: self.dead_keys,
             dead_hits: self.dead_hits,
+            lookahead_cuts: self.lookahead_cuts,
             derived,
         })
     }
@@ -1155,9 +1240,12 @@ impl<'p, W: Window> Prover<'p, W> {
         }
         let (id, kept) = match memo_hit {
             Some((_, id, kept)) => (id, kept),
-            None => match self.expand(q, filled, need)? {
+            None => match self.lookahead(q, filled, need)? {
                 Some(id) => (id, ALL),
-                None => return Ok(Closed::Found),
+                None => match self.expand(q, filled, need)? {
+                    Some(id) => (id, ALL),
+                    None => return Ok(Closed::Found),
+                },
             },
         };
         self.establish(origin, q, (window, filled), kept, &mut hints)?;
@@ -1179,6 +1267,96 @@ impl<'p, W: Window> Prover<'p, W> {
             let (more, id) = cuts(&relaxed).filter(|_| relaxed != key)?;
             Some((more, id, kept))
         })
+    }
+
+    /// The clause of the node `(q, window)` (dead cells filled) that needs `need` more
+    /// pieces, if the lookahead cuts it (`None`: it does not), stored in the memo as a
+    /// searched node's clause. With `D` the cut level's `D_k`, the fits starting in
+    /// `q..D` in groups that each cover one cell: one `pol` adds the definition
+    /// `u{q}_{need} -> at least need from q on`, "at most `S[D]` from `D` on" and the
+    /// groups' cells' at-most-ones into `need ~u + (the placements starting in q..D that
+    /// do not fit) >= 1 (+ what the extra negated placements of the at-most-ones can
+    /// give)`; the clause is then a `rup` from it and the `e` lines that exclude the
+    /// placements that do not fit, and the sum is deleted.
+    fn lookahead(&mut self, q: usize, window: W, need: u32) -> Result<Option<u64>, WriteError> {
+        let slack = (self.table[q] - need) as usize;
+        if slack >= self.levels || self.drops[q][0] == u32::MAX {
+            return Ok(None);
+        }
+        let drops = &self.drops[q][..self.levels];
+        let Some(d) = self
+            .engine
+            .lookahead_cover(q, window, drops, slack, &mut self.cover)
+        else {
+            return Ok(None);
+        };
+        self.lookahead_cuts += 1;
+        let mut items = vec![PolItem::Id(ConstraintId::Absolute(
+            self.counter(q, need as usize).implies,
+        ))];
+        if let Some(at_most) = self.at_most(d)? {
+            items.push(PolItem::Id(ConstraintId::Absolute(at_most)));
+            items.push(PolItem::Add);
+        }
+        let shared: Vec<usize> = self.cover.shared_cells().collect();
+        for cell in shared {
+            let amo = self.amo[q + cell].expect("two placements cover the cell");
+            items.push(PolItem::Id(ConstraintId::Absolute(amo)));
+            items.push(PolItem::Add);
+        }
+        let sum = self.pol(items)?;
+        let mut hints = Hints::default();
+        for a in q..d {
+            for i in self.prep.starts[a] as usize..self.prep.starts[a + 1] as usize {
+                if window.shr((a - q) as u32).overlaps(self.engine.masks[i]) {
+                    let w = self.blocking(q, window, a, i);
+                    hints.push(self.free(q, w).expect("a placement covers it").implies);
+                }
+            }
+        }
+        hints.push(sum);
+        let mut lits: Vec<Lit> = self
+            .key_cells(q, window, ALL)
+            .iter()
+            .map(|(_, c)| Lit::new(c.var, true))
+            .collect();
+        lits.push(Lit::new(self.counter(q, need as usize).var, true));
+        let id = self.rup(lits, &hints.ids)?;
+        self.step_plain(&Step::Delete(vec![ConstraintId::Absolute(sum)]))?;
+        self.remember(q, window, need, id);
+        Ok(Some(id))
+    }
+
+    /// "At most `S[d]` placements start at `d` or later" (`d` decided), over the
+    /// placements: the definition of `u{d}_{S[d]+1}` and the entry; derived once (`None`:
+    /// fewer placements start there).
+    fn at_most(&mut self, d: usize) -> Result<Option<u64>, WriteError> {
+        if let Some(known) = self.at_most[d] {
+            return Ok(known);
+        }
+        let s = self.table[d] as usize;
+        let id = match self.counter(d, s + 1).implied {
+            Some(implied) => Some(self.pol(vec![
+                PolItem::Id(ConstraintId::Absolute(implied)),
+                PolItem::Id(ConstraintId::Absolute(self.entry[d])),
+                PolItem::Multiply((self.suffix_len(d) - s) as u64),
+                PolItem::Add,
+            ])?),
+            None => None,
+        };
+        self.at_most[d] = Some(id);
+        Ok(id)
+    }
+
+    /// Stores the clause `id` of the node `(q, window)` that needed `need` more pieces.
+    fn remember(&mut self, q: usize, window: W, need: u32, id: u64) {
+        if let Some(key) = key_of(q, window, 0, [0, 0]) {
+            let more = need - 1;
+            let slot = self.memo.entry(key).or_insert((more, id));
+            if slot.0 > more {
+                *slot = (more, id);
+            }
+        }
     }
 
     /// Searches the node `(q, window)` that needs `need` more pieces, where a placement
@@ -1239,13 +1417,7 @@ impl<'p, W: Window> Prover<'p, W> {
                 .collect();
             self.step_plain(&Step::Delete(ids))?;
         }
-        if let Some(key) = key_of(q, window, 0, [0, 0]) {
-            let more = need - 1;
-            let slot = self.memo.entry(key).or_insert((more, id));
-            if slot.0 > more {
-                *slot = (more, id);
-            }
-        }
+        self.remember(q, window, need, id);
         Ok(Some(id))
     }
 }
