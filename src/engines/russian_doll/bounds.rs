@@ -241,16 +241,15 @@ fn independent<W: Window>(
     false
 }
 
-/// The groups of a lookahead cut as the search-written proof justifies it
-/// ([`Engine::lookahead_cover`]): groups of fits that all cover one cell, whose "at most
-/// one" is then that cell's (the doll's pairwise overlapping groups may share no cell).
+/// The fits and groups of a lookahead cut as the search-written proof makes it
+/// ([`Engine::lookahead_cover`]).
 pub(super) struct Cover<W> {
     /// The placements fitting the window that start before the level's `D_k`, as (offset of
     /// the first cell from `q`, mask) and their kept placements.
     fits: Vec<(u32, W)>,
     placements: Vec<u32>,
-    /// Per group in use: the cells (offsets from `q`) all its placements cover, its size.
-    groups: Vec<(Vec<u32>, usize)>,
+    /// The groups in use (the first `used`), each the indices of its fits.
+    groups: Vec<Vec<u8>>,
     used: usize,
 }
 
@@ -266,40 +265,40 @@ impl<W: Window> Default for Cover<W> {
 }
 
 impl<W: Window> Cover<W> {
-    /// After a cut: per group of two placements or more, a cell (offset from `q`) that each
-    /// of them covers.
-    pub(super) fn shared_cells(&self) -> impl Iterator<Item = usize> + '_ {
+    /// After a cut: the groups of two placements or more, each as (offset of the first
+    /// cell from `q`, kept placement) per member, offsets ascending.
+    pub(super) fn groups(&self) -> impl Iterator<Item = Vec<(u32, u32)>> + '_ {
         self.groups[..self.used]
             .iter()
-            .filter(|(_, size)| *size >= 2)
-            .map(|(cells, _)| cells[0] as usize)
+            .filter(|members| members.len() >= 2)
+            .map(|members| {
+                members
+                    .iter()
+                    .map(|&m| (self.fits[m as usize].0, self.placements[m as usize]))
+                    .collect()
+            })
     }
 
-    /// Whether a greedy cover of the fits by groups sharing a cell needs at most `most`
-    /// groups (a fit joins the first group it shares a cell with).
-    fn shared_cell_cover_at_most(&mut self, prep: &Prepared, most: usize) -> bool {
+    /// Whether a greedy cover of the fits by groups of pairwise overlapping placements
+    /// needs at most `most` groups (as [`clique_cover_at_most`], the groups kept).
+    fn cover_at_most(&mut self, most: usize) -> bool {
         self.used = 0;
-        for (&(j, _), &i) in self.fits.iter().zip(&self.placements) {
-            let cells = &prep.relative[i as usize];
-            let meets = |c: &u32| cells.binary_search(&(c.wrapping_sub(j) as usize)).is_ok();
-            let joins = self.groups[..self.used]
-                .iter()
-                .position(|(shared, _)| shared.iter().any(meets));
+        for (k, &fit) in self.fits.iter().enumerate() {
+            let fits = &self.fits;
+            let joins = self.groups[..self.used].iter().position(|members| {
+                members
+                    .iter()
+                    .all(|&m| share_a_cell(fits[m as usize], fit))
+            });
             match joins {
-                Some(g) => {
-                    let (shared, size) = &mut self.groups[g];
-                    shared.retain(meets);
-                    *size += 1;
-                }
+                Some(g) => self.groups[g].push(k as u8),
                 None if self.used == most => return false,
                 None => {
                     if self.groups.len() == self.used {
-                        self.groups.push((Vec::new(), 0));
+                        self.groups.push(Vec::new());
                     }
-                    let (shared, size) = &mut self.groups[self.used];
-                    shared.clear();
-                    shared.extend(cells.iter().map(|&k| j + k as u32));
-                    *size = 1;
+                    self.groups[self.used].clear();
+                    self.groups[self.used].push(k as u8);
                     self.used += 1;
                 }
             }
@@ -311,8 +310,9 @@ impl<W: Window> Cover<W> {
 impl<W: Window> Engine<'_, W> {
     /// The lookahead cut as the search-written proof makes it (see
     /// [`Engine::lookahead_cuts`]): the first level that cuts, with at most `k - 1 - slack`
-    /// groups of fits that each share a cell (left in `cover`), and its `D_k`. The exact
-    /// search for independent placements is not used: the proof would need a case split.
+    /// groups of pairwise overlapping fits (left in `cover`), and its `D_k`. The exact
+    /// search for three or more independent placements is not used (the proof would need a
+    /// case split); for a pair the cover is exact (one group: the fits pairwise overlap).
     pub(super) fn lookahead_cover(
         &self,
         q: usize,
@@ -358,7 +358,7 @@ impl<W: Window> Engine<'_, W> {
             if first_fit_reaches(&cover.fits, &mut chosen, need) {
                 continue;
             }
-            if cover.shared_cell_cover_at_most(self.prep, need - 1) {
+            if cover.cover_at_most(need - 1) {
                 return Some(d as usize);
             }
         }

@@ -492,6 +492,10 @@ struct Prover<'p, W> {
     /// later", over the placements (`None`: fewer placements than that).
     at_most: Vec<Option<Option<u64>>>,
     cover: Cover<W>,
+    /// The derived [`Prover::at_most_one`] of groups sharing no cell, by their kept
+    /// placements, and the [`Prover::pair`] clauses, by kept placements (ascending).
+    cliques: FxHashMap<Vec<u32>, u64>,
+    pairs: FxHashMap<(u32, u32), u64>,
     lookahead_cuts: u64,
     nodes: u64,
     memo_hits: u64,
@@ -543,6 +547,8 @@ impl<'p, W: Window> Prover<'p, W> {
             drops: vec![[u32::MAX; LOOKAHEAD_LEVELS - 1]; prep.cells + 1],
             at_most: vec![None; prep.cells + 1],
             cover: Cover::default(),
+            cliques: FxHashMap::default(),
+            pairs: FxHashMap::default(),
             lookahead_cuts: 0,
             nodes: 0,
             memo_hits: 0,
@@ -1298,10 +1304,10 @@ impl<'p, W: Window> Prover<'p, W> {
             items.push(PolItem::Id(ConstraintId::Absolute(at_most)));
             items.push(PolItem::Add);
         }
-        let shared: Vec<usize> = self.cover.shared_cells().collect();
-        for cell in shared {
-            let amo = self.amo[q + cell].expect("two placements cover the cell");
-            items.push(PolItem::Id(ConstraintId::Absolute(amo)));
+        let groups: Vec<Vec<(u32, u32)>> = self.cover.groups().collect();
+        for members in groups {
+            let at_most_one = self.at_most_one(q, &members)?;
+            items.push(PolItem::Id(ConstraintId::Absolute(at_most_one)));
             items.push(PolItem::Add);
         }
         let sum = self.pol(items)?;
@@ -1325,6 +1331,81 @@ impl<'p, W: Window> Prover<'p, W> {
         self.step_plain(&Step::Delete(vec![ConstraintId::Absolute(sum)]))?;
         self.remember(q, window, need, id);
         Ok(Some(id))
+    }
+
+    /// "At most one of `members`" (pairwise overlapping placements, each as (offset of its
+    /// first cell from `q`, kept placement), offsets ascending): the at-most-one of a cell
+    /// they all cover (which names other placements too: harmless in the cut's sum, where
+    /// they only add negated placements to both sides), or else, once per group, by cutting
+    /// planes from the pairs' clauses: with `A_i` "at most one of the first `i`", `A_{i+1}`
+    /// is `((i - 1) A_i + the clauses of member i + 1 with each of the first i) / i`.
+    fn at_most_one(&mut self, q: usize, members: &[(u32, u32)]) -> Result<u64, WriteError> {
+        let cells = |&(j, i): &(u32, u32)| {
+            self.prep.relative[i as usize]
+                .iter()
+                .map(move |&k| q + j as usize + k)
+        };
+        let first = &members[0];
+        if let Some(shared) = cells(first).find(|&c| {
+            members[1..]
+                .iter()
+                .all(|m| cells(m).any(|other| other == c))
+        }) {
+            return Ok(self.amo[shared].expect("two placements cover the cell"));
+        }
+        let key: Vec<u32> = members.iter().map(|&(_, i)| i).collect();
+        if let Some(&id) = self.cliques.get(&key) {
+            return Ok(id);
+        }
+        let mut pairs = vec![Vec::new(); members.len()];
+        for (b, &later) in members.iter().enumerate() {
+            for &earlier in &members[..b] {
+                let id = self.pair(q, earlier, later)?;
+                pairs[b].push(id);
+            }
+        }
+        let mut items = vec![PolItem::Id(ConstraintId::Absolute(pairs[1][0]))];
+        for (i, clauses) in pairs.iter().enumerate().skip(2) {
+            if i > 2 {
+                items.push(PolItem::Multiply(i as u64 - 1));
+            }
+            for &clause in clauses {
+                items.push(PolItem::Id(ConstraintId::Absolute(clause)));
+                items.push(PolItem::Add);
+            }
+            items.push(PolItem::Divide(i as u64));
+        }
+        let id = self.pol(items)?;
+        self.cliques.insert(key, id);
+        Ok(id)
+    }
+
+    /// The clause "not both" of two overlapping placements (as in
+    /// [`Prover::at_most_one`]), by a cell's at-most-one; derived once.
+    fn pair(&mut self, q: usize, a: (u32, u32), b: (u32, u32)) -> Result<u64, WriteError> {
+        let key = (a.1.min(b.1), a.1.max(b.1));
+        if let Some(&id) = self.pairs.get(&key) {
+            return Ok(id);
+        }
+        let cells_of = |(j, i): (u32, u32)| -> Vec<usize> {
+            self.prep.relative[i as usize]
+                .iter()
+                .map(|&k| q + j as usize + k)
+                .collect()
+        };
+        let later = cells_of(b);
+        let shared = cells_of(a)
+            .into_iter()
+            .find(|c| later.contains(c))
+            .expect("the placements overlap");
+        let amo = self.amo[shared].expect("two placements cover the cell");
+        let lits = vec![
+            x(self.prep.index[a.1 as usize]).negate(),
+            x(self.prep.index[b.1 as usize]).negate(),
+        ];
+        let id = self.rup(lits, &[amo])?;
+        self.pairs.insert(key, id);
+        Ok(id)
     }
 
     /// "At most `S[d]` placements start at `d` or later" (`d` decided), over the
