@@ -285,11 +285,9 @@ impl<W: Window> Cover<W> {
         self.used = 0;
         for (k, &fit) in self.fits.iter().enumerate() {
             let fits = &self.fits;
-            let joins = self.groups[..self.used].iter().position(|members| {
-                members
-                    .iter()
-                    .all(|&m| share_a_cell(fits[m as usize], fit))
-            });
+            let joins = self.groups[..self.used]
+                .iter()
+                .position(|members| members.iter().all(|&m| share_a_cell(fits[m as usize], fit)));
             match joins {
                 Some(g) => self.groups[g].push(k as u8),
                 None if self.used == most => return false,

@@ -371,9 +371,7 @@ pub fn write_shard_proof_with(
     let opb = shard.file.clone();
     match prep.reach {
         0..=64 => Prover::<u64>::new(&prep, options, opb, amo, writer).run_shard(shard, entries),
-        65..=128 => {
-            Prover::<u128>::new(&prep, options, opb, amo, writer).run_shard(shard, entries)
-        }
+        65..=128 => Prover::<u128>::new(&prep, options, opb, amo, writer).run_shard(shard, entries),
         _ => Err(DollProofError::Unsupported(
             "placements reach over more than 128 scan cells",
         )),
@@ -540,10 +538,7 @@ impl<'p, W: Window> Prover<'p, W> {
             memo: FxHashMap::default(),
             excluding: vec![None; prep.index.len()],
             jumps: FxHashMap::default(),
-            levels: options
-                .lookahead
-                .min(LOOKAHEAD_LEVELS)
-                .saturating_sub(1),
+            levels: options.lookahead.min(LOOKAHEAD_LEVELS).saturating_sub(1),
             drops: vec![[u32::MAX; LOOKAHEAD_LEVELS - 1]; prep.cells + 1],
             at_most: vec![None; prep.cells + 1],
             cover: Cover::default(),
