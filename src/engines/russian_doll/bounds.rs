@@ -363,3 +363,35 @@ impl<W: Window> Engine<'_, W> {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A cover of the fits `(offset, mask)`, placement `k` for the `k`-th.
+    fn cover(fits: &[(u32, u64)]) -> Cover<u64> {
+        Cover {
+            fits: fits.to_vec(),
+            placements: (0..fits.len() as u32).collect(),
+            ..Cover::default()
+        }
+    }
+
+    #[test]
+    fn the_proofs_cover_keeps_pairwise_overlapping_groups() {
+        // Dominoes along a row: cells 0-1, 1-2 and 2-3 (offsets 0, 1, 2), then 5-6.
+        let mut fits = cover(&[(0, 0b11), (1, 0b11), (2, 0b11), (5, 0b11)]);
+        // 0-1 and 1-2 overlap, 2-3 meets 1-2 but not 0-1: three groups in all.
+        assert!(!fits.cover_at_most(2));
+        assert!(fits.cover_at_most(3));
+        let groups: Vec<Vec<(u32, u32)>> = fits.groups().collect();
+        // Only the groups of two or more are named (one alone needs no "at most one").
+        assert_eq!(groups, vec![vec![(0, 0), (1, 1)]]);
+        // Three that pairwise overlap with no cell in common (cells 0-1, 1-2 and 0-2 as
+        // masks from offset 0): one group, as the doll's cover makes it.
+        let mut fits = cover(&[(0, 0b011), (0, 0b110), (0, 0b101)]);
+        assert!(fits.cover_at_most(1));
+        assert_eq!(fits.groups().count(), 1);
+        assert_eq!(clique_cover_at_most(&fits.fits, 1), fits.cover_at_most(1));
+    }
+}

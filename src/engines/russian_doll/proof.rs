@@ -40,6 +40,24 @@
 //! that cut the child) through the cells the child's scan passed over (where every
 //! placement met a covered cell). Every `rup` names its hints, in propagation order.
 //!
+//! The lookahead cut (see `DollOptions::lookahead`) at a node `(q, window)` needing `k'`
+//! more pieces with slack `s = S[q] - k'`: at level `k`, with `D` the first cell after `q`
+//! where `S[D] = S[q] - k`, the placements starting in `q..D` that fit the window are covered
+//! by at most `k - 1 - s` groups of pairwise overlapping ones. One `pol` adds the
+//! definition `k' ~u{q}_{k'} + (the placements from q on) >= k'`, "at most `S[D]` from `D`
+//! on" (`u{D}_{S[D]+1}`'s definition and the entry, derived once per `D`) and one "at most
+//! one" per group: the at-most-one of a cell every member covers (its other placements only
+//! add negated placements to both sides, which unit propagation cannot make true), or, for
+//! a group sharing no cell, one derived once by cutting planes from the clauses "not both"
+//! of its pairs (each a `rup` from a shared cell's at-most-one): with `A_i` "at most one of
+//! the first `i`", `A_{i+1} = ((i - 1) A_i + the clauses of member i + 1 with the first i)
+//! / i`. The sum reads `k' ~u + (the placements in q..D that do not fit) + .. >= 1 + ..`;
+//! the node's clause (the same shape as a searched node's, and stored in the memo alike) is
+//! a `rup` from it and the `e` lines that exclude the placements that do not fit, and the
+//! sum is deleted. The doll's exact search for three or more independent placements (when
+//! the greedy cover leaves a level open) is not used: it would need a case split in the
+//! proof, and it cuts little (13 x 19: 340 nodes the doll would cut, of 87 k cuts).
+//!
 //! The table entry of a cell where the search found no packing is the root node's clause
 //! (an empty window); one that rose follows from the next entry in one `rup`. The last
 //! entry with the `u` definition gives "at most `S[0]` pieces", the witness is logged with
@@ -47,12 +65,13 @@
 //!
 //! # What is switched off
 //!
-//! The proof covers the search with the memo, dead cells, relaxed lookups and skipped unfit
-//! cells. Not (yet) the lookahead cut, outside row bounds, mirror symmetry and the
-//! threads: a proof is written by one thread without them (what each saves in the plain
-//! search is measured on `DollOptions`; the proof's own figures are in
-//! `docs/certificates.md`). Instances with a binding piece maximum (where the doll has no
-//! memo) are refused.
+//! The proof covers the search with the memo, dead cells, relaxed lookups, skipped unfit
+//! cells and the lookahead cut ([`DollProofOptions`]; on every box, unlike the fast doll,
+//! which leaves it off below 14 columns: in the proof it pays there too). Not (yet) the
+//! lookahead's exact search, outside row bounds, mirror symmetry and the threads: a proof is
+//! written by one thread without them (what each saves in the plain search is measured on
+//! `DollOptions`; the proof's own figures are in `docs/certificates.md`). Instances with a
+//! binding piece maximum (where the doll has no memo) are refused.
 
 use std::io::Write;
 use std::ops::Range;
@@ -1272,13 +1291,14 @@ impl<'p, W: Window> Prover<'p, W> {
 
     /// The clause of the node `(q, window)` (dead cells filled) that needs `need` more
     /// pieces, if the lookahead cuts it (`None`: it does not), stored in the memo as a
-    /// searched node's clause. With `D` the cut level's `D_k`, the fits starting in
-    /// `q..D` in groups that each cover one cell: one `pol` adds the definition
+    /// searched node's clause. With `D` the cut level's `D_k` and the fits starting in
+    /// `q..D` in groups of pairwise overlapping ones: one `pol` adds the definition
     /// `u{q}_{need} -> at least need from q on`, "at most `S[D]` from `D` on" and the
-    /// groups' cells' at-most-ones into `need ~u + (the placements starting in q..D that
-    /// do not fit) >= 1 (+ what the extra negated placements of the at-most-ones can
-    /// give)`; the clause is then a `rup` from it and the `e` lines that exclude the
-    /// placements that do not fit, and the sum is deleted.
+    /// groups' at-most-ones ([`Prover::at_most_one`]) into `need ~u + (the placements
+    /// starting in q..D that do not fit) >= 1` (plus, on both sides, what the extra negated
+    /// placements of the cells' at-most-ones can give); the clause is then a `rup` from it
+    /// and the `e` lines that exclude the placements that do not fit, and the sum is
+    /// deleted (see the module doc).
     fn lookahead(&mut self, q: usize, window: W, need: u32) -> Result<Option<u64>, WriteError> {
         let slack = (self.table[q] - need) as usize;
         if slack >= self.levels || self.drops[q][0] == u32::MAX {
