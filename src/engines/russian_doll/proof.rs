@@ -46,8 +46,8 @@
 //! by at most `k - 1 - s` groups of pairwise overlapping ones. One `pol` adds the
 //! definition `k' ~u{q}_{k'} + (the placements from q on) >= k'`, "at most `S[D]` from `D`
 //! on" (`u{D}_{S[D]+1}`'s definition and the entry, derived once per `D`) and one "at most
-//! one" per group: the at-most-one of a cell every member covers (its other placements only
-//! add negated placements to both sides, which unit propagation cannot make true), or, for
+//! one" per group: the at-most-one of a cell every member covers (its other placements add
+//! as much to the right-hand side as they can to the left, so the conflict stands), or, for
 //! a group sharing no cell, one derived once by cutting planes from the clauses "not both"
 //! of its pairs (each a `rup` from a shared cell's at-most-one): with `A_i` "at most one of
 //! the first `i`", `A_{i+1} = ((i - 1) A_i + the clauses of member i + 1 with the first i)
@@ -1351,9 +1351,10 @@ impl<'p, W: Window> Prover<'p, W> {
     /// "At most one of `members`" (pairwise overlapping placements, each as (offset of its
     /// first cell from `q`, kept placement), offsets ascending): the at-most-one of a cell
     /// they all cover (which names other placements too: harmless in the cut's sum, where
-    /// they only add negated placements to both sides), or else, once per group, by cutting
-    /// planes from the pairs' clauses: with `A_i` "at most one of the first `i`", `A_{i+1}`
-    /// is `((i - 1) A_i + the clauses of member i + 1 with each of the first i) / i`.
+    /// each adds as much to the right-hand side as it can to the left), or else, once per
+    /// group, by cutting planes from the pairs' clauses: with `A_i` "at most one of the
+    /// first `i`", `A_{i+1}` is `((i - 1) A_i + the clauses of member i + 1 with each of
+    /// the first i) / i`.
     fn at_most_one(&mut self, q: usize, members: &[(u32, u32)]) -> Result<u64, WriteError> {
         let cells = |&(j, i): &(u32, u32)| {
             self.prep.relative[i as usize]
