@@ -5,11 +5,14 @@
 //! models/cross-13x19.toml, the default rules: memo, dead cells, relaxed lookups and the
 //! lookahead on, mirror symmetry off, all cores). Prints the optimum, the packing, the
 //! row-start entries of the suffix table and the counters. With `proof`, runs the search
-//! that writes the VeriPB proof instead (its own rules), the proof thrown away as written,
-//! and prints its nodes, memo hits, derived constraints and bytes.
+//! that writes the VeriPB proof instead (its own rules; `no-lookahead` switches its
+//! lookahead off), the proof thrown away as written, and prints its nodes, memo hits,
+//! lookahead cuts, derived constraints and bytes; with `write=STEM` as well, the proof is
+//! kept in `STEM.pbp` (and the OPB file in `STEM.opb`) and checked by puzzlec's PB checker.
 
 use puzzlec::engines::russian_doll::{self, DollOptions};
 use puzzlec::puzzle::{load_model_file, Puzzle};
+use std::io::Write;
 use std::time::Instant;
 
 fn main() {
@@ -28,7 +31,15 @@ fn main() {
         std::process::exit(2)
     };
     if flag("proof") {
-        prove(model, &packing.instance);
+        let options = russian_doll::DollProofOptions {
+            lookahead: if flag("no-lookahead") {
+                0
+            } else {
+                russian_doll::DollProofOptions::default().lookahead
+            },
+        };
+        let stem = args.iter().find_map(|a| a.strip_prefix("write="));
+        prove(model, &packing.instance, &options, stem);
         return;
     }
     let options = DollOptions {
@@ -76,38 +87,75 @@ fn main() {
     );
 }
 
-/// Counts the bytes written into it and keeps none.
-struct Counted(u64);
+/// Counts the bytes written into it, and keeps them in the file if there is one.
+struct Counted(u64, Option<std::io::BufWriter<std::fs::File>>);
 
-impl std::io::Write for Counted {
+impl Write for Counted {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         self.0 += buf.len() as u64;
-        Ok(buf.len())
+        match &mut self.1 {
+            Some(file) => file.write_all(buf).map(|()| buf.len()),
+            None => Ok(buf.len()),
+        }
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
+        self.1.as_mut().map_or(Ok(()), |file| file.flush())
     }
 }
 
 /// The proof-writing search on `instance`, its proof counted and dropped.
-fn prove(model: &str, instance: &puzzlec::geometry::placements::PackingInstance) {
+fn prove(
+    model: &str,
+    instance: &puzzlec::geometry::placements::PackingInstance,
+    options: &russian_doll::DollProofOptions,
+    stem: Option<&str>,
+) {
     let started = Instant::now();
-    let mut out = Counted(0);
-    let proof = russian_doll::write_proof(instance, &mut out, &|| false).unwrap_or_else(|e| {
-        eprintln!("{model}: {e}");
-        std::process::exit(2)
-    });
+    let mut out = Counted(0, None);
+    if let Some(stem) = stem {
+        let (opb, _) = russian_doll::packing_opb(instance);
+        let mut text = Vec::new();
+        let stop = || false;
+        let mut lines = puzzlec::formats::lines::LineWriter::new(&mut text, &stop);
+        puzzlec::formats::veripb::write_opb(&opb, &mut lines).expect("written to memory");
+        lines.finish().expect("written to memory");
+        std::fs::write(format!("{stem}.opb"), text).expect("the OPB file is written");
+        let file = std::fs::File::create(format!("{stem}.pbp")).expect("the proof file opens");
+        out.1 = Some(std::io::BufWriter::new(file));
+    }
+    let proof = russian_doll::write_proof_with(instance, options, &mut out, &|| false)
+        .unwrap_or_else(|e| {
+            eprintln!("{model}: {e}");
+            std::process::exit(2)
+        });
     println!(
-        "{model}: {} pieces; proof: {} nodes, {} memo hits ({} with dead cells), {} dead-cell keys, {} derived, {} bytes ({:.0} per node), {:.2} s",
+        "{model}: {} pieces; proof: {} nodes, {} memo hits ({} with dead cells), {} dead-cell keys, {} lookahead cuts, {} derived, {} bytes ({:.0} per node), {:.2} s",
         proof.optimum,
         proof.nodes,
         proof.memo_hits,
         proof.dead_hits,
         proof.dead_keys,
+        proof.lookahead_cuts,
         proof.derived,
         out.0,
         out.0 as f64 / proof.nodes as f64,
         started.elapsed().as_secs_f64()
     );
+    if let Some(stem) = stem {
+        drop(out);
+        let started = Instant::now();
+        let checked = puzzlec::checkers::pb::check_pb_files(
+            std::path::Path::new(&format!("{stem}.opb")),
+            std::path::Path::new(&format!("{stem}.pbp")),
+        );
+        match checked {
+            Ok(outcome) => println!(
+                "puzzlec's PB checker: {:?} in {:.2} s",
+                outcome.conclusion,
+                started.elapsed().as_secs_f64()
+            ),
+            Err(e) => println!("puzzlec's PB checker refuses: {e}"),
+        }
+    }
 }

@@ -7,7 +7,8 @@ use std::process::Command;
 
 use puzzlec::checkers::pb::{check_pb_files, PbConclusion};
 use puzzlec::engines::russian_doll::{
-    packing_opb, shard_opb, solve, write_proof, write_shard_proof, DollOptions, DollProof,
+    packing_opb, shard_opb, solve, write_proof_with, write_shard_proof, DollOptions, DollProof,
+    DollProofOptions,
 };
 use puzzlec::formats::lines::LineWriter;
 use puzzlec::formats::veripb::write_opb;
@@ -35,6 +36,16 @@ fn prove(dir: &Path, width: usize, height: usize) -> (PathBuf, PathBuf, usize) {
 
 /// [`prove`], with what the proof-writing run reports.
 fn proved(dir: &Path, width: usize, height: usize) -> (PathBuf, PathBuf, DollProof) {
+    proved_with(dir, width, height, &DollProofOptions::default())
+}
+
+/// [`proved`] with the search's rules of `options`.
+fn proved_with(
+    dir: &Path,
+    width: usize,
+    height: usize,
+    options: &DollProofOptions,
+) -> (PathBuf, PathBuf, DollProof) {
     let Puzzle::Packing(packing) = load_model_file(&crosses(dir, width, height)).unwrap() else {
         panic!("a packing model")
     };
@@ -48,7 +59,7 @@ fn proved(dir: &Path, width: usize, height: usize) -> (PathBuf, PathBuf, DollPro
     out.finish().unwrap();
     std::fs::write(&opb_path, bytes).unwrap();
     let mut proof = Vec::new();
-    let outcome = write_proof(&packing.instance, &mut proof, &stop).unwrap();
+    let outcome = write_proof_with(&packing.instance, options, &mut proof, &stop).unwrap();
     std::fs::write(&pbp_path, proof).unwrap();
     // The packing is checked by the puzzle's own rules.
     assert_eq!(
@@ -221,6 +232,127 @@ fn dead_cells_in_memo_keys_are_proved_and_a_false_state_clause_is_refused() {
     }
 }
 
+/// The IDs of the constraints `lines` of a proof add, by line (`None`: adds none), from
+/// its `f N` on.
+fn constraint_ids(lines: &[&str]) -> Vec<Option<u64>> {
+    let mut next = 0;
+    lines
+        .iter()
+        .map(|line| {
+            let rule = line.split(' ').next().unwrap_or("");
+            if rule == "f" {
+                next = line[2..].trim_end_matches(" ;").parse::<u64>().unwrap() + 1;
+            }
+            matches!(rule, "rup" | "pol" | "red").then(|| {
+                next += 1;
+                next - 1
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn the_lookahead_cut_is_proved_and_its_tampered_steps_are_refused() {
+    let test = "the_lookahead_cut_is_proved_and_its_tampered_steps_are_refused";
+    let veripb = veripb_or_skip(test);
+    let dir = tempfile::tempdir().unwrap();
+    let off = DollProofOptions { lookahead: 0 };
+    let (_, _, without) = proved_with(dir.path(), 10, 10, &off);
+    let (opb, pbp, outcome) = proved(dir.path(), 10, 10);
+    // The optimum of docs/packing-optima.md, with fewer nodes for the cuts.
+    assert_eq!((outcome.optimum, without.optimum), (6, 6));
+    assert_eq!(without.lookahead_cuts, 0);
+    assert!(outcome.lookahead_cuts > 100, "{outcome:?}");
+    assert!(outcome.nodes < without.nodes, "{outcome:?} {without:?}");
+    let checked = check_pb_files(&opb, &pbp).unwrap();
+    assert_eq!(
+        checked.conclusion,
+        PbConclusion::Bounds {
+            lower: Some(-6),
+            upper: Some(-6)
+        }
+    );
+    assert_eq!(checked.stats.rup, 0, "every rup names its hints");
+    if veripb {
+        assert_eq!(
+            veripb_verdict(&opb, &pbp).as_deref(),
+            Some("s VERIFIED BOUNDS -6 <= obj <= -6")
+        );
+    }
+    let text = std::fs::read_to_string(&pbp).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let ids = constraint_ids(&lines);
+    // A cut: its sum, its clause, the sum deleted.
+    let cuts: Vec<usize> = (0..lines.len() - 2)
+        .filter(|&i| {
+            lines[i].starts_with("pol ")
+                && lines[i + 1].starts_with("rup ")
+                && lines[i + 2] == format!("del id {} ;", ids[i].unwrap())
+        })
+        .collect();
+    assert!(cuts.len() as u64 >= outcome.lookahead_cuts);
+    // "at most S[D] from D on": `pol definition entry factor * +`.
+    let at_most: std::collections::HashSet<String> = lines
+        .iter()
+        .zip(&ids)
+        .filter(|(l, _)| {
+            l.starts_with("pol ") && l.ends_with(" * + ;") && l.split(' ').count() == 7
+        })
+        .map(|(_, id)| id.unwrap().to_string())
+        .collect();
+    let tampered = |at: usize, line: String| {
+        let mut changed: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        changed[at] = line;
+        changed.join("\n") + "\n"
+    };
+    // 1. A cut's clause without its counter `~u{q}_{k}`: "not all these cells stay free".
+    let clause = lines[cuts[0] + 1];
+    let (lits, hints) = clause.split_once(" >= 1 : ").unwrap();
+    let counter = lits.split(" 1 ").find(|l| l.starts_with("~u")).unwrap();
+    let without_counter = lits.replacen(&format!(" 1 {counter}"), "", 1);
+    let no_counter = tampered(cuts[0] + 1, format!("{without_counter} >= 1 : {hints}"));
+    // 2. A cut's sum without the bound at D_k: the pieces from D_k on are no longer counted
+    // out.
+    let cut = *cuts
+        .iter()
+        .find(|&&i| at_most.contains(lines[i].split(' ').nth(2).unwrap()))
+        .expect("a cut citing the entry at its D_k");
+    let bound = lines[cut].split(' ').nth(2).unwrap();
+    let no_bound = tampered(cut, lines[cut].replacen(&format!(" {bound} +"), "", 1));
+    // 3. A group's "not both" without one of its placements: "never this placement".
+    let pair = lines
+        .iter()
+        .position(|l| {
+            l.starts_with("rup 1 ~x") && l.split(" : ").next().unwrap().matches("~x").count() == 2
+        })
+        .expect("a pair's clause of a group that shares no cell");
+    let (pair_lits, pair_hints) = lines[pair].split_once(" >= 1 : ").unwrap();
+    let one = pair_lits.rsplit_once(" 1 ").unwrap().0;
+    let no_partner = tampered(pair, format!("{one} >= 1 : {pair_hints}"));
+    for (what, proof, line) in [
+        (
+            "a cut's clause without its counter",
+            no_counter,
+            cuts[0] + 2,
+        ),
+        ("a cut's sum without the bound at D_k", no_bound, cut + 2),
+        ("a pair's clause with one placement", no_partner, pair + 1),
+    ] {
+        let path = dir.path().join("tampered.pbp");
+        std::fs::write(&path, proof).unwrap();
+        let refused = check_pb_files(&opb, &path).expect_err(what);
+        assert!(
+            refused
+                .to_string()
+                .starts_with(&format!("proof line {line}: rup: ")),
+            "{what}: {refused}"
+        );
+        if veripb {
+            assert_eq!(veripb_verdict(&opb, &path), None, "veripb accepted {what}");
+        }
+    }
+}
+
 /// `prove --veripb --veripb-shards 0` (one proof) of the crosses in 8 x 8 into a fresh
 /// folder; the folder.
 fn certificate(dir: &Path) -> PathBuf {
@@ -323,7 +455,7 @@ fn prove_shards(
     width: usize,
     height: usize,
     count: usize,
-) -> Vec<(PathBuf, PathBuf, std::ops::Range<usize>)> {
+) -> Vec<(PathBuf, PathBuf, std::ops::Range<usize>, u64)> {
     let Puzzle::Packing(packing) = load_model_file(&crosses(dir, width, height)).unwrap() else {
         panic!("a packing model")
     };
@@ -348,7 +480,7 @@ fn prove_shards(
                 .unwrap_or_else(|e| panic!("shard {range:?}: {e}"));
             assert_eq!(written.entries, entries[range.clone()]);
             std::fs::write(&pbp_path, proof).unwrap();
-            (opb_path, pbp_path, range)
+            (opb_path, pbp_path, range, written.lookahead_cuts)
         })
         .collect()
 }
@@ -361,13 +493,16 @@ fn each_shard_proof_is_accepted_by_both_checkers() {
     for (width, height, count) in [(8, 8, 1), (8, 8, 3), (9, 9, 4)] {
         let shards = prove_shards(dir.path(), width, height, count);
         // A shard's proof swapped for another's: refused by both checkers.
-        if let [(first_opb, _, _), (_, second_pbp, _), ..] = &shards[..] {
+        if let [(first_opb, _, _, _), (_, second_pbp, _, _), ..] = &shards[..] {
             assert!(check_pb_files(first_opb, second_pbp).is_err());
             if veripb {
                 assert_eq!(veripb_verdict(first_opb, second_pbp), None);
             }
         }
-        for (opb, pbp, range) in shards {
+        // The lookahead cuts in the shards too (their later entries are premises).
+        let cuts: u64 = shards.iter().map(|shard| shard.3).sum();
+        assert!(cuts > 0, "{width} x {height} in {count}: no lookahead cut");
+        for (opb, pbp, range, _) in shards {
             let what = format!("{width} x {height}, entries {range:?}");
             let outcome = check_pb_files(&opb, &pbp).unwrap_or_else(|e| panic!("{what}: {e}"));
             assert_eq!(

@@ -240,3 +240,158 @@ fn independent<W: Window>(
     }
     false
 }
+
+/// The fits and groups of a lookahead cut as the search-written proof makes it
+/// ([`Engine::lookahead_cover`]).
+pub(super) struct Cover<W> {
+    /// The placements fitting the window that start before the level's `D_k`, as (offset of
+    /// the first cell from `q`, mask) and their kept placements.
+    fits: Vec<(u32, W)>,
+    placements: Vec<u32>,
+    /// The groups in use (the first `used`), each the indices of its fits.
+    groups: Vec<Vec<u8>>,
+    used: usize,
+}
+
+impl<W: Window> Default for Cover<W> {
+    fn default() -> Self {
+        Cover {
+            fits: Vec::new(),
+            placements: Vec::new(),
+            groups: Vec::new(),
+            used: 0,
+        }
+    }
+}
+
+impl<W: Window> Cover<W> {
+    /// After a cut: the groups of two placements or more, each as (offset of the first
+    /// cell from `q`, kept placement) per member, offsets ascending.
+    pub(super) fn groups(&self) -> impl Iterator<Item = Vec<(u32, u32)>> + '_ {
+        self.groups[..self.used]
+            .iter()
+            .filter(|members| members.len() >= 2)
+            .map(|members| {
+                members
+                    .iter()
+                    .map(|&m| (self.fits[m as usize].0, self.placements[m as usize]))
+                    .collect()
+            })
+    }
+
+    /// Whether a greedy cover of the fits by groups of pairwise overlapping placements
+    /// needs at most `most` groups (as [`clique_cover_at_most`], the groups kept).
+    fn cover_at_most(&mut self, most: usize) -> bool {
+        self.used = 0;
+        for (k, &fit) in self.fits.iter().enumerate() {
+            let fits = &self.fits;
+            let joins = self.groups[..self.used]
+                .iter()
+                .position(|members| members.iter().all(|&m| share_a_cell(fits[m as usize], fit)));
+            match joins {
+                Some(g) => self.groups[g].push(k as u8),
+                None if self.used == most => return false,
+                None => {
+                    if self.groups.len() == self.used {
+                        self.groups.push(Vec::new());
+                    }
+                    self.groups[self.used].clear();
+                    self.groups[self.used].push(k as u8);
+                    self.used += 1;
+                }
+            }
+        }
+        true
+    }
+}
+
+impl<W: Window> Engine<'_, W> {
+    /// The lookahead cut as the search-written proof makes it (see
+    /// [`Engine::lookahead_cuts`]): the first level that cuts, with at most `k - 1 - slack`
+    /// groups of pairwise overlapping fits (left in `cover`), and its `D_k`. The exact
+    /// search for three or more independent placements is not used (the proof would need a
+    /// case split); for a pair the cover is exact (one group: the fits pairwise overlap).
+    pub(super) fn lookahead_cover(
+        &self,
+        q: usize,
+        mut window: W,
+        drops: &[u32],
+        slack: usize,
+        cover: &mut Cover<W>,
+    ) -> Option<usize> {
+        cover.fits.clear();
+        cover.placements.clear();
+        let mut chosen = [(0u32, W::empty()); LOOKAHEAD_LEVELS + 1];
+        let mut j = 0usize;
+        for (level, &d) in drops.iter().enumerate() {
+            if d == u32::MAX {
+                return None;
+            }
+            while q + j < d as usize {
+                let covered = window.trailing_ones();
+                if covered > 0 {
+                    j += covered as usize;
+                    window = window.shr(covered);
+                    continue;
+                }
+                let at = q + j;
+                for i in self.prep.starts[at] as usize..self.prep.starts[at + 1] as usize {
+                    let mask = self.masks[i];
+                    if window.overlaps(mask) {
+                        continue;
+                    }
+                    if cover.fits.len() == LOOKAHEAD_FITS {
+                        return None;
+                    }
+                    cover.fits.push((j as u32, mask));
+                    cover.placements.push(i as u32);
+                }
+                j += 1;
+                window = window.shr(1);
+            }
+            let need = match (level + 2).checked_sub(slack) {
+                Some(need) if need >= 2 => need,
+                _ => continue,
+            };
+            if first_fit_reaches(&cover.fits, &mut chosen, need) {
+                continue;
+            }
+            if cover.cover_at_most(need - 1) {
+                return Some(d as usize);
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A cover of the fits `(offset, mask)`, placement `k` for the `k`-th.
+    fn cover(fits: &[(u32, u64)]) -> Cover<u64> {
+        Cover {
+            fits: fits.to_vec(),
+            placements: (0..fits.len() as u32).collect(),
+            ..Cover::default()
+        }
+    }
+
+    #[test]
+    fn the_proofs_cover_keeps_pairwise_overlapping_groups() {
+        // Dominoes along a row: cells 0-1, 1-2 and 2-3 (offsets 0, 1, 2), then 5-6.
+        let mut fits = cover(&[(0, 0b11), (1, 0b11), (2, 0b11), (5, 0b11)]);
+        // 0-1 and 1-2 overlap, 2-3 meets 1-2 but not 0-1: three groups in all.
+        assert!(!fits.cover_at_most(2));
+        assert!(fits.cover_at_most(3));
+        let groups: Vec<Vec<(u32, u32)>> = fits.groups().collect();
+        // Only the groups of two or more are named (one alone needs no "at most one").
+        assert_eq!(groups, vec![vec![(0, 0), (1, 1)]]);
+        // Three that pairwise overlap with no cell in common (cells 0-1, 1-2 and 0-2 as
+        // masks from offset 0): one group, as the doll's cover makes it.
+        let mut fits = cover(&[(0, 0b011), (0, 0b110), (0, 0b101)]);
+        assert!(fits.cover_at_most(1));
+        assert_eq!(fits.groups().count(), 1);
+        assert_eq!(clique_cover_at_most(&fits.fits, 1), fits.cover_at_most(1));
+    }
+}

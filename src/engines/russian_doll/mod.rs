@@ -75,8 +75,8 @@ mod window;
 
 use instance::Prepared;
 pub use proof::{
-    packing_opb, proof_supports, shard_opb, write_proof, write_shard_proof, DollProof,
-    DollProofError, DollShardProof, ShardOpb,
+    packing_opb, proof_supports, shard_opb, write_proof, write_proof_with, write_shard_proof,
+    write_shard_proof_with, DollProof, DollProofError, DollProofOptions, DollShardProof, ShardOpb,
 };
 use table::run;
 pub use window::{Wide, Window};
@@ -120,7 +120,9 @@ pub struct DollOptions<'a> {
     /// and 19.4 s without it, 34 M nodes and 12.6 s with levels up to 5. With dead cells and
     /// relaxed lookups the memo catches most of what it cuts on the smaller boxes (16 x 16,
     /// criterion, both cores: 7.14 s with it, 6.84 s without) but not on the larger ones
-    /// (17 x 17, both cores: 29.8 s with it, 36.3 s without), so it stays on.
+    /// (17 x 17, both cores: 29.8 s with it, 36.3 s without), so it stays on. The
+    /// proof-writing search makes the same cut, justified in its proof, but without the
+    /// exact search ([`DollProofOptions::lookahead`]).
     pub lookahead: usize,
     /// The lookahead is used only on boxes whose scan rows (the short side) hold at least
     /// this many cells: on narrower ones the whole table takes well under a second and the

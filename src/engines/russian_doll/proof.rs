@@ -40,6 +40,24 @@
 //! that cut the child) through the cells the child's scan passed over (where every
 //! placement met a covered cell). Every `rup` names its hints, in propagation order.
 //!
+//! The lookahead cut (see `DollOptions::lookahead`) at a node `(q, window)` needing `k'`
+//! more pieces with slack `s = S[q] - k'`: at level `k`, with `D` the first cell after `q`
+//! where `S[D] = S[q] - k`, the placements starting in `q..D` that fit the window are covered
+//! by at most `k - 1 - s` groups of pairwise overlapping ones. One `pol` adds the
+//! definition `k' ~u{q}_{k'} + (the placements from q on) >= k'`, "at most `S[D]` from `D`
+//! on" (`u{D}_{S[D]+1}`'s definition and the entry, derived once per `D`) and one "at most
+//! one" per group: the at-most-one of a cell every member covers (its other placements add
+//! as much to the right-hand side as they can to the left, so the conflict stands), or, for
+//! a group sharing no cell, one derived once by cutting planes from the clauses "not both"
+//! of its pairs (each a `rup` from a shared cell's at-most-one): with `A_i` "at most one of
+//! the first `i`", `A_{i+1} = ((i - 1) A_i + the clauses of member i + 1 with the first i)
+//! / i`. The sum reads `k' ~u + (the placements in q..D that do not fit) + .. >= 1 + ..`;
+//! the node's clause (the same shape as a searched node's, and stored in the memo alike) is
+//! a `rup` from it and the `e` lines that exclude the placements that do not fit, and the
+//! sum is deleted. The doll's exact search for three or more independent placements (when
+//! the greedy cover leaves a level open) is not used: it would need a case split in the
+//! proof, and it cuts little (13 x 19: 340 nodes the doll would cut, of 87 k cuts).
+//!
 //! The table entry of a cell where the search found no packing is the root node's clause
 //! (an empty window); one that rose follows from the next entry in one `rup`. The last
 //! entry with the `u` definition gives "at most `S[0]` pieces", the witness is logged with
@@ -47,19 +65,20 @@
 //!
 //! # What is switched off
 //!
-//! The proof covers the search with the memo, dead cells, relaxed lookups and skipped unfit
-//! cells. Not (yet) the lookahead cut, outside row bounds, mirror symmetry and the
-//! threads: a proof is written by one thread without them (what each saves in the plain
-//! search is measured on `DollOptions`; the proof's own figures are in
-//! `docs/certificates.md`). Instances with a binding piece maximum (where the doll has no
-//! memo) are refused.
+//! The proof covers the search with the memo, dead cells, relaxed lookups, skipped unfit
+//! cells and the lookahead cut ([`DollProofOptions`]; on every box, unlike the fast doll,
+//! which leaves it off below 14 columns: in the proof it pays there too). Not (yet) the
+//! lookahead's exact search, outside row bounds, mirror symmetry and the threads: a proof is
+//! written by one thread without them (what each saves in the plain search is measured on
+//! `DollOptions`; the proof's own figures are in `docs/certificates.md`). Instances with a
+//! binding piece maximum (where the doll has no memo) are refused.
 
 use std::io::Write;
 use std::ops::Range;
 
 use rustc_hash::FxHashMap;
 
-use super::bounds::dead_span;
+use super::bounds::{dead_span, Cover, LOOKAHEAD_LEVELS};
 use super::instance::{covering_lists, Engine, Prepared};
 use super::memo::{key_of, Key};
 use super::table::relaxed_offsets;
@@ -87,8 +106,25 @@ pub struct DollProof {
     pub dead_keys: u64,
     /// Memo hits whose clause names a dead cell.
     pub dead_hits: u64,
+    /// Nodes cut by the lookahead ([`DollProofOptions::lookahead`]).
+    pub lookahead_cuts: u64,
     /// Constraints the proof derives (its last ID minus the formula's).
     pub derived: u64,
+}
+
+/// Options of the proof-writing search ([`write_proof_with`], [`write_shard_proof_with`]).
+#[derive(Clone, Copy, Debug)]
+pub struct DollProofOptions {
+    /// The lookahead cut's deepest level `k` (below 2: off; at most 6), as
+    /// [`DollOptions::lookahead`](super::DollOptions::lookahead), justified in the proof
+    /// (see the module doc).
+    pub lookahead: usize,
+}
+
+impl Default for DollProofOptions {
+    fn default() -> Self {
+        DollProofOptions { lookahead: 5 }
+    }
 }
 
 /// Why no proof was written.
@@ -304,6 +340,8 @@ pub struct DollShardProof {
     pub dead_keys: u64,
     /// Memo hits whose clause names a dead cell.
     pub dead_hits: u64,
+    /// Nodes cut by the lookahead.
+    pub lookahead_cuts: u64,
     /// Constraints the proof derives.
     pub derived: u64,
 }
@@ -313,8 +351,22 @@ pub struct DollShardProof {
 /// shard's entries searched from the last back with a memo of its own (as
 /// [`write_proof`] does), then "objective >= 0" in a `pbc` subproof, concluded as
 /// `BOUNDS 0 INF`. Fails if the search finds an entry other than `entries` says.
+/// The search's rules are [`DollProofOptions::default`]'s.
 pub fn write_shard_proof(
     instance: &PackingInstance,
+    shard: &ShardOpb,
+    entries: &[usize],
+    out: &mut dyn Write,
+    should_stop: &dyn Fn() -> bool,
+) -> Result<DollShardProof, DollProofError> {
+    let options = DollProofOptions::default();
+    write_shard_proof_with(instance, &options, shard, entries, out, should_stop)
+}
+
+/// [`write_shard_proof`] with the search's rules of `options`.
+pub fn write_shard_proof_with(
+    instance: &PackingInstance,
+    options: &DollProofOptions,
     shard: &ShardOpb,
     entries: &[usize],
     out: &mut dyn Write,
@@ -337,8 +389,8 @@ pub fn write_shard_proof(
     let writer = LineWriter::new(out, should_stop);
     let opb = shard.file.clone();
     match prep.reach {
-        0..=64 => Prover::<u64>::new(&prep, opb, amo, writer).run_shard(shard, entries),
-        65..=128 => Prover::<u128>::new(&prep, opb, amo, writer).run_shard(shard, entries),
+        0..=64 => Prover::<u64>::new(&prep, options, opb, amo, writer).run_shard(shard, entries),
+        65..=128 => Prover::<u128>::new(&prep, options, opb, amo, writer).run_shard(shard, entries),
         _ => Err(DollProofError::Unsupported(
             "placements reach over more than 128 scan cells",
         )),
@@ -370,9 +422,20 @@ pub fn proof_supports(instance: &PackingInstance) -> Result<(), DollProofError> 
 
 /// Finds a maximum packing of `instance` by the Russian doll and writes, into `out`, a
 /// VeriPB proof that it is maximum over [`packing_opb`]'s file (see the module doc).
-/// `should_stop` is polled as lines are written.
+/// `should_stop` is polled as lines are written. The search's rules are
+/// [`DollProofOptions::default`]'s.
 pub fn write_proof(
     instance: &PackingInstance,
+    out: &mut dyn Write,
+    should_stop: &dyn Fn() -> bool,
+) -> Result<DollProof, DollProofError> {
+    write_proof_with(instance, &DollProofOptions::default(), out, should_stop)
+}
+
+/// [`write_proof`] with the search's rules of `options`.
+pub fn write_proof_with(
+    instance: &PackingInstance,
+    options: &DollProofOptions,
     out: &mut dyn Write,
     should_stop: &dyn Fn() -> bool,
 ) -> Result<DollProof, DollProofError> {
@@ -387,8 +450,8 @@ pub fn write_proof(
     let amo: Vec<Option<u64>> = prep.order.iter().map(|&cell| amo_by_cell[cell]).collect();
     let writer = LineWriter::new(out, should_stop);
     match prep.reach {
-        0..=64 => Prover::<u64>::new(&prep, opb, amo, writer).run(),
-        65..=128 => Prover::<u128>::new(&prep, opb, amo, writer).run(),
+        0..=64 => Prover::<u64>::new(&prep, options, opb, amo, writer).run(),
+        65..=128 => Prover::<u128>::new(&prep, options, opb, amo, writer).run(),
         _ => Err(DollProofError::Unsupported(
             "placements reach over more than 128 scan cells",
         )),
@@ -456,6 +519,19 @@ struct Prover<'p, W> {
     excluding: Vec<Option<Option<u64>>>,
     /// The derived jumps of [`Prover::jump`], by `(from, to, k)`.
     jumps: FxHashMap<(u32, u32, u32), u64>,
+    /// Levels of the lookahead in use (0: off) and, per decided entry `q`, its `D_k`
+    /// (`u32::MAX`: none), as the doll's `drops`.
+    levels: usize,
+    drops: Vec<[u32; LOOKAHEAD_LEVELS - 1]>,
+    /// Per decided entry `D`, once derived: "at most `S[D]` placements start at `D` or
+    /// later", over the placements (`None`: fewer placements than that).
+    at_most: Vec<Option<Option<u64>>>,
+    cover: Cover<W>,
+    /// The derived [`Prover::at_most_one`] of groups sharing no cell, by their kept
+    /// placements, and the [`Prover::pair`] clauses, by kept placements (ascending).
+    cliques: FxHashMap<Vec<u32>, u64>,
+    pairs: FxHashMap<(u32, u32), u64>,
+    lookahead_cuts: u64,
     nodes: u64,
     memo_hits: u64,
     dead_keys: u64,
@@ -463,7 +539,13 @@ struct Prover<'p, W> {
 }
 
 impl<'p, W: Window> Prover<'p, W> {
-    fn new(prep: &'p Prepared, opb: OpbFile, amo: Vec<Option<u64>>, out: LineWriter<'p>) -> Self {
+    fn new(
+        prep: &'p Prepared,
+        options: &DollProofOptions,
+        opb: OpbFile,
+        amo: Vec<Option<u64>>,
+        out: LineWriter<'p>,
+    ) -> Self {
         let (covering_starts, covering) = covering_lists(prep);
         let engine: Engine<'_, W> = Engine {
             skip_unfit: true,
@@ -493,6 +575,13 @@ impl<'p, W: Window> Prover<'p, W> {
             memo: FxHashMap::default(),
             excluding: vec![None; prep.index.len()],
             jumps: FxHashMap::default(),
+            levels: options.lookahead.min(LOOKAHEAD_LEVELS).saturating_sub(1),
+            drops: vec![[u32::MAX; LOOKAHEAD_LEVELS - 1]; prep.cells + 1],
+            at_most: vec![None; prep.cells + 1],
+            cover: Cover::default(),
+            cliques: FxHashMap::default(),
+            pairs: FxHashMap::default(),
+            lookahead_cuts: 0,
             nodes: 0,
             memo_hits: 0,
             dead_keys: 0,
@@ -765,8 +854,21 @@ impl<'p, W: Window> Prover<'p, W> {
                     self.entry[c] = self.rup(vec![lit], &[later, next])?;
                 }
             }
+            self.set_drops(c);
         }
         Ok(best)
+    }
+
+    /// Sets the lookahead's `D_k` of the decided entry `c` from the entries `c..`.
+    fn set_drops(&mut self, c: usize) {
+        for (level, drop) in self.drops[c].iter_mut().enumerate().take(self.levels) {
+            let k = level as u32 + 2;
+            if self.table[c] >= k {
+                *drop = (c + 1..self.table.len())
+                    .find(|&p| self.table[p] + k <= self.table[c])
+                    .map_or(u32::MAX, |p| p as u32);
+            }
+        }
     }
 
     /// A shard's proof (see [`write_shard_proof`]): the later entries from the premises,
@@ -801,6 +903,7 @@ impl<'p, W: Window> Prover<'p, W> {
                 ])?,
                 None => self.rup(vec![Lit::new(counter.var, true)], &[counter.implies])?,
             };
+            self.set_drops(q);
         }
         self.entries(range.clone())?;
         for c in range.clone() {
@@ -868,6 +971,7 @@ impl<'p, W: Window> Prover<'p, W> {
             memo_hits: self.memo_hits,
             dead_keys: self.dead_keys,
             dead_hits: self.dead_hits,
+            lookahead_cuts: self.lookahead_cuts,
             derived,
         })
     }
@@ -928,6 +1032,7 @@ impl<'p, W: Window> Prover<'p, W> {
             memo_hits: self.memo_hits,
             dead_keys: self.dead_keys,
             dead_hits: self.dead_hits,
+            lookahead_cuts: self.lookahead_cuts,
             derived,
         })
     }
@@ -1180,9 +1285,12 @@ impl<'p, W: Window> Prover<'p, W> {
         }
         let (id, kept) = match memo_hit {
             Some((_, id, kept)) => (id, kept),
-            None => match self.expand(q, filled, need)? {
+            None => match self.lookahead(q, filled, need)? {
                 Some(id) => (id, ALL),
-                None => return Ok(Closed::Found),
+                None => match self.expand(q, filled, need)? {
+                    Some(id) => (id, ALL),
+                    None => return Ok(Closed::Found),
+                },
             },
         };
         self.establish(origin, q, (window, filled), kept, &mut hints)?;
@@ -1204,6 +1312,173 @@ impl<'p, W: Window> Prover<'p, W> {
             let (more, id) = cuts(&relaxed).filter(|_| relaxed != key)?;
             Some((more, id, kept))
         })
+    }
+
+    /// The clause of the node `(q, window)` (dead cells filled) that needs `need` more
+    /// pieces, if the lookahead cuts it (`None`: it does not), stored in the memo as a
+    /// searched node's clause. With `D` the cut level's `D_k` and the fits starting in
+    /// `q..D` in groups of pairwise overlapping ones: one `pol` adds the definition
+    /// `u{q}_{need} -> at least need from q on`, "at most `S[D]` from `D` on" and the
+    /// groups' at-most-ones ([`Prover::at_most_one`]) into `need ~u + (the placements
+    /// starting in q..D that do not fit) >= 1` (plus, on both sides, what the extra negated
+    /// placements of the cells' at-most-ones can give); the clause is then a `rup` from it
+    /// and the `e` lines that exclude the placements that do not fit, and the sum is
+    /// deleted (see the module doc).
+    fn lookahead(&mut self, q: usize, window: W, need: u32) -> Result<Option<u64>, WriteError> {
+        let slack = (self.table[q] - need) as usize;
+        if slack >= self.levels || self.drops[q][0] == u32::MAX {
+            return Ok(None);
+        }
+        let drops = &self.drops[q][..self.levels];
+        let Some(d) = self
+            .engine
+            .lookahead_cover(q, window, drops, slack, &mut self.cover)
+        else {
+            return Ok(None);
+        };
+        self.lookahead_cuts += 1;
+        let mut items = vec![PolItem::Id(ConstraintId::Absolute(
+            self.counter(q, need as usize).implies,
+        ))];
+        if let Some(at_most) = self.at_most(d)? {
+            items.push(PolItem::Id(ConstraintId::Absolute(at_most)));
+            items.push(PolItem::Add);
+        }
+        let groups: Vec<Vec<(u32, u32)>> = self.cover.groups().collect();
+        for members in groups {
+            let at_most_one = self.at_most_one(q, &members)?;
+            items.push(PolItem::Id(ConstraintId::Absolute(at_most_one)));
+            items.push(PolItem::Add);
+        }
+        let sum = self.pol(items)?;
+        let mut hints = Hints::default();
+        for a in q..d {
+            for i in self.prep.starts[a] as usize..self.prep.starts[a + 1] as usize {
+                if window.shr((a - q) as u32).overlaps(self.engine.masks[i]) {
+                    let w = self.blocking(q, window, a, i);
+                    hints.push(self.free(q, w).expect("a placement covers it").implies);
+                }
+            }
+        }
+        hints.push(sum);
+        let mut lits: Vec<Lit> = self
+            .key_cells(q, window, ALL)
+            .iter()
+            .map(|(_, c)| Lit::new(c.var, true))
+            .collect();
+        lits.push(Lit::new(self.counter(q, need as usize).var, true));
+        let id = self.rup(lits, &hints.ids)?;
+        self.step_plain(&Step::Delete(vec![ConstraintId::Absolute(sum)]))?;
+        self.remember(q, window, need, id);
+        Ok(Some(id))
+    }
+
+    /// "At most one of `members`" (pairwise overlapping placements, each as (offset of its
+    /// first cell from `q`, kept placement), offsets ascending): the at-most-one of a cell
+    /// they all cover (which names other placements too: harmless in the cut's sum, where
+    /// each adds as much to the right-hand side as it can to the left), or else, once per
+    /// group, by cutting planes from the pairs' clauses: with `A_i` "at most one of the
+    /// first `i`", `A_{i+1}` is `((i - 1) A_i + the clauses of member i + 1 with each of
+    /// the first i) / i`.
+    fn at_most_one(&mut self, q: usize, members: &[(u32, u32)]) -> Result<u64, WriteError> {
+        let cells = |&(j, i): &(u32, u32)| {
+            self.prep.relative[i as usize]
+                .iter()
+                .map(move |&k| q + j as usize + k)
+        };
+        let first = &members[0];
+        if let Some(shared) = cells(first).find(|&c| {
+            members[1..]
+                .iter()
+                .all(|m| cells(m).any(|other| other == c))
+        }) {
+            return Ok(self.amo[shared].expect("two placements cover the cell"));
+        }
+        let key: Vec<u32> = members.iter().map(|&(_, i)| i).collect();
+        if let Some(&id) = self.cliques.get(&key) {
+            return Ok(id);
+        }
+        let mut pairs = vec![Vec::new(); members.len()];
+        for (b, &later) in members.iter().enumerate() {
+            for &earlier in &members[..b] {
+                let id = self.pair(q, earlier, later)?;
+                pairs[b].push(id);
+            }
+        }
+        let mut items = vec![PolItem::Id(ConstraintId::Absolute(pairs[1][0]))];
+        for (i, clauses) in pairs.iter().enumerate().skip(2) {
+            if i > 2 {
+                items.push(PolItem::Multiply(i as u64 - 1));
+            }
+            for &clause in clauses {
+                items.push(PolItem::Id(ConstraintId::Absolute(clause)));
+                items.push(PolItem::Add);
+            }
+            items.push(PolItem::Divide(i as u64));
+        }
+        let id = self.pol(items)?;
+        self.cliques.insert(key, id);
+        Ok(id)
+    }
+
+    /// The clause "not both" of two overlapping placements (as in
+    /// [`Prover::at_most_one`]), by a cell's at-most-one; derived once.
+    fn pair(&mut self, q: usize, a: (u32, u32), b: (u32, u32)) -> Result<u64, WriteError> {
+        let key = (a.1.min(b.1), a.1.max(b.1));
+        if let Some(&id) = self.pairs.get(&key) {
+            return Ok(id);
+        }
+        let cells_of = |(j, i): (u32, u32)| -> Vec<usize> {
+            self.prep.relative[i as usize]
+                .iter()
+                .map(|&k| q + j as usize + k)
+                .collect()
+        };
+        let later = cells_of(b);
+        let shared = cells_of(a)
+            .into_iter()
+            .find(|c| later.contains(c))
+            .expect("the placements overlap");
+        let amo = self.amo[shared].expect("two placements cover the cell");
+        let lits = vec![
+            x(self.prep.index[a.1 as usize]).negate(),
+            x(self.prep.index[b.1 as usize]).negate(),
+        ];
+        let id = self.rup(lits, &[amo])?;
+        self.pairs.insert(key, id);
+        Ok(id)
+    }
+
+    /// "At most `S[d]` placements start at `d` or later" (`d` decided), over the
+    /// placements: the definition of `u{d}_{S[d]+1}` and the entry; derived once (`None`:
+    /// fewer placements start there).
+    fn at_most(&mut self, d: usize) -> Result<Option<u64>, WriteError> {
+        if let Some(known) = self.at_most[d] {
+            return Ok(known);
+        }
+        let s = self.table[d] as usize;
+        let id = match self.counter(d, s + 1).implied {
+            Some(implied) => Some(self.pol(vec![
+                PolItem::Id(ConstraintId::Absolute(implied)),
+                PolItem::Id(ConstraintId::Absolute(self.entry[d])),
+                PolItem::Multiply((self.suffix_len(d) - s) as u64),
+                PolItem::Add,
+            ])?),
+            None => None,
+        };
+        self.at_most[d] = Some(id);
+        Ok(id)
+    }
+
+    /// Stores the clause `id` of the node `(q, window)` that needed `need` more pieces.
+    fn remember(&mut self, q: usize, window: W, need: u32, id: u64) {
+        if let Some(key) = key_of(q, window, 0, [0, 0]) {
+            let more = need - 1;
+            let slot = self.memo.entry(key).or_insert((more, id));
+            if slot.0 > more {
+                *slot = (more, id);
+            }
+        }
     }
 
     /// Searches the node `(q, window)` that needs `need` more pieces, where a placement
@@ -1264,13 +1539,7 @@ impl<'p, W: Window> Prover<'p, W> {
                 .collect();
             self.step_plain(&Step::Delete(ids))?;
         }
-        if let Some(key) = key_of(q, window, 0, [0, 0]) {
-            let more = need - 1;
-            let slot = self.memo.entry(key).or_insert((more, id));
-            if slot.0 > more {
-                *slot = (more, id);
-            }
-        }
+        self.remember(q, window, need, id);
         Ok(Some(id))
     }
 }

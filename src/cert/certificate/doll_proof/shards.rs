@@ -287,7 +287,7 @@ pub(super) fn prove(
         None => String::new(),
     };
     let how = format!(
-        "the native Russian-doll search found a packing of {optimum} and the suffix table ({TABLE_FILE}); the table's {positions} entries are proved in {} shard(s) by the proof-writing doll (memo of exhausted states with dead cells and relaxed lookups, one thread per shard, a memo of its own per shard; no lookahead or symmetry), each a VeriPB proof ({derived} derived constraints in all: {}) that every entry of its range holds given the later entries as premises, checked by puzzlec's PB checker; the witness is verified by the puzzle's rules{partial}",
+        "the native Russian-doll search found a packing of {optimum} and the suffix table ({TABLE_FILE}); the table's {positions} entries are proved in {} shard(s) by the proof-writing doll (memo of exhausted states with dead cells and relaxed lookups, one thread per shard, a memo of its own per shard, the lookahead cut; no symmetry), each a VeriPB proof ({derived} derived constraints in all: {}) that every entry of its range holds given the later entries as premises, checked by puzzlec's PB checker; the witness is verified by the puzzle's rules{partial}",
         ranges.len(),
         figures.join("; ")
     );
