@@ -106,27 +106,17 @@ impl<W: Window> Engine<'_, W> {
                 return false;
             }
             // Collect the fits starting before D_k.
-            while q + j < d as usize {
-                let covered = window.trailing_ones();
-                if covered > 0 {
-                    j += covered as usize;
-                    window = window.shr(covered);
-                    continue;
-                }
-                let at = q + j;
-                for i in self.prep.starts[at] as usize..self.prep.starts[at + 1] as usize {
-                    let mask = self.masks[i];
-                    if window.overlaps(mask) {
-                        continue;
-                    }
+            let room =
+                self.collect_fits(q, d as usize, (&mut j, &mut window), |offset, mask, _| {
                     if count == LOOKAHEAD_FITS {
                         return false;
                     }
-                    fits[count] = (j as u32, mask);
+                    fits[count] = (offset, mask);
                     count += 1;
-                }
-                j += 1;
-                window = window.shr(1);
+                    true
+                });
+            if !room {
+                return false;
             }
             // Level k cuts unless `k - slack` pieces can start before D_k (one always can).
             let need = match (level + 2).checked_sub(slack) {
@@ -306,6 +296,41 @@ impl<W: Window> Cover<W> {
 }
 
 impl<W: Window> Engine<'_, W> {
+    /// Hands `take` every placement that fits the window and starts at a cell from `q +
+    /// *j` up to (not including) `until`, as `(offset of its first cell from q, its mask
+    /// there, its index)`, moving `*j` and `*window` on to `until` (covered cells start
+    /// none, and may take `*j` past it); false as soon as `take` refuses one (no room).
+    /// Shared by the doll's lookahead and the proof's, so both collect the same fits.
+    #[inline(always)]
+    pub(super) fn collect_fits(
+        &self,
+        q: usize,
+        until: usize,
+        (j, window): (&mut usize, &mut W),
+        mut take: impl FnMut(u32, W, usize) -> bool,
+    ) -> bool {
+        while q + *j < until {
+            let covered = window.trailing_ones();
+            if covered > 0 {
+                *j += covered as usize;
+                *window = window.shr(covered);
+                continue;
+            }
+            let at = q + *j;
+            for i in self.prep.starts[at] as usize..self.prep.starts[at + 1] as usize {
+                let mask = self.masks[i];
+                if !window.overlaps(mask) && !take(*j as u32, mask, i) {
+                    return false;
+                }
+            }
+            *j += 1;
+            *window = window.shr(1);
+        }
+        true
+    }
+}
+
+impl<W: Window> Engine<'_, W> {
     /// The lookahead cut as the search-written proof makes it (see
     /// [`Engine::lookahead_cuts`]): the first level that cuts, with at most `k - 1 - slack`
     /// groups of pairwise overlapping fits (left in `cover`), and its `D_k`. The exact
@@ -327,27 +352,17 @@ impl<W: Window> Engine<'_, W> {
             if d == u32::MAX {
                 return None;
             }
-            while q + j < d as usize {
-                let covered = window.trailing_ones();
-                if covered > 0 {
-                    j += covered as usize;
-                    window = window.shr(covered);
-                    continue;
-                }
-                let at = q + j;
-                for i in self.prep.starts[at] as usize..self.prep.starts[at + 1] as usize {
-                    let mask = self.masks[i];
-                    if window.overlaps(mask) {
-                        continue;
-                    }
+            let room =
+                self.collect_fits(q, d as usize, (&mut j, &mut window), |offset, mask, i| {
                     if cover.fits.len() == LOOKAHEAD_FITS {
-                        return None;
+                        return false;
                     }
-                    cover.fits.push((j as u32, mask));
+                    cover.fits.push((offset, mask));
                     cover.placements.push(i as u32);
-                }
-                j += 1;
-                window = window.shr(1);
+                    true
+                });
+            if !room {
+                return None;
             }
             let need = match (level + 2).checked_sub(slack) {
                 Some(need) if need >= 2 => need,
