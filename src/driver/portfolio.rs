@@ -297,7 +297,7 @@ fn reached(other: &Outcome, chosen: &Outcome) -> String {
 /// 19). On Linux a thread's nice value is its own, set through its thread ID, and a thread
 /// started later inherits its starter's; the threads are found by name in `/proc`.
 #[cfg(target_os = "linux")]
-fn yield_threads(names: &[&str]) {
+pub(crate) fn yield_threads(names: &[&str]) {
     let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
         return;
     };
@@ -319,7 +319,7 @@ fn yield_threads(names: &[&str]) {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn yield_threads(_: &[&str]) {}
+pub(crate) fn yield_threads(_: &[&str]) {}
 
 #[cfg(test)]
 mod tests {

@@ -260,8 +260,12 @@ fn sat_meeting(
         Some(control.remaining().map_or(SAT_TRY, |r| r.min(SAT_TRY))),
     );
     let goal = Goal::AtLeast(bound.value());
-    let outcome = crate::driver::solve(puzzle, Backend::Sat, goal, &budget).ok()?;
-    let Some(Solution::Packing(solution)) = outcome.solution else {
+    let outcome = crate::driver::solve(puzzle, Backend::Sat, goal, &budget).ok();
+    let Some(Solution::Packing(solution)) = outcome.and_then(|o| o.solution) else {
+        // varisat cannot be interrupted: a call still under way when the time is up runs on
+        // beside the doll's proof until it ends, so it gets the lowest priority and takes
+        // little of the cores the proof uses.
+        crate::driver::portfolio::yield_threads(&["puzzlec-sat"]);
         return None;
     };
     let assignment = assignment_of(packing, &solution);
