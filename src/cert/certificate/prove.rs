@@ -143,6 +143,9 @@ fn veripb_route<'p>(
     let packing = super::table::applies(puzzle);
     match options.packing_route {
         PackingRoute::Table => Ok(None),
+        PackingRoute::Veripb if options.count => {
+            Err("the search-written VeriPB proof certifies an optimum, not a count".into())
+        }
         PackingRoute::Veripb => {
             let packing = packing.ok_or(
                 "the search-written VeriPB proof certifies maximum packings without piece minimums only",
