@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use puzzlec::checkers::pb::{check_pb_files, PbConclusion};
+use puzzlec::checkers::pb::{check_pb_files, PbConclusion, PbStats};
 use puzzlec::engines::russian_doll::{
     packing_opb, shard_opb, solve, write_proof_with, write_shard_proof, DollOptions, DollProof,
     DollProofOptions,
@@ -98,26 +98,8 @@ fn the_dolls_proofs_give_the_known_optima_to_both_checkers() {
     for (width, height, optimum) in [(6, 6, 2), (7, 7, 2), (8, 8, 4), (9, 9, 5), (10, 14, 10)] {
         let (opb, pbp, found) = prove(dir.path(), width, height);
         assert_eq!(found, optimum, "{width} x {height}");
-        let outcome =
-            check_pb_files(&opb, &pbp).unwrap_or_else(|e| panic!("{width} x {height}: {e}"));
-        let value = -(optimum as i64);
-        assert_eq!(
-            outcome.conclusion,
-            PbConclusion::Bounds {
-                lower: Some(value),
-                upper: Some(value)
-            },
-            "{width} x {height}"
-        );
-        assert!(outcome.stats.red > 0 && outcome.stats.hinted_rup > 0);
-        assert_eq!(outcome.stats.rup, 0, "every rup names its hints");
-        if veripb {
-            assert_eq!(
-                veripb_verdict(&opb, &pbp).as_deref(),
-                Some(format!("s VERIFIED BOUNDS {value} <= obj <= {value}").as_str()),
-                "veripb on {width} x {height}"
-            );
-        }
+        let stats = both_accept(&opb, &pbp, optimum, veripb, &format!("{width} x {height}"));
+        assert!(stats.red > 0 && stats.hinted_rup > 0);
     }
 }
 
@@ -193,21 +175,7 @@ fn dead_cells_in_memo_keys_are_proved_and_a_false_state_clause_is_refused() {
         outcome.dead_keys > 1000 && outcome.dead_hits > 100,
         "{outcome:?}"
     );
-    let checked = check_pb_files(&opb, &pbp).unwrap();
-    assert_eq!(
-        checked.conclusion,
-        PbConclusion::Bounds {
-            lower: Some(-6),
-            upper: Some(-6)
-        }
-    );
-    assert_eq!(checked.stats.rup, 0, "every rup names its hints");
-    if veripb {
-        assert_eq!(
-            veripb_verdict(&opb, &pbp).as_deref(),
-            Some("s VERIFIED BOUNDS -6 <= obj <= -6")
-        );
-    }
+    both_accept(&opb, &pbp, 6, veripb, "10 x 10");
     // A searched node's clause (cells ~e, then ~u) without its cells: "fewer than k pieces
     // from q on", false, since the search reached q needing k only where S[q] >= k.
     let text = std::fs::read_to_string(&pbp).unwrap();
@@ -230,6 +198,31 @@ fn dead_cells_in_memo_keys_are_proved_and_a_false_state_clause_is_refused() {
     if veripb {
         assert_eq!(veripb_verdict(&opb, &path), None, "veripb accepted it");
     }
+}
+
+/// Asserts that puzzlec's PB checker, and `veripb` when `veripb`, accept the proof `pbp`
+/// of `opb` concluding the optimum `optimum` (`what` names it in failures), every `rup`
+/// with its hints; the checker's counts.
+fn both_accept(opb: &Path, pbp: &Path, optimum: usize, veripb: bool, what: &str) -> PbStats {
+    let outcome = check_pb_files(opb, pbp).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let value = -(optimum as i64);
+    assert_eq!(
+        outcome.conclusion,
+        PbConclusion::Bounds {
+            lower: Some(value),
+            upper: Some(value)
+        },
+        "{what}"
+    );
+    assert_eq!(outcome.stats.rup, 0, "{what}: every rup names its hints");
+    if veripb {
+        assert_eq!(
+            veripb_verdict(opb, pbp).as_deref(),
+            Some(format!("s VERIFIED BOUNDS {value} <= obj <= {value}").as_str()),
+            "veripb on {what}"
+        );
+    }
+    outcome.stats
 }
 
 /// The IDs of the constraints `lines` of a proof add, by line (`None`: adds none), from
@@ -264,21 +257,7 @@ fn the_lookahead_cut_is_proved_and_its_tampered_steps_are_refused() {
     assert_eq!(without.lookahead_cuts, 0);
     assert!(outcome.lookahead_cuts > 100, "{outcome:?}");
     assert!(outcome.nodes < without.nodes, "{outcome:?} {without:?}");
-    let checked = check_pb_files(&opb, &pbp).unwrap();
-    assert_eq!(
-        checked.conclusion,
-        PbConclusion::Bounds {
-            lower: Some(-6),
-            upper: Some(-6)
-        }
-    );
-    assert_eq!(checked.stats.rup, 0, "every rup names its hints");
-    if veripb {
-        assert_eq!(
-            veripb_verdict(&opb, &pbp).as_deref(),
-            Some("s VERIFIED BOUNDS -6 <= obj <= -6")
-        );
-    }
+    both_accept(&opb, &pbp, 6, veripb, "10 x 10");
     let text = std::fs::read_to_string(&pbp).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     let ids = constraint_ids(&lines);
