@@ -1205,12 +1205,90 @@ fn operand<R: BufRead>(r: &Reader<R>, token: Token) -> Result<PolItem, VeriPbErr
 // ---------------------------------------------------------------------------------------
 // Writing
 
+/// Appends the decimal digits of `n`: what `write!` prints, without the formatter's
+/// machinery (a search writing its proof prints hundreds of millions of numbers, and
+/// `core::fmt` was a fifth of its time).
+pub fn push_uint(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    while n >= 100 {
+        let pair = 2 * (n % 100) as usize;
+        n /= 100;
+        start -= 2;
+        digits[start..start + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+    }
+    if n >= 10 {
+        let pair = 2 * n as usize;
+        start -= 2;
+        digits[start..start + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+    } else {
+        start -= 1;
+        digits[start] = b'0' + n as u8;
+    }
+    out.push_str(std::str::from_utf8(&digits[start..]).expect("ASCII digits"));
+}
+
+/// "00", "01", .. "99", one after the other: [`push_uint`] writes two digits at a time.
+const DIGIT_PAIRS: [u8; 200] = {
+    let mut pairs = [0u8; 200];
+    let mut i = 0;
+    while i < 100 {
+        pairs[2 * i] = b'0' + (i / 10) as u8;
+        pairs[2 * i + 1] = b'0' + (i % 10) as u8;
+        i += 1;
+    }
+    pairs
+};
+
+/// [`push_uint`] for a signed number.
+pub fn push_int(out: &mut String, n: i64) {
+    if n < 0 {
+        out.push('-');
+    }
+    push_uint(out, n.unsigned_abs());
+}
+
 fn push_terms(out: &mut String, terms: &[(i64, Lit)], names: &VarNames) {
     for &(coefficient, lit) in terms {
-        let _ = write!(out, "{coefficient} ");
+        push_int(out, coefficient);
+        out.push(' ');
         names.push_literal(out, lit);
         out.push(' ');
     }
+}
+
+/// Appends the line of a hinted clause `rup`, `rup 1 l1 1 l2 .. >= 1 : h1 h2 .. ;` (the
+/// hints absolute IDs): the line [`push_step`] writes for the [`Step::Rup`] of that clause,
+/// for writers that derive millions of clauses and keep their literals and hints in
+/// buffers of their own.
+pub fn push_clause_rup(
+    out: &mut String,
+    literals: impl IntoIterator<Item = Lit>,
+    hints: impl IntoIterator<Item = u64>,
+    names: &VarNames,
+) {
+    out.push_str("rup ");
+    for lit in literals {
+        out.push_str("1 ");
+        names.push_literal(out, lit);
+        out.push(' ');
+    }
+    out.push_str(">= 1 :");
+    for id in hints {
+        out.push(' ');
+        push_uint(out, id);
+    }
+    out.push_str(" ;\n");
+}
+
+/// Appends the line of [`Step::Delete`] of the absolute IDs `ids` (`del id .. ;`).
+pub fn push_delete(out: &mut String, ids: impl IntoIterator<Item = u64>) {
+    out.push_str("del id");
+    for id in ids {
+        out.push(' ');
+        push_uint(out, id);
+    }
+    out.push_str(" ;\n");
 }
 
 /// Appends `constraint` as a proof or OPB file writes it (without the `;`).
@@ -1221,14 +1299,19 @@ pub fn push_constraint(out: &mut String, constraint: &Constraint, names: &VarNam
         Relation::AtMost => "<=",
         Relation::Equal => "=",
     };
-    let _ = write!(out, "{relation} {}", constraint.rhs);
+    out.push_str(relation);
+    out.push(' ');
+    push_int(out, constraint.rhs);
 }
 
 fn push_id(out: &mut String, id: ConstraintId) {
-    let _ = match id {
-        ConstraintId::Absolute(n) => write!(out, "{n}"),
-        ConstraintId::Back(n) => write!(out, "-{n}"),
-    };
+    match id {
+        ConstraintId::Absolute(n) => push_uint(out, n),
+        ConstraintId::Back(n) => {
+            out.push('-');
+            push_uint(out, n);
+        }
+    }
 }
 
 fn push_literals(out: &mut String, literals: &[Lit], names: &VarNames) {
@@ -1255,13 +1338,16 @@ pub fn push_step(out: &mut String, step: &Step, names: &VarNames) {
                     PolItem::Axiom(lit) => names.push_literal(out, lit),
                     PolItem::Add => out.push('+'),
                     PolItem::Multiply(k) => {
-                        let _ = write!(out, "{k} *");
+                        push_uint(out, k);
+                        out.push_str(" *");
                     }
                     PolItem::Divide(k) => {
-                        let _ = write!(out, "{k} d");
+                        push_uint(out, k);
+                        out.push_str(" d");
                     }
                     PolItem::Decrement(k) => {
-                        let _ = write!(out, "{k} -");
+                        push_uint(out, k);
+                        out.push_str(" -");
                     }
                     PolItem::Saturate => out.push('s'),
                     PolItem::Weaken(var) => {
@@ -1545,6 +1631,47 @@ mod tests {
             .unwrap_err()
             .message
             .contains("64 bits"));
+    }
+
+    #[test]
+    fn numbers_clause_rups_and_deletions_write_as_their_steps_do() {
+        for n in [0, 7, 10, 99, 1_000_000_007, u64::MAX] {
+            let mut out = String::new();
+            push_uint(&mut out, n);
+            assert_eq!(out, n.to_string());
+        }
+        for n in [i64::MIN, -1, 0, 42, i64::MAX] {
+            let mut out = String::new();
+            push_int(&mut out, n);
+            assert_eq!(out, n.to_string());
+        }
+        let mut names = VarNames::numbered(2);
+        names.intern("e3_4");
+        let lits = [Lit::new(2, true), Lit::new(0, false)];
+        let mut fast = String::new();
+        push_clause_rup(&mut fast, lits, [12, 7, 30], &names);
+        let mut general = String::new();
+        let step = Step::Rup {
+            constraint: Constraint {
+                terms: lits.iter().map(|&l| (1, l)).collect(),
+                relation: Relation::AtLeast,
+                rhs: 1,
+            },
+            hints: Some(
+                [12, 7, 30]
+                    .map(|id| Hint::Id(ConstraintId::Absolute(id)))
+                    .to_vec(),
+            ),
+        };
+        push_step(&mut general, &step, &names);
+        assert_eq!(fast, "rup 1 ~e3_4 1 x1 >= 1 : 12 7 30 ;\n");
+        assert_eq!(fast, general);
+        let (mut fast, mut general) = (String::new(), String::new());
+        push_delete(&mut fast, [5, 9]);
+        let ids = vec![ConstraintId::Absolute(5), ConstraintId::Absolute(9)];
+        push_step(&mut general, &Step::Delete(ids), &names);
+        assert_eq!(fast, "del id 5 9 ;\n");
+        assert_eq!(fast, general);
     }
 
     #[test]

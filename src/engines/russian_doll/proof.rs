@@ -35,10 +35,15 @@
 //! same variable, or its `e` excluding the placements and the next one's definition) or,
 //! for the cells of the piece just placed, from the cell's at-most-one; a dead cell's from
 //! the covered cells its placements meet and its own definition, all by unit propagation.
-//! A node's clause follows, per placement tried at `q`, from a clause "... or not this
-//! placement", which follows from the child's clause (or the table entry or memo entry
-//! that cut the child) through the cells the child's scan passed over (where every
-//! placement met a covered cell). Every `rup` names its hints, in propagation order.
+//! A node's clause follows, per placement tried at `q` but the last, from a clause "... or
+//! not this placement", which follows from the child's clause (or the table entry or memo
+//! entry that cut the child) through the cells the child's scan passed over (where every
+//! placement met a covered cell). The last placement's chain joins the node's clause
+//! itself: with the others excluded and the branch without a piece at `q` refuted, the
+//! carry `u{q}_{k} -> u{q+1}_{k}` or a placement at `q` forces it (on 13 x 19, a seventh
+//! fewer bytes than a clause per placement). Every `rup` names its hints in an order that
+//! propagates in one pass: a child's chain ends with the lines from its clause back to its
+//! `u`, so it refutes that `u` as well as it conflicts with it.
 //!
 //! The lookahead cut (see `DollOptions::lookahead`) at a node `(q, window)` needing `k'`
 //! more pieces with slack `s = S[q] - k'`: at level `k`, with `D` the first cell after `q`
@@ -86,8 +91,8 @@ use super::window::Window;
 use super::{validate, DollError};
 use crate::formats::lines::{LineWriter, WriteError};
 use crate::formats::veripb::{
-    push_step, Conclusion, Constraint, ConstraintId, Hint, Lit, Objective, OpbFile, PolItem,
-    Relation, Step, VarNames, WitnessValue, PROOF_HEADER,
+    push_clause_rup, push_delete, push_step, Conclusion, Constraint, ConstraintId, Hint, Lit,
+    Objective, OpbFile, PolItem, Relation, Step, VarNames, WitnessValue, PROOF_HEADER,
 };
 use crate::geometry::placements::PackingInstance;
 
@@ -487,7 +492,10 @@ struct Free {
 
 /// The end of a child's chain: why the state it reaches cannot hold the pieces it needs.
 enum Closed {
-    /// The hints, from the child's origin on, that propagate to a conflict.
+    /// The hints, from the child's origin on, that propagate to a conflict with
+    /// `u{q}_{need}` true, or, without it, to `~u{q}_{need}`: the lines that make the
+    /// state's cells free, then the clause that refutes it and the chain of `u` lines back
+    /// to `u{q}_{need}` (a clause propagates either way).
     Refuted(Hints),
     /// A packing of the target was found.
     Found,
@@ -499,7 +507,6 @@ struct Prover<'p, W> {
     opb: OpbFile,
     names: VarNames,
     out: LineWriter<'p>,
-    line: String,
     next_id: u64,
     /// Per scan position: its cell's "at most one" ID.
     amo: Vec<Option<u64>>,
@@ -514,6 +521,8 @@ struct Prover<'p, W> {
     target: u32,
     stack: Vec<u32>,
     memo: FxHashMap<Key, (u32, u64)>,
+    /// Buffers of written hint lists, for [`Prover::hints`].
+    spare_hints: Vec<Vec<u64>>,
     relaxed: Vec<(u64, u64)>,
     /// Per placement, its [`Prover::excludes`] line once derived.
     excluding: Vec<Option<Option<u64>>>,
@@ -563,7 +572,6 @@ impl<'p, W: Window> Prover<'p, W> {
             opb,
             names,
             out,
-            line: String::new(),
             next_id,
             amo,
             frees: Vec::new(),
@@ -573,6 +581,7 @@ impl<'p, W: Window> Prover<'p, W> {
             target: 0,
             stack: Vec::new(),
             memo: FxHashMap::default(),
+            spare_hints: Vec::new(),
             excluding: vec![None; prep.index.len()],
             jumps: FxHashMap::default(),
             levels: options.lookahead.min(LOOKAHEAD_LEVELS).saturating_sub(1),
@@ -594,10 +603,7 @@ impl<'p, W: Window> Prover<'p, W> {
 
     /// Writes `step`; the ID of the constraint it adds.
     fn step(&mut self, step: &Step) -> Result<u64, WriteError> {
-        self.line.clear();
-        push_step(&mut self.line, step, &self.names);
-        let line = &self.line;
-        self.out.put(|l| l.push_str(line))?;
+        self.step_plain(step)?;
         self.next_id += 1;
         Ok(self.next_id - 1)
     }
@@ -635,20 +641,15 @@ impl<'p, W: Window> Prover<'p, W> {
     }
 
     /// `rup` of the clause `lits` with `hints`.
-    fn rup(&mut self, lits: Vec<Lit>, hints: &[u64]) -> Result<u64, WriteError> {
-        self.step(&Step::Rup {
-            constraint: Constraint {
-                terms: lits.into_iter().map(|l| (1, l)).collect(),
-                relation: Relation::AtLeast,
-                rhs: 1,
-            },
-            hints: Some(
-                hints
-                    .iter()
-                    .map(|&id| Hint::Id(ConstraintId::Absolute(id)))
-                    .collect(),
-            ),
-        })
+    fn rup(
+        &mut self,
+        lits: impl IntoIterator<Item = Lit>,
+        hints: impl IntoIterator<Item = u64>,
+    ) -> Result<u64, WriteError> {
+        let names = &self.names;
+        self.out.put(|l| push_clause_rup(l, lits, hints, names))?;
+        self.next_id += 1;
+        Ok(self.next_id - 1)
     }
 
     // -----------------------------------------------------------------------------------
@@ -844,14 +845,14 @@ impl<'p, W: Window> Prover<'p, W> {
                     let rise = self.counter(c, target as usize + 1).fewer;
                     let next = self.entry[c + 1];
                     let lit = Lit::new(self.counter(c, target as usize + 1).var, true);
-                    self.entry[c] = self.rup(vec![lit], &[rise, next])?;
+                    self.entry[c] = self.rup([lit], [rise, next])?;
                 }
                 Some(Err(root)) => self.entry[c] = root,
                 None => {
                     let later = self.counter(c, target as usize).later;
                     let next = self.entry[c + 1];
                     let lit = Lit::new(self.counter(c, target as usize).var, true);
-                    self.entry[c] = self.rup(vec![lit], &[later, next])?;
+                    self.entry[c] = self.rup([lit], [later, next])?;
                 }
             }
             self.set_drops(c);
@@ -901,7 +902,7 @@ impl<'p, W: Window> Prover<'p, W> {
                     PolItem::Add,
                     PolItem::Saturate,
                 ])?,
-                None => self.rup(vec![Lit::new(counter.var, true)], &[counter.implies])?,
+                None => self.rup([Lit::new(counter.var, true)], [counter.implies])?,
             };
             self.set_drops(q);
         }
@@ -951,9 +952,9 @@ impl<'p, W: Window> Prover<'p, W> {
             let mut hints = vec![shard.at_most_one];
             hints.extend(shard.guards_before(q));
             hints.push(conflict);
-            refuted.push(self.rup(vec![shard.selector(q).negate()], &hints)?);
+            refuted.push(self.rup([shard.selector(q).negate()], hints)?);
         }
-        let contradiction = self.rup(Vec::new(), &refuted)?;
+        let contradiction = self.rup([], refuted)?;
         let goal = self.step(&Step::Qed(Some(ConstraintId::Absolute(contradiction))))?;
         self.step_plain(&Step::OutputNone)?;
         self.step_plain(&Step::Conclusion(Conclusion::Bounds {
@@ -1039,31 +1040,57 @@ impl<'p, W: Window> Prover<'p, W> {
 
     /// A step that adds no constraint.
     fn step_plain(&mut self, step: &Step) -> Result<(), WriteError> {
-        self.line.clear();
-        push_step(&mut self.line, step, &self.names);
-        let line = &self.line;
-        self.out.put(|l| l.push_str(line))
+        let names = &self.names;
+        self.out.put(|l| push_step(l, step, names))
+    }
+
+    /// `del id ..;` of `ids`.
+    fn delete(&mut self, ids: impl IntoIterator<Item = u64>) -> Result<(), WriteError> {
+        self.out.put(|l| push_delete(l, ids))
     }
 
     // -----------------------------------------------------------------------------------
     // The search
 
     /// The cells of `window` at `q` kept by `kept` (key words) that have an `e`
-    /// variable: `(w, Free)`.
-    fn key_cells(&self, q: usize, window: W, kept: (u64, u64)) -> Vec<(usize, Free)> {
+    /// variable, as key words.
+    fn key_cells(&self, q: usize, window: W, kept: (u64, u64)) -> (u64, u64) {
         let (lo, hi) = window.key().expect("proof windows have at most 128 bits");
-        let mut out = Vec::new();
-        for (word, base) in [(lo & kept.0, 0), (hi & kept.1, 64)] {
-            let mut bits = word;
-            while bits != 0 {
-                let b = bits.trailing_zeros() as usize + base;
-                bits &= bits - 1;
-                if let Some(free) = self.free(q, q + b) {
-                    out.push((q + b, free));
-                }
-            }
+        self.named(q, (lo & kept.0, hi & kept.1))
+    }
+
+    /// Writes the `rup` of the clause `~e{q}_{w}` for the cells `w` of key words `cells`
+    /// (each with an `e` variable), then `extra`, with `hints`.
+    fn clause(
+        &mut self,
+        q: usize,
+        cells: (u64, u64),
+        extra: &[Lit],
+        hints: impl IntoIterator<Item = u64>,
+    ) -> Result<u64, WriteError> {
+        let frees = &self.frees[q];
+        let lits = bits(cells)
+            .map(|b| Lit::new(frees[b].expect("the cell has an e variable").var, true))
+            .chain(extra.iter().copied());
+        let names = &self.names;
+        self.out.put(|l| push_clause_rup(l, lits, hints, names))?;
+        self.next_id += 1;
+        Ok(self.next_id - 1)
+    }
+
+    /// An empty hint list, its buffer reused.
+    fn hints(&mut self) -> Hints {
+        Hints {
+            ids: self.spare_hints.pop().unwrap_or_default(),
+            ..Hints::default()
         }
-        out
+    }
+
+    /// Keeps the buffer of a hint list that has been written for [`Prover::hints`].
+    fn recycle(&mut self, hints: Hints) {
+        let mut ids = hints.ids;
+        ids.clear();
+        self.spare_hints.push(ids);
     }
 
     /// The cells of key words `words` at `q` that have an `e` variable, as key words.
@@ -1089,7 +1116,7 @@ impl<'p, W: Window> Prover<'p, W> {
     /// Pushes it onto `hints`, noting the origin's cell it assumes.
     fn source(&mut self, origin: Origin, w: usize, hints: &mut Hints) -> Result<(), WriteError> {
         match origin.placed {
-            Some(i) if origin.covers(self.prep, w) => hints.extend(self.excludes(origin.q, i)?),
+            Some(i) if self.covers(origin, w) => hints.extend(self.excludes(origin.q, i)?),
             _ => {
                 if let Some(free) = self.free(origin.q, w) {
                     hints.assume(w - origin.q);
@@ -1183,9 +1210,11 @@ impl<'p, W: Window> Prover<'p, W> {
         hints: &mut Hints,
     ) -> Result<(), WriteError> {
         let (lo, hi) = window.key().expect("proof windows have at most 128 bits");
-        for (w, free) in self.key_cells(q, filled, kept) {
-            if bit((lo, hi), w - q) {
-                let inherited = !origin.covers(self.prep, w)
+        for b in bits(self.key_cells(q, filled, kept)) {
+            let w = q + b;
+            let free = self.free(q, w).expect("the cell has an e variable");
+            if bit((lo, hi), b) {
+                let inherited = !self.covers(origin, w)
                     && self.free(origin.q, w).is_some_and(|f| f.var == free.var);
                 if inherited {
                     // The origin's clause assumes this very variable.
@@ -1195,16 +1224,14 @@ impl<'p, W: Window> Prover<'p, W> {
                 self.source(origin, w, hints)?;
             } else {
                 // Dead: every placement over `w` from `q` on meets a covered cell. Many meet
-                // the same one, whose hints are the same: each cell once.
-                let mut blocked: Vec<usize> = self
-                    .covering(w, q)
-                    .iter()
-                    .map(|&(first, i)| self.blocking(q, window, first as usize, i as usize))
-                    .collect();
-                blocked.sort_unstable();
-                blocked.dedup();
-                for b in blocked {
-                    self.source(origin, b, hints)?;
+                // the same one, whose hints are the same: each cell once, in order.
+                let mut blocked = (0, 0);
+                for &(first, i) in self.covering(w, q) {
+                    let cell = self.blocking(q, window, first as usize, i as usize);
+                    set_bit(&mut blocked, cell - q);
+                }
+                for cell in bits(blocked) {
+                    self.source(origin, q + cell, hints)?;
                 }
             }
             hints.push(free.implied);
@@ -1213,20 +1240,38 @@ impl<'p, W: Window> Prover<'p, W> {
     }
 
     /// The first cell of placement `i` (first cell `first >= q`) that `window` (at `q`)
-    /// covers.
+    /// covers: the lowest bit the two share, the placement's mask being relative to its
+    /// first cell.
     fn blocking(&self, q: usize, window: W, first: usize, i: usize) -> usize {
-        let words = window.key().expect("at most 128 bits");
-        let k = self.prep.relative[i]
-            .iter()
-            .copied()
-            .find(|&k| bit(words, first - q + k))
-            .expect("the placement meets the window");
-        first + k
+        let (lo, hi) = window
+            .shr((first - q) as u32)
+            .key()
+            .expect("at most 128 bits");
+        let (mask_lo, mask_hi) = self.engine.masks[i].key().expect("at most 128 bits");
+        let (lo, hi) = (lo & mask_lo, hi & mask_hi);
+        debug_assert!((lo, hi) != (0, 0), "the placement meets the window");
+        first
+            + if lo != 0 {
+                lo.trailing_zeros() as usize
+            } else {
+                64 + hi.trailing_zeros() as usize
+            }
+    }
+
+    /// Whether the placement put at `origin` covers `w`.
+    fn covers(&self, origin: Origin, w: usize) -> bool {
+        origin.placed.is_some_and(|i| {
+            w >= origin.q
+                && bit(
+                    self.engine.masks[i].key().expect("at most 128 bits"),
+                    w - origin.q,
+                )
+        })
     }
 
     /// The child state `(q, window)` (not yet moved on to a useful cell) that needs `need`
-    /// more pieces, reached from `origin` with `u{q}_{need}` true: the hints from there to a
-    /// conflict, or [`Closed::Found`].
+    /// more pieces, reached from `origin`: the hints from there that refute `u{q}_{need}`
+    /// (see [`Closed::Refuted`]), or [`Closed::Found`].
     fn child(
         &mut self,
         origin: Origin,
@@ -1238,14 +1283,14 @@ impl<'p, W: Window> Prover<'p, W> {
         if need == 0 {
             return Ok(Closed::Found);
         }
-        let mut hints = Hints::default();
+        let mut hints = self.hints();
         let start = q;
         loop {
             if need > self.table[q] {
                 // The table cuts: need = S[q] + 1 (S falls by at most one per cell).
                 debug_assert_eq!(need, self.table[q] + 1);
-                hints.extend(self.jump(start, q, need as usize)?);
                 hints.push(self.entry[q]);
+                hints.extend(self.jump(start, q, need as usize)?);
                 return Ok(Closed::Refuted(hints));
             }
             let (from, to) = (
@@ -1257,18 +1302,18 @@ impl<'p, W: Window> Prover<'p, W> {
                 break;
             }
             // Nothing fits at q: every placement starting there meets a covered cell (many
-            // the same one: each cell once).
-            let mut blocked: Vec<usize> =
-                (from..to).map(|i| self.blocking(q, window, q, i)).collect();
-            blocked.sort_unstable();
-            blocked.dedup();
-            for w in blocked {
-                self.source(origin, w, &mut hints)?;
+            // the same one: each cell once, in order).
+            let mut blocked = (0, 0);
+            for i in from..to {
+                set_bit(&mut blocked, self.blocking(q, window, q, i) - q);
+            }
+            for w in bits(blocked) {
+                self.source(origin, q + w, &mut hints)?;
             }
             q += 1;
             window = window.shr(1);
         }
-        hints.extend(self.jump(start, q, need as usize)?);
+        let jump = self.jump(start, q, need as usize)?;
         let filled = self.engine.fill_dead(q, window);
         let memo_hit = self.lookup(q, filled, need);
         let (lo, hi) = window.key().expect("at most 128 bits");
@@ -1276,12 +1321,9 @@ impl<'p, W: Window> Prover<'p, W> {
         // The dead cells a clause can name (cells no placement from q on covers have no `e`).
         let dead = self.named(q, (dead_lo & !lo, dead_hi & !hi));
         self.dead_keys += u64::from(dead != (0, 0));
-        if let Some((more, _, kept)) = memo_hit {
+        if let Some((_, _, kept)) = memo_hit {
             self.memo_hits += 1;
             self.dead_hits += u64::from((dead.0 & kept.0, dead.1 & kept.1) != (0, 0));
-            for k in (more + 2..=need).rev() {
-                hints.push(self.counter(q, k as usize).monotone);
-            }
         }
         let (id, kept) = match memo_hit {
             Some((_, id, kept)) => (id, kept),
@@ -1295,6 +1337,13 @@ impl<'p, W: Window> Prover<'p, W> {
         };
         self.establish(origin, q, (window, filled), kept, &mut hints)?;
         hints.push(id);
+        // The clause refutes u{q}_{more + 1}; u{q}_{need} implies it.
+        if let Some((more, _, _)) = memo_hit {
+            for k in more + 2..=need {
+                hints.push(self.counter(q, k as usize).monotone);
+            }
+        }
+        hints.extend(jump);
         Ok(Closed::Refuted(hints))
     }
 
@@ -1351,7 +1400,7 @@ impl<'p, W: Window> Prover<'p, W> {
             items.push(PolItem::Add);
         }
         let sum = self.pol(items)?;
-        let mut hints = Hints::default();
+        let mut hints = self.hints();
         for a in q..d {
             for i in self.prep.starts[a] as usize..self.prep.starts[a + 1] as usize {
                 if window.shr((a - q) as u32).overlaps(self.engine.masks[i]) {
@@ -1361,14 +1410,11 @@ impl<'p, W: Window> Prover<'p, W> {
             }
         }
         hints.push(sum);
-        let mut lits: Vec<Lit> = self
-            .key_cells(q, window, ALL)
-            .iter()
-            .map(|(_, c)| Lit::new(c.var, true))
-            .collect();
-        lits.push(Lit::new(self.counter(q, need as usize).var, true));
-        let id = self.rup(lits, &hints.ids)?;
-        self.step_plain(&Step::Delete(vec![ConstraintId::Absolute(sum)]))?;
+        let cells = self.key_cells(q, window, ALL);
+        let u = Lit::new(self.counter(q, need as usize).var, true);
+        let id = self.clause(q, cells, &[u], hints.ids.iter().copied())?;
+        self.recycle(hints);
+        self.delete([sum])?;
         self.remember(q, window, need, id);
         Ok(Some(id))
     }
@@ -1444,7 +1490,7 @@ impl<'p, W: Window> Prover<'p, W> {
             x(self.prep.index[a.1 as usize]).negate(),
             x(self.prep.index[b.1 as usize]).negate(),
         ];
-        let id = self.rup(lits, &[amo])?;
+        let id = self.rup(lits, [amo])?;
         self.pairs.insert(key, id);
         Ok(id)
     }
@@ -1481,6 +1527,28 @@ impl<'p, W: Window> Prover<'p, W> {
         }
     }
 
+    /// The clause "the cells of `covered` (those the child's hints assume) free and
+    /// `u{q}_{need}` exclude placement `i`", from the child's chain after `counter`'s
+    /// `fewer` (with `x_i`, one piece fewer is needed at `q + 1`).
+    fn placement_clause(
+        &mut self,
+        q: usize,
+        covered: (u64, u64),
+        counter: Counter,
+        i: usize,
+        child_hints: Hints,
+    ) -> Result<u64, WriteError> {
+        let cells = (
+            covered.0 & child_hints.assumed.0,
+            covered.1 & child_hints.assumed.1,
+        );
+        let extra = [Lit::new(counter.var, true), x(self.prep.index[i]).negate()];
+        let hints = std::iter::once(counter.fewer).chain(child_hints.ids.iter().copied());
+        let id = self.clause(q, cells, &extra, hints)?;
+        self.recycle(child_hints);
+        Ok(id)
+    }
+
     /// Searches the node `(q, window)` that needs `need` more pieces, where a placement
     /// fits at `q`; writes its clause and returns its ID, or `None` when a packing of the
     /// target was found (left on the stack).
@@ -1491,8 +1559,11 @@ impl<'p, W: Window> Prover<'p, W> {
             self.prep.starts[q] as usize,
             self.prep.starts[q + 1] as usize,
         );
-        let mut node_hints = Hints::default();
-        let mut per_placement = Vec::new();
+        let mut node_hints = self.hints();
+        let mut per_placement = self.hints();
+        // The last placement that fits, with its child's hints: its clause is not written,
+        // its chain joins the node's clause (see below).
+        let mut last: Option<(usize, Hints)> = None;
         for i in from..to {
             let mask = self.engine.masks[i];
             if window.overlaps(mask) {
@@ -1507,38 +1578,34 @@ impl<'p, W: Window> Prover<'p, W> {
                 return Ok(None);
             };
             self.stack.pop();
-            // Assuming x_i, the node's counter and the cells the child's hints use, one
-            // piece fewer is needed at q + 1 and the child's chain refutes it.
-            let mut hints = vec![counter.fewer];
-            hints.extend_from_slice(&child_hints.ids);
-            let mut lits: Vec<Lit> = covered
-                .iter()
-                .filter(|&&(w, _)| child_hints.assumes(w - q))
-                .map(|(_, c)| Lit::new(c.var, true))
-                .collect();
-            lits.push(Lit::new(counter.var, true));
-            lits.push(x(self.prep.index[i]).negate());
-            let id = self.rup(lits, &hints)?;
-            node_hints.push(id);
-            per_placement.push(id);
+            if let Some((before, before_hints)) = last.replace((i, child_hints)) {
+                let id = self.placement_clause(q, covered, counter, before, before_hints)?;
+                node_hints.push(id);
+                per_placement.ids.push(id);
+            }
         }
         let origin = Origin { q, placed: None };
         let Closed::Refuted(skip_hints) = self.child(origin, q + 1, window.shr(1), need)? else {
             return Ok(None);
         };
+        // With the cells free and `u{q}_{need}`: the other placements are excluded (their
+        // cells or their clauses), the skip's chain refutes `u{q+1}_{need}`, so `later`
+        // forces the last placement, and its child's chain, after `fewer`, conflicts.
+        node_hints.extend(skip_hints.ids.iter().copied());
+        self.recycle(skip_hints);
         node_hints.push(counter.later);
-        node_hints.extend(skip_hints.ids);
-        let mut lits: Vec<Lit> = covered.iter().map(|(_, c)| Lit::new(c.var, true)).collect();
-        lits.push(Lit::new(counter.var, true));
-        let id = self.rup(lits, &node_hints.ids)?;
+        let (_, last_hints) = last.expect("a placement fits at q");
+        node_hints.push(counter.fewer);
+        node_hints.extend(last_hints.ids.iter().copied());
+        self.recycle(last_hints);
+        let extra = [Lit::new(counter.var, true)];
+        let id = self.clause(q, covered, &extra, node_hints.ids.iter().copied())?;
+        self.recycle(node_hints);
         // The per-placement clauses served this node's clause alone: the checkers drop them.
-        if !per_placement.is_empty() {
-            let ids = per_placement
-                .into_iter()
-                .map(ConstraintId::Absolute)
-                .collect();
-            self.step_plain(&Step::Delete(ids))?;
+        if !per_placement.ids.is_empty() {
+            self.delete(per_placement.ids.iter().copied())?;
         }
+        self.recycle(per_placement);
         self.remember(q, window, need, id);
         Ok(Some(id))
     }
@@ -1552,16 +1619,28 @@ struct Origin {
     placed: Option<usize>,
 }
 
-impl Origin {
-    /// Whether the placement put at the origin covers `w`.
-    fn covers(self, prep: &Prepared, w: usize) -> bool {
-        self.placed
-            .is_some_and(|i| w >= self.q && prep.relative[i].contains(&(w - self.q)))
-    }
-}
-
 /// Key words keeping every window cell.
 const ALL: (u64, u64) = (u64::MAX, u64::MAX);
+
+/// The bits set in key words `(lo, hi)`, ascending.
+fn bits((lo, hi): (u64, u64)) -> impl Iterator<Item = usize> {
+    let ones = |word: u64, base: usize| {
+        std::iter::successors((word != 0).then_some(word), |&w| {
+            let rest = w & (w - 1);
+            (rest != 0).then_some(rest)
+        })
+        .map(move |w| w.trailing_zeros() as usize + base)
+    };
+    ones(lo, 0).chain(ones(hi, 64))
+}
+
+/// Sets bit `k` (below 128) of key words.
+fn set_bit(words: &mut (u64, u64), k: usize) {
+    match k {
+        0..=63 => words.0 |= 1 << k,
+        _ => words.1 |= 1 << (k - 64),
+    }
+}
 
 /// Whether key words `(lo, hi)` hold bit `k`.
 fn bit((lo, hi): (u64, u64), k: usize) -> bool {
@@ -1578,22 +1657,15 @@ fn bit((lo, hi): (u64, u64), k: usize) -> bool {
 struct Hints {
     ids: Vec<u64>,
     assumed: (u64, u64),
-    /// A 256-bit filter of the IDs in `ids`: an ID whose bit is clear is new, so most
+    /// A 1024-bit filter of the IDs in `ids`: an ID whose bit is clear is new, so most
     /// pushes skip the scan for a repeat (the scan was a third of the proof search's time).
-    seen: [u64; 4],
+    seen: [u64; 16],
 }
 
 impl Hints {
     /// Notes that the hints assume `e` of the origin's cell at `offset`.
     fn assume(&mut self, offset: usize) {
-        match offset {
-            0..=63 => self.assumed.0 |= 1 << offset,
-            _ => self.assumed.1 |= 1 << (offset - 64),
-        }
-    }
-
-    fn assumes(&self, offset: usize) -> bool {
-        bit(self.assumed, offset)
+        set_bit(&mut self.assumed, offset);
     }
 
     fn extend(&mut self, ids: impl IntoIterator<Item = u64>) {
@@ -1603,7 +1675,7 @@ impl Hints {
     }
 
     fn push(&mut self, id: u64) {
-        let slot = (id.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize;
+        let slot = (id.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54) as usize;
         let (word, bit) = (slot >> 6, 1u64 << (slot & 63));
         if self.seen[word] & bit != 0 && self.ids.contains(&id) {
             return;
