@@ -381,3 +381,244 @@ pub fn merge(puzzle: &Puzzle, dir: &Path) -> Result<SweepMerge, SweepStateError>
         rows: table,
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::driver::sweep::{sweep, SweepOptions};
+    use crate::puzzle::load::parse_model;
+    use std::ops::RangeInclusive;
+
+    fn cross_text() -> String {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/cross-13x19.toml");
+        std::fs::read_to_string(path).unwrap()
+    }
+
+    fn model(text: &str) -> Puzzle {
+        parse_model(Path::new("m.toml"), text.to_string()).unwrap()
+    }
+
+    fn boxes(widths: RangeInclusive<usize>, heights: RangeInclusive<usize>) -> SweepAxes {
+        SweepAxes::Boxes { widths, heights }
+    }
+
+    /// Shard `index` of `count` of the sweep of `puzzle` over `axes` in `dir`.
+    fn shard_of(
+        puzzle: &Puzzle,
+        dir: &Path,
+        axes: &SweepAxes,
+        (index, count): (u32, u32),
+        split_nodes: u64,
+    ) -> Result<Vec<BoxStep>, SweepStateError> {
+        let sweep = ShardedSweep {
+            axes: axes.clone(),
+            time_limit: None,
+            dir,
+            shard: Shard { index, count },
+            split_nodes,
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        run_shard(
+            "m.toml",
+            puzzle,
+            cross_text().as_bytes(),
+            &sweep,
+            stop,
+            |_| {},
+        )
+    }
+
+    fn message(result: Result<impl std::fmt::Debug, SweepStateError>) -> String {
+        result.unwrap_err().to_string()
+    }
+
+    #[test]
+    fn sharded_rounds_give_the_table_of_one_process() {
+        let dir = tempfile::tempdir().unwrap();
+        let puzzle = model(&cross_text());
+        let axes = boxes(6..=9, 9..=11);
+        let options = SweepOptions {
+            axes: axes.clone(),
+            time_limit: None,
+            shard: None,
+            backend: None,
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let one = sweep("m.toml", &puzzle, &options, stop, |_| {}).unwrap();
+        let mut rounds = 0;
+        let report = loop {
+            rounds += 1;
+            assert!(rounds < 40, "the rounds do not end");
+            for index in 1..=2 {
+                let steps = shard_of(&puzzle, dir.path(), &axes, (index, 2), 100).unwrap();
+                assert_eq!(steps.len(), 4);
+                // Run again, the shard finds its parts written (or the boxes settled).
+                let again = shard_of(&puzzle, dir.path(), &axes, (index, 2), 100).unwrap();
+                assert!(again
+                    .iter()
+                    .all(|s| matches!(s.part, BoxPart::Written | BoxPart::Settled)));
+            }
+            match merge(&puzzle, dir.path()).unwrap() {
+                SweepMerge::Settled(report) => break report,
+                SweepMerge::Rounds { boxes, settled, .. } => {
+                    assert_eq!(boxes, 4);
+                    assert!(settled < 4);
+                }
+            }
+        };
+        // The 9 x 11 box needs more than one round at this budget, the 6 x 11 box one.
+        assert!(rounds > 1);
+        assert_eq!(
+            merge(&puzzle, dir.path()).unwrap(),
+            SweepMerge::Settled(report.clone())
+        );
+        let answers = |r: &SweepReport| -> Vec<_> {
+            r.rows
+                .iter()
+                .map(|r| {
+                    let tallest = r.height == 11;
+                    let how = (!tallest).then(|| r.evidence.clone());
+                    let row = (r.index, r.width, r.height, r.status.clone(), r.proven);
+                    (row, r.value, r.bound, r.backend.clone(), how)
+                })
+                .collect()
+        };
+        assert_eq!(answers(&report), answers(&one));
+        assert_eq!(report.rows.len(), 12);
+        let value_of = |width, height| {
+            let row = report
+                .rows
+                .iter()
+                .find(|r| (r.width, r.height) == (width, height));
+            row.and_then(|r| r.value)
+        };
+        assert_eq!((value_of(6, 11), value_of(9, 11)), (Some(4), Some(6)));
+        assert_eq!(
+            report.rows[2].evidence,
+            "native Russian-doll search refuted \"at least 5\": the suffix table of 66 scan cells, from the last back, filled in 1 round of 2 shards (processes with files between them)"
+        );
+        assert_eq!(
+            (&report.model, &report.kind, &report.axes, report.instances),
+            (&one.model, &one.kind, &one.axes, one.instances)
+        );
+        assert_eq!((report.shard, report.stopped), (None, 0));
+    }
+
+    #[test]
+    fn a_folder_of_another_sweep_is_refused_naming_its_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path();
+        let puzzle = model(&cross_text());
+        let axes = boxes(6..=7, 7..=8);
+        shard_of(&puzzle, path, &axes, (1, 2), 100).unwrap();
+        let manifest = path.join("sweep.json").display().to_string();
+        assert_eq!(
+            message(shard_of(&puzzle, path, &boxes(6..=7, 7..=9), (1, 2), 100)),
+            format!("{manifest}: the sweep of widths 6..=7 and heights 7..=8, not of widths 6..=7 and heights 7..=9")
+        );
+        assert_eq!(
+            message(shard_of(&puzzle, path, &axes, (1, 3), 100)),
+            format!("{manifest}: the run has 2 shards splitting entries beyond 100 nodes; this shard is 1/3 with 100")
+        );
+        assert_eq!(
+            message(shard_of(&puzzle, path, &axes, (2, 2), 200)),
+            format!("{manifest}: the run has 2 shards splitting entries beyond 100 nodes; this shard is 2/2 with 200")
+        );
+        // The crosses without the T.
+        let text = cross_text();
+        let other = model(&text[..text.rfind("[[piece]]").unwrap()]);
+        let (theirs, ours) = (model_digest(&puzzle), model_digest(&other));
+        assert_eq!(
+            message(shard_of(&other, path, &axes, (1, 2), 100)),
+            format!(
+                "{manifest}: the sweep of another model (digest {theirs}, this model's {ours})"
+            )
+        );
+        assert_eq!(
+            message(merge(&other, path)),
+            format!(
+                "{}: not the model of {manifest} (digest {ours}, the sweep's {theirs})",
+                path.join("model.toml").display()
+            )
+        );
+        // Shard 2 has not run: the merge names the box and the part missing.
+        let part = path.join("box-6x8/shard-2-of-2.json");
+        assert_eq!(
+            message(merge(&puzzle, path)),
+            format!("{}: missing (shard 2/2 of the round from scan position 48 has not written its part)", part.display())
+        );
+        std::fs::write(path.join("sweep.json"), "{\"format\": 1}\n").unwrap();
+        assert!(
+            message(shard_of(&puzzle, path, &axes, (1, 2), 100)).starts_with(&format!(
+                "{manifest}: line 1: not a file of a sharded run: "
+            ))
+        );
+    }
+
+    #[test]
+    fn a_box_folder_is_no_sweep_and_a_sweep_no_box() {
+        let puzzle = model(&cross_text());
+        let axes = boxes(6..=6, 7..=7);
+        for name in ["table.json", "model.toml"] {
+            let dir = tempfile::tempdir().unwrap();
+            std::fs::write(dir.path().join(name), "").unwrap();
+            assert_eq!(
+                message(shard_of(&puzzle, dir.path(), &axes, (1, 2), 100)),
+                format!(
+                    "{}: the folder of one box's run (solve --state), not of a sweep",
+                    dir.path().join(name).display()
+                )
+            );
+        }
+        let dir = tempfile::tempdir().unwrap();
+        shard_of(&puzzle, dir.path(), &axes, (1, 2), 100).unwrap();
+        let options = DollOptions::default();
+        let boxed = Puzzle::Packing(box_of(
+            &puzzle,
+            Instance {
+                width: 6,
+                height: 7,
+            },
+        ));
+        let bytes = Some(&b"model"[..]);
+        let error = box_shard::run_shard(
+            &boxed,
+            bytes,
+            dir.path(),
+            Shard { index: 1, count: 2 },
+            100,
+            &options,
+        )
+        .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "{}: the folder of a sweep (sweep --state), not of one box",
+                dir.path().join("sweep.json").display()
+            )
+        );
+    }
+
+    #[test]
+    fn only_the_boxes_of_a_maximum_packing_are_shared() {
+        let dir = tempfile::tempdir().unwrap();
+        let tiles = model(&cross_text().replace("goal = \"maximise\"", "goal = \"tile\""));
+        assert_eq!(
+            message(shard_of(
+                &tiles,
+                dir.path(),
+                &boxes(6..=6, 7..=7),
+                (1, 2),
+                100
+            )),
+            NOT_A_MAXIMUM_PACKING
+        );
+        let queens = model("kind = \"queens\"\nsize = 6\n");
+        assert!(matches!(
+            shard_of(&queens, dir.path(), &boxes(6..=6, 7..=7), (1, 2), 100),
+            Err(SweepStateError::NotSweepable(NotSweepable::QueensByBox))
+        ));
+        // Nothing was written for either.
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+}
