@@ -124,8 +124,8 @@ pub struct ShardedSweep<'a> {
 /// The message for a model whose boxes have no Russian doll to share.
 const NOT_A_MAXIMUM_PACKING: &str = "sweep --state shares the Russian doll of each box of a maximum packing; without --state, --shard I/N splits the rows";
 
-/// The swept model as a maximum packing, or why it cannot be swept with `--state`.
-fn maximum_packing(puzzle: &Puzzle, axes: &SweepAxes) -> Result<(), SweepStateError> {
+/// Checks that the model can be swept over `axes` and is a maximum packing, saying why not.
+fn check_maximum_packing(puzzle: &Puzzle, axes: &SweepAxes) -> Result<(), SweepStateError> {
     check_sweepable(puzzle, axes)?;
     match puzzle {
         Puzzle::Packing(p) if p.kind == PackingKind::Maximise => Ok(()),
@@ -179,7 +179,7 @@ fn check_folder(
         path: path.clone(),
         message,
     };
-    let Some(found) = read_json::<SweepFile>(&path)? else {
+    let Some(found) = read_sweep_file(dir)? else {
         for name in [TABLE_FILE, MODEL_FILE] {
             let file = dir.join(name);
             if file.exists() {
@@ -193,12 +193,6 @@ fn check_folder(
         write_json(&path, expected)?;
         return write_bytes(&dir.join(MODEL_FILE), model_bytes);
     };
-    if found.format != FORMAT {
-        return Err(wrong(format!(
-            "format {:?}, expected {FORMAT:?}",
-            found.format
-        )));
-    }
     if found.model_digest != expected.model_digest {
         return Err(wrong(format!(
             "the sweep of another model (digest {}, this model's {})",
@@ -241,7 +235,7 @@ pub fn run_shard(
         split_nodes,
     } = sweep;
     let (dir, shard, split_nodes) = (*dir, *shard, *split_nodes);
-    maximum_packing(puzzle, axes)?;
+    check_maximum_packing(puzzle, axes)?;
     let expected = SweepFile {
         format: FORMAT.into(),
         model: model.into(),
@@ -288,6 +282,19 @@ pub fn run_shard(
     Ok(steps)
 }
 
+/// Reads `sweep.json` of `dir` (`None`: absent), checked to be of this format.
+fn read_sweep_file(dir: &Path) -> Result<Option<SweepFile>, BoxShardError> {
+    let path = dir.join(SWEEP_FILE);
+    let manifest = read_json::<SweepFile>(&path)?;
+    match manifest {
+        Some(m) if m.format != FORMAT => Err(BoxShardError::File {
+            path,
+            message: format!("format {:?}, expected {FORMAT:?}", m.format),
+        }),
+        manifest => Ok(manifest),
+    }
+}
+
 /// Reads `sweep.json` of `dir`, checked to be of `puzzle` (the folder's `model.toml`).
 fn read_manifest(puzzle: &Puzzle, dir: &Path) -> Result<(SweepFile, SweepAxes), BoxShardError> {
     let path = dir.join(SWEEP_FILE);
@@ -295,15 +302,9 @@ fn read_manifest(puzzle: &Puzzle, dir: &Path) -> Result<(SweepFile, SweepAxes), 
         path: path.clone(),
         message,
     };
-    let Some(manifest) = read_json::<SweepFile>(&path)? else {
+    let Some(manifest) = read_sweep_file(dir)? else {
         return Err(wrong("missing: not the folder of a sweep".into()));
     };
-    if manifest.format != FORMAT {
-        return Err(wrong(format!(
-            "format {:?}, expected {FORMAT:?}",
-            manifest.format
-        )));
-    }
     let digest = model_digest(puzzle);
     if manifest.model_digest != digest {
         return Err(BoxShardError::File {
@@ -331,7 +332,7 @@ fn read_manifest(puzzle: &Puzzle, dir: &Path) -> Result<(SweepFile, SweepAxes), 
 /// as its slowest shard's). Merging a settled sweep again gives its table again.
 pub fn merge(puzzle: &Puzzle, dir: &Path) -> Result<SweepMerge, SweepStateError> {
     let (manifest, axes) = read_manifest(puzzle, dir)?;
-    maximum_packing(puzzle, &axes)?;
+    check_maximum_packing(puzzle, &axes)?;
     let widths = widths(&axes);
     let mut merged = Vec::new();
     let mut outcomes = Vec::new();
@@ -546,6 +547,13 @@ mod tests {
         assert_eq!(
             message(merge(&puzzle, path)),
             format!("{}: missing (shard 2/2 of the round from scan position 48 has not written its part)", part.display())
+        );
+        let written = std::fs::read_to_string(path.join("sweep.json")).unwrap();
+        let later = written.replace(FORMAT, "puzzlec-sweep-shards/2");
+        std::fs::write(path.join("sweep.json"), later).unwrap();
+        assert_eq!(
+            message(shard_of(&puzzle, path, &axes, (1, 2), 100)),
+            format!("{manifest}: format \"puzzlec-sweep-shards/2\", expected \"{FORMAT}\"")
         );
         std::fs::write(path.join("sweep.json"), "{\"format\": 1}\n").unwrap();
         assert!(
