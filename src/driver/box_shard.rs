@@ -35,6 +35,9 @@ pub const MODEL_FILE: &str = "model.toml";
 pub const TABLE_FILE: &str = "table.json";
 /// The answer, once the table is complete.
 pub const ANSWER_FILE: &str = "answer.json";
+/// The manifest of a sweep's folder ([`super::sweep_state`]): its boxes have folders of
+/// their own inside it, so it is no box's folder.
+pub const SWEEP_FILE: &str = "sweep.json";
 
 /// What goes wrong in a sharded run.
 #[derive(Debug, thiserror::Error)]
@@ -59,7 +62,7 @@ pub enum BoxShardError {
 }
 
 /// `table.json`.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 struct TableFile {
     format: String,
     model_digest: String,
@@ -69,10 +72,17 @@ struct TableFile {
     known_from: usize,
     table: Vec<usize>,
     best: Vec<usize>,
+    /// The raised entries and their packings, last scan position first (absent in the
+    /// files of earlier versions).
+    #[serde(default)]
+    found: Vec<(usize, Vec<usize>)>,
+    /// The rounds' wall time, each round counted as its slowest shard's.
+    #[serde(default)]
+    seconds: f64,
 }
 
 /// One shard's `shard-I-of-N.json`.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 struct ShardFile {
     format: String,
     model_digest: String,
@@ -83,8 +93,12 @@ struct ShardFile {
     known_from: usize,
     table: Vec<usize>,
     best: Vec<usize>,
+    #[serde(default)]
+    found: Vec<(usize, Vec<usize>)>,
     entry: Option<EntryPart>,
     nodes: u64,
+    #[serde(default)]
+    seconds: f64,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -143,6 +157,42 @@ pub enum MergeRun {
     },
 }
 
+/// A box's table decided to the first cell by the rounds of a sharded run ([`settled`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settled {
+    /// The whole table, from scan position 0 (the last entry 0).
+    pub table: Vec<usize>,
+    /// A packing of `table[0]` pieces (placement indices).
+    pub best: Vec<usize>,
+    /// The raised entries and their packings (placement indices), last scan position first.
+    pub found: Vec<(usize, Vec<usize>)>,
+    /// Rounds merged.
+    pub rounds: u64,
+    /// Shards per round.
+    pub shards: u32,
+    /// The rounds' wall time, each round counted as its slowest shard's.
+    pub seconds: f64,
+}
+
+/// The table of `dir`, checked to be of `puzzle`, once its rounds have decided it to the
+/// first cell; `None` before that (no merge yet, or rounds remain).
+pub fn settled(puzzle: &Puzzle, dir: &Path) -> Result<Option<Settled>, BoxShardError> {
+    let table = read_table(dir, &model_digest(puzzle), None, 0)?;
+    Ok(table.filter(|t| t.known_from == 0).map(|t| Settled {
+        table: t.table,
+        best: t.best,
+        found: t.found,
+        rounds: t.rounds,
+        shards: t.shards,
+        seconds: t.seconds,
+    }))
+}
+
+/// Whether shard `shard` has written its part of the current round of `dir`.
+pub fn part_written(dir: &Path, shard: Shard) -> bool {
+    shard_path(dir, shard).exists()
+}
+
 fn maximum_packing(puzzle: &Puzzle) -> Result<&Packing, BoxShardError> {
     match puzzle {
         Puzzle::Packing(p) if p.kind == PackingKind::Maximise => Ok(p),
@@ -156,7 +206,9 @@ fn shard_path(dir: &Path, shard: Shard) -> PathBuf {
     dir.join(format!("shard-{}-of-{}.json", shard.index, shard.count))
 }
 
-fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Option<T>, BoxShardError> {
+pub(crate) fn read_json<T: for<'de> Deserialize<'de>>(
+    path: &Path,
+) -> Result<Option<T>, BoxShardError> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -175,12 +227,12 @@ fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Option<T>, Box
         })
 }
 
-fn write_json(path: &Path, value: &impl Serialize) -> Result<(), BoxShardError> {
+pub(crate) fn write_json(path: &Path, value: &impl Serialize) -> Result<(), BoxShardError> {
     let text = serde_json::to_string_pretty(value).expect("plain data");
     write_bytes(path, (text + "\n").as_bytes())
 }
 
-fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), BoxShardError> {
+pub(crate) fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), BoxShardError> {
     // Written aside and renamed, so a reader (another shard, the merge) never sees half a
     // file.
     let mut partial = path.as_os_str().to_owned();
@@ -232,22 +284,34 @@ fn read_table(
     Ok(Some(table))
 }
 
-/// Runs shard `shard` of the current round of `dir` and writes its file.
+/// Runs shard `shard` of the current round of `dir` and writes its file. `model_bytes`:
+/// the model file, copied into the folder for the merge (`None`: the caller keeps the model
+/// elsewhere, as a sweep does for its boxes).
 pub fn run_shard(
     puzzle: &Puzzle,
-    model_bytes: &[u8],
+    model_bytes: Option<&[u8]>,
     dir: &Path,
     shard: Shard,
     split_nodes: u64,
     options: &DollOptions<'_>,
 ) -> Result<ShardRun, BoxShardError> {
+    let started = std::time::Instant::now();
     let packing = maximum_packing(puzzle)?;
     let digest = model_digest(puzzle);
     let cells = packing.instance.width * packing.instance.height;
     let table = read_table(dir, &digest, Some(shard), split_nodes)?;
-    let model_path = dir.join(MODEL_FILE);
-    if !model_path.exists() {
-        write_bytes(&model_path, model_bytes)?;
+    if let Some(bytes) = model_bytes {
+        let sweep = dir.join(SWEEP_FILE);
+        if sweep.exists() {
+            return Err(BoxShardError::File {
+                path: sweep,
+                message: "the folder of a sweep (sweep --state), not of one box".into(),
+            });
+        }
+        let model_path = dir.join(MODEL_FILE);
+        if !model_path.exists() {
+            write_bytes(&model_path, bytes)?;
+        }
     }
     if table.as_ref().is_some_and(|t| t.known_from == 0) {
         return Err(BoxShardError::Merge(format!(
@@ -291,6 +355,7 @@ pub fn run_shard(
         known_from: part.decided.known_from,
         table: part.decided.table,
         best: part.decided.best,
+        found: part.found,
         entry: part.entry.as_ref().map(|e| EntryPart {
             entry: e.entry,
             target: e.target,
@@ -299,6 +364,7 @@ pub fn run_shard(
             found: e.found.clone(),
         }),
         nodes: part.stats.nodes,
+        seconds: started.elapsed().as_secs_f64(),
     };
     let path = shard_path(dir, shard);
     write_json(&path, &file)?;
@@ -388,6 +454,7 @@ pub fn merge(puzzle: &Puzzle, dir: &Path) -> Result<MergeRun, BoxShardError> {
                 searched: e.searched,
                 found: e.found.clone(),
             }),
+            found: f.found.clone(),
             stats: DollStats::default(),
         })
         .collect();
@@ -395,6 +462,12 @@ pub fn merge(puzzle: &Puzzle, dir: &Path) -> Result<MergeRun, BoxShardError> {
         merge_round(&parts).map_err(|e| BoxShardError::Merge(format!("{}: {e}", dir.display())))?;
     let rounds = table.as_ref().map_or(0, |t| t.rounds) + 1;
     let split_nodes = files[0].1.split_nodes;
+    let mut found = table.as_ref().map_or_else(Vec::new, |t| t.found.clone());
+    found.extend(files[0].1.found.iter().cloned());
+    if merged.known_from < files[0].1.known_from && merged.table[0] > merged.table[1] {
+        found.push((merged.known_from, merged.best.clone()));
+    }
+    let slowest = files.iter().map(|(_, f)| f.seconds).fold(0.0, f64::max);
     let next = TableFile {
         format: FORMAT.into(),
         model_digest: digest,
@@ -404,6 +477,8 @@ pub fn merge(puzzle: &Puzzle, dir: &Path) -> Result<MergeRun, BoxShardError> {
         known_from: merged.known_from,
         table: merged.table.clone(),
         best: merged.best.clone(),
+        found,
+        seconds: table.as_ref().map_or(0.0, |t| t.seconds) + slowest,
     };
     let outcome = if merged.known_from == 0 {
         let solution = packing.solution_of(&merged.best);

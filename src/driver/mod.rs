@@ -14,6 +14,7 @@ pub mod packing;
 pub mod packing_bounds;
 pub mod portfolio;
 pub mod sweep;
+pub mod sweep_state;
 
 use crate::base::error::{NamesSettings, Setting};
 use crate::base::evidence::{BoundFinder, PackingBound};
@@ -452,6 +453,42 @@ pub fn solve_with_sub_boxes(
         start.elapsed(),
         None,
     )?;
+    Ok((outcome, sub_box_outcomes(packing, sub_boxes)?))
+}
+
+/// [`solve_with_sub_boxes`] for a box whose Russian doll many processes shared and settled
+/// ([`box_shard`]): the box's optimum from its table, and the smaller boxes that table
+/// settled, each as the [`Outcome`] of its box, its packing verified against the rules, its
+/// time that of the rounds. Tallest first.
+pub fn settled_with_sub_boxes(
+    packing: &crate::puzzle::packing::Packing,
+    settled: &box_shard::Settled,
+) -> Result<(Outcome, Vec<(crate::puzzle::packing::Packing, Outcome)>), SolveError> {
+    let puzzle = Puzzle::Packing(packing.clone());
+    let optimum = settled.table[0];
+    let evidence = Evidence::DollShards {
+        k: optimum + 1,
+        cells: settled.table.len() - 1,
+        rounds: settled.rounds,
+        shards: settled.shards,
+    };
+    let solution = Solution::Packing(packing.solution_of(&settled.best));
+    let raw = RawOutcome::optimal(solution, optimum, evidence, Size::default());
+    let elapsed = Duration::from_secs_f64(settled.seconds);
+    let outcome = finish(&puzzle, Backend::Native, Goal::Maximise, raw, elapsed, None)?;
+    let table: Vec<Option<usize>> = settled.table.iter().copied().map(Some).collect();
+    let row_seconds = vec![settled.seconds; table.len()];
+    let sub_boxes = packing::settled_sub_boxes(packing, &table, &settled.found, &row_seconds);
+    Ok((outcome, sub_box_outcomes(packing, sub_boxes)?))
+}
+
+/// The smaller boxes a box's Russian-doll table settled, each as the [`Outcome`] of its box
+/// (its packing verified like any other).
+fn sub_box_outcomes(
+    packing: &crate::puzzle::packing::Packing,
+    sub_boxes: Vec<packing::SubBox>,
+) -> Result<Vec<(crate::puzzle::packing::Packing, Outcome)>, SolveError> {
+    let (goal, backend) = (Goal::Maximise, Backend::Native);
     let mut settled = Vec::new();
     for sub in sub_boxes {
         let smaller = packing.open_box(sub.width, sub.height);
@@ -483,7 +520,7 @@ pub fn solve_with_sub_boxes(
         };
         settled.push((smaller, outcome));
     }
-    Ok((outcome, settled))
+    Ok(settled)
 }
 
 /// Solves `puzzle` for `goal` with an external solver (see [`crate::oracle::external`]). Its

@@ -341,7 +341,7 @@ fn russian_doll(
     }
     if let Some(sub_boxes) = sub_boxes {
         if goal == Goal::Maximise && !packing.blocked.iter().any(|&b| b) {
-            *sub_boxes = settled_sub_boxes(packing, &outcome, &row_seconds);
+            *sub_boxes = settled_sub_boxes(packing, &outcome.table, &outcome.found, &row_seconds);
         }
     }
     if !outcome.proved {
@@ -471,9 +471,14 @@ fn improve_stopped(
 /// The sub-boxes an open box's doll table settled: for each scan row `r >= 1` whose first
 /// entry was decided, the box of rows `r..` with that entry as optimum and the packing found
 /// at the first raised entry from there on, moved into the sub-box's cells.
-fn settled_sub_boxes(
+/// The smaller boxes of an open box whose entries `table` holds (a Russian doll's table, by
+/// scan position; `None`: undecided), with their packings from `found` (the raised entries
+/// and their packings, last position first) and their times from `row_seconds` (by scan
+/// row). Tallest first.
+pub(crate) fn settled_sub_boxes(
     packing: &Packing,
-    outcome: &russian_doll::DollOutcome,
+    table: &[Option<usize>],
+    found: &[(usize, Vec<usize>)],
     row_seconds: &[f64],
 ) -> Vec<SubBox> {
     let (w, h) = (packing.width, packing.height);
@@ -481,11 +486,10 @@ fn settled_sub_boxes(
     let rows = w.max(h);
     (1..rows)
         .filter_map(|r| {
-            let optimum = outcome.table[r * row]?;
+            let optimum = table[r * row]?;
             // `found` runs last position first: the smallest position at or after the
             // row's start is the one found last.
-            let placed: &[usize] = outcome
-                .found
+            let placed: &[usize] = found
                 .iter()
                 .rev()
                 .find(|(k, _)| *k >= r * row)

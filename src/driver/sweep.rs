@@ -79,7 +79,7 @@ impl SweepRow {
         format!("{} x {}", self.width, self.height)
     }
 
-    fn of(index: usize, instance: Instance, outcome: &Outcome) -> SweepRow {
+    pub(crate) fn of(index: usize, instance: Instance, outcome: &Outcome) -> SweepRow {
         SweepRow {
             index,
             width: instance.width,
@@ -159,7 +159,7 @@ impl SweepAxes {
         }
     }
 
-    fn json(&self) -> Axes {
+    pub(crate) fn json(&self) -> Axes {
         let pair = |r: &RangeInclusive<usize>| Some([*r.start(), *r.end()]);
         match self {
             SweepAxes::Boxes { widths, heights } => Axes {
@@ -316,7 +316,7 @@ pub fn check_sweepable(puzzle: &Puzzle, axes: &SweepAxes) -> Result<(), NotSweep
 }
 
 /// The model resized to `instance`.
-fn resized(puzzle: &Puzzle, instance: Instance) -> Puzzle {
+pub(crate) fn resized(puzzle: &Puzzle, instance: Instance) -> Puzzle {
     match puzzle {
         Puzzle::Packing(p) => Puzzle::Packing(p.open_box(instance.width, instance.height)),
         Puzzle::Queens(_) => Puzzle::Queens(Queens::empty(instance.width)),

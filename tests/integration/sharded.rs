@@ -241,3 +241,144 @@ fn one_box_split_over_parallel_shards_gives_the_optimum_of_one_process() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_sweep_with_its_boxes_split_over_parallel_shards_gives_the_table_of_one_process() {
+    if !programs_or_skip(module_path!(), &[("parallel", "parallel")]) {
+        return;
+    }
+    let tmp = workdir();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/sweep-shards.sh");
+    let axes = "--width 6..=10 --height 9..=12";
+    let sweep = format!("models/cross-13x19.toml {axes}");
+    let one = |format: &str| shell(tmp.path(), &format!("puzzlec sweep {sweep} {format}"));
+    let (text, csv, json) = (one(""), one("--csv"), one("--json"));
+    // Shard 1 of the first round alone, as if the others had not started: the script
+    // resumes from there.
+    shell(
+        tmp.path(),
+        &format!("puzzlec sweep {sweep} --shard 1/2 --state run --split-nodes 100 2>first.txt"),
+    );
+    let sharded = shell(
+        tmp.path(),
+        &format!(
+            "{} models/cross-13x19.toml 2 run {axes} --split-nodes 100 --json 2>rounds.txt",
+            script.display()
+        ),
+    );
+    let rounds = fs::read_to_string(tmp.path().join("rounds.txt")).unwrap();
+    assert!(
+        rounds.contains("shard 1/2, box 9 x 12: this shard's part of the round is already written"),
+        "{rounds}"
+    );
+    assert!(
+        rounds.contains("3 of 5 boxes settled; run the shards again"),
+        "{rounds}"
+    );
+    assert!(rounds.contains("19 rows of models/cross-13x19.toml: every box settled"));
+
+    // JSON: the same document but for the times and the searched boxes' evidence.
+    let parse = |text: &str| serde_json::from_str::<serde_json::Value>(text).unwrap();
+    let (mut one, mut sharded) = (parse(&json), parse(&sharded));
+    let mut searched = Vec::new();
+    for table in [&mut one, &mut sharded] {
+        let mut evidence = Vec::new();
+        for row in table["rows"].as_array_mut().unwrap() {
+            let row = row.as_object_mut().unwrap();
+            assert!(row.remove("seconds").unwrap().as_f64().unwrap() >= 0.0);
+            if row["height"] == 12 {
+                evidence.push(row.remove("evidence").unwrap());
+            }
+        }
+        searched.push(evidence);
+    }
+    assert_eq!(sharded, one);
+    assert_eq!(one["rows"].as_array().unwrap().len(), 19);
+    // The widths' tallest boxes: the easy ones (6, 7 and 8 wide) settled in the first
+    // round, the 9 and 10 wide ones over several.
+    let rounds_of = |evidence: &serde_json::Value| {
+        let evidence = evidence.as_str().unwrap();
+        let filled = evidence.split("filled in ").nth(1).unwrap();
+        filled.split(' ').next().unwrap().parse::<u32>().unwrap()
+    };
+    let rounds: Vec<u32> = searched[1].iter().map(rounds_of).collect();
+    assert_eq!(rounds[..3], [1, 1, 1], "{:?}", searched[1]);
+    assert!(rounds[3] > 1 && rounds[4] > 1, "{:?}", searched[1]);
+    for (one, sharded) in searched[0].iter().zip(&searched[1]) {
+        let refuted =
+            |e: &serde_json::Value| e.as_str().unwrap().split(':').next().unwrap().to_string();
+        assert_eq!(refuted(one), refuted(sharded));
+        assert!(sharded
+            .as_str()
+            .unwrap()
+            .ends_with(" of 2 shards (processes with files between them)"));
+    }
+
+    // Text and CSV, printed again by merging the settled sweep.
+    let merged = |format: &str| shell(tmp.path(), &format!("puzzlec merge --state run {format}"));
+    // Text: the size, optimum and status; then the evidence but for the searched boxes.
+    let text_lines = |t: &str| -> Vec<String> {
+        t.lines()
+            .map(|line| {
+                let searched = line.split_whitespace().nth(2) == Some("12");
+                let words: Vec<&str> = line.split_whitespace().collect();
+                let how = line.split(" s  ").nth(1).filter(|_| !searched);
+                format!(
+                    "{} {}",
+                    words[..words.len().min(5)].join(" "),
+                    how.unwrap_or("")
+                )
+            })
+            .collect()
+    };
+    assert_eq!(text_lines(&merged("")), text_lines(&text));
+    assert_eq!(answers(&merged("")), answers(&text));
+    // CSV: every column but the seconds, and the evidence but for the searched boxes.
+    let csv_lines = |t: &str| -> Vec<String> {
+        t.lines()
+            .map(|line| {
+                let columns: Vec<&str> = line.splitn(9, ',').collect();
+                let searched = columns[1] == "12";
+                let evidence = if searched { "" } else { columns[8] };
+                format!("{},{}", columns[..7].join(","), evidence)
+            })
+            .collect()
+    };
+    assert_eq!(csv_lines(&merged("--csv")), csv_lines(&csv));
+    assert_eq!(csv.lines().count(), 20);
+
+    // The first shard's lines, the folder of another sweep, and a box's run in the
+    // sweep's folder.
+    let first = fs::read_to_string(tmp.path().join("first.txt")).unwrap();
+    assert!(
+        first.ends_with("shard 1/2: once every shard is done: puzzlec merge --state run\n"),
+        "{first}"
+    );
+    let run = |args: &str| {
+        let output = Command::new("sh")
+            .arg("-c")
+            .arg(format!("puzzlec {args}"))
+            .current_dir(tmp.path())
+            .env("PATH", path_with_puzzlec())
+            .output()
+            .unwrap();
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    assert_eq!(
+        run("sweep models/cross-13x19.toml --width 6..=10 --height 9..=13 --shard 1/2 --state run --split-nodes 100"),
+        (
+            Some(2),
+            "error: run/sweep.json: the sweep of widths 6..=10 and heights 9..=12, not of widths 6..=10 and heights 9..=13\n".into()
+        )
+    );
+    assert_eq!(
+        run("solve models/cross-13x19.toml --shard 1/2 --state run"),
+        (
+            Some(2),
+            "error: run/sweep.json: the folder of a sweep (sweep --state), not of one box\n".into()
+        )
+    );
+}

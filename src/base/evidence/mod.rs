@@ -387,6 +387,18 @@ pub enum Evidence {
         /// What the table rested on.
         table: DollTable,
     },
+    /// The Russian-doll search, shared by processes with files between them (`--state`),
+    /// refuted "at least k" by its whole table, filled round by round.
+    DollShards {
+        /// The refuted count.
+        k: usize,
+        /// Scan cells of the suffix table.
+        cells: usize,
+        /// Rounds merged.
+        rounds: u64,
+        /// Shards (processes) per round.
+        shards: u32,
+    },
     /// The Russian-doll search found at least `k` (its optimum, `found`).
     DollFound {
         /// Pieces found.

@@ -373,6 +373,17 @@ impl fmt::Display for Evidence {
                 }
                 write!(f, " ({} nodes)", table.nodes)
             }
+            Evidence::DollShards {
+                k,
+                cells,
+                rounds,
+                shards,
+            } => write!(
+                f,
+                "native Russian-doll search refuted \"at least {k}\": the suffix table of {cells} scan cells, from the last back, filled in {} of {} (processes with files between them)",
+                plural(*rounds, "round"),
+                plural(u64::from(*shards), "shard")
+            ),
             Evidence::DollFound { found, k } => write!(
                 f,
                 "native Russian-doll search found {found} >= {k} (the optimum)"

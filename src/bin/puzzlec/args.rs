@@ -223,6 +223,15 @@ pub struct Split {
     pub shard: Option<Shard>,
 }
 
+/// `--split-nodes N`, for the commands whose `--state` shares a Russian doll over machines.
+#[derive(Args)]
+pub struct SplitNodes {
+    /// With --state: the nodes an entry's search may take on one shard before it is split
+    /// over the shards (every shard of a run must be given the same).
+    #[arg(long, value_name = "N", requires = "state", default_value_t = 1 << 18)]
+    pub split_nodes: u64,
+}
+
 /// Gives the shared flags listed in `help` (by id: `time_limit`, `max_memory`, `json`,
 /// `shard`, `model`) the help text a command words for itself: each flag is declared once,
 /// in its group above, with the text most commands share, and means the same everywhere,
@@ -319,27 +328,30 @@ pub struct Solve {
     /// `merge --state DIR` merges a round's shards. See docs/commands.md.
     #[arg(long, value_name = "DIR", requires = "shard", conflicts_with_all = ["all", "count", "unique", "solver", "backend", "at_least"])]
     pub state: Option<PathBuf>,
-    /// With --state: the nodes an entry's search may take on one shard before it is split
-    /// over the shards (every shard of a run must be given the same).
-    #[arg(long, value_name = "N", requires = "state", default_value_t = 1 << 18)]
-    pub split_nodes: u64,
+    #[command(flatten)]
+    pub budget: SplitNodes,
 }
 
 /// The flags of `merge`.
 #[derive(Args)]
 #[command(mut_args(|arg| reword(arg, &[
-        ("json", "Print the total as JSON on stdout"),
+        ("json", "Print the total (or a sweep's table) as JSON on stdout"),
     ])))]
 pub struct Merge {
     /// The JSON files, one per shard.
     #[arg(required_unless_present = "state")]
     pub files: Vec<PathBuf>,
     /// Merge the shards' parts of the current round of a box's Russian doll in DIR (see
-    /// `solve --state`); the answer is in DIR/answer.json once the table is complete.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["files", "json"])]
+    /// `solve --state`; the answer is in DIR/answer.json once the table is complete), or of
+    /// every box of a sweep (see `sweep --state`; its table is printed once every box is
+    /// settled). Exit 3 while rounds remain.
+    #[arg(long, value_name = "DIR", conflicts_with = "files")]
     pub state: Option<PathBuf>,
     #[command(flatten)]
     pub report: Output,
+    /// Print a sweep's table as CSV on stdout.
+    #[arg(long, conflicts_with = "json")]
+    pub csv: bool,
 }
 
 /// The flags of `emit`.
@@ -496,7 +508,7 @@ pub struct Prove {
 #[command(mut_args(|arg| reword(arg, &[
         ("model", "The model file (TOML): an open packing box, or an empty queens board (size = N)"),
         ("time_limit", "Stop each instance after this many seconds (its row then says so)"),
-        ("shard", "Run one shard of the rows (row i belongs to shard i mod N + 1); `merge` joins the shards' --json outputs"),
+        ("shard", "Run one shard of the rows (row i belongs to shard i mod N + 1); `merge` joins the shards' --json outputs. With --state: shard I of every box's rounds"),
         ("json", "Print the table as JSON on stdout"),
     ])))]
 // `--json` (shared) excludes `--csv`, declared on `--json` as before so that shell completions
@@ -526,6 +538,14 @@ pub struct Sweep {
     /// Print the table as CSV on stdout.
     #[arg(long)]
     pub csv: bool,
+    /// With --shard I/N, for a maximum packing: run shard I's part of the current round of
+    /// every box of the sweep, each box's Russian doll shared by N processes, kept in the
+    /// folder DIR (made if absent); `merge --state DIR` merges a round and prints the table
+    /// once every box is settled. See docs/counting.md.
+    #[arg(long, value_name = "DIR", requires = "shard", conflicts_with_all = ["backend", "json", "csv"])]
+    pub state: Option<PathBuf>,
+    #[command(flatten)]
+    pub budget: SplitNodes,
 }
 
 /// The flags of `check`.

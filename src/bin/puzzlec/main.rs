@@ -47,8 +47,8 @@ fn run(command: Command, session: &Session) -> Result<u8, Failure> {
     match command {
         Command::Solve(args) => solve::run(&args, session),
         Command::Merge(args) => match &args.state {
-            Some(dir) => merge::state(dir),
-            None => merge::run(&args.files, args.report.json),
+            Some(dir) => merge::state(dir, args.report.json, args.csv),
+            None => merge::run(&args.files, args.report.json, args.csv),
         },
         Command::Emit(args) => emit::run(&args, session),
         Command::Decode(args) => decode::run(&args, session),

@@ -28,7 +28,14 @@ pub fn run(args: &Solve, session: &Session) -> Result<u8, Failure> {
         .with_progress(Arc::new(StderrProgress::new()));
     let shard = args.split.shard;
     if let (Some(dir), Some(shard)) = (&args.state, shard) {
-        return crate::merge::shard(model, &puzzle, dir, shard, args.split_nodes, &control);
+        return crate::merge::shard(
+            model,
+            &puzzle,
+            dir,
+            shard,
+            args.budget.split_nodes,
+            &control,
+        );
     }
     if !(args.all || args.count || args.unique || shard.is_some()) {
         return answer(&puzzle, args, session.paint, &control);

@@ -275,6 +275,10 @@ pub struct DollShardPart {
     pub decided: DollResume,
     /// This shard's part of the entry it split, if one outgrew the budget.
     pub entry: Option<DollShardEntry>,
+    /// The entries of `decided` this round raised, last scan position first, each with the
+    /// packing found there (as [`DollOutcome::found`]; alike in every shard): the packings
+    /// of the boxes of the last scan rows.
+    pub found: Vec<(usize, Vec<usize>)>,
     /// Search counters of this shard's round.
     pub stats: DollStats,
 }
@@ -289,7 +293,7 @@ pub fn merge_round(parts: &[DollShardPart]) -> Result<DollResume, String> {
     };
     let count = parts.len();
     for (i, part) in parts.iter().enumerate() {
-        if part.decided != first.decided {
+        if part.decided != first.decided || part.found != first.found {
             return Err(format!(
                 "shard {} decided the table differently from shard 1 (not the same round, model or options)",
                 i + 1
@@ -481,6 +485,7 @@ pub fn solve_shard(
             best: outcome.best,
         },
         entry,
+        found: outcome.found,
         stats: outcome.stats,
     })
 }
