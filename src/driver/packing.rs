@@ -469,12 +469,10 @@ fn improve_stopped(
 }
 
 /// The sub-boxes an open box's doll table settled: for each scan row `r >= 1` whose first
-/// entry was decided, the box of rows `r..` with that entry as optimum and the packing found
-/// at the first raised entry from there on, moved into the sub-box's cells.
-/// The smaller boxes of an open box whose entries `table` holds (a Russian doll's table, by
-/// scan position; `None`: undecided), with their packings from `found` (the raised entries
-/// and their packings, last position first) and their times from `row_seconds` (by scan
-/// row). Tallest first.
+/// entry `table` decided (by scan position; `None`: undecided), the box of rows `r..` with
+/// that entry as optimum and the packing found at the first raised entry from there on
+/// (`found`: the raised entries and their packings, last position first), moved into the
+/// sub-box's cells, with its time from `row_seconds` (by scan row). Tallest first.
 pub(crate) fn settled_sub_boxes(
     packing: &Packing,
     table: &[Option<usize>],
