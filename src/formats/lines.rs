@@ -26,6 +26,8 @@ pub struct LineWriter<'a> {
     out: &'a mut dyn Write,
     should_stop: &'a dyn Fn() -> bool,
     line: String,
+    /// The buffer of [`Self::put_bytes`].
+    bytes: Vec<u8>,
     lines: u64,
     error: Option<std::io::Error>,
     stopped: bool,
@@ -38,6 +40,7 @@ impl<'a> LineWriter<'a> {
             out,
             should_stop,
             line: String::new(),
+            bytes: Vec::new(),
             lines: 0,
             error: None,
             stopped: false,
@@ -52,7 +55,13 @@ impl<'a> LineWriter<'a> {
         }
         self.line.clear();
         fill(&mut self.line);
-        if let Err(e) = self.out.write_all(self.line.as_bytes()) {
+        let result = self.out.write_all(self.line.as_bytes());
+        self.count(result);
+    }
+
+    /// Notes the outcome of writing one buffer, and asks the stop signal now and then.
+    fn count(&mut self, result: std::io::Result<()>) {
+        if let Err(e) = result {
             self.error = Some(e);
         }
         self.lines += 1;
@@ -61,10 +70,27 @@ impl<'a> LineWriter<'a> {
         }
     }
 
+    /// [`Self::put`] for writers that fill bytes (ASCII text they build themselves, such
+    /// as a proof's millions of numbered lines, with no check that it is UTF-8).
+    pub fn put_bytes(&mut self, fill: impl FnOnce(&mut Vec<u8>)) -> Result<(), WriteError> {
+        if !self.failed() {
+            self.bytes.clear();
+            fill(&mut self.bytes);
+            let result = self.out.write_all(&self.bytes);
+            self.count(result);
+        }
+        self.outcome()
+    }
+
     /// [`Self::emit`], then whether the writer can go on: for writers that stop at the
     /// first problem with `?`.
     pub fn put(&mut self, fill: impl FnOnce(&mut String)) -> Result<(), WriteError> {
         self.emit(fill);
+        self.outcome()
+    }
+
+    /// Whether the writer can go on: the first error (taken), or the stop.
+    fn outcome(&mut self) -> Result<(), WriteError> {
         if let Some(e) = self.error.take() {
             return Err(WriteError::Io(e));
         }

@@ -1205,11 +1205,10 @@ fn operand<R: BufRead>(r: &Reader<R>, token: Token) -> Result<PolItem, VeriPbErr
 // ---------------------------------------------------------------------------------------
 // Writing
 
-/// Appends the decimal digits of `n`: what `write!` prints, without the formatter's
-/// machinery (a search writing its proof prints hundreds of millions of numbers, and
-/// `core::fmt` was a fifth of its time).
-pub fn push_uint(out: &mut String, mut n: u64) {
-    let mut digits = [0u8; 20];
+/// Writes the decimal digits of `n` at the end of `digits`; where they start. Two at a
+/// time: a search writing its proof prints hundreds of millions of numbers, and
+/// `core::fmt` was a fifth of its time.
+fn decimal(mut n: u64, digits: &mut [u8; 20]) -> usize {
     let mut start = digits.len();
     while n >= 100 {
         let pair = 2 * (n % 100) as usize;
@@ -1225,10 +1224,10 @@ pub fn push_uint(out: &mut String, mut n: u64) {
         start -= 1;
         digits[start] = b'0' + n as u8;
     }
-    out.push_str(std::str::from_utf8(&digits[start..]).expect("ASCII digits"));
+    start
 }
 
-/// "00", "01", .. "99", one after the other: [`push_uint`] writes two digits at a time.
+/// "00", "01", .. "99", one after the other, for [`decimal`].
 const DIGIT_PAIRS: [u8; 200] = {
     let mut pairs = [0u8; 200];
     let mut i = 0;
@@ -1239,6 +1238,20 @@ const DIGIT_PAIRS: [u8; 200] = {
     }
     pairs
 };
+
+/// Appends the decimal digits of `n`, as `write!` prints them.
+pub fn push_uint(out: &mut String, n: u64) {
+    let mut digits = [0u8; 20];
+    let start = decimal(n, &mut digits);
+    out.push_str(std::str::from_utf8(&digits[start..]).expect("ASCII digits"));
+}
+
+/// [`push_uint`] into bytes.
+fn push_uint_bytes(out: &mut Vec<u8>, n: u64) {
+    let mut digits = [0u8; 20];
+    let start = decimal(n, &mut digits);
+    out.extend_from_slice(&digits[start..]);
+}
 
 /// [`push_uint`] for a signed number.
 pub fn push_int(out: &mut String, n: i64) {
@@ -1259,36 +1272,37 @@ fn push_terms(out: &mut String, terms: &[(i64, Lit)], names: &VarNames) {
 
 /// Appends the line of a hinted clause `rup`, `rup 1 l1 1 l2 .. >= 1 : h1 h2 .. ;` (the
 /// hints absolute IDs): the line [`push_step`] writes for the [`Step::Rup`] of that clause,
-/// for writers that derive millions of clauses and keep their literals and hints in
-/// buffers of their own.
+/// as bytes ([`LineWriter::put_bytes`]), for writers that derive millions of clauses and
+/// keep their literals and hints in buffers of their own.
 pub fn push_clause_rup(
-    out: &mut String,
+    out: &mut Vec<u8>,
     literals: impl IntoIterator<Item = Lit>,
     hints: impl IntoIterator<Item = u64>,
     names: &VarNames,
 ) {
-    out.push_str("rup ");
+    out.extend_from_slice(b"rup ");
     for lit in literals {
-        out.push_str("1 ");
-        names.push_literal(out, lit);
-        out.push(' ');
+        out.extend_from_slice(if lit.is_negated() { b"1 ~" } else { b"1 " });
+        out.extend_from_slice(names.name(lit.var()).as_bytes());
+        out.push(b' ');
     }
-    out.push_str(">= 1 :");
+    out.extend_from_slice(b">= 1 :");
     for id in hints {
-        out.push(' ');
-        push_uint(out, id);
+        out.push(b' ');
+        push_uint_bytes(out, id);
     }
-    out.push_str(" ;\n");
+    out.extend_from_slice(b" ;\n");
 }
 
-/// Appends the line of [`Step::Delete`] of the absolute IDs `ids` (`del id .. ;`).
-pub fn push_delete(out: &mut String, ids: impl IntoIterator<Item = u64>) {
-    out.push_str("del id");
+/// Appends the line of [`Step::Delete`] of the absolute IDs `ids` (`del id .. ;`), as
+/// bytes.
+pub fn push_delete(out: &mut Vec<u8>, ids: impl IntoIterator<Item = u64>) {
+    out.extend_from_slice(b"del id");
     for id in ids {
-        out.push(' ');
-        push_uint(out, id);
+        out.push(b' ');
+        push_uint_bytes(out, id);
     }
-    out.push_str(" ;\n");
+    out.extend_from_slice(b" ;\n");
 }
 
 /// Appends `constraint` as a proof or OPB file writes it (without the `;`).
@@ -1648,8 +1662,9 @@ mod tests {
         let mut names = VarNames::numbered(2);
         names.intern("e3_4");
         let lits = [Lit::new(2, true), Lit::new(0, false)];
-        let mut fast = String::new();
+        let mut fast = Vec::new();
         push_clause_rup(&mut fast, lits, [12, 7, 30], &names);
+        let fast = String::from_utf8(fast).unwrap();
         let mut general = String::new();
         let step = Step::Rup {
             constraint: Constraint {
@@ -1666,8 +1681,9 @@ mod tests {
         push_step(&mut general, &step, &names);
         assert_eq!(fast, "rup 1 ~e3_4 1 x1 >= 1 : 12 7 30 ;\n");
         assert_eq!(fast, general);
-        let (mut fast, mut general) = (String::new(), String::new());
+        let (mut fast, mut general) = (Vec::new(), String::new());
         push_delete(&mut fast, [5, 9]);
+        let fast = String::from_utf8(fast).unwrap();
         let ids = vec![ConstraintId::Absolute(5), ConstraintId::Absolute(9)];
         push_step(&mut general, &Step::Delete(ids), &names);
         assert_eq!(fast, "del id 5 9 ;\n");

@@ -647,7 +647,8 @@ impl<'p, W: Window> Prover<'p, W> {
         hints: impl IntoIterator<Item = u64>,
     ) -> Result<u64, WriteError> {
         let names = &self.names;
-        self.out.put(|l| push_clause_rup(l, lits, hints, names))?;
+        self.out
+            .put_bytes(|l| push_clause_rup(l, lits, hints, names))?;
         self.next_id += 1;
         Ok(self.next_id - 1)
     }
@@ -1046,7 +1047,7 @@ impl<'p, W: Window> Prover<'p, W> {
 
     /// `del id ..;` of `ids`.
     fn delete(&mut self, ids: impl IntoIterator<Item = u64>) -> Result<(), WriteError> {
-        self.out.put(|l| push_delete(l, ids))
+        self.out.put_bytes(|l| push_delete(l, ids))
     }
 
     // -----------------------------------------------------------------------------------
@@ -1073,7 +1074,8 @@ impl<'p, W: Window> Prover<'p, W> {
             .map(|b| Lit::new(frees[b].expect("the cell has an e variable").var, true))
             .chain(extra.iter().copied());
         let names = &self.names;
-        self.out.put(|l| push_clause_rup(l, lits, hints, names))?;
+        self.out
+            .put_bytes(|l| push_clause_rup(l, lits, hints, names))?;
         self.next_id += 1;
         Ok(self.next_id - 1)
     }
@@ -1674,6 +1676,7 @@ impl Hints {
         }
     }
 
+    #[inline]
     fn push(&mut self, id: u64) {
         let slot = (id.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54) as usize;
         let (word, bit) = (slot >> 6, 1u64 << (slot & 63));
