@@ -1080,19 +1080,28 @@ impl<'p, W: Window> Prover<'p, W> {
         Ok(self.next_id - 1)
     }
 
+    /// An empty list of IDs, its buffer reused.
+    fn spare(&mut self) -> Vec<u64> {
+        self.spare_hints.pop().unwrap_or_default()
+    }
+
+    /// Keeps the buffer of a list of IDs that has been written, for [`Prover::spare`].
+    fn keep(&mut self, mut ids: Vec<u64>) {
+        ids.clear();
+        self.spare_hints.push(ids);
+    }
+
     /// An empty hint list, its buffer reused.
     fn hints(&mut self) -> Hints {
         Hints {
-            ids: self.spare_hints.pop().unwrap_or_default(),
+            ids: self.spare(),
             ..Hints::default()
         }
     }
 
-    /// Keeps the buffer of a hint list that has been written for [`Prover::hints`].
+    /// Keeps the buffer of a hint list that has been written.
     fn recycle(&mut self, hints: Hints) {
-        let mut ids = hints.ids;
-        ids.clear();
-        self.spare_hints.push(ids);
+        self.keep(hints.ids);
     }
 
     /// The cells of key words `words` at `q` that have an `e` variable, as key words.
@@ -1562,7 +1571,7 @@ impl<'p, W: Window> Prover<'p, W> {
             self.prep.starts[q + 1] as usize,
         );
         let mut node_hints = self.hints();
-        let mut per_placement = self.hints();
+        let mut per_placement = self.spare();
         // The last placement that fits, with its child's hints: its clause is not written,
         // its chain joins the node's clause (see below).
         let mut last: Option<(usize, Hints)> = None;
@@ -1583,7 +1592,7 @@ impl<'p, W: Window> Prover<'p, W> {
             if let Some((before, before_hints)) = last.replace((i, child_hints)) {
                 let id = self.placement_clause(q, covered, counter, before, before_hints)?;
                 node_hints.push(id);
-                per_placement.ids.push(id);
+                per_placement.push(id);
             }
         }
         let origin = Origin { q, placed: None };
@@ -1604,10 +1613,10 @@ impl<'p, W: Window> Prover<'p, W> {
         let id = self.clause(q, covered, &extra, node_hints.ids.iter().copied())?;
         self.recycle(node_hints);
         // The per-placement clauses served this node's clause alone: the checkers drop them.
-        if !per_placement.ids.is_empty() {
-            self.delete(per_placement.ids.iter().copied())?;
+        if !per_placement.is_empty() {
+            self.delete(per_placement.iter().copied())?;
         }
-        self.recycle(per_placement);
+        self.keep(per_placement);
         self.remember(q, window, need, id);
         Ok(Some(id))
     }
