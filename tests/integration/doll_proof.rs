@@ -594,6 +594,40 @@ fn a_sharded_veripb_certificate_is_checked_shard_by_shard_with_its_glue() {
         !said.contains(&format!("{}.pbp: puzzlec", stems[0])),
         "{said}"
     );
+    // It hashes its own proof, and finds the others' present at their sizes.
+    assert!(
+        said.contains(&format!("{}.pbp: SHA-256 matches the manifest", stems[1])),
+        "{said}"
+    );
+    assert!(
+        said.contains(&format!(
+            "; {}.pbp, {}.pbp, {}.pbp present at the sizes listed, each hashed by its own shard's check",
+            stems[0], stems[1], stems[2]
+        )),
+        "{said}"
+    );
+    // A changed byte in another shard's proof is that shard's check's to find; in its own,
+    // this one's.
+    for (i, stem) in [(0, &stems[0]), (1, &stems[1])] {
+        let path = folder.join(format!("{stem}.pbp"));
+        let text = std::fs::read(&path).unwrap();
+        let mut changed = text.clone();
+        let at = changed.len() - 2;
+        changed[at] = if changed[at] == b'1' { b'2' } else { b'1' };
+        std::fs::write(&path, &changed).unwrap();
+        let found = puzzlec::cert::certificate::check_shard(&folder, Some(shard));
+        std::fs::write(&path, &text).unwrap();
+        match i {
+            0 => assert!(found.is_ok(), "{:?}", found.err()),
+            _ => assert!(
+                found
+                    .unwrap_err()
+                    .to_string()
+                    .starts_with(&format!("{stem}.pbp: SHA-256 ")),
+                "{stem}"
+            ),
+        }
+    }
 }
 
 /// The `>= -k` premise line (k >= 2) of the first shard's OPB file, and k.

@@ -23,7 +23,7 @@ mod shards;
 pub use bound::{write_bound_proof, CellWeights};
 
 pub(super) use shards::check as check_shards;
-pub(super) use shards::is_sharded;
+pub(super) use shards::{is_shard_proof_role, is_sharded};
 
 use std::io::{BufWriter, Write};
 use std::path::Path;

@@ -279,9 +279,16 @@ impl CheckedFolder<'_> {
     }
 }
 /// Holds the folder `dir` to its manifest: every file the manifest lists is there, each one in
-/// [`Manifest::files`] with the SHA-256 recorded, and there is no other file. The model's own
-/// hash is compared by [`check`] next. Returns the step line, if any file is listed.
-pub(super) fn check_files(dir: &Path, manifest: &Manifest) -> Result<Option<String>, CheckError> {
+/// [`Manifest::files`] with the SHA-256 recorded, and there is no other file. The files whose
+/// role `deferred` picks are only found present at the size listed: the caller hashes those
+/// it needs ([`check_digest`]; a shard's check, the other shards' proofs, which their own
+/// checks hash). The model's own hash is compared by [`check`] next. Returns the step line,
+/// if any file is listed.
+pub(super) fn check_files(
+    dir: &Path,
+    manifest: &Manifest,
+    deferred: &dyn Fn(&str) -> bool,
+) -> Result<Option<String>, CheckError> {
     let failed = CheckError::Failed;
     // Names come from the manifest: only plain names inside the folder are acceptable.
     let plain =
@@ -299,38 +306,28 @@ pub(super) fn check_files(dir: &Path, manifest: &Manifest) -> Result<Option<Stri
             return Err(failed(format!("{MANIFEST_FILE}: {name} is listed twice")));
         }
     }
-    let missing = |name: &str| {
-        failed(format!(
-            "{name}: listed in the manifest but missing from the folder"
-        ))
-    };
     if !dir.join(&manifest.model.file).is_file() {
         return Err(missing(&manifest.model.file));
     }
-    for entry in manifest.files.values() {
-        let name = &entry.name;
-        // Streamed: a search's proof runs to gigabytes.
-        let digest = std::fs::File::open(dir.join(name)).and_then(sha256_hex_of);
-        let (hash, length) = match digest {
-            Ok(digest) => digest,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(missing(name)),
-            Err(e) => return Err(failed(format!("{name}: cannot read: {e}"))),
-        };
-        let Some(expected) = &entry.sha256 else {
-            return Err(failed(format!(
-                "{MANIFEST_FILE}: the entry of {name} has no sha256"
-            )));
-        };
-        if hash != *expected {
-            return Err(failed(format!(
-                "{name}: SHA-256 {hash} differs from the manifest's {expected} (the file was changed)"
-            )));
-        }
-        if length != entry.bytes {
-            return Err(failed(format!(
-                "{name}: {length} bytes, but the manifest says {} (its SHA-256 matches: the manifest misstates the size)",
-                entry.bytes
-            )));
+    let (mut hashed, mut sized) = (Vec::new(), Vec::new());
+    for (role, entry) in &manifest.files {
+        if deferred(role) {
+            let name = &entry.name;
+            let length = std::fs::metadata(dir.join(name)).map_err(|e| match e.kind() {
+                std::io::ErrorKind::NotFound => missing(name),
+                _ => failed(format!("{name}: cannot read: {e}")),
+            })?;
+            if length.len() != entry.bytes {
+                return Err(failed(format!(
+                    "{name}: {} bytes, but the manifest says {}",
+                    length.len(),
+                    entry.bytes
+                )));
+            }
+            sized.push(name.as_str());
+        } else {
+            check_digest(dir, entry)?;
+            hashed.push(entry.name.as_str());
         }
     }
     let entries = std::fs::read_dir(dir)
@@ -352,12 +349,55 @@ pub(super) fn check_files(dir: &Path, manifest: &Manifest) -> Result<Option<Stri
     if manifest.files.is_empty() {
         return Ok(None);
     }
-    let names: Vec<&str> = manifest.files.values().map(|e| e.name.as_str()).collect();
+    let sized = if sized.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; {} present at the sizes listed, each hashed by its own shard's check",
+            sized.join(", ")
+        )
+    };
     Ok(Some(format!(
-        "files: SHA-256 matches the manifest for each of {} ({}), and the folder holds no other file",
-        names.len(),
-        names.join(", ")
+        "files: SHA-256 matches the manifest for each of {} ({}){sized}, and the folder holds no other file",
+        hashed.len(),
+        hashed.join(", ")
     )))
+}
+
+/// "`name`: listed in the manifest but missing from the folder".
+fn missing(name: &str) -> CheckError {
+    failed(format!(
+        "{name}: listed in the manifest but missing from the folder"
+    ))
+}
+
+/// The file of `entry` in `dir` has the SHA-256 and the size the manifest records.
+pub(super) fn check_digest(dir: &Path, entry: &super::FileEntry) -> Result<(), CheckError> {
+    let name = &entry.name;
+    // Streamed: a search's proof runs to gigabytes.
+    let digest = std::fs::File::open(dir.join(name)).and_then(sha256_hex_of);
+    let (hash, length) = match digest {
+        Ok(digest) => digest,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(missing(name)),
+        Err(e) => return Err(failed(format!("{name}: cannot read: {e}"))),
+    };
+    let Some(expected) = &entry.sha256 else {
+        return Err(failed(format!(
+            "{MANIFEST_FILE}: the entry of {name} has no sha256"
+        )));
+    };
+    if hash != *expected {
+        return Err(failed(format!(
+            "{name}: SHA-256 {hash} differs from the manifest's {expected} (the file was changed)"
+        )));
+    }
+    if length != entry.bytes {
+        return Err(failed(format!(
+            "{name}: {length} bytes, but the manifest says {} (its SHA-256 matches: the manifest misstates the size)",
+            entry.bytes
+        )));
+    }
+    Ok(())
 }
 
 /// Writes a CNF that `check` rebuilt and found identical to the folder's, for outside

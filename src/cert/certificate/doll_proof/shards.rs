@@ -50,7 +50,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::super::read::{first_difference, CheckedFolder};
+use super::super::read::{check_digest, first_difference, CheckedFolder};
 use super::super::table::{
     check_shape, check_table_and_witness, Ranking, Table, TABLE_FILE, TABLE_ROLE,
 };
@@ -89,6 +89,11 @@ pub(in crate::cert::certificate) fn is_sharded(manifest: &Manifest) -> bool {
         .files
         .keys()
         .any(|role| role.starts_with(ROLE_PREFIX))
+}
+
+/// Whether `role` is that of a shard's proof (`veripb-shard-AAA-BBB`, not its OPB file).
+pub(in crate::cert::certificate) fn is_shard_proof_role(role: &str) -> bool {
+    role.starts_with(ROLE_PREFIX) && !role.ends_with("-opb")
 }
 
 /// `shard-AAA-BBB`, the stem of the files of the entries `range` (at least three digits, as
@@ -465,10 +470,12 @@ struct Listed<'m> {
     range: Range<usize>,
     opb: &'m str,
     proof: &'m str,
+    /// The proof's manifest entry.
+    proof_entry: &'m FileEntry,
 }
 
 /// `check` of a sharded certificate (the manifest's files were compared with their
-/// SHA-256 already): the witness, the table's shape, the tiling, every shard's OPB file
+/// SHA-256 already, but for one shard's check the other shards' proofs): the witness, the table's shape, the tiling, every shard's OPB file
 /// rebuilt, and the proofs (of `shard` only, if given) by both checkers.
 pub(in crate::cert::certificate) fn check(
     folder: &CheckedFolder,
@@ -504,8 +511,13 @@ pub(in crate::cert::certificate) fn check(
     // The shards: listed in pairs, ranges that tile 0..P.
     let listed = listed_shards(manifest, positions)?;
     let wanted = match shard {
+        // A folder of N shards: shard I/N is its I-th, no search needed to find it.
+        Some(s) if listed.len() == s.count as usize => {
+            Some(listed[s.index as usize - 1].range.clone())
+        }
         Some(s) => {
-            // The same split as prove's: from the fast doll's nodes, on one thread.
+            // A partial folder: the same split as prove's, from the fast doll's nodes on
+            // one thread.
             let outcome = table_nodes(instance, &Control::unlimited())
                 .map_err(|e| failed(format!("the Russian-doll search: {e}")))?;
             let all = split(&outcome.entry_nodes, s.count as usize);
@@ -570,6 +582,12 @@ pub(in crate::cert::certificate) fn check(
         .filter(|l| wanted.as_ref().is_none_or(|r| *r == l.range))
         .collect();
     let dir = folder.dir;
+    if shard.is_some() {
+        for l in &checked {
+            check_digest(dir, l.proof_entry)?;
+            steps.push(format!("{}: SHA-256 matches the manifest", l.proof));
+        }
+    }
     let results: Vec<Result<Vec<String>, CheckError>> = checked
         .iter()
         .map(|l| {
@@ -647,6 +665,7 @@ fn listed_shards(manifest: &Manifest, positions: usize) -> Result<Vec<Listed<'_>
             range,
             opb: &opb.name,
             proof: &entry.name,
+            proof_entry: entry,
         });
     }
     listed.sort_by_key(|l| l.range.start);
