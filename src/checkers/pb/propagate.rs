@@ -38,6 +38,8 @@ struct Slot {
     slack: i64,
     /// Whether it propagated a literal of the root level.
     root_reason: bool,
+    /// Whether it is in the watch or occurrence lists.
+    attached: bool,
 }
 
 #[derive(Copy, Clone)]
@@ -116,7 +118,10 @@ pub struct Database {
     root_units: Vec<u32>,
     /// Constraints with `root_reason` set.
     root_reasons: Vec<u32>,
-    /// Added while the root conflicted: attached at the next rebuild.
+    /// Added but not in the watch or occurrence lists yet: a hinted check needs none of
+    /// them, so they are attached (and propagated at the root) only when a check over the
+    /// whole database comes ([`Database::catch_up`]); a search-written proof, hinted
+    /// throughout, never pays for them. Also those added while the root conflicted.
     unattached: Vec<u32>,
     /// The hinted check's own assignment and trail.
     hint_values: Vec<i8>,
@@ -201,7 +206,8 @@ impl Database {
     }
 
     /// Whether the database propagates to a conflict on its own.
-    pub fn root_conflict(&self) -> bool {
+    pub fn root_conflict(&mut self) -> bool {
+        self.catch_up();
         self.root_conflict
     }
 
@@ -223,6 +229,7 @@ impl Database {
             kind,
             slack: 0,
             root_reason: false,
+            attached: false,
         });
         self.live += 1;
         if let Some(slot) = &self.slots[index] {
@@ -232,19 +239,30 @@ impl Database {
                 }
             }
         }
-        if kind == Kind::Counter {
-            self.live_occurrences += self.slots[index].as_ref().map_or(0, |s| s.c.lits.len());
-        }
-        if kind == Kind::Trivial {
-            return;
-        }
-        if self.root_conflict {
+        if kind != Kind::Trivial {
             self.unattached.push(id as u32);
+        }
+    }
+
+    /// Attaches the constraints added since the last check over the whole database and
+    /// propagates the root level with them (unless it conflicts already).
+    fn catch_up(&mut self) {
+        if self.root_conflict || self.unattached.is_empty() {
             return;
         }
-        self.attach(id as u32);
-        if self.propagate() {
-            self.root_conflict = true;
+        let pending = std::mem::take(&mut self.unattached);
+        for (at, &id) in pending.iter().enumerate() {
+            if self.root_conflict {
+                self.unattached.extend_from_slice(&pending[at..]);
+                return;
+            }
+            if self.slots[id as usize].is_none() {
+                continue;
+            }
+            self.attach(id);
+            if self.propagate() {
+                self.root_conflict = true;
+            }
         }
     }
 
@@ -257,11 +275,16 @@ impl Database {
             trail,
             watches,
             occurs,
+            live_occurrences,
             ..
         } = self;
         let slot = slots[id as usize]
             .as_mut()
             .expect("attached constraints exist");
+        slot.attached = true;
+        if slot.kind == Kind::Counter {
+            *live_occurrences += slot.c.lits.len();
+        }
         let c = &mut slot.c;
         let propagates_alone = c.is_contradicting() || c.coef_sum - c.degree < c.max_coef();
         if propagates_alone {
@@ -489,7 +512,7 @@ impl Database {
             deleted += 1;
             self.live -= 1;
             rebuild |= slot.root_reason;
-            if slot.kind == Kind::Counter {
+            if slot.kind == Kind::Counter && slot.attached {
                 self.dead_occurrences += slot.c.lits.len();
                 self.live_occurrences -= slot.c.lits.len();
             }
@@ -525,19 +548,8 @@ impl Database {
                 break;
             }
         }
-        for id in std::mem::take(&mut self.unattached) {
-            if self.slots[id as usize].is_none() {
-                continue;
-            }
-            if self.root_conflict {
-                self.unattached.push(id);
-            } else {
-                self.attach(id);
-                if self.propagate() {
-                    self.root_conflict = true;
-                }
-            }
-        }
+        // The constraints not attached yet wait for the next full check
+        // ([`Database::catch_up`]).
     }
 
     /// Propagates an attached root unit again after the root was undone.
@@ -599,6 +611,7 @@ impl Database {
     /// Whether assigning what the `premises` propagate, in rounds with the whole database
     /// until nothing changes, ends in a conflict.
     pub fn rup_with(&mut self, premises: &[&PbConstraint]) -> bool {
+        self.catch_up();
         if self.root_conflict {
             return true;
         }
@@ -663,6 +676,7 @@ impl Database {
     /// the database, or why there is none: a conflicting constraint's ID (0 for the
     /// literals themselves), or the first variable left open.
     pub fn complete(&mut self, literals: &[Lit], vars: usize) -> Result<Vec<i8>, Unfinished> {
+        self.catch_up();
         if self.root_conflict {
             return Err(Unfinished::Conflict);
         }
