@@ -503,6 +503,54 @@ fn each_shard_proof_is_accepted_by_both_checkers() {
     }
 }
 
+#[test]
+fn without_a_shard_count_prove_cuts_shards_small_enough_to_check_within_max_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = crosses(dir.path(), 11, 11);
+    let folder = dir.path().join("cert");
+    let (model, out) = (model.to_str().unwrap(), folder.to_str().unwrap());
+    // 4 MiB: shards estimated under 0.4 of it, from the fast doll's 58 k nodes of 11 x 11.
+    let args = ["prove", model, "--veripb", "--max-memory", "4M", "-o", out];
+    let run = crate::common::puzzlec(dir.path(), &args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let shards = std::fs::read_dir(&folder)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension() == Some("pbp".as_ref()))
+        .count();
+    assert_eq!(shards, cores.max(7), "{}", run.stdout);
+    assert!(
+        run.stderr.contains(&format!(
+            "proved in {shards} shard(s) (more than {cores}, so that each is estimated under 1677720 bytes: about 11610000 bytes in all, 200 per node of the fast doll)"
+        )),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        puzzlec::check(&folder).unwrap().conclusion,
+        "certified: 8 is the optimum of model.toml"
+    );
+    // A count given is kept.
+    let args = [
+        "prove",
+        model,
+        "--veripb",
+        "--max-memory",
+        "4M",
+        "--veripb-shards",
+        "2",
+        "-o",
+    ];
+    let two = dir.path().join("two");
+    let run = crate::common::puzzlec(dir.path(), &[&args[..], &[two.to_str().unwrap()]].concat());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("proved in 2 shard(s) by"),
+        "{}",
+        run.stderr
+    );
+}
+
 /// `prove --veripb` with `args` of the crosses in 9 x 9 into `dir/name`; the folder and its
 /// shard stems (`shard-AAA-BBB`), first to last.
 fn sharded_certificate(dir: &Path, name: &str, args: &[&str]) -> (PathBuf, Vec<String>) {

@@ -486,8 +486,10 @@ pub struct Prove {
     pub table: bool,
     /// On the VeriPB route: cut the doll's proof into N shards (ranges of table entries,
     /// each its own OPB file and proof with the later entries as premises), proved on
-    /// threads; 0 writes one proof. Default: one shard per core. Combines with the shard
-    /// files already in the folder.
+    /// threads; 0 writes one proof. Default: one shard per core, or more when the proof,
+    /// estimated before it is written, would make a shard too large to check within
+    /// --max-memory (2.4 times a shard's size). Combines with the shard files already in the
+    /// folder.
     #[arg(long, value_name = "N", conflicts_with_all = ["shard", "table", "solver", "count"])]
     pub veripb_shards: Option<usize>,
     #[command(flatten)]

@@ -67,6 +67,12 @@ pub fn run(args: &Prove, session: &Session) -> Result<u8, Failure> {
         veripb_shards: args.veripb_shards.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
         }),
+        // Unless the count is given: shards small enough that checking one (both checkers
+        // at once, about 2.4 times its size) stays within --max-memory.
+        max_shard_bytes: args
+            .veripb_shards
+            .is_none()
+            .then(|| args.memory.bytes() / 5 * 2),
     };
     let code = prove(model, dir, &options, args.report.json)?;
     if let Some(svg) = &args.svg {

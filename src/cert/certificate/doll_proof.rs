@@ -108,24 +108,33 @@ pub(super) struct Job<'a> {
     pub(super) control: &'a Control,
 }
 
+/// How many shards the doll's proof is cut into when the folder holds none.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ShardSplit {
+    /// At least this many (0: one proof of the whole table, no shards).
+    pub(super) count: usize,
+    /// More, when the proof's estimated size would make a shard larger than this.
+    pub(super) max_bytes: Option<u64>,
+}
+
 /// `prove` of a maximum packing by VeriPB: one cutting-planes step when a packing meets a
-/// bound ([`prove_by_bound`]; not with `shard`), else the doll's proof, in `count` shards
-/// on threads (or only `shard`'s, or those the folder holds, see [`shards`]), or as one
-/// proof when `count` is 0.
+/// bound ([`prove_by_bound`]; not with `shard`), else the doll's proof, in shards on
+/// threads as `split` says (or only `shard`'s, or those the folder holds, see [`shards`]),
+/// or as one proof when its count is 0.
 pub(super) fn prove_veripb(
     job: &Job<'_>,
     shard: Option<Shard>,
-    count: usize,
+    split: ShardSplit,
 ) -> Result<Manifest, ProveError> {
     if shard.is_none() {
         if let Some(manifest) = prove_by_bound(job)? {
             return Ok(manifest);
         }
     }
-    if shard.is_none() && count == 0 && !shards::holds_shards(job.dir) {
+    if shard.is_none() && split.count == 0 && !shards::holds_shards(job.dir) {
         return prove(job);
     }
-    shards::prove(job, shard, count)
+    shards::prove(job, shard, split)
 }
 
 /// The doll's single proof of the maximum packing of `job`.

@@ -97,7 +97,11 @@ fn prove_here(
             dir,
             control: &options.control,
         };
-        return super::doll_proof::prove_veripb(&job, options.shard, options.veripb_shards);
+        let split = super::doll_proof::ShardSplit {
+            count: options.veripb_shards,
+            max_bytes: options.max_shard_bytes,
+        };
+        return super::doll_proof::prove_veripb(&job, options.shard, split);
     }
     let table = super::table::route(&puzzle, options).filter(|_| !options.count);
     if let (Some(shard), None) = (options.shard, &table) {

@@ -51,6 +51,12 @@ pub struct ProveOptions {
     /// threads (see [`super::doll_proof`]); 0 (the default here; the command line's is one
     /// per core): one proof of the whole table.
     pub veripb_shards: usize,
+    /// On the VeriPB route without `shard`, with `veripb_shards` above 0 and no shards in
+    /// the folder: more shards than `veripb_shards` when the proof, estimated from the
+    /// fast doll's nodes before it is written, would make a shard larger than this many
+    /// bytes (checking a shard takes about 2.4 times its size in memory, both checkers at
+    /// once). `None`: `veripb_shards` exactly.
+    pub max_shard_bytes: Option<u64>,
 }
 
 /// How `prove` certifies a maximum packing without piece minimums.
@@ -81,6 +87,7 @@ impl Default for ProveOptions {
             shard: None,
             packing_route: PackingRoute::Auto,
             veripb_shards: 0,
+            max_shard_bytes: None,
         }
     }
 }

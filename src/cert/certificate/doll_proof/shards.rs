@@ -59,7 +59,7 @@ use super::super::{
     witness_text, CheckError, Checked, Claim, EncodingEntry, FileEntry, Manifest, ProveError,
     MANIFEST_FILE, WITNESS_FILE,
 };
-use super::{both_checkers, opb_text, write_hashed, Job};
+use super::{both_checkers, opb_text, write_hashed, Job, ShardSplit};
 use crate::base::error::InputError;
 use crate::base::shard::Shard;
 use crate::base::Control;
@@ -170,12 +170,17 @@ struct Proved {
     check_seconds: f64,
 }
 
-/// `prove --veripb` in shards: every range of [`split`] into `count` (or those the folder
-/// already holds), or with `shard` only its range.
+/// Bytes of proof per node of the fast doll's search of the same entries, an upper
+/// estimate from the boxes measured (13 x 19 190, 17 x 17 140 in four shards, 17 x 18's
+/// first of eight shards 170): what [`ShardSplit::max_bytes`] is held to before writing.
+const PROOF_BYTES_PER_DOLL_NODE: u64 = 200;
+
+/// `prove --veripb` in shards: every range of [`split`] into as many as `shards` asks (or
+/// those the folder already holds), or with `shard` only its range.
 pub(super) fn prove(
     job: &Job<'_>,
     shard: Option<Shard>,
-    count: usize,
+    shards: ShardSplit,
 ) -> Result<Manifest, ProveError> {
     let Job {
         model_path,
@@ -222,6 +227,7 @@ pub(super) fn prove(
     let searched = start.elapsed().as_secs_f64();
 
     let positions = table.order.len();
+    let mut cut_for_memory = String::new();
     let ranges = match shard {
         Some(s) => {
             let all = split(&outcome.entry_nodes, s.count as usize);
@@ -239,6 +245,20 @@ pub(super) fn prove(
             let held = existing(dir);
             // Combining: the ranges the folder holds decide, the split only fills gaps.
             let default = if held.is_empty() {
+                let estimate = PROOF_BYTES_PER_DOLL_NODE * outcome.entry_nodes.iter().sum::<u64>();
+                let count = match shards.max_bytes {
+                    Some(max) if max > 0 => {
+                        let needed = usize::try_from(estimate.div_ceil(max)).unwrap_or(usize::MAX);
+                        if needed > shards.count {
+                            cut_for_memory = format!(
+                                " (more than {}, so that each is estimated under {max} bytes: about {estimate} bytes in all, {PROOF_BYTES_PER_DOLL_NODE} per node of the fast doll)",
+                                shards.count
+                            );
+                        }
+                        shards.count.max(needed)
+                    }
+                    _ => shards.count,
+                };
                 split(&outcome.entry_nodes, count)
             } else {
                 Vec::new()
@@ -295,7 +315,7 @@ pub(super) fn prove(
         None => String::new(),
     };
     let how = format!(
-        "the native Russian-doll search found a packing of {optimum} and the suffix table ({TABLE_FILE}); the table's {positions} entries are proved in {} shard(s) by the proof-writing doll (memo of exhausted states with dead cells and relaxed lookups, one thread per shard, a memo of its own per shard, the lookahead cut; no symmetry), each a VeriPB proof ({derived} derived constraints in all: {}) that every entry of its range holds given the later entries as premises, checked by puzzlec's PB checker; the witness is verified by the puzzle's rules{partial}",
+        "the native Russian-doll search found a packing of {optimum} and the suffix table ({TABLE_FILE}); the table's {positions} entries are proved in {} shard(s){cut_for_memory} by the proof-writing doll (memo of exhausted states with dead cells and relaxed lookups, one thread per shard, a memo of its own per shard, the lookahead cut; no symmetry), each a VeriPB proof ({derived} derived constraints in all: {}) that every entry of its range holds given the later entries as premises, checked by puzzlec's PB checker; the witness is verified by the puzzle's rules{partial}",
         ranges.len(),
         figures.join("; ")
     );
