@@ -72,10 +72,16 @@ impl Lit {
 #[derive(Clone, Debug, Default)]
 pub struct VarNames {
     names: Vec<Box<str>>,
+    /// Each name's first [`PADDED`] bytes, zeros after it: a writer copies a short name as
+    /// one block of known size ([`VarNames::push_name_bytes`]).
+    padded: Vec<[u8; PADDED]>,
     /// `numbered[n]` is 1 + the variable named `xn`, or 0.
     numbered: Vec<u32>,
     others: FxHashMap<Box<str>, u32>,
 }
+
+/// The length of [`VarNames`]'s padded copies of names.
+const PADDED: usize = 16;
 
 /// The number `n` of a name `xn` (no leading zero), when it is small enough for a table.
 fn name_number(name: &str) -> Option<usize> {
@@ -105,6 +111,10 @@ impl VarNames {
         }
         let var = self.names.len() as u32;
         self.names.push(name.into());
+        let mut padded = [0; PADDED];
+        let short = &name.as_bytes()[..name.len().min(PADDED)];
+        padded[..short.len()].copy_from_slice(short);
+        self.padded.push(padded);
         match name_number(name) {
             Some(n) => {
                 if self.numbered.len() <= n {
@@ -145,6 +155,19 @@ impl VarNames {
     /// Whether no variable is known.
     pub fn is_empty(&self) -> bool {
         self.names.is_empty()
+    }
+
+    /// Appends the name of `var` as bytes.
+    #[inline]
+    pub fn push_name_bytes(&self, out: &mut Vec<u8>, var: u32) {
+        let name = &self.names[var as usize];
+        if name.len() <= PADDED {
+            let len = out.len();
+            out.extend_from_slice(&self.padded[var as usize]);
+            out.truncate(len + name.len());
+        } else {
+            out.extend_from_slice(name.as_bytes());
+        }
     }
 
     fn push_literal(&self, out: &mut String, lit: Lit) {
@@ -1208,8 +1231,14 @@ fn operand<R: BufRead>(r: &Reader<R>, token: Token) -> Result<PolItem, VeriPbErr
 /// Writes the decimal digits of `n` at the end of `digits`; where they start. Two at a
 /// time: a search writing its proof prints hundreds of millions of numbers, and
 /// `core::fmt` was a fifth of its time.
-fn decimal(mut n: u64, digits: &mut [u8; 20]) -> usize {
-    let mut start = digits.len();
+fn decimal(n: u64, digits: &mut [u8; 20]) -> usize {
+    decimal_ending(n, digits, 20)
+}
+
+/// [`decimal`] with the digits ending at `end` (at least as many as `n` has).
+#[inline]
+fn decimal_ending(mut n: u64, digits: &mut [u8; 20], end: usize) -> usize {
+    let mut start = end;
     while n >= 100 {
         let pair = 2 * (n % 100) as usize;
         n /= 100;
@@ -1243,14 +1272,21 @@ const DIGIT_PAIRS: [u8; 200] = {
 pub fn push_uint(out: &mut String, n: u64) {
     let mut digits = [0u8; 20];
     let start = decimal(n, &mut digits);
-    out.push_str(std::str::from_utf8(&digits[start..]).expect("ASCII digits"));
+    // ASCII digits: each byte is its char (no UTF-8 check per number).
+    out.extend(digits[start..].iter().map(|&d| char::from(d)));
 }
 
-/// [`push_uint`] into bytes.
+/// [`push_uint`] into bytes. The 20 bytes a `u64` may need are appended as one
+/// fixed-size block and the unused ones cut off: a copy of a known size is a few stores,
+/// where one of the digits' own length was a call to `memmove` per number.
+#[inline]
 fn push_uint_bytes(out: &mut Vec<u8>, n: u64) {
     let mut digits = [0u8; 20];
-    let start = decimal(n, &mut digits);
-    out.extend_from_slice(&digits[start..]);
+    let count = n.checked_ilog10().map_or(1, |d| d as usize + 1);
+    decimal_ending(n, &mut digits, count);
+    let len = out.len();
+    out.extend_from_slice(&digits);
+    out.truncate(len + count);
 }
 
 /// [`push_uint`] for a signed number.
@@ -1282,8 +1318,12 @@ pub fn push_clause_rup(
 ) {
     out.extend_from_slice(b"rup ");
     for lit in literals {
-        out.extend_from_slice(if lit.is_negated() { b"1 ~" } else { b"1 " });
-        out.extend_from_slice(names.name(lit.var()).as_bytes());
+        if lit.is_negated() {
+            out.extend_from_slice(b"1 ~");
+        } else {
+            out.extend_from_slice(b"1 ");
+        }
+        names.push_name_bytes(out, lit.var());
         out.push(b' ');
     }
     out.extend_from_slice(b">= 1 :");
