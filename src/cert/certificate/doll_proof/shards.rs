@@ -535,9 +535,12 @@ pub(in crate::cert::certificate) fn check(
         Some(s) if listed.len() == s.count as usize => {
             Some(listed[s.index as usize - 1].range.clone())
         }
+        // A partial folder of one shard (`prove --shard I/N`): that one, whose entries the
+        // conclusion names.
+        Some(_) if listed.len() == 1 => Some(listed[0].range.clone()),
         Some(s) => {
-            // A partial folder: the same split as prove's, from the fast doll's nodes on
-            // one thread.
+            // Some shards of N: the same split as prove's, from the fast doll's nodes on one
+            // thread.
             let outcome = table_nodes(instance, &Control::unlimited())
                 .map_err(|e| failed(format!("the Russian-doll search: {e}")))?;
             let all = split(&outcome.entry_nodes, s.count as usize);
