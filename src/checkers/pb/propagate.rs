@@ -517,6 +517,12 @@ impl Database {
                 self.live_occurrences -= slot.c.lits.len();
             }
         }
+        // A hinted proof may never attach: drop the deleted from the waiting list now and
+        // then, so it stays the size of the database.
+        if self.unattached.len() > 1 << 16 && self.unattached.len() > 2 * self.live {
+            let slots = &self.slots;
+            self.unattached.retain(|&id| slots[id as usize].is_some());
+        }
         if self.dead_occurrences > 1 << 16 && self.dead_occurrences > self.live_occurrences {
             let slots = &self.slots;
             for list in &mut self.occurs {
@@ -798,6 +804,27 @@ mod tests {
         db.delete([3].into_iter());
         assert!(!db.root_conflict());
         assert!(db.rup(&x1));
+    }
+
+    #[test]
+    fn constraints_deleted_before_any_full_check_never_take_part() {
+        // x0, x0 -> x1: never attached (hinted checks only), then the unit deleted.
+        let mut db = database(vec![
+            c(&[(1, x(0))], 1),
+            c(&[(1, x(0).negate()), (1, x(1))], 1),
+        ]);
+        let x1 = c(&[(1, x(1))], 1).negation().unwrap();
+        assert!(db.rup_hinted(&x1, &[Some(1), Some(2)]));
+        assert_eq!(db.delete([1].into_iter()), 1);
+        // The first full check attaches what is left: x1 no longer follows.
+        assert!(!db.rup(&x1));
+        assert!(!db.root_conflict());
+        db.add(3, c(&[(1, x(1).negate())], 1));
+        db.add(4, c(&[(1, x(0))], 1));
+        assert!(
+            db.root_conflict(),
+            "x0, x0 -> x1 and ~x1 conflict at the root"
+        );
     }
 
     #[test]
