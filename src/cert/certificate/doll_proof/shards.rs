@@ -170,9 +170,10 @@ struct Proved {
     check_seconds: f64,
 }
 
-/// Bytes of proof per node of the fast doll's search of the same entries, an upper
-/// estimate from the boxes measured (13 x 19 190, 17 x 17 140 in four shards, 17 x 18's
-/// first of eight shards 170): what [`ShardSplit::max_bytes`] is held to before writing.
+/// Bytes of proof per node of the fast doll's search of the same entries, above what the
+/// large boxes measured wrote (13 x 19 190, 17 x 17 140 in four shards, 17 x 18's first of
+/// eight shards 170; small boxes write more per node, 11 x 11 about 400, but megabytes in
+/// all): the estimate [`ShardSplit::max_bytes`] is held to before writing.
 const PROOF_BYTES_PER_DOLL_NODE: u64 = 200;
 
 /// `prove --veripb` in shards: every range of [`split`] into as many as `shards` asks (or
@@ -495,8 +496,9 @@ struct Listed<'m> {
 }
 
 /// `check` of a sharded certificate (the manifest's files were compared with their
-/// SHA-256 already, but for one shard's check the other shards' proofs): the witness, the table's shape, the tiling, every shard's OPB file
-/// rebuilt, and the proofs (of `shard` only, if given) by both checkers.
+/// SHA-256 already, but for one shard's check the shards' proofs): the witness, the
+/// table's shape, the tiling, every shard's OPB file rebuilt, and the proofs (of `shard`
+/// only, if given, its SHA-256 compared first) by both checkers.
 pub(in crate::cert::certificate) fn check(
     folder: &CheckedFolder,
     manifest: &Manifest,
