@@ -191,23 +191,28 @@ fn from_sorted(lits: Vec<Lit>, coefs: &[i128], degree: i128) -> Result<PbConstra
     // Saturation and division can tie or reorder nothing, but sort anyway: it is cheap and
     // keeps the invariant local.
     pairs.sort_by_key(|&(a, _)| std::cmp::Reverse(a));
-    pack(pairs, degree)
+    pack(&pairs, degree)
 }
 
-/// Packs positive-coefficient terms (falling order) and a degree into a constraint.
-fn pack(pairs: Vec<(i128, Lit)>, degree: i128) -> Result<PbConstraint, Overflow> {
+/// Packs positive-coefficient terms (falling order) and a degree into a constraint, in
+/// vectors allocated once at their exact size (growing them by reallocation was a tenth of
+/// the checker's time).
+fn pack(pairs: &[(i128, Lit)], degree: i128) -> Result<PbConstraint, Overflow> {
     let all_one = pairs.iter().all(|&(a, _)| a == 1);
     let sum: i128 = pairs.iter().map(|&(a, _)| a).sum();
     let coefs = if all_one {
         Vec::new()
     } else {
-        pairs
-            .iter()
-            .map(|&(a, _)| fit(a))
-            .collect::<Result<_, _>>()?
+        // Sized up front: collecting into a `Result` knows no length, and grew by
+        // reallocation.
+        let mut coefs = Vec::with_capacity(pairs.len());
+        for &(a, _) in pairs {
+            coefs.push(fit(a)?);
+        }
+        coefs
     };
     Ok(PbConstraint {
-        lits: pairs.into_iter().map(|(_, l)| l).collect(),
+        lits: pairs.iter().map(|&(_, l)| l).collect(),
         coefs,
         degree: fit(degree)?,
         coef_sum: fit(sum)?,
@@ -223,6 +228,8 @@ pub struct Normalizer {
     /// Whether a variable is in `touched`, by variable.
     seen: Vec<bool>,
     touched: Vec<u32>,
+    /// The terms being packed, reused.
+    pairs: Vec<(i128, Lit)>,
 }
 
 impl Normalizer {
@@ -251,7 +258,9 @@ impl Normalizer {
                 self.acc[v] += a;
             }
         }
-        let mut pairs = Vec::with_capacity(self.touched.len());
+        // A scratch buffer kept between calls.
+        let mut pairs = std::mem::take(&mut self.pairs);
+        pairs.clear();
         for &var in &self.touched {
             self.seen[var as usize] = false;
             let c = std::mem::take(&mut self.acc[var as usize]);
@@ -265,7 +274,9 @@ impl Normalizer {
         }
         self.touched.clear();
         pairs.sort_by_key(|&(a, _)| std::cmp::Reverse(a));
-        pack(pairs, degree)
+        let packed = pack(&pairs, degree);
+        self.pairs = pairs;
+        packed
     }
 
     /// The constraint as written, in normal form: one for `>=` or `<=`, two (`>=` first)
