@@ -282,23 +282,33 @@ impl Normalizer {
     /// The constraint as written, in normal form: one for `>=` or `<=`, two (`>=` first)
     /// for `=`.
     pub fn written(&mut self, c: &Constraint) -> Result<Vec<PbConstraint>, Overflow> {
-        let at_least = |n: &mut Normalizer| {
-            n.build(
-                c.terms.iter().map(|&(a, l)| (i128::from(a), l)),
-                i128::from(c.rhs),
-            )
-        };
-        let at_most = |n: &mut Normalizer| {
-            n.build(
-                c.terms.iter().map(|&(a, l)| (-i128::from(a), l)),
-                -i128::from(c.rhs),
-            )
-        };
         Ok(match c.relation {
-            Relation::AtLeast => vec![at_least(self)?],
-            Relation::AtMost => vec![at_most(self)?],
-            Relation::Equal => vec![at_least(self)?, at_most(self)?],
+            Relation::AtLeast | Relation::AtMost => vec![self.first(c)?],
+            Relation::Equal => vec![self.at_least(c)?, self.at_most(c)?],
         })
+    }
+
+    /// The first of [`Normalizer::written`]'s constraints, alone (no vector for the one
+    /// constraint nearly every proof step writes).
+    pub fn first(&mut self, c: &Constraint) -> Result<PbConstraint, Overflow> {
+        match c.relation {
+            Relation::AtLeast | Relation::Equal => self.at_least(c),
+            Relation::AtMost => self.at_most(c),
+        }
+    }
+
+    fn at_least(&mut self, c: &Constraint) -> Result<PbConstraint, Overflow> {
+        self.build(
+            c.terms.iter().map(|&(a, l)| (i128::from(a), l)),
+            i128::from(c.rhs),
+        )
+    }
+
+    fn at_most(&mut self, c: &Constraint) -> Result<PbConstraint, Overflow> {
+        self.build(
+            c.terms.iter().map(|&(a, l)| (-i128::from(a), l)),
+            -i128::from(c.rhs),
+        )
     }
 
     /// The sum of `a` and `b`.

@@ -308,6 +308,8 @@ struct Checker {
     conclusion: Option<PbConclusion>,
     ended: bool,
     stats: PbStats,
+    /// The resolved hints of the `rup` being checked.
+    hint_ids: Vec<Option<u64>>,
 }
 
 impl Checker {
@@ -340,7 +342,7 @@ impl Checker {
     }
 
     fn written(&mut self, c: &crate::formats::veripb::Constraint) -> Result<PbConstraint, Refusal> {
-        Ok(self.normalizer.written(c)?.remove(0))
+        Ok(self.normalizer.first(c)?)
     }
 
     fn top_level(&self, rule: &str) -> Result<(), Refusal> {
@@ -376,14 +378,18 @@ impl Checker {
                 let implied = match hints {
                     Some(hints) => {
                         self.stats.hinted_rup += 1;
-                        let ids = hints
-                            .iter()
-                            .map(|h| match h {
-                                Hint::Negation => Ok(None),
-                                Hint::Id(id) => self.resolve(*id).map(Some),
-                            })
-                            .collect::<Result<Vec<_>, _>>()?;
-                        self.db.rup_hinted(&negation, &ids)
+                        // A buffer kept between steps: most steps are hinted `rup`s.
+                        let mut ids = std::mem::take(&mut self.hint_ids);
+                        ids.clear();
+                        for h in hints {
+                            ids.push(match h {
+                                Hint::Negation => None,
+                                Hint::Id(id) => Some(self.resolve(*id)?),
+                            });
+                        }
+                        let implied = self.db.rup_hinted(&negation, &ids);
+                        self.hint_ids = ids;
+                        implied
                     }
                     None => {
                         self.stats.rup += 1;
