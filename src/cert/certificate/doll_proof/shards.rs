@@ -176,6 +176,25 @@ struct Proved {
 /// all): the estimate [`ShardSplit::max_bytes`] is held to before writing.
 const PROOF_BYTES_PER_DOLL_NODE: u64 = 200;
 
+/// How many shards `shards` asks for, given the fast doll's `nodes` per entry, and when
+/// that is more than its count for the memory, the manifest's words saying so.
+fn shard_count(nodes: &[u64], shards: ShardSplit) -> (usize, String) {
+    let estimate = PROOF_BYTES_PER_DOLL_NODE * nodes.iter().sum::<u64>();
+    let needed = match shards.max_bytes {
+        Some(max) if max > 0 => usize::try_from(estimate.div_ceil(max)).unwrap_or(usize::MAX),
+        _ => 0,
+    };
+    if needed <= shards.count {
+        return (shards.count, String::new());
+    }
+    let max = shards.max_bytes.unwrap_or_default();
+    let words = format!(
+        " (more than {}, so that each is estimated under {max} bytes: about {estimate} bytes in all, {PROOF_BYTES_PER_DOLL_NODE} per node of the fast doll)",
+        shards.count
+    );
+    (needed, words)
+}
+
 /// `prove --veripb` in shards: every range of [`split`] into as many as `shards` asks (or
 /// those the folder already holds), or with `shard` only its range.
 pub(super) fn prove(
@@ -246,20 +265,8 @@ pub(super) fn prove(
             let held = existing(dir);
             // Combining: the ranges the folder holds decide, the split only fills gaps.
             let default = if held.is_empty() {
-                let estimate = PROOF_BYTES_PER_DOLL_NODE * outcome.entry_nodes.iter().sum::<u64>();
-                let count = match shards.max_bytes {
-                    Some(max) if max > 0 => {
-                        let needed = usize::try_from(estimate.div_ceil(max)).unwrap_or(usize::MAX);
-                        if needed > shards.count {
-                            cut_for_memory = format!(
-                                " (more than {}, so that each is estimated under {max} bytes: about {estimate} bytes in all, {PROOF_BYTES_PER_DOLL_NODE} per node of the fast doll)",
-                                shards.count
-                            );
-                        }
-                        shards.count.max(needed)
-                    }
-                    _ => shards.count,
-                };
+                let (count, words) = shard_count(&outcome.entry_nodes, shards);
+                cut_for_memory = words;
                 split(&outcome.entry_nodes, count)
             } else {
                 Vec::new()
@@ -490,9 +497,15 @@ fn prove_shard(
 struct Listed<'m> {
     range: Range<usize>,
     opb: &'m str,
-    proof: &'m str,
     /// The proof's manifest entry.
     proof_entry: &'m FileEntry,
+}
+
+impl<'m> Listed<'m> {
+    /// The proof's file name.
+    fn proof(&self) -> &'m str {
+        &self.proof_entry.name
+    }
 }
 
 /// `check` of a sharded certificate (the manifest's files were compared with their
@@ -610,30 +623,30 @@ pub(in crate::cert::certificate) fn check(
     if shard.is_some() {
         for l in &checked {
             check_digest(dir, l.proof_entry)?;
-            steps.push(format!("{}: SHA-256 matches the manifest", l.proof));
+            steps.push(format!("{}: SHA-256 matches the manifest", l.proof()));
         }
     }
     let results: Vec<Result<Vec<String>, CheckError>> = checked
         .iter()
         .map(|l| {
-            let (opb_path, proof_path) = (dir.join(l.opb), dir.join(l.proof));
-            let (ours, theirs) = both_checkers(&opb_path, &proof_path, l.proof, VERIPB_VERDICT);
+            let (opb_path, proof_path) = (dir.join(l.opb), dir.join(l.proof()));
+            let (ours, theirs) = both_checkers(&opb_path, &proof_path, l.proof(), VERIPB_VERDICT);
             let outcome = ours.map_err(|e| {
                 failed(format!(
                     "{} (entries {:?}): puzzlec's PB checker: {e}",
-                    l.proof, l.range
+                    l.proof(), l.range
                 ))
             })?;
             if outcome.conclusion != CONCLUSION {
                 return Err(failed(format!(
                     "{} (entries {:?}): puzzlec's PB checker: the proof concludes {:?}, not that every entry of its range holds (BOUNDS 0 INF)",
-                    l.proof, l.range, outcome.conclusion
+                    l.proof(), l.range, outcome.conclusion
                 )));
             }
             let stats = &outcome.stats;
             let ours = format!(
                 "{}: puzzlec's PB checker accepts {} steps concluding objective >= 0: entries {}..{} hold ({:.1} s)",
-                l.proof, stats.steps, l.range.start, l.range.end, stats.seconds
+                l.proof(), stats.steps, l.range.start, l.range.end, stats.seconds
             );
             Ok(vec![ours, theirs?])
         })
@@ -689,7 +702,6 @@ fn listed_shards(manifest: &Manifest, positions: usize) -> Result<Vec<Listed<'_>
         listed.push(Listed {
             range,
             opb: &opb.name,
-            proof: &entry.name,
             proof_entry: entry,
         });
     }
@@ -698,7 +710,8 @@ fn listed_shards(manifest: &Manifest, positions: usize) -> Result<Vec<Listed<'_>
         if pair[1].range.start < pair[0].range.end {
             return Err(failed(format!(
                 "{MANIFEST_FILE}: {} and {} overlap",
-                pair[0].proof, pair[1].proof
+                pair[0].proof(),
+                pair[1].proof()
             )));
         }
     }
@@ -736,7 +749,7 @@ fn opb_difference(
         let prover = listed
             .iter()
             .find(|l| l.range.contains(&q))
-            .map_or_else(|| stem(&(q..q + 1), positions), |l| l.proof.to_string());
+            .map_or_else(|| stem(&(q..q + 1), positions), |l| l.proof().to_string());
         let said = found.lines().nth(line - 1).unwrap_or("");
         let bound = said
             .rsplit_once(">=")
