@@ -1,9 +1,9 @@
 //! Proves the optimum of a packing model without piece minimums by the Russian doll, with
 //! each of its rules switchable, so that a refutation can be repeated by different routes:
 //! `cargo run --release --example cross_refute -- [MODEL] [no-memo] [no-dead-cells]
-//! [no-relaxed] [no-lookahead] [symmetry] [one-thread] [proof]` (defaults:
-//! models/cross-13x19.toml, the default rules: memo, dead cells, relaxed lookups and the
-//! lookahead on, mirror symmetry off, all cores). Prints the optimum, the packing, the
+//! [no-relaxed] [no-lookahead] [no-area] [symmetry] [one-thread] [proof]` (defaults:
+//! models/cross-13x19.toml, the default rules: memo, dead cells, relaxed lookups, the
+//! lookahead and the area cut on, mirror symmetry off, all cores). Prints the optimum, the packing, the
 //! row-start entries of the suffix table and the counters. With `proof`, runs the search
 //! that writes the VeriPB proof instead (its own rules; `no-lookahead` switches its
 //! lookahead off), the proof thrown away as written, and prints its nodes, memo hits,
@@ -51,6 +51,7 @@ fn main() {
         } else {
             DollOptions::default().lookahead
         },
+        area: !flag("no-area"),
         symmetry: flag("symmetry"),
         threads: if flag("one-thread") { 1 } else { 0 },
         ..DollOptions::default()
@@ -75,12 +76,13 @@ fn main() {
         .collect();
     println!("row-start entries: {}", starts.join(" "));
     println!(
-        "{:.2} s; memo {}, dead cells {}, relaxed lookups {}, lookahead {}, symmetry {}, threads {}; {:?}",
+        "{:.2} s; memo {}, dead cells {}, relaxed lookups {}, lookahead {}, area {}, symmetry {}, threads {}; {:?}",
         started.elapsed().as_secs_f64(),
         options.memo,
         options.dead_cells,
         options.memo_relaxed,
         options.lookahead,
+        options.area,
         options.symmetry,
         options.threads,
         outcome.stats

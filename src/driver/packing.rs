@@ -363,6 +363,7 @@ fn russian_doll(
     let table = DollTable {
         cells: order.len(),
         lookahead_cuts: outcome.stats.lookahead_cuts > 0,
+        area_cuts: outcome.stats.area_cuts > 0,
         bounded_entries: outcome.stats.bounded_entries,
         nodes: outcome.stats.nodes,
     };

@@ -102,6 +102,8 @@ pub struct DollTable {
     pub cells: usize,
     /// Whether lookahead cuts fired.
     pub lookahead_cuts: bool,
+    /// Whether area cuts fired.
+    pub area_cuts: bool,
     /// Entries settled by the bounds given for the boxes of the last rows.
     pub bounded_entries: u64,
     /// Search nodes.

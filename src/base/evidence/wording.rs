@@ -358,8 +358,11 @@ impl fmt::Display for Evidence {
                     "native Russian-doll search refuted \"at least {k}\": the suffix table of {} scan cells, from the last back, with a memo of exhausted states",
                     table.cells
                 )?;
-                if table.lookahead_cuts {
-                    f.write_str(" and lookahead cuts")?;
+                match (table.lookahead_cuts, table.area_cuts) {
+                    (true, true) => f.write_str(", lookahead cuts and area cuts")?,
+                    (true, false) => f.write_str(" and lookahead cuts")?,
+                    (false, true) => f.write_str(" and area cuts")?,
+                    (false, false) => {}
                 }
                 match table.bounded_entries {
                     0 => {}

@@ -223,6 +223,9 @@ pub(super) struct Engine<'p, W> {
     /// The window cells each relaxed memo lookup keeps, as key words
     /// ([`DollOptions::memo_relaxed`]; empty: off).
     pub(super) relaxed: Vec<(u64, u64)>,
+    /// The fewest cells a kept placement covers, for the area cut ([`super::DollOptions::area`];
+    /// 0: off).
+    pub(super) area: u32,
 }
 
 impl<'p, W: Window> Engine<'p, W> {
@@ -245,7 +248,22 @@ impl<'p, W: Window> Engine<'p, W> {
             covering_starts: Vec::new(),
             covering: Vec::new(),
             relaxed: Vec::new(),
+            area: 0,
         }
+    }
+
+    /// Whether the area cut ([`super::DollOptions::area`]) shows that fewer than `more`
+    /// pieces of at least `area` cells fit from scan cell `q` on beside `window`: the cells
+    /// from `q` on that the window leaves free hold fewer than `more` of them (`area` 0:
+    /// never).
+    #[inline(always)]
+    pub(super) fn area_cuts(&self, area: u32, q: usize, window: W, more: u32) -> bool {
+        let (cells_left, needed) = ((self.prep.cells - q) as u32, more * area);
+        // The window covers at most `reach` cells: when even that leaves enough, it is not
+        // counted.
+        area != 0
+            && cells_left < needed + self.prep.reach as u32
+            && cells_left - window.count_ones() < needed
     }
 }
 

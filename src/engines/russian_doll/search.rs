@@ -28,6 +28,8 @@ pub(super) struct Ctx<'e, 'p, W> {
     pub(super) drops: &'e [[u32; LOOKAHEAD_LEVELS - 1]],
     /// Levels of the lookahead in use (0: off).
     pub(super) levels: usize,
+    /// The smallest piece's cells when the area cut is in use (0: off).
+    pub(super) area: u32,
     pub(super) target: u32,
     /// Mirrors in use for this entry (bit per mirror).
     pub(super) mode: u8,
@@ -67,6 +69,7 @@ pub(super) struct Searcher<'c, 'e, 'p, W> {
     pub(super) memo_relaxed_hits: u64,
     pub(super) memo_stores: u64,
     pub(super) lookahead_cuts: u64,
+    pub(super) area_cuts: u64,
 }
 
 impl<'c, 'e, 'p, W: Window> Searcher<'c, 'e, 'p, W> {
@@ -82,6 +85,7 @@ impl<'c, 'e, 'p, W: Window> Searcher<'c, 'e, 'p, W> {
             memo_relaxed_hits: 0,
             memo_stores: 0,
             lookahead_cuts: 0,
+            area_cuts: 0,
         }
     }
 
@@ -171,6 +175,10 @@ impl<'c, 'e, 'p, W: Window> Searcher<'c, 'e, 'p, W> {
         if placed + suffix < ctx.target {
             return Enter::Cut;
         }
+        if e.area_cuts(ctx.area, q, window, ctx.target.saturating_sub(placed)) {
+            self.area_cuts += 1;
+            return Enter::Cut;
+        }
         // With little slack left, the lookahead may cut (see [`DollOptions::lookahead`]).
         let slack = (placed + suffix - ctx.target) as usize;
         if slack < ctx.levels
@@ -197,7 +205,13 @@ impl<'c, 'e, 'p, W: Window> Searcher<'c, 'e, 'p, W> {
             }
         }
         let window = if e.dead_span > 1 {
-            e.fill_dead(q, window)
+            let filled = e.fill_dead(q, window);
+            // Dead cells count as covered: the area cut again.
+            if e.area_cuts(ctx.area, q, filled, ctx.target.saturating_sub(placed)) {
+                self.area_cuts += 1;
+                return Enter::Cut;
+            }
+            filled
         } else {
             window
         };

@@ -55,6 +55,7 @@ impl Totals {
         self.stats.memo_relaxed_hits += s.memo_relaxed_hits;
         self.stats.memo_stores += s.memo_stores;
         self.stats.lookahead_cuts += s.lookahead_cuts;
+        self.stats.area_cuts += s.area_cuts;
     }
 }
 
@@ -143,11 +144,12 @@ fn step<W: Window>(
                     return;
                 }
                 searcher.load(state);
-                let (nodes, hits, stores, cuts) = (
+                let (nodes, hits, stores, cuts, area_cuts) = (
                     searcher.nodes,
                     searcher.memo_hits,
                     searcher.memo_stores,
                     searcher.lookahead_cuts,
+                    searcher.area_cuts,
                 );
                 let flow = searcher.search(state.q, state.window, state.placed);
                 match flow {
@@ -166,6 +168,7 @@ fn step<W: Window>(
                 t.stats.memo_hits += searcher.memo_hits - hits;
                 t.stats.memo_stores += searcher.memo_stores - stores;
                 t.stats.lookahead_cuts += searcher.lookahead_cuts - cuts;
+                t.stats.area_cuts += searcher.area_cuts - area_cuts;
             },
         );
     });
@@ -238,6 +241,15 @@ pub(super) fn run<W: Window>(
         covering_starts,
         covering,
         relaxed: relaxed_offsets(prep, options.memo_relaxed),
+        area: if options.area {
+            prep.relative
+                .iter()
+                .map(|cells| cells.len() as u32)
+                .min()
+                .unwrap_or(0)
+        } else {
+            0
+        },
         ..Engine::plain(prep)
     };
     let threads = if options.threads == 0 {
@@ -298,11 +310,13 @@ pub(super) fn run<W: Window>(
         let bounded = row_bound.is_some_and(|b| target as usize > b);
         bounded_entries += u64::from(bounded && engine.has_start[c]);
         if engine.has_start[c] && u64::from(target) <= capacity && !bounded {
+            let area_gap = area_gap(&engine, c, target);
             let ctx = Ctx {
                 engine: &engine,
                 table: &table,
                 drops: &drops,
-                levels,
+                levels: if area_gap <= AREA_TIGHT { 0 } else { levels },
+                area: if area_gap <= AREA_GAP { engine.area } else { 0 },
                 target,
                 mode: prep.mode[c],
                 memo: memo.as_ref(),
@@ -375,6 +389,23 @@ pub(super) fn run<W: Window>(
     };
     (outcome, sharded)
 }
+
+/// How many pieces more than `target` the cells from `c` on hold by area alone, the
+/// smallest piece's cells each (`usize::MAX` when the area cut is off): the area cut is
+/// used for entries within [`AREA_GAP`], and within [`AREA_TIGHT`] it replaces the
+/// lookahead (see [`DollOptions::area`]).
+fn area_gap<W: Window>(engine: &Engine<'_, W>, c: usize, target: u32) -> usize {
+    match engine.area as usize {
+        0 => usize::MAX,
+        area => ((engine.prep.cells - c) / area).saturating_sub(target as usize),
+    }
+}
+
+/// See [`area_gap`].
+const AREA_GAP: usize = 4;
+
+/// See [`area_gap`].
+const AREA_TIGHT: usize = 2;
 
 /// Sets the lookahead's drops of entry `c` from the table's entries `c..` (see
 /// [`DollOptions::lookahead`]).

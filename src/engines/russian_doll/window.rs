@@ -19,6 +19,8 @@ pub trait Window: Copy + Send + Sync + 'static {
     fn shr(self, n: u32) -> Self;
     /// Number of set bits from bit 0 up to the first clear one.
     fn trailing_ones(self) -> u32;
+    /// Number of set bits.
+    fn count_ones(self) -> u32;
     /// The window as 128 bits, or `None` if it has a bit beyond them (memo keys).
     fn key(self) -> Option<(u64, u64)>;
 }
@@ -52,6 +54,10 @@ macro_rules! primitive_window {
             #[inline(always)]
             fn trailing_ones(self) -> u32 {
                 <$int>::trailing_ones(self)
+            }
+            #[inline(always)]
+            fn count_ones(self) -> u32 {
+                <$int>::count_ones(self)
             }
             #[inline(always)]
             fn key(self) -> Option<(u64, u64)> {
@@ -117,6 +123,10 @@ impl<const K: usize> Window for Wide<K> {
             }
         }
         n
+    }
+    #[inline(always)]
+    fn count_ones(self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
     }
     fn key(self) -> Option<(u64, u64)> {
         if self.0.iter().skip(2).any(|&w| w != 0) {
