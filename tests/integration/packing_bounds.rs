@@ -24,15 +24,20 @@ fn limit(seconds: f64) -> Control {
     Control::new(Default::default(), Some(Duration::from_secs_f64(seconds)))
 }
 
+/// The tiling that meets the area bound comes from whichever finds one first: the exact
+/// cover beside the doll, or the doll itself, whose area cut leaves it nothing else to try
+/// (the I tetrominoes: 819 nodes).
 #[test]
 fn t_and_i_tetrominoes_tile_12x12_so_the_area_bound_proves_36_at_once() {
     for model in ["t-tetromino-12x12.toml", "i-tetromino-12x12.toml"] {
         let outcome = maximise(&load(model), Backend::Native, &Control::unlimited());
         assert_eq!(outcome.answer(), "optimal 36", "{model}");
+        let found = [
+            "native exact cover found a tiling of 36 pieces",
+            "native Russian-doll search found 36 (",
+        ];
         assert!(
-            outcome
-                .evidence
-                .starts_with("native exact cover found a tiling of 36 pieces")
+            found.iter().any(|f| outcome.evidence.starts_with(f))
                 && outcome
                     .evidence
                     .ends_with("which meets the area bound (144 cells / 4 cells = 36)"),
