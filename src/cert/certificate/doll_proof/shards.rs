@@ -45,7 +45,7 @@
 //! of `N` only.
 
 use std::ops::Range;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -199,6 +199,53 @@ fn shard_count(nodes: &[u64], shards: ShardSplit) -> (usize, String) {
     (needed, words)
 }
 
+/// Whether proofs estimated from `nodes` of the fast doll fit in `free` bytes of disk
+/// (`None`: not known, taken as room); if not, why, in words.
+fn disk_room(nodes: u64, free: Option<u64>) -> Result<(), String> {
+    let estimate = PROOF_BYTES_PER_DOLL_NODE.saturating_mul(nodes);
+    match free {
+        Some(free) if estimate > free => Err(format!(
+            "the proofs to write are estimated at about {estimate} bytes ({PROOF_BYTES_PER_DOLL_NODE} per node of the fast doll's {nodes}), more than the {free} bytes free there: free space, or prove the shards on machines with room (--shard I/N, see docs/certificates.md)"
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The bytes free to an unprivileged writer on the file system that holds `dir` (or its
+/// nearest existing ancestor), if the system says.
+fn free_bytes(dir: &Path) -> Option<u64> {
+    let mut at = dir.to_path_buf();
+    while !at.exists() {
+        match at.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => at = parent.to_path_buf(),
+            _ => {
+                at = PathBuf::from(".");
+                break;
+            }
+        }
+    }
+    free_bytes_at(&at)
+}
+
+#[cfg(unix)]
+fn free_bytes_at(path: &Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let path = std::ffi::CString::new(path.as_os_str().as_bytes()).ok()?;
+    // SAFETY: `statvfs` is plain data, for which all zeros is a valid value.
+    let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: `path` is NUL-terminated and outlives the call; `stat` is writable.
+    if unsafe { libc::statvfs(path.as_ptr(), &mut stat) } != 0 {
+        return None;
+    }
+    #[allow(clippy::unnecessary_cast)] // the field types differ between systems
+    Some((stat.f_bavail as u64).saturating_mul(stat.f_frsize as u64))
+}
+
+#[cfg(not(unix))]
+fn free_bytes_at(_path: &Path) -> Option<u64> {
+    None
+}
+
 /// `prove --veripb` in shards: every range of [`split`] into as many as `shards` asks (or
 /// those the folder already holds), or with `shard` only its range.
 pub(super) fn prove(
@@ -252,6 +299,7 @@ pub(super) fn prove(
 
     let positions = table.order.len();
     let mut cut_for_memory = String::new();
+    let held = existing(dir);
     let ranges = match shard {
         Some(s) => {
             let all = split(&outcome.entry_nodes, s.count as usize);
@@ -266,7 +314,6 @@ pub(super) fn prove(
             vec![range.clone()]
         }
         None => {
-            let held = existing(dir);
             // Combining: the ranges the folder holds decide, the split only fills gaps.
             let default = if held.is_empty() {
                 let (count, words) = shard_count(&outcome.entry_nodes, shards);
@@ -278,6 +325,16 @@ pub(super) fn prove(
             tiling(&held, &default, positions)
         }
     };
+    // The proofs are tens of gigabytes on the large boxes: never start what cannot fit.
+    let to_write: u64 = ranges
+        .iter()
+        .filter(|range| !held.contains(range))
+        .map(|range| outcome.entry_nodes[range.clone()].iter().sum::<u64>())
+        .sum();
+    disk_room(to_write, free_bytes(dir)).map_err(|message| ProveError::Write {
+        path: dir.to_path_buf(),
+        message,
+    })?;
     let mut folder = Folder::fresh(dir, model_bytes)?;
     clear_stale(dir, &ranges, positions)?;
 
@@ -776,7 +833,28 @@ fn opb_difference(
 
 #[cfg(test)]
 mod tests {
-    use super::{parse_stem, split, stem, tiling};
+    use super::{disk_room, free_bytes, parse_stem, split, stem, tiling};
+
+    #[test]
+    fn proofs_estimated_beyond_the_free_disk_are_refused_before_writing() {
+        assert_eq!(disk_room(1_000, Some(200_000)), Ok(()));
+        assert_eq!(disk_room(1_000, None), Ok(()));
+        assert_eq!(
+            disk_room(1_001, Some(200_000)),
+            Err("the proofs to write are estimated at about 200200 bytes (200 per node of the fast doll's 1001), more than the 200000 bytes free there: free space, or prove the shards on machines with room (--shard I/N, see docs/certificates.md)".to_string())
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn free_space_is_read_from_the_nearest_folder_that_exists() {
+        let dir = tempfile::tempdir().unwrap();
+        let here = free_bytes(dir.path()).expect("statvfs answers for a temporary folder");
+        let below = free_bytes(&dir.path().join("not/yet/made")).unwrap();
+        // The same file system, read twice: within what another writer may take meanwhile.
+        assert!(here.abs_diff(below) < 1 << 30, "{here} against {below}");
+        assert!(free_bytes(std::path::Path::new("no-such-folder/cert")).is_some());
+    }
 
     #[test]
     fn a_split_gives_each_range_its_share_of_the_nodes() {
