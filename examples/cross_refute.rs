@@ -3,12 +3,13 @@
 //! `cargo run --release --example cross_refute -- [MODEL] [no-memo] [no-dead-cells]
 //! [no-relaxed] [no-lookahead] [no-area] [symmetry] [one-thread] [proof]` (defaults:
 //! models/cross-13x19.toml, the default rules: memo, dead cells, relaxed lookups, the
-//! lookahead and the area cut on, mirror symmetry off, all cores). Prints the optimum, the packing, the
-//! row-start entries of the suffix table and the counters. With `proof`, runs the search
-//! that writes the VeriPB proof instead (its own rules; `no-lookahead` switches its
-//! lookahead off), the proof thrown away as written, and prints its nodes, memo hits,
-//! lookahead cuts, derived constraints and bytes; with `write=STEM` as well, the proof is
-//! kept in `STEM.pbp` (and the OPB file in `STEM.opb`) and checked by puzzlec's PB checker.
+//! lookahead and the area cut on, mirror symmetry off, all cores). Prints the optimum, the
+//! packing, the row-start entries of the suffix table and the counters. With `proof`, runs
+//! the search that writes the VeriPB proof instead (its own rules, no area cut;
+//! `no-lookahead` switches its lookahead off), the proof thrown away as written, and prints
+//! its nodes, memo hits, lookahead cuts, derived constraints and bytes; with `write=STEM` as
+//! well, the proof is kept in `STEM.pbp` (and the OPB file in `STEM.opb`) and checked by
+//! puzzlec's PB checker.
 
 use puzzlec::engines::russian_doll::{self, DollOptions};
 use puzzlec::puzzle::{load_model_file, Puzzle};

@@ -39,6 +39,9 @@
 //!   again with the far end of its window cleared; fewer covered cells admit every packing
 //!   the state admits, so that entry's bound holds too ([`DollOptions::memo_relaxed`];
 //!   16 x 16: 13 M nodes against 20 M).
+//! - **area cut** (on): the free cells from `q` on, over the smallest piece's cells, bound
+//!   the pieces still to come; used where the entry's target is within a few pieces of its
+//!   area ([`DollOptions::area`]; V pentominoes in 14 x 14: 30 M nodes against 176 M).
 //! - **skip unfit cells** (with the memo): the scan passes over cells where no placement
 //!   fits, so the bound is taken at the next useful cell and no node is spent on them.
 //! - **mirror symmetry** (off): "no more pieces centred in the second half than in the
