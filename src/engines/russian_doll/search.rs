@@ -89,6 +89,16 @@ impl<'c, 'e, 'p, W: Window> Searcher<'c, 'e, 'p, W> {
         }
     }
 
+    /// Sets the counters (nodes, memo hits and stores, cuts) back to 0.
+    pub(super) fn clear_counts(&mut self) {
+        self.nodes = 0;
+        self.memo_hits = 0;
+        self.memo_relaxed_hits = 0;
+        self.memo_stores = 0;
+        self.lookahead_cuts = 0;
+        self.area_cuts = 0;
+    }
+
     pub(super) fn load(&mut self, state: &State<W>) {
         self.stack.clone_from(&state.stack);
         self.used.clone_from(&state.used);

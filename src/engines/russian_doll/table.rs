@@ -144,13 +144,6 @@ fn step<W: Window>(
                     return;
                 }
                 searcher.load(state);
-                let (nodes, hits, stores, cuts, area_cuts) = (
-                    searcher.nodes,
-                    searcher.memo_hits,
-                    searcher.memo_stores,
-                    searcher.lookahead_cuts,
-                    searcher.area_cuts,
-                );
                 let flow = searcher.search(state.q, state.window, state.placed);
                 match flow {
                     Flow::Found => {
@@ -163,12 +156,9 @@ fn step<W: Window>(
                     Flow::Aborted => aborted.store(true, Ordering::Relaxed),
                     Flow::Exhausted => {}
                 }
-                let mut t = totals.lock().expect("no panics");
-                t.stats.nodes += searcher.nodes - nodes;
-                t.stats.memo_hits += searcher.memo_hits - hits;
-                t.stats.memo_stores += searcher.memo_stores - stores;
-                t.stats.lookahead_cuts += searcher.lookahead_cuts - cuts;
-                t.stats.area_cuts += searcher.area_cuts - area_cuts;
+                // The searcher serves many states: each one's counts are added, then cleared.
+                totals.lock().expect("no panics").add(searcher);
+                searcher.clear_counts();
             },
         );
     });
