@@ -180,10 +180,15 @@ struct Proved {
 /// all): the estimate [`ShardSplit::max_bytes`] is held to before writing.
 const PROOF_BYTES_PER_DOLL_NODE: u64 = 200;
 
+/// The proof's bytes estimated from `nodes` of the fast doll.
+fn proof_bytes_estimate(nodes: u64) -> u64 {
+    PROOF_BYTES_PER_DOLL_NODE.saturating_mul(nodes)
+}
+
 /// How many shards `shards` asks for, given the fast doll's `nodes` per entry, and when
 /// that is more than its count for the memory, the manifest's words saying so.
 fn shard_count(nodes: &[u64], shards: ShardSplit) -> (usize, String) {
-    let estimate = PROOF_BYTES_PER_DOLL_NODE * nodes.iter().sum::<u64>();
+    let estimate = proof_bytes_estimate(nodes.iter().sum());
     let needed = match shards.max_bytes {
         Some(max) if max > 0 => usize::try_from(estimate.div_ceil(max)).unwrap_or(usize::MAX),
         _ => 0,
@@ -202,7 +207,7 @@ fn shard_count(nodes: &[u64], shards: ShardSplit) -> (usize, String) {
 /// Whether proofs estimated from `nodes` of the fast doll fit in `free` bytes of disk
 /// (`None`: not known, taken as room); if not, why, in words.
 fn disk_room(nodes: u64, free: Option<u64>) -> Result<(), String> {
-    let estimate = PROOF_BYTES_PER_DOLL_NODE.saturating_mul(nodes);
+    let estimate = proof_bytes_estimate(nodes);
     match free {
         Some(free) if estimate > free => Err(format!(
             "the proofs to write are estimated at about {estimate} bytes ({PROOF_BYTES_PER_DOLL_NODE} per node of the fast doll's {nodes}), more than the {free} bytes free there: free space, or prove the shards on machines with room (--shard I/N, see docs/certificates.md)"
