@@ -5,8 +5,8 @@
 //! models/cross-13x19.toml, the default rules: memo, dead cells, relaxed lookups, the
 //! lookahead and the area cut on, mirror symmetry off, all cores). Prints the optimum, the
 //! packing, the row-start entries of the suffix table and the counters. With `proof`, runs
-//! the search that writes the VeriPB proof instead (its own rules, no area cut;
-//! `no-lookahead` switches its lookahead off), the proof thrown away as written, and prints
+//! the search that writes the VeriPB proof instead (its own rules; `no-lookahead` and
+//! `no-area` switch its lookahead and area cut off), the proof thrown away as written, and prints
 //! its nodes, memo hits, lookahead cuts, derived constraints and bytes; with `write=STEM` as
 //! well, the proof is kept in `STEM.pbp` (and the OPB file in `STEM.opb`) and checked by
 //! puzzlec's PB checker.
@@ -38,6 +38,7 @@ fn main() {
             } else {
                 russian_doll::DollProofOptions::default().lookahead
             },
+            area: !flag("no-area"),
         };
         let stem = args.iter().find_map(|a| a.strip_prefix("write="));
         prove(model, &packing.instance, &options, stem);
@@ -133,13 +134,14 @@ fn prove(
             std::process::exit(2)
         });
     println!(
-        "{model}: {} pieces; proof: {} nodes, {} memo hits ({} with dead cells), {} dead-cell keys, {} lookahead cuts, {} derived, {} bytes ({:.0} per node), {:.2} s",
+        "{model}: {} pieces; proof: {} nodes, {} memo hits ({} with dead cells), {} dead-cell keys, {} lookahead cuts, {} area cuts, {} derived, {} bytes ({:.0} per node), {:.2} s",
         proof.optimum,
         proof.nodes,
         proof.memo_hits,
         proof.dead_hits,
         proof.dead_keys,
         proof.lookahead_cuts,
+        proof.area_cuts,
         proof.derived,
         out.0,
         out.0 as f64 / proof.nodes as f64,

@@ -46,10 +46,35 @@ fn proved_with(
     height: usize,
     options: &DollProofOptions,
 ) -> (PathBuf, PathBuf, DollProof) {
-    let Puzzle::Packing(packing) = load_model_file(&crosses(dir, width, height)).unwrap() else {
+    let model = crosses(dir, width, height);
+    proved_from(dir, &model, &format!("{width}x{height}"), options)
+}
+
+/// The V pentominoes of the shipped 14 x 14 model in an `n x n` square.
+fn v_pentominoes(dir: &Path, n: usize) -> PathBuf {
+    let model = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("models/v-pentomino-14x14.toml"),
+    )
+    .unwrap()
+    .replace("width = 14", &format!("width = {n}"))
+    .replace("height = 14", &format!("height = {n}"));
+    let path = dir.join(format!("v-{n}x{n}.toml"));
+    std::fs::write(&path, model).unwrap();
+    path
+}
+
+/// The OPB file (`dir/STEM.opb`) and the doll's proof (`dir/STEM.pbp`) of the packing
+/// model `model`, by the search's rules of `options`, and what the run reports.
+fn proved_from(
+    dir: &Path,
+    model: &Path,
+    stem: &str,
+    options: &DollProofOptions,
+) -> (PathBuf, PathBuf, DollProof) {
+    let Puzzle::Packing(packing) = load_model_file(model).unwrap() else {
         panic!("a packing model")
     };
-    let stem = dir.join(format!("{width}x{height}"));
+    let stem = dir.join(stem);
     let (opb_path, pbp_path) = (stem.with_extension("opb"), stem.with_extension("pbp"));
     let stop = || false;
     let (opb, _) = packing_opb(&packing.instance);
@@ -249,7 +274,10 @@ fn the_lookahead_cut_is_proved_and_its_tampered_steps_are_refused() {
     let test = "the_lookahead_cut_is_proved_and_its_tampered_steps_are_refused";
     let veripb = veripb_or_skip(test);
     let dir = tempfile::tempdir().unwrap();
-    let off = DollProofOptions { lookahead: 0 };
+    let off = DollProofOptions {
+        lookahead: 0,
+        ..DollProofOptions::default()
+    };
     let (_, _, without) = proved_with(dir.path(), 10, 10, &off);
     let (opb, pbp, outcome) = proved(dir.path(), 10, 10);
     // The optimum of docs/packing-optima.md, with fewer nodes for the cuts.
@@ -324,6 +352,90 @@ fn the_lookahead_cut_is_proved_and_its_tampered_steps_are_refused() {
             refused
                 .to_string()
                 .starts_with(&format!("proof line {line}: rup: ")),
+            "{what}: {refused}"
+        );
+        if veripb {
+            assert_eq!(veripb_verdict(&opb, &path), None, "veripb accepted {what}");
+        }
+    }
+}
+
+#[test]
+fn the_area_cut_is_proved_and_its_tampered_sums_are_refused() {
+    let test = "the_area_cut_is_proved_and_its_tampered_sums_are_refused";
+    let veripb = veripb_or_skip(test);
+    let dir = tempfile::tempdir().unwrap();
+    let off = DollProofOptions {
+        area: false,
+        ..DollProofOptions::default()
+    };
+    // The most V pentominoes in an n x n square (OEIS A214294): 12 in 8 x 8, 14 in 9 x 9.
+    for (n, optimum) in [(8, 12), (9, 14)] {
+        let model = v_pentominoes(dir.path(), n);
+        let (opb, pbp, outcome) =
+            proved_from(dir.path(), &model, "v", &DollProofOptions::default());
+        assert_eq!(outcome.optimum, optimum, "{n} x {n}");
+        assert!(outcome.area_cuts > 100, "{outcome:?}");
+        both_accept(&opb, &pbp, optimum, veripb, &format!("V in {n} x {n}"));
+        let (_, _, without) = proved_from(dir.path(), &model, "v-without", &off);
+        assert_eq!((without.optimum, without.area_cuts), (optimum, 0));
+    }
+    // Tampered, on the 9 x 9 proof left in v.pbp: each sum still derives something true,
+    // but no longer the node's clause, so the first line that needs it fails.
+    let (opb, pbp) = (dir.path().join("v.opb"), dir.path().join("v.pbp"));
+    let text = std::fs::read_to_string(&pbp).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let ids = constraint_ids(&lines);
+    let words = |line: &str| line.split(' ').map(str::to_string).collect::<Vec<_>>();
+    // The area sums: `pol DEFINITION 5 * [FAR +] ;`, 5 cells to a V.
+    let sums: Vec<usize> = (0..lines.len())
+        .filter(|&i| {
+            let w = words(lines[i]);
+            w[0] == "pol" && w.len() >= 5 && w[2] == "5" && w[3] == "*"
+        })
+        .collect();
+    let sum_ids: std::collections::HashSet<String> =
+        sums.iter().map(|&i| ids[i].unwrap().to_string()).collect();
+    // The cuts: `pol SUM CELL + .. DIVISOR d ;`.
+    let cut = (0..lines.len())
+        .find(|&i| {
+            let w = words(lines[i]);
+            w[0] == "pol" && sum_ids.contains(&w[1]) && w[w.len() - 2] == "d" && w.len() > 8
+        })
+        .expect("an area cut");
+    let tampered = |at: usize, line: String| {
+        let mut changed: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        changed[at] = line;
+        changed.join("\n") + "\n"
+    };
+    // 1. A cut without its area sum: the pieces still needed are not counted.
+    let mut cut_words = words(lines[cut]);
+    cut_words.remove(3);
+    cut_words.remove(1);
+    let no_sum = tampered(cut, cut_words.join(" "));
+    // 2. An area sum with the definition taken 4 times instead of 5: each placement counts
+    // one cell short, and its literal stays in every cut made from the sum.
+    let used = lines[cut].split(' ').nth(1).unwrap();
+    let sum = sums
+        .iter()
+        .copied()
+        .find(|&i| ids[i].unwrap().to_string() == used)
+        .unwrap();
+    let short = tampered(sum, lines[sum].replacen(" 5 * ", " 4 * ", 1));
+    for (what, proof, after) in [
+        ("an area cut without its area sum", no_sum, cut),
+        ("an area sum one cell short", short, sum),
+    ] {
+        let path = dir.path().join("tampered.pbp");
+        std::fs::write(&path, proof).unwrap();
+        let refused = check_pb_files(&opb, &path).expect_err(what).to_string();
+        let line: usize = refused
+            .strip_prefix("proof line ")
+            .and_then(|rest| rest.split(':').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{what}: {refused}"));
+        assert!(
+            line > after + 1 && refused.contains(": rup: "),
             "{what}: {refused}"
         );
         if veripb {
@@ -427,17 +539,21 @@ fn a_tampered_veripb_certificate_is_refused_with_the_file_and_checker_named() {
     );
 }
 
-/// The crosses in `width x height` proved in `count` shards of equal ranges: per shard its
-/// OPB and proof files and the entries it found.
-fn prove_shards(
-    dir: &Path,
-    width: usize,
-    height: usize,
-    count: usize,
-) -> Vec<(PathBuf, PathBuf, std::ops::Range<usize>, u64)> {
-    let Puzzle::Packing(packing) = load_model_file(&crosses(dir, width, height)).unwrap() else {
+/// One shard of [`prove_shards`].
+struct ShardFiles {
+    opb: PathBuf,
+    pbp: PathBuf,
+    range: std::ops::Range<usize>,
+    lookahead_cuts: u64,
+    area_cuts: u64,
+}
+
+/// The packing model `model` proved in `count` shards of equal ranges.
+fn prove_shards(dir: &Path, model: &Path, count: usize) -> Vec<ShardFiles> {
+    let Puzzle::Packing(packing) = load_model_file(model).unwrap() else {
         panic!("a packing model")
     };
+    let name = model.file_stem().unwrap().to_str().unwrap();
     let instance = &packing.instance;
     let outcome = solve(instance, &DollOptions::default(), |_, _| {}).unwrap();
     let entries: Vec<usize> = outcome.table.iter().map(|e| e.unwrap()).collect();
@@ -447,7 +563,7 @@ fn prove_shards(
         .map(|i| {
             let range = i * cells / count..(i + 1) * cells / count;
             let shard = shard_opb(instance, &outcome.order, &entries, range.clone());
-            let stem = dir.join(format!("{width}x{height}-{}-{}", range.start, range.end));
+            let stem = dir.join(format!("{name}-{}-{}", range.start, range.end));
             let (opb_path, pbp_path) = (stem.with_extension("opb"), stem.with_extension("pbp"));
             let mut bytes = Vec::new();
             let mut out = LineWriter::new(&mut bytes, &stop);
@@ -459,7 +575,13 @@ fn prove_shards(
                 .unwrap_or_else(|e| panic!("shard {range:?}: {e}"));
             assert_eq!(written.entries, entries[range.clone()]);
             std::fs::write(&pbp_path, proof).unwrap();
-            (opb_path, pbp_path, range, written.lookahead_cuts)
+            ShardFiles {
+                opb: opb_path,
+                pbp: pbp_path,
+                range,
+                lookahead_cuts: written.lookahead_cuts,
+                area_cuts: written.area_cuts,
+            }
         })
         .collect()
 }
@@ -469,20 +591,35 @@ fn each_shard_proof_is_accepted_by_both_checkers() {
     let test = "each_shard_proof_is_accepted_by_both_checkers";
     let veripb = veripb_or_skip(test);
     let dir = tempfile::tempdir().unwrap();
-    for (width, height, count) in [(8, 8, 1), (8, 8, 3), (9, 9, 4)] {
-        let shards = prove_shards(dir.path(), width, height, count);
+    let mut cuts = Vec::new();
+    let models = [
+        (crosses(dir.path(), 8, 8), 1),
+        (crosses(dir.path(), 8, 8), 3),
+        (crosses(dir.path(), 9, 9), 4),
+        (v_pentominoes(dir.path(), 9), 3),
+    ];
+    for (model, count) in models {
+        let shards = prove_shards(dir.path(), &model, count);
+        let name = model.file_stem().unwrap().to_str().unwrap();
         // A shard's proof swapped for another's: refused by both checkers.
-        if let [(first_opb, _, _, _), (_, second_pbp, _, _), ..] = &shards[..] {
-            assert!(check_pb_files(first_opb, second_pbp).is_err());
+        if let [first, second, ..] = &shards[..] {
+            assert!(check_pb_files(&first.opb, &second.pbp).is_err());
             if veripb {
-                assert_eq!(veripb_verdict(first_opb, second_pbp), None);
+                assert_eq!(veripb_verdict(&first.opb, &second.pbp), None);
             }
         }
-        // The lookahead cuts in the shards too (their later entries are premises).
-        let cuts: u64 = shards.iter().map(|shard| shard.3).sum();
-        assert!(cuts > 0, "{width} x {height} in {count}: no lookahead cut");
-        for (opb, pbp, range, _) in shards {
-            let what = format!("{width} x {height}, entries {range:?}");
+        // The cuts in the shards too (their later entries are premises): the lookahead, and
+        // the area cut on the entries whose cells hold by area few more pieces than the
+        // target (V pentominoes: the crosses' lookahead leaves it nothing to cut).
+        let lookahead: u64 = shards.iter().map(|shard| shard.lookahead_cuts).sum();
+        let area: u64 = shards.iter().map(|shard| shard.area_cuts).sum();
+        cuts.push((lookahead, area));
+        assert!(lookahead + area > 0, "{name} in {count}: no cut");
+        for ShardFiles {
+            opb, pbp, range, ..
+        } in shards
+        {
+            let what = format!("{name}, entries {range:?}");
             let outcome = check_pb_files(&opb, &pbp).unwrap_or_else(|e| panic!("{what}: {e}"));
             assert_eq!(
                 outcome.conclusion,
@@ -501,6 +638,11 @@ fn each_shard_proof_is_accepted_by_both_checkers() {
             }
         }
     }
+    // Both kinds are in the shards' proofs, checked above.
+    assert!(
+        cuts.iter().any(|c| c.0 > 0) && cuts.iter().any(|c| c.1 > 0),
+        "lookahead and area cuts per configuration: {cuts:?}"
+    );
 }
 
 #[test]
@@ -521,7 +663,7 @@ fn without_a_shard_count_prove_cuts_shards_small_enough_to_check_within_max_memo
     assert_eq!(shards, cores.max(7), "{}", run.stdout);
     assert!(
         run.stderr.contains(&format!(
-            "proved in {shards} shard(s) (more than {cores}, so that each is estimated under 1677720 bytes: about 11610000 bytes in all, 200 per node of the fast doll)"
+            "proved in {shards} shard(s) (more than {cores}, so that each is estimated under 1677720 bytes: about 11605400 bytes in all, 200 per node of the fast doll)"
         )),
         "{}",
         run.stderr

@@ -40,6 +40,15 @@ pub(super) struct Prepared {
 }
 
 impl Prepared {
+    /// The fewest cells a kept placement covers (0: none is kept), the area cut's unit.
+    pub(super) fn smallest_placement(&self) -> u32 {
+        self.relative
+            .iter()
+            .map(|cells| cells.len() as u32)
+            .min()
+            .unwrap_or(0)
+    }
+
     pub(super) fn new(instance: &PackingInstance, symmetry: bool) -> Self {
         let (w, h) = (instance.width, instance.height);
         let cells = w * h;

@@ -63,6 +63,22 @@
 //! the greedy cover leaves a level open) is not used: it would need a case split in the
 //! proof, and it cuts little (13 x 19: 340 nodes the doll would cut, of 87 k cuts).
 //!
+//! The area cut (see `DollOptions::area`) at a node `(q, window)` needing `k` more pieces,
+//! with `a` the smallest piece's cells and `F < a k` the cells from `q` on that no window
+//! cell covers and some placement from `q` on does: one `pol` adds `a` times the
+//! definition `k ~u{q}_{k} + (the placements from q on) >= k`, the at-most-one of every
+//! such free cell over the placements from `q` on, and the first half of `e{q}_{w}` for
+//! every window cell `w`. Each placement then appears once plain per cell of the smallest
+//! piece (and its literal axiom `x >= 0` for each cell more) and once negated per cell it
+//! covers, so it cancels, leaving `a k ~u + m_1 ~e{q}_{w1} + .. >= a k - F`; divided by
+//! its largest coefficient this is the node's clause itself, stored in the memo like a
+//! searched node's. What does not depend on the window is summed once: per `q` the cells
+//! from `q + reach` on (only placements from `q` on reach them), and per `(q, k)` that sum
+//! with `a` times the definition; the cells before `q + reach` are added per cut, each
+//! free one by its at-most-one with the placements starting before `q` weakened away
+//! (derived once per cell and set). As in the fast doll, the area cut is used on the entries
+//! within `AREA_GAP` pieces of the area (the lookahead stays on there, unlike the doll's).
+//!
 //! The table entry of a cell where the search found no packing is the root node's clause
 //! (an empty window); one that rose follows from the next entry in one `rup`. The last
 //! entry with the `u` definition gives "at most `S[0]` pieces", the witness is logged with
@@ -71,11 +87,12 @@
 //! # What is switched off
 //!
 //! The proof covers the search with the memo, dead cells, relaxed lookups, skipped unfit
-//! cells and the lookahead cut ([`DollProofOptions`]; on every box, unlike the fast doll,
-//! which leaves it off below 14 columns: in the proof it pays there too). Not (yet) the
-//! lookahead's exact search, outside row bounds, mirror symmetry and the threads: a proof is
-//! written by one thread without them (what each saves in the plain search is measured on
-//! `DollOptions`; the proof's own figures are in `docs/certificates.md`). Instances with a
+//! cells, the area cut and the lookahead cut ([`DollProofOptions`]; the lookahead on every
+//! box, unlike the fast doll, which leaves it off below 14 columns: in the proof it pays
+//! there too). Not (yet) the lookahead's exact search, outside row bounds, mirror symmetry
+//! and the threads: a proof is written by one thread without them (what each saves in the
+//! plain search is measured on `DollOptions`; the proof's own figures are in
+//! `docs/certificates.md`). Instances with a
 //! binding piece maximum (where the doll has no memo) are refused.
 
 use std::io::Write;
@@ -86,7 +103,7 @@ use rustc_hash::FxHashMap;
 use super::bounds::{dead_span, Cover, LOOKAHEAD_LEVELS};
 use super::instance::{covering_lists, Engine, Prepared};
 use super::memo::{key_of, Key};
-use super::table::relaxed_offsets;
+use super::table::{area_gap, relaxed_offsets, AREA_GAP};
 use super::window::Window;
 use super::{validate, DollError};
 use crate::formats::lines::{LineWriter, WriteError};
@@ -113,6 +130,8 @@ pub struct DollProof {
     pub dead_hits: u64,
     /// Nodes cut by the lookahead ([`DollProofOptions::lookahead`]).
     pub lookahead_cuts: u64,
+    /// Nodes cut by area ([`DollProofOptions::area`]).
+    pub area_cuts: u64,
     /// Constraints the proof derives (its last ID minus the formula's).
     pub derived: u64,
 }
@@ -124,11 +143,18 @@ pub struct DollProofOptions {
     /// [`DollOptions::lookahead`](super::DollOptions::lookahead), justified in the proof
     /// (see the module doc).
     pub lookahead: usize,
+    /// The area cut, as [`DollOptions::area`](super::DollOptions::area) (on the same
+    /// entries, the lookahead left on), justified in the proof by one `pol` per cut (see
+    /// the module doc).
+    pub area: bool,
 }
 
 impl Default for DollProofOptions {
     fn default() -> Self {
-        DollProofOptions { lookahead: 5 }
+        DollProofOptions {
+            lookahead: 5,
+            area: true,
+        }
     }
 }
 
@@ -347,6 +373,8 @@ pub struct DollShardProof {
     pub dead_hits: u64,
     /// Nodes cut by the lookahead.
     pub lookahead_cuts: u64,
+    /// Nodes cut by area.
+    pub area_cuts: u64,
     /// Constraints the proof derives.
     pub derived: u64,
 }
@@ -540,7 +568,18 @@ struct Prover<'p, W> {
     /// placements, and the [`Prover::pair`] clauses, by kept placements (ascending).
     cliques: FxHashMap<Vec<u32>, u64>,
     pairs: FxHashMap<(u32, u32), u64>,
+    /// Whether the area cut is used on the entry being searched (see
+    /// [`Prover::set_entry_area`]).
+    entry_area: bool,
+    /// Per scan position `q`, once derived: the far sum of [`Prover::far_sum`] (`None`:
+    /// nothing to add).
+    far: Vec<Option<Option<u64>>>,
+    /// The at-most-ones of [`Prover::near_at_most_one`], by (cell, placements kept).
+    near: FxHashMap<(u32, u32), u64>,
+    /// The sums of [`Prover::area_sum`], by `(q, k)`.
+    area_sums: FxHashMap<(u32, u32), u64>,
     lookahead_cuts: u64,
+    area_cuts: u64,
     nodes: u64,
     memo_hits: u64,
     dead_keys: u64,
@@ -561,6 +600,11 @@ impl<'p, W: Window> Prover<'p, W> {
             dead_span: dead_span(prep),
             covering_starts,
             covering,
+            area: if options.area {
+                prep.smallest_placement()
+            } else {
+                0
+            },
             ..Engine::plain(prep)
         };
         let names = opb.names.clone();
@@ -590,7 +634,12 @@ impl<'p, W: Window> Prover<'p, W> {
             cover: Cover::default(),
             cliques: FxHashMap::default(),
             pairs: FxHashMap::default(),
+            entry_area: false,
+            far: vec![None; prep.cells + 1],
+            near: FxHashMap::default(),
+            area_sums: FxHashMap::default(),
             lookahead_cuts: 0,
+            area_cuts: 0,
             nodes: 0,
             memo_hits: 0,
             dead_keys: 0,
@@ -834,6 +883,7 @@ impl<'p, W: Window> Prover<'p, W> {
             }
             let found = if self.engine.has_start[c] {
                 self.target = target;
+                self.set_entry_area(c);
                 Some(self.entry_search(c)?)
             } else {
                 None
@@ -859,6 +909,16 @@ impl<'p, W: Window> Prover<'p, W> {
             self.set_drops(c);
         }
         Ok(best)
+    }
+
+    /// Whether entry `c`'s search uses the area cut, as in the doll's table: where the
+    /// cells from `c` on hold by area at most `AREA_GAP` pieces more than the target. The
+    /// lookahead stays on there (the doll switches it off within `AREA_TIGHT`, for speed):
+    /// in the proof its cuts save more bytes than they cost time (V pentominoes in
+    /// 13 x 13: 2% fewer, in 12 x 12 4%; crosses in 13 x 19: the proof of before the area
+    /// cut, which never fires there beside the lookahead).
+    fn set_entry_area(&mut self, c: usize) {
+        self.entry_area = area_gap(&self.engine, c, self.target) <= AREA_GAP;
     }
 
     /// Sets the lookahead's `D_k` of the decided entry `c` from the entries `c..`.
@@ -974,6 +1034,7 @@ impl<'p, W: Window> Prover<'p, W> {
             dead_keys: self.dead_keys,
             dead_hits: self.dead_hits,
             lookahead_cuts: self.lookahead_cuts,
+            area_cuts: self.area_cuts,
             derived,
         })
     }
@@ -1035,6 +1096,7 @@ impl<'p, W: Window> Prover<'p, W> {
             dead_keys: self.dead_keys,
             dead_hits: self.dead_hits,
             lookahead_cuts: self.lookahead_cuts,
+            area_cuts: self.area_cuts,
             derived,
         })
     }
@@ -1338,11 +1400,14 @@ impl<'p, W: Window> Prover<'p, W> {
         }
         let (id, kept) = match memo_hit {
             Some((_, id, kept)) => (id, kept),
-            None => match self.lookahead(q, filled, need)? {
+            None => match self.area_cut(q, filled, need)? {
                 Some(id) => (id, ALL),
-                None => match self.expand(q, filled, need)? {
+                None => match self.lookahead(q, filled, need)? {
                     Some(id) => (id, ALL),
-                    None => return Ok(Closed::Found),
+                    None => match self.expand(q, filled, need)? {
+                        Some(id) => (id, ALL),
+                        None => return Ok(Closed::Found),
+                    },
                 },
             },
         };
@@ -1372,6 +1437,150 @@ impl<'p, W: Window> Prover<'p, W> {
             let (more, id) = cuts(&relaxed).filter(|_| relaxed != key)?;
             Some((more, id, kept))
         })
+    }
+
+    /// The clause of the node `(q, window)` (dead cells filled) that needs `need` more
+    /// pieces, if the area cut does (`None`: it does not, or it is not used on this
+    /// entry), stored in the memo as a searched node's clause. With `a` the smallest
+    /// piece's cells, `F` the free cells from `q` on that a placement from `q` on covers
+    /// and `F < a need`: one `pol` adds [`Prover::area_sum`] (`a` times `u{q}_{need}`'s
+    /// definition, with the cells from `q + reach` on), the at-most-one of each free cell
+    /// before `q + reach` over the placements from `q` on ([`Prover::near_at_most_one`])
+    /// and `e{q}_{w}`'s first half for each window cell `w`: every placement from `q` on
+    /// then appears as often negated as plain and cancels, leaving
+    /// `a need ~u + sum m_w ~e{q}_w >= a need - F`; divided by its largest coefficient,
+    /// that is the clause `~u{q}_{need} ~e{q}_{w1} .. ~e{q}_{wr}` itself.
+    fn area_cut(&mut self, q: usize, window: W, need: u32) -> Result<Option<u64>, WriteError> {
+        let area = self.engine.area;
+        if !self.entry_area || !self.engine.area_cuts(area, q, window, need) {
+            return Ok(None);
+        }
+        self.area_cuts += 1;
+        let k = need as usize;
+        let mut items = vec![PolItem::Id(ConstraintId::Absolute(self.area_sum(q, k)?))];
+        let cells = self.key_cells(q, window, ALL);
+        let mut divisor = u64::from(area) * u64::from(need);
+        for w in q..(q + self.prep.reach).min(self.prep.cells) {
+            let later = self.covering(w, q);
+            let item = match later.len() {
+                0 => continue,
+                m if bit(cells, w - q) => {
+                    divisor = divisor.max(m as u64);
+                    let free = self.free(q, w).expect("a placement covers it");
+                    PolItem::Id(ConstraintId::Absolute(free.implies))
+                }
+                1 => PolItem::Axiom(x(self.prep.index[later[0].1 as usize]).negate()),
+                _ => PolItem::Id(ConstraintId::Absolute(self.near_at_most_one(w, q)?)),
+            };
+            items.push(item);
+            items.push(PolItem::Add);
+        }
+        items.push(PolItem::Divide(divisor));
+        let id = self.pol(items)?;
+        self.remember(q, window, need, id);
+        Ok(Some(id))
+    }
+
+    /// `a` times the definition `u{q}_{k} -> at least k placements from q on` plus the
+    /// far sum of `q` ([`Prover::far_sum`]): `a k ~u{q}_{k} + (the placements from q on,
+    /// each times its cells before q + reach) >= a k - (the cells from q + reach on that a
+    /// placement covers)`; derived once per `(q, k)`.
+    fn area_sum(&mut self, q: usize, k: usize) -> Result<u64, WriteError> {
+        if let Some(&id) = self.area_sums.get(&(q as u32, k as u32)) {
+            return Ok(id);
+        }
+        let mut items = vec![
+            PolItem::Id(ConstraintId::Absolute(self.counter(q, k).implies)),
+            PolItem::Multiply(u64::from(self.engine.area)),
+        ];
+        if let Some(far) = self.far_sum(q)? {
+            items.push(PolItem::Id(ConstraintId::Absolute(far)));
+            items.push(PolItem::Add);
+        }
+        let id = self.pol(items)?;
+        self.area_sums.insert((q as u32, k as u32), id);
+        Ok(id)
+    }
+
+    /// The far sum of `q`: the at-most-ones of the cells from `q + reach` on (only
+    /// placements from `q` on cover them) and, for each placement from `q` on with more
+    /// cells than the smallest piece, that many more times its literal axiom `x >= 0` (so
+    /// that, beside `a` times `u{q}_{k}`'s definition, each placement counts its cells);
+    /// derived once per `q`, from the far sum of `q + 1` (`None`: nothing to add).
+    fn far_sum(&mut self, q: usize) -> Result<Option<u64>, WriteError> {
+        let n = self.prep.cells;
+        let mut top = q;
+        while top < n && self.far[top].is_none() {
+            top += 1;
+        }
+        if top == n {
+            self.far[n] = Some(None);
+        }
+        for p in (q..top).rev() {
+            let mut items = Vec::new();
+            if let Some(later) = self.far[p + 1].expect("derived") {
+                items.push(PolItem::Id(ConstraintId::Absolute(later)));
+            }
+            let cell = p + self.prep.reach;
+            if cell < n {
+                let all = self.covering(cell, 0);
+                match all.len() {
+                    0 => {}
+                    1 => items.push(PolItem::Axiom(
+                        x(self.prep.index[all[0].1 as usize]).negate(),
+                    )),
+                    _ => items.push(PolItem::Id(ConstraintId::Absolute(
+                        self.amo[cell].expect("two placements cover the cell"),
+                    ))),
+                }
+                if items.len() == 2 {
+                    items.push(PolItem::Add);
+                }
+            }
+            let area = self.engine.area as usize;
+            for i in self.prep.starts[p] as usize..self.prep.starts[p + 1] as usize {
+                let extra = self.prep.relative[i].len() - area;
+                if extra > 0 {
+                    let first = items.is_empty();
+                    items.push(PolItem::Axiom(x(self.prep.index[i])));
+                    if extra > 1 {
+                        items.push(PolItem::Multiply(extra as u64));
+                    }
+                    if !first {
+                        items.push(PolItem::Add);
+                    }
+                }
+            }
+            self.far[p] = Some(match items.as_slice() {
+                [] => None,
+                [PolItem::Id(ConstraintId::Absolute(id))] => Some(*id),
+                _ => Some(self.pol(items)?),
+            });
+        }
+        Ok(self.far[q].expect("derived"))
+    }
+
+    /// "At most one placement from `q` on covers cell `w`" (two or more do): `w`'s
+    /// at-most-one, with the placements starting before `q` weakened away by their
+    /// literal axioms `x >= 0` (derived once per set of placements).
+    fn near_at_most_one(&mut self, w: usize, q: usize) -> Result<u64, WriteError> {
+        let all = self.covering(w, 0);
+        let kept = self.covering(w, q).len();
+        let amo = self.amo[w].expect("two placements cover the cell");
+        if kept == all.len() {
+            return Ok(amo);
+        }
+        if let Some(&id) = self.near.get(&(w as u32, kept as u32)) {
+            return Ok(id);
+        }
+        let mut items = vec![PolItem::Id(ConstraintId::Absolute(amo))];
+        for &(_, i) in &all[kept..] {
+            items.push(PolItem::Axiom(x(self.prep.index[i as usize])));
+            items.push(PolItem::Add);
+        }
+        let id = self.pol(items)?;
+        self.near.insert((w as u32, kept as u32), id);
+        Ok(id)
     }
 
     /// The clause of the node `(q, window)` (dead cells filled) that needs `need` more

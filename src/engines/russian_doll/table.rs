@@ -232,11 +232,7 @@ pub(super) fn run<W: Window>(
         covering,
         relaxed: relaxed_offsets(prep, options.memo_relaxed),
         area: if options.area {
-            prep.relative
-                .iter()
-                .map(|cells| cells.len() as u32)
-                .min()
-                .unwrap_or(0)
+            prep.smallest_placement()
         } else {
             0
         },
@@ -384,7 +380,7 @@ pub(super) fn run<W: Window>(
 /// smallest piece's cells each (`usize::MAX` when the area cut is off): the area cut is
 /// used for entries within [`AREA_GAP`], and within [`AREA_TIGHT`] it replaces the
 /// lookahead (see [`DollOptions::area`]).
-fn area_gap<W: Window>(engine: &Engine<'_, W>, c: usize, target: u32) -> usize {
+pub(super) fn area_gap<W: Window>(engine: &Engine<'_, W>, c: usize, target: u32) -> usize {
     match engine.area as usize {
         0 => usize::MAX,
         area => ((engine.prep.cells - c) / area).saturating_sub(target as usize),
@@ -392,7 +388,7 @@ fn area_gap<W: Window>(engine: &Engine<'_, W>, c: usize, target: u32) -> usize {
 }
 
 /// See [`area_gap`].
-const AREA_GAP: usize = 4;
+pub(super) const AREA_GAP: usize = 4;
 
 /// See [`area_gap`].
 const AREA_TIGHT: usize = 2;
