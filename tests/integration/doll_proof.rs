@@ -16,13 +16,33 @@ use puzzlec::puzzle::{load_model_file, Puzzle};
 
 /// The crosses of the shipped 13 x 19 model in a `width x height` box.
 fn crosses(dir: &Path, width: usize, height: usize) -> PathBuf {
+    resized(dir, "cross", (13, 19), (width, height))
+}
+
+/// The V pentominoes of the shipped 14 x 14 model in an `n x n` square.
+fn v_pentominoes(dir: &Path, n: usize) -> PathBuf {
+    resized(dir, "v-pentomino", (14, 14), (n, n))
+}
+
+/// The shipped model `models/NAME-WxH.toml` (its box `shipped`) with the box `size`,
+/// written into `dir`.
+fn resized(dir: &Path, name: &str, shipped: (usize, usize), size: (usize, usize)) -> PathBuf {
+    let file = |(width, height): (usize, usize)| format!("{name}-{width}x{height}.toml");
     let model = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("models/cross-13x19.toml"),
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("models")
+            .join(file(shipped)),
     )
     .unwrap()
-    .replace("width = 13", &format!("width = {width}"))
-    .replace("height = 19", &format!("height = {height}"));
-    let path = dir.join(format!("cross-{width}x{height}.toml"));
+    .replace(
+        &format!("width = {}", shipped.0),
+        &format!("width = {}", size.0),
+    )
+    .replace(
+        &format!("height = {}", shipped.1),
+        &format!("height = {}", size.1),
+    );
+    let path = dir.join(file(size));
     std::fs::write(&path, model).unwrap();
     path
 }
@@ -48,19 +68,6 @@ fn proved_with(
 ) -> (PathBuf, PathBuf, DollProof) {
     let model = crosses(dir, width, height);
     proved_from(dir, &model, &format!("{width}x{height}"), options)
-}
-
-/// The V pentominoes of the shipped 14 x 14 model in an `n x n` square.
-fn v_pentominoes(dir: &Path, n: usize) -> PathBuf {
-    let model = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("models/v-pentomino-14x14.toml"),
-    )
-    .unwrap()
-    .replace("width = 14", &format!("width = {n}"))
-    .replace("height = 14", &format!("height = {n}"));
-    let path = dir.join(format!("v-{n}x{n}.toml"));
-    std::fs::write(&path, model).unwrap();
-    path
 }
 
 /// The OPB file (`dir/STEM.opb`) and the doll's proof (`dir/STEM.pbp`) of the packing
