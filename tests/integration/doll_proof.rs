@@ -387,8 +387,23 @@ fn the_area_cut_is_proved_and_its_tampered_sums_are_refused() {
         let (_, _, without) = proved_from(dir.path(), &model, "v-without", &off);
         assert_eq!((without.optimum, without.area_cuts), (optimum, 0));
     }
+    // Pieces of two sizes: each V counts its two cells beyond the L tromino's three by its
+    // literal axiom in the far sums. 16 (the area: 49 cells / 3) in 7 x 7.
+    let mixed = dir.path().join("v-and-l-7x7.toml");
+    let pieces = "[[piece]]\nname = \"V\"\nshape = \"\"\"\n#..\n#..\n###\n\"\"\"\n\n\
+                  [[piece]]\nname = \"L\"\nshape = \"\"\"\n#.\n##\n\"\"\"\n";
+    let model = format!(
+        "kind = \"packing\"\ndescription = \"V pentominoes and L trominoes\"\n\
+         width = 7\nheight = 7\ngoal = \"maximise\"\n\n{pieces}"
+    );
+    std::fs::write(&mixed, model).unwrap();
+    let options = DollProofOptions::default();
+    let (opb, pbp, outcome) = proved_from(dir.path(), &mixed, "mixed", &options);
+    assert_eq!(outcome.optimum, 16);
+    assert!(outcome.area_cuts > 100, "{outcome:?}");
+    both_accept(&opb, &pbp, 16, veripb, "V and L in 7 x 7");
     // Tampered, on the 9 x 9 proof left in v.pbp: each sum still derives something true,
-    // but no longer the node's clause, so the first line that needs it fails.
+    // but no longer the node's clause, so a later line that needs it fails.
     let (opb, pbp) = (dir.path().join("v.opb"), dir.path().join("v.pbp"));
     let text = std::fs::read_to_string(&pbp).unwrap();
     let lines: Vec<&str> = text.lines().collect();
