@@ -574,7 +574,8 @@ struct Prover<'p, W> {
     /// Per scan position `q`, once derived: the far sum of [`Prover::far_sum`] (`None`:
     /// nothing to add).
     far: Vec<Option<Option<u64>>>,
-    /// The at-most-ones of [`Prover::near_at_most_one`], by (cell, placements kept).
+    /// The restricted at-most-ones of [`Prover::cell_at_most_one`], by (cell, placements
+    /// kept).
     near: FxHashMap<(u32, u32), u64>,
     /// The sums of [`Prover::area_sum`], by `(q, k)`.
     area_sums: FxHashMap<(u32, u32), u64>,
@@ -1445,7 +1446,7 @@ impl<'p, W: Window> Prover<'p, W> {
     /// piece's cells, `F` the free cells from `q` on that a placement from `q` on covers
     /// and `F < a need`: one `pol` adds [`Prover::area_sum`] (`a` times `u{q}_{need}`'s
     /// definition, with the cells from `q + reach` on), the at-most-one of each free cell
-    /// before `q + reach` over the placements from `q` on ([`Prover::near_at_most_one`])
+    /// before `q + reach` over the placements from `q` on ([`Prover::cell_at_most_one`])
     /// and `e{q}_{w}`'s first half for each window cell `w`: every placement from `q` on
     /// then appears as often negated as plain and cancels, leaving
     /// `a need ~u + sum m_w ~e{q}_w >= a need - F`; divided by its largest coefficient,
@@ -1461,16 +1462,15 @@ impl<'p, W: Window> Prover<'p, W> {
         let cells = self.key_cells(q, window, ALL);
         let mut divisor = u64::from(area) * u64::from(need);
         for w in q..(q + self.prep.reach).min(self.prep.cells) {
-            let later = self.covering(w, q);
-            let item = match later.len() {
-                0 => continue,
-                m if bit(cells, w - q) => {
-                    divisor = divisor.max(m as u64);
-                    let free = self.free(q, w).expect("a placement covers it");
-                    PolItem::Id(ConstraintId::Absolute(free.implies))
+            let item = if bit(cells, w - q) {
+                divisor = divisor.max(self.covering(w, q).len() as u64);
+                let free = self.free(q, w).expect("a placement covers it");
+                PolItem::Id(ConstraintId::Absolute(free.implies))
+            } else {
+                match self.cell_at_most_one(w, q)? {
+                    Some(item) => item,
+                    None => continue,
                 }
-                1 => PolItem::Axiom(x(self.prep.index[later[0].1 as usize]).negate()),
-                _ => PolItem::Id(ConstraintId::Absolute(self.near_at_most_one(w, q)?)),
             };
             items.push(item);
             items.push(PolItem::Add);
@@ -1516,39 +1516,33 @@ impl<'p, W: Window> Prover<'p, W> {
         if top == n {
             self.far[n] = Some(None);
         }
+        // Appends a term to the sum (its items leave it on top), adding it to what is there.
+        let add = |items: &mut Vec<PolItem>, term: &[PolItem]| {
+            let first = items.is_empty();
+            items.extend_from_slice(term);
+            if !first {
+                items.push(PolItem::Add);
+            }
+        };
         for p in (q..top).rev() {
             let mut items = Vec::new();
             if let Some(later) = self.far[p + 1].expect("derived") {
-                items.push(PolItem::Id(ConstraintId::Absolute(later)));
+                add(&mut items, &[PolItem::Id(ConstraintId::Absolute(later))]);
             }
             let cell = p + self.prep.reach;
             if cell < n {
-                let all = self.covering(cell, 0);
-                match all.len() {
-                    0 => {}
-                    1 => items.push(PolItem::Axiom(
-                        x(self.prep.index[all[0].1 as usize]).negate(),
-                    )),
-                    _ => items.push(PolItem::Id(ConstraintId::Absolute(
-                        self.amo[cell].expect("two placements cover the cell"),
-                    ))),
-                }
-                if items.len() == 2 {
-                    items.push(PolItem::Add);
+                // Only placements from p on cover it: its own at-most-one.
+                if let Some(item) = self.cell_at_most_one(cell, p)? {
+                    add(&mut items, &[item]);
                 }
             }
             let area = self.engine.area as usize;
             for i in self.prep.starts[p] as usize..self.prep.starts[p + 1] as usize {
-                let extra = self.prep.relative[i].len() - area;
-                if extra > 0 {
-                    let first = items.is_empty();
-                    items.push(PolItem::Axiom(x(self.prep.index[i])));
-                    if extra > 1 {
-                        items.push(PolItem::Multiply(extra as u64));
-                    }
-                    if !first {
-                        items.push(PolItem::Add);
-                    }
+                let axiom = PolItem::Axiom(x(self.prep.index[i]));
+                match self.prep.relative[i].len() - area {
+                    0 => {}
+                    1 => add(&mut items, &[axiom]),
+                    extra => add(&mut items, &[axiom, PolItem::Multiply(extra as u64)]),
                 }
             }
             self.far[p] = Some(match items.as_slice() {
@@ -1560,27 +1554,37 @@ impl<'p, W: Window> Prover<'p, W> {
         Ok(self.far[q].expect("derived"))
     }
 
-    /// "At most one placement from `q` on covers cell `w`" (two or more do): `w`'s
-    /// at-most-one, with the placements starting before `q` weakened away by their
-    /// literal axioms `x >= 0` (derived once per set of placements).
-    fn near_at_most_one(&mut self, w: usize, q: usize) -> Result<u64, WriteError> {
+    /// "At most one placement from `q` on covers cell `w`", as a `pol` item (`None`: none
+    /// covers it): the literal axiom `~x >= 0` of the only one, or `w`'s at-most-one, with
+    /// the placements starting before `q` weakened away by their literal axioms `x >= 0`
+    /// (derived once per set of placements).
+    fn cell_at_most_one(&mut self, w: usize, q: usize) -> Result<Option<PolItem>, WriteError> {
+        // Later first cells first: those from q on are a prefix.
         let all = self.covering(w, 0);
         let kept = self.covering(w, q).len();
-        let amo = self.amo[w].expect("two placements cover the cell");
-        if kept == all.len() {
-            return Ok(amo);
-        }
-        if let Some(&id) = self.near.get(&(w as u32, kept as u32)) {
-            return Ok(id);
-        }
-        let mut items = vec![PolItem::Id(ConstraintId::Absolute(amo))];
-        for &(_, i) in &all[kept..] {
-            items.push(PolItem::Axiom(x(self.prep.index[i as usize])));
-            items.push(PolItem::Add);
-        }
-        let id = self.pol(items)?;
-        self.near.insert((w as u32, kept as u32), id);
-        Ok(id)
+        let id = match kept {
+            0 => return Ok(None),
+            1 => {
+                let only = self.prep.index[all[0].1 as usize];
+                return Ok(Some(PolItem::Axiom(x(only).negate())));
+            }
+            _ if kept == all.len() => self.amo[w].expect("two placements cover the cell"),
+            _ => match self.near.get(&(w as u32, kept as u32)) {
+                Some(&id) => id,
+                None => {
+                    let amo = self.amo[w].expect("two placements cover the cell");
+                    let mut items = vec![PolItem::Id(ConstraintId::Absolute(amo))];
+                    for &(_, i) in &all[kept..] {
+                        items.push(PolItem::Axiom(x(self.prep.index[i as usize])));
+                        items.push(PolItem::Add);
+                    }
+                    let id = self.pol(items)?;
+                    self.near.insert((w as u32, kept as u32), id);
+                    id
+                }
+            },
+        };
+        Ok(Some(PolItem::Id(ConstraintId::Absolute(id))))
     }
 
     /// The clause of the node `(q, window)` (dead cells filled) that needs `need` more
