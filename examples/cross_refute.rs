@@ -1,16 +1,20 @@
 //! Proves the optimum of a packing model without piece minimums by the Russian doll, with
 //! each of its rules switchable, so that a refutation can be repeated by different routes:
 //! `cargo run --release --example cross_refute -- [MODEL] [no-memo] [no-dead-cells]
-//! [no-relaxed] [no-lookahead] [no-area] [symmetry] [one-thread] [proof]` (defaults:
-//! models/cross-13x19.toml, the default rules: memo, dead cells, relaxed lookups, the
-//! lookahead and the area cut on, mirror symmetry off, all cores). Prints the optimum, the
-//! packing, the row-start entries of the suffix table and the counters. With `proof`, runs
+//! [no-relaxed] [no-lookahead] [no-area] [lp-weights] [symmetry] [one-thread] [proof]`
+//! (defaults: models/cross-13x19.toml, the default rules: memo, dead cells, relaxed
+//! lookups, the lookahead and the area cut on, the weighted cut and mirror symmetry off, all
+//! cores). Prints the optimum, the packing, the row-start entries of the suffix table and
+//! the counters; with `lp-weights`, the time the rows' LP duals took first (they are solved
+//! before the search, which the driver does only where the box's LP is small), and the
+//! row-start entries as they are decided. With `proof`, runs
 //! the search that writes the VeriPB proof instead (its own rules; `no-lookahead` and
 //! `no-area` switch its lookahead and area cut off), the proof thrown away as written, and prints
 //! its nodes, memo hits, lookahead cuts, derived constraints and bytes; with `write=STEM` as
 //! well, the proof is kept in `STEM.pbp` (and the OPB file in `STEM.opb`) and checked by
 //! puzzlec's PB checker.
 
+use puzzlec::driver::packing_bounds::row_lp_weights;
 use puzzlec::engines::russian_doll::{self, DollOptions};
 use puzzlec::puzzle::{load_model_file, Puzzle};
 use std::io::Write;
@@ -58,8 +62,34 @@ fn main() {
         threads: if flag("one-thread") { 1 } else { 0 },
         ..DollOptions::default()
     };
+    let weights = if flag("lp-weights") {
+        let started = Instant::now();
+        let never = std::sync::atomic::AtomicBool::new(false);
+        let control = puzzlec::base::Control::unlimited();
+        let weights = row_lp_weights(&packing.instance, &control, &never);
+        println!(
+            "each scan row's LP dual: {:.2} s",
+            started.elapsed().as_secs_f64()
+        );
+        weights
+    } else {
+        Vec::new()
+    };
+    let options = DollOptions {
+        row_weights: &weights,
+        ..options
+    };
+    let row = packing.instance.width.min(packing.instance.height);
     let started = Instant::now();
-    let outcome = russian_doll::solve(&packing.instance, &options, |_, _| {}).unwrap_or_else(|e| {
+    let progress = |k: usize, entry: usize| {
+        if flag("lp-weights") && k.is_multiple_of(row) {
+            println!(
+                "entry {k}: at most {entry}, {:.1} s",
+                started.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let outcome = russian_doll::solve(&packing.instance, &options, progress).unwrap_or_else(|e| {
         eprintln!("{model}: {e}");
         std::process::exit(2)
     });
@@ -69,7 +99,6 @@ fn main() {
         .expect("the packing verifies");
     println!("{model}: {pieces} pieces, optimal: {}", outcome.proved);
     println!("{}", packing.instance.render(&outcome.best));
-    let row = packing.instance.width.min(packing.instance.height);
     let starts: Vec<String> = outcome
         .table
         .iter()
@@ -78,13 +107,14 @@ fn main() {
         .collect();
     println!("row-start entries: {}", starts.join(" "));
     println!(
-        "{:.2} s; memo {}, dead cells {}, relaxed lookups {}, lookahead {}, area {}, symmetry {}, threads {}; {:?}",
+        "{:.2} s; memo {}, dead cells {}, relaxed lookups {}, lookahead {}, area {}, LP weights {}, symmetry {}, threads {}; {:?}",
         started.elapsed().as_secs_f64(),
         options.memo,
         options.dead_cells,
         options.memo_relaxed,
         options.lookahead,
         options.area,
+        !weights.is_empty(),
         options.symmetry,
         options.threads,
         outcome.stats

@@ -4,7 +4,7 @@
 //! tiling counts, natively and with SAT, raw and up to the region's symmetries.
 
 use super::bound_race::BoundRace;
-use super::packing_bounds::{row_area_bounds, PackingBounds};
+use super::packing_bounds::{row_area_bounds, row_lp_weights, LpOutcome, PackingBounds};
 use super::with_stop;
 use crate::base::evidence::{
     BoundFinder, DollStoppedAnswer, DollTable, PackingBound, PackingSearch, WindowsImproved,
@@ -284,12 +284,6 @@ fn russian_doll(
         (Some(bounds), Goal::Maximise) => Some(BoundRace::new(**bounds, control)),
         _ => None,
     };
-    let options = DollOptions {
-        stop: Some(race.as_ref().map_or(control.stop_flag(), |r| r.doll_stop())),
-        deadline: deadline.map(|d| d - reserve),
-        row_bounds: &row_bounds,
-        ..DollOptions::default()
-    };
     // When each scan row's first entry was decided (for the sub-boxes).
     let mut row_seconds = vec![0.0; order.len() / row + 1];
     let doll_done = AtomicBool::new(false);
@@ -308,6 +302,25 @@ fn russian_doll(
                 }
             });
         }
+        // Once the race has started (its tiling search need not wait), where the LP
+        // relaxation was solved before the search (it is small): each scan row's own
+        // relaxation (of the placements from that row on) weighs the cells by its dual for
+        // the doll's nodes in the row (see `DollOptions::row_weights`); where the pieces do
+        // not fill the area, the dual knows which cells are hard to cover. Skew tetrominoes
+        // in 14 x 14: 14 small LPs, 0.06 s, then 7.0 M nodes, 1.4 s, against 217 M nodes,
+        // 41 s (one thread).
+        let doll_stop = race.as_ref().map_or(control.stop_flag(), |r| r.doll_stop());
+        let row_weights = match bounds.as_ref().map(|b| b.lp) {
+            Some(LpOutcome::Solved { .. }) => row_lp_weights(instance, control, doll_stop),
+            _ => Vec::new(),
+        };
+        let options = DollOptions {
+            stop: Some(doll_stop),
+            deadline: deadline.map(|d| d - reserve),
+            row_bounds: &row_bounds,
+            row_weights: &row_weights,
+            ..DollOptions::default()
+        };
         let outcome = russian_doll::solve(instance, &options, |position, entry| {
             if position % row != 0 {
                 return;
@@ -364,6 +377,7 @@ fn russian_doll(
         cells: order.len(),
         lookahead_cuts: outcome.stats.lookahead_cuts > 0,
         area_cuts: outcome.stats.area_cuts > 0,
+        weight_cuts: outcome.stats.weight_cuts > 0,
         bounded_entries: outcome.stats.bounded_entries,
         nodes: outcome.stats.nodes,
     };

@@ -6,8 +6,11 @@
 use crate::base::evidence::PackingBound;
 use crate::base::Control;
 use crate::encode::lp::LinearProgram;
-use crate::oracle::microlp::lp_relaxation;
+use crate::geometry::placements::PackingInstance;
+use crate::geometry::weights::CellWeights;
+use crate::oracle::microlp::{lp_relaxation, packing_dual};
 use crate::puzzle::packing::{Packing, PackingKind};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// The LP relaxation is solved only for models of at most this many placements (columns):
@@ -212,6 +215,42 @@ pub fn lp_bound(packing: &Packing, control: &Control) -> LpOutcome {
         },
         Ok(None) | Err(_) => LpOutcome::Unsolved,
     }
+}
+
+/// The LP relaxation's dual of `instance` without piece counts (solved by microlp within
+/// `control`'s deadline) as whole cell weights ([`CellWeights::from_dual`]); `None` when
+/// the LP gave no optimum.
+pub fn lp_dual_weights(instance: &PackingInstance, control: &Control) -> Option<CellWeights> {
+    let cells: Vec<&[usize]> = instance.placements.iter().map(|p| &p.cells[..]).collect();
+    let dual = packing_dual(instance.width * instance.height, &cells, control).ok()??;
+    Some(CellWeights::from_dual(instance, &dual))
+}
+
+/// Per scan row `r` of the Russian doll (rows along the short side, from the first), the
+/// LP dual weights ([`lp_dual_weights`]) of the placements whose first cell lies in row `r`
+/// or later, for the doll's weighted cut
+/// ([`crate::engines::russian_doll::DollOptions::row_weights`]). Solved from the last row
+/// up (the doll's order), each within `control`'s deadline; `None` for a row whose LP gave
+/// no optimum, and for the rows left when `stop` was raised.
+pub fn row_lp_weights(
+    instance: &PackingInstance,
+    control: &Control,
+    stop: &AtomicBool,
+) -> Vec<Option<CellWeights>> {
+    let (w, h) = (instance.width, instance.height);
+    let scan_row = |cell: usize| if w <= h { cell / w } else { cell % w };
+    let rows = w.max(h);
+    let mut weights = vec![None; rows];
+    for r in (0..rows).rev() {
+        if stop.load(Ordering::Relaxed) || control.should_stop() {
+            break;
+        }
+        let mut part = instance.clone();
+        part.placements
+            .retain(|p| p.cells.iter().all(|&c| scan_row(c) >= r));
+        weights[r] = lp_dual_weights(&part, control);
+    }
+    weights
 }
 
 #[cfg(test)]

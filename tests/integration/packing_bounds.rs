@@ -174,11 +174,10 @@ fn solve_json_gives_the_bounds() {
     assert!(json["bounds"].is_null());
 }
 
-/// Skew tetrominoes in 14 x 14: the LP bound (46) is the optimum, but the native search
-/// still has to find a packing of 46, which takes minutes (release build: the Russian doll
-/// 141 s); ignored for time.
+/// Skew tetrominoes in 14 x 14: the LP bound (46) is the optimum, and the native search
+/// finds a packing of 46 in about a second since its nodes are weighed by each scan row's LP
+/// dual (before: 141 s, release build).
 #[test]
-#[ignore = "minutes: the Russian doll has to find 46"]
 fn skew_tetrominoes_in_14x14_pack_46() {
     let outcome = maximise(
         &load("skew-tetromino-14x14.toml"),
@@ -201,8 +200,8 @@ fn v_pentominoes_in_14x14_pack_37() {
 }
 
 /// With no backend named, skew tetrominoes in 14 x 14 are settled by the portfolio: SAT,
-/// joining the native search after its head start, meets the LP bound of 46 in about a
-/// second (the doll alone takes minutes); the evidence says what the native search had.
+/// joining the native search after its head start, meets the LP bound of 46 in about half
+/// a second (the doll alone takes about 1.4 s); the evidence says what the other had.
 #[test]
 fn the_default_portfolio_settles_skew_tetrominoes_in_14x14() {
     let args = [

@@ -9,6 +9,8 @@ use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+use puzzlec::base::Control;
+use puzzlec::driver::packing_bounds::row_lp_weights;
 use puzzlec::engines::neighbourhood::{improve, NeighbourhoodOptions};
 use puzzlec::engines::russian_doll::{
     merge_round, scan_order, solve, solve_shard, DollError, DollOptions, DollOutcome, DollResume,
@@ -16,6 +18,7 @@ use puzzlec::engines::russian_doll::{
 };
 use puzzlec::geometry::placements::{orientations, PackingInstance, PieceLimit, PieceShapes};
 use puzzlec::geometry::shapes::cross_box;
+use puzzlec::geometry::weights::CellWeights;
 
 /// Configurations of the switches: memo, symmetry, one or two threads (with two, entries are
 /// split over the threads after a handful of nodes, so the split is exercised), the
@@ -134,6 +137,77 @@ fn the_area_cut_keeps_the_table_and_spares_nodes_on_v_pentominoes() {
     assert_eq!(with.table, without.table);
     assert!(with.stats.area_cuts > 0 && without.stats.area_cuts == 0);
     assert!(with.stats.nodes < without.stats.nodes);
+}
+
+/// The weights of each scan row's LP dual, for the weighted cut.
+fn lp_weights(instance: &PackingInstance) -> Vec<Option<CellWeights>> {
+    row_lp_weights(instance, &Control::unlimited(), &AtomicBool::new(false))
+}
+
+/// The weighted cut leaves the table as it was and spares most of the search where the LP
+/// is tight: skew tetrominoes (every rotation and reflection) in 10 x 10, 23 of them
+/// (varisat and the LP bound agree), where the area allows 25; one thread, so the counts
+/// are exact.
+#[test]
+fn the_lp_weighted_cut_keeps_the_table_and_spares_nodes_on_skew_tetrominoes() {
+    let skew = vec![(1, 0), (2, 0), (0, 1), (1, 1)];
+    let instance = PackingInstance::from_shapes(
+        10,
+        10,
+        vec![false; 100],
+        &[(orientations(&skew, true, true), PieceLimit::unlimited())],
+    );
+    let weights = lp_weights(&instance);
+    assert!(weights.iter().all(Option::is_some));
+    let run = |row_weights| {
+        let options = DollOptions {
+            row_weights,
+            threads: 1,
+            ..DollOptions::default()
+        };
+        solve(&instance, &options, |_, _| {}).unwrap()
+    };
+    let (with, without) = (run(&weights), run(&[]));
+    assert_eq!(check_outcome(&instance, &with), 23);
+    assert_eq!(with.table, without.table);
+    assert!(with.stats.weight_cuts > 0 && without.stats.weight_cuts == 0);
+    assert!(
+        with.stats.nodes * 4 < without.stats.nodes,
+        "{} nodes with the weights, {} without",
+        with.stats.nodes,
+        without.stats.nodes
+    );
+}
+
+/// Weights under which some placement weighs less than the divisor prove nothing: the
+/// doll leaves them unused (here every cell weighs 0, which would cut every node).
+#[test]
+fn weights_that_do_not_hold_are_not_used() {
+    let skew = vec![(1, 0), (2, 0), (0, 1), (1, 1)];
+    let instance = PackingInstance::from_shapes(
+        6,
+        6,
+        vec![false; 36],
+        &[(orientations(&skew, true, true), PieceLimit::unlimited())],
+    );
+    let zero = CellWeights {
+        weights: vec![0; 36],
+        divisor: 1,
+    };
+    let options = DollOptions {
+        row_weights: &[Some(zero.clone()), Some(zero.clone()), Some(zero)],
+        threads: 1,
+        ..DollOptions::default()
+    };
+    let outcome = solve(&instance, &options, |_, _| {}).unwrap();
+    assert_eq!(
+        outcome.table,
+        solve(&instance, &DollOptions::default(), |_, _| {})
+            .unwrap()
+            .table
+    );
+    assert_eq!(outcome.stats.weight_cuts, 0);
+    assert_eq!(check_outcome(&instance, &outcome), 8);
 }
 
 #[test]
@@ -377,6 +451,36 @@ fn merging_refuses_parts_of_different_rounds() {
             .unwrap_err()
             .starts_with("shard 2 searched "));
     }
+}
+
+/// With each scan row's LP weights the tables stay exact on random instances (blocked cells,
+/// piece maximums, which the weights ignore), one thread and two.
+#[test]
+fn random_instances_match_dynamic_programme_with_lp_weights() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut cuts = 0;
+    for round in 0..300 {
+        let instance = random_instance(&mut rng);
+        let expected = suffix_table(&instance);
+        let weights = lp_weights(&instance);
+        for threads in [1, 2] {
+            let options = DollOptions {
+                row_weights: &weights,
+                threads,
+                split_nodes: 8,
+                ..DollOptions::default()
+            };
+            let outcome = solve(&instance, &options, |_, _| {}).unwrap();
+            check_outcome(&instance, &outcome);
+            let table: Vec<usize> = outcome.table.iter().map(|s| s.unwrap()).collect();
+            assert_eq!(
+                table, expected,
+                "round {round}, {threads} threads\n{instance:?}"
+            );
+            cuts += outcome.stats.weight_cuts;
+        }
+    }
+    assert!(cuts > 0, "the weighted cut never fired");
 }
 
 #[test]

@@ -104,6 +104,8 @@ pub struct DollTable {
     pub lookahead_cuts: bool,
     /// Whether area cuts fired.
     pub area_cuts: bool,
+    /// Whether cuts by the LP dual's cell weights fired.
+    pub weight_cuts: bool,
     /// Entries settled by the bounds given for the boxes of the last rows.
     pub bounded_entries: u64,
     /// Search nodes.

@@ -358,11 +358,19 @@ impl fmt::Display for Evidence {
                     "native Russian-doll search refuted \"at least {k}\": the suffix table of {} scan cells, from the last back, with a memo of exhausted states",
                     table.cells
                 )?;
-                match (table.lookahead_cuts, table.area_cuts) {
-                    (true, true) => f.write_str(", lookahead cuts and area cuts")?,
-                    (true, false) => f.write_str(" and lookahead cuts")?,
-                    (false, true) => f.write_str(" and area cuts")?,
-                    (false, false) => {}
+                let cuts: Vec<&str> = [
+                    (table.lookahead_cuts, "lookahead cuts"),
+                    (table.area_cuts, "area cuts"),
+                    (table.weight_cuts, "cuts by the LP dual's cell weights"),
+                ]
+                .into_iter()
+                .filter_map(|(fired, name)| fired.then_some(name))
+                .collect();
+                if let Some((last, rest)) = cuts.split_last() {
+                    for name in rest {
+                        write!(f, ", {name}")?;
+                    }
+                    write!(f, " and {last}")?;
                 }
                 match table.bounded_entries {
                     0 => {}

@@ -47,7 +47,7 @@ use crate::base::Goal;
 use crate::checkers::pb::{check_pb_files, PbConclusion};
 use crate::driver::bound_race::meet_bound;
 use crate::driver::packing::assignment_of;
-use crate::driver::packing_bounds::{packing_bounds, LpOutcome};
+use crate::driver::packing_bounds::{lp_dual_weights, packing_bounds, LpOutcome};
 use crate::driver::Backend;
 use crate::engines::russian_doll::{packing_opb, write_proof, DollProofError};
 use crate::formats::lines::{LineWriter, WriteError};
@@ -216,7 +216,7 @@ fn prove_by_bound(job: &Job<'_>) -> Result<Option<Manifest>, ProveError> {
         .into_iter()
         .chain(
             matches!(known.lp, LpOutcome::Solved { .. })
-                .then(|| CellWeights::lp_dual(instance, control))
+                .then(|| lp_dual_weights(instance, control))
                 .flatten(),
         )
         .find(|w| w.bound() == value && w.holds(instance));

@@ -5,6 +5,7 @@ use rustc_hash::FxHashMap;
 use super::scan_order;
 use super::window::Window;
 use crate::geometry::placements::PackingInstance;
+use crate::geometry::weights::CellWeights;
 
 /// The instance in scan order, placements sorted by first cell.
 pub(super) struct Prepared {
@@ -235,6 +236,69 @@ pub(super) struct Engine<'p, W> {
     /// The fewest cells a kept placement covers, for the area cut ([`super::DollOptions::area`];
     /// 0: off).
     pub(super) area: u32,
+    /// Per scan row, the weighted cut's weights for the nodes in that row
+    /// ([`super::DollOptions::row_weights`]; empty: off).
+    pub(super) weighted: Vec<Option<WeightCut>>,
+}
+
+/// The weights of [`super::DollOptions::row_weights`] for one scan row, in scan order.
+pub(super) struct WeightCut {
+    /// Per scan position, its cell's weight, then zeros for every bit a window may have
+    /// past the last cell.
+    weights: Vec<u32>,
+    /// Per scan position `q`, the weight of the cells from `q` on.
+    suffix: Vec<u64>,
+    /// What every placement from the row on weighs at least.
+    divisor: u64,
+    /// The heaviest cell's weight.
+    heaviest: u64,
+}
+
+/// The weighted cut of each scan row from `row_weights` (see
+/// [`super::DollOptions::row_weights`]): rows without weights, or whose weights fall short
+/// of the divisor on a placement starting in the row or later, get none. Empty when no row
+/// has any.
+pub(super) fn weight_cuts(
+    prep: &Prepared,
+    row_weights: &[Option<CellWeights>],
+) -> Vec<Option<WeightCut>> {
+    let cuts: Vec<Option<WeightCut>> = (0..prep.cells.div_ceil(prep.row.max(1)))
+        .map(|r| {
+            let given = row_weights.get(r)?.as_ref()?;
+            let divisor = u32::try_from(given.divisor).ok().filter(|&d| d > 0)?;
+            // A window has fewer than `reach + 64` bits.
+            let mut weights = vec![0u32; prep.cells + prep.reach + 64];
+            for (k, &cell) in prep.order.iter().enumerate() {
+                weights[k] = u32::try_from(*given.weights.get(cell)?).ok()?;
+            }
+            let from = r * prep.row;
+            let holds = (from..prep.cells).all(|first| {
+                (prep.starts[first] as usize..prep.starts[first + 1] as usize).all(|i| {
+                    let weight: u64 = prep.relative[i]
+                        .iter()
+                        .map(|&k| u64::from(weights[first + k]))
+                        .sum();
+                    weight >= u64::from(divisor)
+                })
+            });
+            let mut suffix = vec![0u64; prep.cells + 1];
+            for k in (0..prep.cells).rev() {
+                suffix[k] = suffix[k + 1] + u64::from(weights[k]);
+            }
+            let heaviest = weights.iter().copied().max().map_or(0, u64::from);
+            holds.then_some(WeightCut {
+                weights,
+                suffix,
+                divisor: u64::from(divisor),
+                heaviest,
+            })
+        })
+        .collect();
+    if cuts.iter().all(Option::is_none) {
+        Vec::new()
+    } else {
+        cuts
+    }
 }
 
 impl<'p, W: Window> Engine<'p, W> {
@@ -258,6 +322,7 @@ impl<'p, W: Window> Engine<'p, W> {
             covering: Vec::new(),
             relaxed: Vec::new(),
             area: 0,
+            weighted: Vec::new(),
         }
     }
 
@@ -273,6 +338,22 @@ impl<'p, W: Window> Engine<'p, W> {
         area != 0
             && cells_left < needed + self.prep.reach as u32
             && cells_left - window.count_ones() < needed
+    }
+
+    /// Whether the weighted cut ([`super::DollOptions::row_weights`]) shows that fewer than
+    /// `more` pieces fit from scan cell `q` on beside `window`: the free cells from `q` on
+    /// weigh less than `more` placements do at least.
+    #[inline(always)]
+    pub(super) fn weight_cuts(&self, q: usize, window: W, more: u32) -> bool {
+        let Some(Some(cut)) = self.weighted.get(q / self.prep.row) else {
+            return false;
+        };
+        let (total, needed) = (cut.suffix[q], u64::from(more) * cut.divisor);
+        // Even with the window on the heaviest cells enough is left: not weighed.
+        if total >= needed + u64::from(window.count_ones()) * cut.heaviest {
+            return false;
+        }
+        total.saturating_sub(window.weigh(&cut.weights[q..])) < needed
     }
 }
 

@@ -42,6 +42,11 @@
 //! - **area cut** (on): the free cells from `q` on, over the smallest piece's cells, bound
 //!   the pieces still to come; used where the entry's target is within a few pieces of its
 //!   area ([`DollOptions::area`]; V pentominoes in 14 x 14: 30 M nodes against 176 M).
+//! - **weighted cut** (given per scan row, [`DollOptions::row_weights`]): the area cut with
+//!   the cells weighed by the LP relaxation's dual of the rows from the node's row on, whole
+//!   weights under which every placement there weighs at least a divisor; the free cells'
+//!   weight over the divisor bounds the pieces still to come. Where the LP is tight (skew
+//!   tetrominoes) it cuts what neither the table nor the area can.
 //! - **skip unfit cells** (with the memo): the scan passes over cells where no placement
 //!   fits, so the bound is taken at the next useful cell and no node is spent on them.
 //! - **mirror symmetry** (off): "no more pieces centred in the second half than in the
@@ -66,6 +71,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::geometry::placements::PackingInstance;
+use crate::geometry::weights::CellWeights;
 
 mod bounds;
 mod instance;
@@ -183,6 +189,13 @@ pub struct DollOptions<'a> {
     /// them against 11.9 M, 16 x 16 23.8 M against 34.0 M. The bounds must be sound: the
     /// table is exact only if they are.
     pub row_bounds: &'a [Option<usize>],
+    /// Per scan row `r` (`None` or a missing row: none), whole cell weights (row-major, as
+    /// in the instance) under which the cells of every placement whose first cell lies in
+    /// row `r` or later weigh at least the divisor, for example the LP relaxation's dual of
+    /// the rows from `r` on: a node at scan cell `q` of row `r` is cut when the weight of
+    /// the free cells from `q` on is less than the divisor times the pieces still wanted.
+    /// Weights that do not hold for some placement are not used.
+    pub row_weights: &'a [Option<CellWeights>],
     /// Raised by another thread to stop; the best packing so far is kept, unproven.
     pub stop: Option<&'a AtomicBool>,
     /// Stop at this instant; the best packing so far is kept, unproven.
@@ -203,6 +216,7 @@ impl Default for DollOptions<'_> {
             threads: 0,
             split_nodes: 1 << 18,
             row_bounds: &[],
+            row_weights: &[],
             stop: None,
             deadline: None,
         }
@@ -224,6 +238,8 @@ pub struct DollStats {
     pub lookahead_cuts: u64,
     /// Nodes cut by area ([`DollOptions::area`]).
     pub area_cuts: u64,
+    /// Nodes cut by weight ([`DollOptions::row_weights`]).
+    pub weight_cuts: u64,
     /// Entries whose search was split over the threads.
     pub parallel_steps: u64,
     /// Entries left unsearched because their row's bound ([`DollOptions::row_bounds`]) was

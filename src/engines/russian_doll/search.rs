@@ -30,6 +30,8 @@ pub(super) struct Ctx<'e, 'p, W> {
     pub(super) levels: usize,
     /// The smallest piece's cells when the area cut is in use (0: off).
     pub(super) area: u32,
+    /// Whether the weighted cut is in use ([`super::DollOptions::row_weights`]).
+    pub(super) weigh: bool,
     pub(super) target: u32,
     /// Mirrors in use for this entry (bit per mirror).
     pub(super) mode: u8,
@@ -70,6 +72,7 @@ pub(super) struct Searcher<'c, 'e, 'p, W> {
     pub(super) memo_stores: u64,
     pub(super) lookahead_cuts: u64,
     pub(super) area_cuts: u64,
+    pub(super) weight_cuts: u64,
 }
 
 impl<'c, 'e, 'p, W: Window> Searcher<'c, 'e, 'p, W> {
@@ -86,6 +89,7 @@ impl<'c, 'e, 'p, W: Window> Searcher<'c, 'e, 'p, W> {
             memo_stores: 0,
             lookahead_cuts: 0,
             area_cuts: 0,
+            weight_cuts: 0,
         }
     }
 
@@ -97,6 +101,7 @@ impl<'c, 'e, 'p, W: Window> Searcher<'c, 'e, 'p, W> {
         self.memo_stores = 0;
         self.lookahead_cuts = 0;
         self.area_cuts = 0;
+        self.weight_cuts = 0;
     }
 
     pub(super) fn load(&mut self, state: &State<W>) {
@@ -189,6 +194,10 @@ impl<'c, 'e, 'p, W: Window> Searcher<'c, 'e, 'p, W> {
             self.area_cuts += 1;
             return Enter::Cut;
         }
+        if ctx.weigh && e.weight_cuts(q, window, ctx.target.saturating_sub(placed)) {
+            self.weight_cuts += 1;
+            return Enter::Cut;
+        }
         // With little slack left, the lookahead may cut (see [`DollOptions::lookahead`]).
         let slack = (placed + suffix - ctx.target) as usize;
         if slack < ctx.levels
@@ -219,6 +228,10 @@ impl<'c, 'e, 'p, W: Window> Searcher<'c, 'e, 'p, W> {
             // Dead cells count as covered: the area cut again.
             if e.area_cuts(ctx.area, q, filled, ctx.target.saturating_sub(placed)) {
                 self.area_cuts += 1;
+                return Enter::Cut;
+            }
+            if ctx.weigh && e.weight_cuts(q, filled, ctx.target.saturating_sub(placed)) {
+                self.weight_cuts += 1;
                 return Enter::Cut;
             }
             filled

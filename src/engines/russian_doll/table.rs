@@ -6,7 +6,7 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 
 use super::bounds::{dead_span, LOOKAHEAD_LEVELS};
-use super::instance::{covering_lists, Engine, Prepared};
+use super::instance::{covering_lists, weight_cuts, Engine, Prepared};
 use super::memo::Memo;
 use super::mirror::mirror_halves;
 use super::search::{Ctx, Flow, Searcher};
@@ -56,6 +56,7 @@ impl Totals {
         self.stats.memo_stores += s.memo_stores;
         self.stats.lookahead_cuts += s.lookahead_cuts;
         self.stats.area_cuts += s.area_cuts;
+        self.stats.weight_cuts += s.weight_cuts;
     }
 }
 
@@ -236,6 +237,7 @@ pub(super) fn run<W: Window>(
         } else {
             0
         },
+        weighted: weight_cuts(prep, options.row_weights),
         ..Engine::plain(prep)
     };
     let threads = if options.threads == 0 {
@@ -303,6 +305,7 @@ pub(super) fn run<W: Window>(
                 drops: &drops,
                 levels: if area_gap <= AREA_TIGHT { 0 } else { levels },
                 area: if area_gap <= AREA_GAP { engine.area } else { 0 },
+                weigh: !engine.weighted.is_empty(),
                 target,
                 mode: prep.mode[c],
                 memo: memo.as_ref(),

@@ -23,6 +23,19 @@ pub trait Window: Copy + Send + Sync + 'static {
     fn count_ones(self) -> u32;
     /// The window as 128 bits, or `None` if it has a bit beyond them (memo keys).
     fn key(self) -> Option<(u64, u64)>;
+    /// The sum of `weights[i]` over the set bits `i` (`weights` reaches past the highest).
+    fn weigh(self, weights: &[u32]) -> u64;
+}
+
+/// The sum of `weights[offset + i]` over the set bits `i` of `word`.
+#[inline(always)]
+fn weigh_word(mut word: u64, weights: &[u32], offset: usize) -> u64 {
+    let mut sum = 0;
+    while word != 0 {
+        sum += u64::from(weights[offset + word.trailing_zeros() as usize]);
+        word &= word - 1;
+    }
+    sum
 }
 
 /// [`Window`] for a primitive unsigned integer of `$bits` bits; `$key` turns a window `w`
@@ -63,6 +76,12 @@ macro_rules! primitive_window {
             fn key(self) -> Option<(u64, u64)> {
                 let $w = self;
                 Some($key)
+            }
+            #[inline(always)]
+            fn weigh(self, weights: &[u32]) -> u64 {
+                (0..$bits / 64)
+                    .map(|k| weigh_word((self >> (64 * k)) as u64, weights, 64 * k))
+                    .sum()
             }
         }
     };
@@ -127,6 +146,14 @@ impl<const K: usize> Window for Wide<K> {
     #[inline(always)]
     fn count_ones(self) -> u32 {
         self.0.iter().map(|w| w.count_ones()).sum()
+    }
+    #[inline(always)]
+    fn weigh(self, weights: &[u32]) -> u64 {
+        self.0
+            .iter()
+            .enumerate()
+            .map(|(k, &word)| weigh_word(word, weights, 64 * k))
+            .sum()
     }
     fn key(self) -> Option<(u64, u64)> {
         if self.0.iter().skip(2).any(|&w| w != 0) {

@@ -1,108 +1,21 @@
 //! A maximum packing that meets a bound known before any search (the area bound, the LP
 //! relaxation's) is certified without a search: the proof is one cutting-planes step.
 //!
-//! Weigh every cell `c` by a whole number `w_c` so that the cells of every placement weigh
-//! at least `D` together. Then `D * pieces <= sum of the weights of the cells covered
-//! <= W`, the weights of all cells, and at most `floor(W / D)` pieces fit. The area bound is
-//! `w_c = 1` and `D` the smallest piece; the LP bound is the relaxation's dual, scaled by
-//! `D` and rounded to whole numbers. In VeriPB the step is one `pol` over the packing model
-//! of [`packing_opb`]: each cell's at-most-one (or, for a cell that one placement alone
-//! covers, the axiom `~x >= 0`) times its weight, plus `x >= 0` times the excess weight of
-//! each placement (so that every placement's coefficient is `D`), divided by `D`. The
-//! certificate has the layout of the doll's single proof ([`super::PROOF_FILE`] over
-//! [`super::OPB_FILE`]), so `check` verifies it unchanged, with both checkers.
+//! The bound is a weighing of the cells ([`CellWeights`]: the cells of every placement
+//! weigh at least `D`, all cells `W`, so at most `floor(W / D)` pieces fit). In VeriPB the
+//! step is one `pol` over the packing model of [`packing_opb`]: each cell's at-most-one (or,
+//! for a cell that one placement alone covers, the axiom `~x >= 0`) times its weight, plus
+//! `x >= 0` times the excess weight of each placement (so that every placement's
+//! coefficient is `D`), divided by `D`. The certificate has the layout of the doll's single
+//! proof ([`super::PROOF_FILE`] over [`super::OPB_FILE`]), so `check` verifies it
+//! unchanged, with both checkers.
 
-use crate::base::Control;
 use crate::engines::russian_doll::packing_opb;
 use crate::formats::lines::{LineWriter, WriteError};
 use crate::formats::veripb::{Conclusion, ConstraintId, Lit, PolItem, ProofWriter, Step};
 use crate::geometry::placements::PackingInstance;
-use crate::oracle::microlp::packing_dual;
+pub use crate::geometry::weights::CellWeights;
 use std::io::Write;
-
-/// Divisors tried when the LP's dual is scaled to whole weights: the duals of packing
-/// relaxations have small denominators (halves, thirds, quarters, ...).
-const MOST_DIVISOR: u64 = 60;
-
-/// Whole weights per cell and a divisor such that every placement's cells weigh at least
-/// the divisor: a proof that at most [`CellWeights::bound`] pieces fit (see the module doc).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CellWeights {
-    /// Per cell of the box (row-major), its weight.
-    pub weights: Vec<u64>,
-    /// What the cells of every placement weigh at least.
-    pub divisor: u64,
-}
-
-impl CellWeights {
-    /// The area bound's weights: 1 on every cell some placement covers, the smallest
-    /// placement's cells as the divisor.
-    pub fn area(instance: &PackingInstance) -> CellWeights {
-        let mut weights = vec![0; instance.width * instance.height];
-        for p in &instance.placements {
-            for &c in &p.cells {
-                weights[c] = 1;
-            }
-        }
-        let divisor = instance
-            .placements
-            .iter()
-            .map(|p| p.cells.len() as u64)
-            .min()
-            .unwrap_or(1);
-        CellWeights { weights, divisor }
-    }
-
-    /// The LP relaxation's dual (solved by microlp within `control`'s deadline), scaled to
-    /// whole weights by the divisor up to [`MOST_DIVISOR`] that bounds the pieces lowest;
-    /// `None` when the LP gave no optimum.
-    pub fn lp_dual(instance: &PackingInstance, control: &Control) -> Option<CellWeights> {
-        let cells: Vec<&[usize]> = instance.placements.iter().map(|p| &p.cells[..]).collect();
-        let dual = packing_dual(instance.width * instance.height, &cells, control).ok()??;
-        (1..=MOST_DIVISOR)
-            .map(|divisor| CellWeights::scaled(instance, &dual, divisor))
-            .min_by_key(|w| (w.bound(), w.divisor))
-    }
-
-    /// `dual` times `divisor`, rounded, then raised where a placement's cells fall short
-    /// of the divisor (the shortfall put on its heaviest cell); cells no placement covers
-    /// weigh nothing.
-    fn scaled(instance: &PackingInstance, dual: &[f64], divisor: u64) -> CellWeights {
-        let mut weights = vec![0u64; dual.len()];
-        for p in &instance.placements {
-            for &c in &p.cells {
-                weights[c] = (dual[c].max(0.0) * divisor as f64).round() as u64;
-            }
-        }
-        for p in &instance.placements {
-            let weight: u64 = p.cells.iter().map(|&c| weights[c]).sum();
-            if weight < divisor {
-                let heaviest = p
-                    .cells
-                    .iter()
-                    .copied()
-                    .max_by(|&a, &b| dual[a].total_cmp(&dual[b]))
-                    .expect("a placement covers cells");
-                weights[heaviest] += divisor - weight;
-            }
-        }
-        CellWeights { weights, divisor }
-    }
-
-    /// Whether the cells of every placement of `instance` weigh at least the divisor.
-    pub fn holds(&self, instance: &PackingInstance) -> bool {
-        self.divisor > 0
-            && instance
-                .placements
-                .iter()
-                .all(|p| p.cells.iter().map(|&c| self.weights[c]).sum::<u64>() >= self.divisor)
-    }
-
-    /// The bound the weights prove: `floor(total weight / divisor)`.
-    pub fn bound(&self) -> usize {
-        (self.weights.iter().sum::<u64>() / self.divisor.max(1)) as usize
-    }
-}
 
 /// Writes into `out` the VeriPB proof over [`packing_opb`]'s file of `instance` that
 /// `weights` bound the pieces by `weights.bound()`, which the packing `witness` (placement
@@ -190,7 +103,9 @@ pub fn write_bound_proof(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::base::Control;
     use crate::checkers::pb::{check_pb_proof, PbConclusion};
+    use crate::driver::packing_bounds::lp_dual_weights;
     use crate::formats::veripb::write_opb;
     use crate::geometry::placements::{PieceLimit, Placement};
 
@@ -292,7 +207,7 @@ mod tests {
             ],
         );
         assert_eq!(CellWeights::area(&skew).bound(), 2);
-        let dual = CellWeights::lp_dual(&skew, &Control::unlimited()).unwrap();
+        let dual = lp_dual_weights(&skew, &Control::unlimited()).unwrap();
         assert!(dual.holds(&skew));
         assert_eq!(dual.bound(), 1);
         assert_eq!(
