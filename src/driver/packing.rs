@@ -319,6 +319,7 @@ fn russian_doll(
             deadline: deadline.map(|d| d - reserve),
             row_bounds: &row_bounds,
             row_weights: &row_weights,
+            late_weights: race.as_ref().map(BoundRace::doll_weights),
             ..DollOptions::default()
         };
         let outcome = russian_doll::solve(instance, &options, |position, entry| {

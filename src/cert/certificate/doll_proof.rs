@@ -200,7 +200,7 @@ fn prove_by_bound(job: &Job<'_>) -> Result<Option<Manifest>, ProveError> {
     }
     let deadline = Instant::now() + control.remaining().map_or(BOUND_TRY, |r| r.min(BOUND_TRY));
     let never = AtomicBool::new(false);
-    let found = meet_bound(packing, known, Some(deadline), &never, &|_| {})
+    let found = meet_bound(packing, known, Some(deadline), &never, &|_| {}, &|_| {})
         .map(|met| (met.placements, met.evidence.to_string()))
         .or_else(|| {
             matches!(known.lp, LpOutcome::Solved { .. })

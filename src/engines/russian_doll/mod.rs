@@ -67,7 +67,8 @@
 //! - Sequence locks (as in the Linux kernel's seqlock): the memo's lock-free sharing.
 
 use std::fmt;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::geometry::placements::PackingInstance;
@@ -196,6 +197,9 @@ pub struct DollOptions<'a> {
     /// the free cells from `q` on is less than the divisor times the pieces still wanted.
     /// Weights that do not hold for some placement are not used.
     pub row_weights: &'a [Option<CellWeights>],
+    /// Row weights (as [`DollOptions::row_weights`]) that a thread beside the doll may hand
+    /// over while it runs: taken at the start of the next table entry when the doll has none.
+    pub late_weights: Option<&'a LateWeights>,
     /// Raised by another thread to stop; the best packing so far is kept, unproven.
     pub stop: Option<&'a AtomicBool>,
     /// Stop at this instant; the best packing so far is kept, unproven.
@@ -217,9 +221,33 @@ impl Default for DollOptions<'_> {
             split_nodes: 1 << 18,
             row_bounds: &[],
             row_weights: &[],
+            late_weights: None,
             stop: None,
             deadline: None,
         }
+    }
+}
+
+/// Row weights handed to a running doll by another thread ([`DollOptions::late_weights`]).
+#[derive(Debug, Default)]
+pub struct LateWeights {
+    ready: AtomicBool,
+    weights: Mutex<Option<Vec<Option<CellWeights>>>>,
+}
+
+impl LateWeights {
+    /// Hands `weights` (per scan row, as [`DollOptions::row_weights`]) to the doll.
+    pub fn offer(&self, weights: Vec<Option<CellWeights>>) {
+        *self.weights.lock().expect("no panics") = Some(weights);
+        self.ready.store(true, Ordering::Release);
+    }
+
+    /// The weights offered, if they have not been taken yet.
+    fn take(&self) -> Option<Vec<Option<CellWeights>>> {
+        if !self.ready.swap(false, Ordering::Acquire) {
+            return None;
+        }
+        self.weights.lock().expect("no panics").take()
     }
 }
 

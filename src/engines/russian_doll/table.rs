@@ -11,7 +11,7 @@ use super::memo::Memo;
 use super::mirror::mirror_halves;
 use super::search::{Ctx, Flow, Searcher};
 use super::window::Window;
-use super::{DollOptions, DollOutcome, DollResume, DollShardEntry, DollStats};
+use super::{DollOptions, DollOutcome, DollResume, DollShardEntry, DollStats, LateWeights};
 
 /// What one entry's search concluded.
 enum StepEnd {
@@ -226,7 +226,7 @@ pub(super) fn run<W: Window>(
     } else {
         (Vec::new(), Vec::new())
     };
-    let engine: Engine<'_, W> = Engine {
+    let mut engine: Engine<'_, W> = Engine {
         skip_unfit: memo.is_some(),
         dead_span,
         covering_starts,
@@ -291,6 +291,11 @@ pub(super) fn run<W: Window>(
     let mut entry_nodes = vec![0; n];
     let nodes_so_far = |totals: &Mutex<Totals>| totals.lock().expect("no panics").stats.nodes;
     for c in (0..known_from).rev() {
+        if engine.weighted.is_empty() {
+            if let Some(weights) = options.late_weights.and_then(LateWeights::take) {
+                engine.weighted = weight_cuts(prep, &weights);
+            }
+        }
         let before = nodes_so_far(&totals);
         table[c] = table[c + 1];
         let target = table[c + 1] + 1;
