@@ -139,14 +139,16 @@ impl BoundRace {
     }
 }
 
+/// The thread beside the doll: [`meet_bound`], which stops the doll when a packing meets a
+/// bound.
 ///
 /// When it solved the LP itself (the model too big to solve it before the doll) and no
 /// packing met a bound, but the best one found comes within [`WEIGHTS_GAP`] of the LP bound,
 /// it solves each scan row's LP dual and hands the weights to the doll
 /// ([`row_lp_weights`]): where the LP is that close, the weighted cut settles what the table
 /// and the area cannot (skew tetrominoes in 16 x 16, 840 placements: the doll proves 60
-/// with them in 14 s, and not in 120 s without). Far from it (the crosses: 13 x 19 packs 19,
-/// its LP says 26) they would cost the doll a core for nothing.
+/// with them in 14 s, and not in 120 s without). Far from it (the 13 x 19 crosses: the
+/// greedy packing 17 or 18, the LP 26) they would cost the doll a core for nothing.
 fn race(packing: &Packing, bounds: PackingBounds, deadline: Option<Instant>, shared: &Shared) {
     let solved_lp = |lp| *shared.lp.lock().expect("no panics") = lp;
     let improved = AtomicUsize::new(0);
