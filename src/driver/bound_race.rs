@@ -13,8 +13,9 @@ use crate::base::{Control, Evidence};
 use crate::engines::neighbourhood::{self, NeighbourhoodOptions};
 use crate::engines::russian_doll::LateWeights;
 use crate::puzzle::packing::Packing;
+use std::cell::Cell;
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -151,8 +152,8 @@ impl BoundRace {
 /// greedy packing 17 or 18, the LP 26) they would cost the doll a core for nothing.
 fn race(packing: &Packing, bounds: PackingBounds, deadline: Option<Instant>, shared: &Shared) {
     let solved_lp = |lp| *shared.lp.lock().expect("no panics") = lp;
-    let improved = AtomicUsize::new(0);
-    let improved_to = |n| improved.store(n, Ordering::Relaxed);
+    let improved = Cell::new(0);
+    let improved_to = |n| improved.set(n);
     if let Some(met) = meet_bound(
         packing,
         bounds,
@@ -166,19 +167,24 @@ fn race(packing: &Packing, bounds: PackingBounds, deadline: Option<Instant>, sha
         return;
     }
     let lp = *shared.lp.lock().expect("no panics");
-    let found = improved.load(Ordering::Relaxed);
+    let found = improved.get();
     let close = match lp {
         LpOutcome::Solved { bound, .. } => bound.value() <= found + WEIGHTS_GAP.max(found / 10),
         _ => false,
     };
     if bounds.lp == LpOutcome::Unfinished && close && !shared.cancel.load(Ordering::Relaxed) {
-        let control = Control::new(
-            Arc::new(AtomicBool::new(false)),
-            deadline.map(|d| d.saturating_duration_since(Instant::now())),
-        );
-        let weights = row_lp_weights(&packing.instance, &control, &shared.cancel);
+        let weights = row_lp_weights(&packing.instance, &until(deadline), &shared.cancel);
         shared.weights.offer(weights);
     }
+}
+
+/// A control for an LP solved on the thread: `deadline`, and no stop flag of its own (a
+/// simplex under way cannot be interrupted but by its time limit).
+fn until(deadline: Option<Instant>) -> Control {
+    Control::new(
+        Arc::new(AtomicBool::new(false)),
+        deadline.map(|d| d.saturating_duration_since(Instant::now())),
+    )
 }
 
 /// How far (in pieces, or a tenth of the packing found if more) the LP bound may lie above
@@ -220,11 +226,7 @@ pub fn meet_bound(
     }
     let mut known = bounds;
     if bounds.lp == LpOutcome::Unfinished {
-        let control = Control::new(
-            Arc::new(AtomicBool::new(false)),
-            deadline.map(|d| d.saturating_duration_since(Instant::now())),
-        );
-        known.lp = lp_bound(packing, &control);
+        known.lp = lp_bound(packing, &until(deadline));
         solved_lp(known.lp);
     }
     if cancelled() {

@@ -166,14 +166,25 @@ fn area_of(packing: &Packing, cells: usize, sizes: &[Option<usize>]) -> PackingB
     }
 }
 
+/// The Russian doll's scan row of a cell (row-major index) of a `width` x `height` box:
+/// rows run along the short side ([`crate::engines::russian_doll::scan_order`]).
+fn scan_row_of(width: usize, height: usize) -> impl Fn(usize) -> usize {
+    move |cell| {
+        if width <= height {
+            cell / width
+        } else {
+            cell % width
+        }
+    }
+}
+
 /// Per scan row `r` of the Russian doll (rows along the short side, from the first), the
 /// area bound of the pieces whose first cell lies in row `r` or later: they cover only
 /// cells of those rows. Tighter than the whole box's bound near the end, where the
 /// table's entries are decided first.
 pub fn row_area_bounds(packing: &Packing) -> Vec<usize> {
-    let (w, h) = (packing.width, packing.height);
-    let rows = w.max(h);
-    let scan_row = |cell: usize| if w <= h { cell / w } else { cell % w };
+    let rows = packing.width.max(packing.height);
+    let scan_row = scan_row_of(packing.width, packing.height);
     let instance = &packing.instance;
     // Placements by the scan row of their first cell.
     let mut by_row: Vec<Vec<usize>> = vec![Vec::new(); rows];
@@ -181,7 +192,7 @@ pub fn row_area_bounds(packing: &Packing) -> Vec<usize> {
         let first = p.cells.iter().map(|&c| scan_row(c)).min().unwrap_or(0);
         by_row[first].push(i);
     }
-    let mut covered = vec![false; w * h];
+    let mut covered = vec![false; packing.width * packing.height];
     let mut cells = 0;
     let mut sizes: Vec<Option<usize>> = vec![None; instance.pieces.len()];
     let mut bounds = vec![0; rows];
@@ -237,9 +248,8 @@ pub fn row_lp_weights(
     control: &Control,
     stop: &AtomicBool,
 ) -> Vec<Option<CellWeights>> {
-    let (w, h) = (instance.width, instance.height);
-    let scan_row = |cell: usize| if w <= h { cell / w } else { cell % w };
-    let rows = w.max(h);
+    let scan_row = scan_row_of(instance.width, instance.height);
+    let rows = instance.width.max(instance.height);
     let mut weights = vec![None; rows];
     for r in (0..rows).rev() {
         if stop.load(Ordering::Relaxed) || control.should_stop() {

@@ -139,6 +139,17 @@ fn the_area_cut_keeps_the_table_and_spares_nodes_on_v_pentominoes() {
     assert!(with.stats.nodes < without.stats.nodes);
 }
 
+/// Skew tetrominoes (every rotation and reflection) in an empty `side` x `side` square.
+fn skew_square(side: usize) -> PackingInstance {
+    let skew = vec![(1, 0), (2, 0), (0, 1), (1, 1)];
+    PackingInstance::from_shapes(
+        side,
+        side,
+        vec![false; side * side],
+        &[(orientations(&skew, true, true), PieceLimit::unlimited())],
+    )
+}
+
 /// The weights of each scan row's LP dual, for the weighted cut.
 fn lp_weights(instance: &PackingInstance) -> Vec<Option<CellWeights>> {
     row_lp_weights(instance, &Control::unlimited(), &AtomicBool::new(false))
@@ -150,13 +161,7 @@ fn lp_weights(instance: &PackingInstance) -> Vec<Option<CellWeights>> {
 /// are exact.
 #[test]
 fn the_lp_weighted_cut_keeps_the_table_and_spares_nodes_on_skew_tetrominoes() {
-    let skew = vec![(1, 0), (2, 0), (0, 1), (1, 1)];
-    let instance = PackingInstance::from_shapes(
-        10,
-        10,
-        vec![false; 100],
-        &[(orientations(&skew, true, true), PieceLimit::unlimited())],
-    );
+    let instance = skew_square(10);
     let weights = lp_weights(&instance);
     assert!(weights.iter().all(Option::is_some));
     let run = |row_weights| {
@@ -184,13 +189,7 @@ fn the_lp_weighted_cut_keeps_the_table_and_spares_nodes_on_skew_tetrominoes() {
 /// tetrominoes in 9 x 9: 16, as varisat finds).
 #[test]
 fn late_weights_are_taken_at_the_next_entry() {
-    let skew = vec![(1, 0), (2, 0), (0, 1), (1, 1)];
-    let instance = PackingInstance::from_shapes(
-        9,
-        9,
-        vec![false; 81],
-        &[(orientations(&skew, true, true), PieceLimit::unlimited())],
-    );
+    let instance = skew_square(9);
     let weights = lp_weights(&instance);
     let late = LateWeights::default();
     late.offer(weights.clone());
@@ -217,13 +216,7 @@ fn late_weights_are_taken_at_the_next_entry() {
 /// doll leaves them unused (here every cell weighs 0, which would cut every node).
 #[test]
 fn weights_that_do_not_hold_are_not_used() {
-    let skew = vec![(1, 0), (2, 0), (0, 1), (1, 1)];
-    let instance = PackingInstance::from_shapes(
-        6,
-        6,
-        vec![false; 36],
-        &[(orientations(&skew, true, true), PieceLimit::unlimited())],
-    );
+    let instance = skew_square(6);
     let zero = CellWeights {
         weights: vec![0; 36],
         divisor: 1,

@@ -345,7 +345,10 @@ impl<'p, W: Window> Engine<'p, W> {
     /// weigh less than `more` placements do at least.
     #[inline(always)]
     pub(super) fn weight_cuts(&self, q: usize, window: W, more: u32) -> bool {
-        let Some(Some(cut)) = self.weighted.get(q / self.prep.row) else {
+        if self.weighted.is_empty() {
+            return false;
+        }
+        let Some(cut) = &self.weighted[q / self.prep.row] else {
             return false;
         };
         let (total, needed) = (cut.suffix[q], u64::from(more) * cut.divisor);

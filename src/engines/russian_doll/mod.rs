@@ -67,7 +67,7 @@
 //! - Sequence locks (as in the Linux kernel's seqlock): the memo's lock-free sharing.
 
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -230,24 +230,18 @@ impl Default for DollOptions<'_> {
 
 /// Row weights handed to a running doll by another thread ([`DollOptions::late_weights`]).
 #[derive(Debug, Default)]
-pub struct LateWeights {
-    ready: AtomicBool,
-    weights: Mutex<Option<Vec<Option<CellWeights>>>>,
-}
+pub struct LateWeights(Mutex<Option<Vec<Option<CellWeights>>>>);
 
 impl LateWeights {
     /// Hands `weights` (per scan row, as [`DollOptions::row_weights`]) to the doll.
     pub fn offer(&self, weights: Vec<Option<CellWeights>>) {
-        *self.weights.lock().expect("no panics") = Some(weights);
-        self.ready.store(true, Ordering::Release);
+        *self.0.lock().expect("no panics") = Some(weights);
     }
 
-    /// The weights offered, if they have not been taken yet.
+    /// The weights offered, if they have not been taken yet (asked once per table entry
+    /// until they come: an uncontended lock each time).
     fn take(&self) -> Option<Vec<Option<CellWeights>>> {
-        if !self.ready.swap(false, Ordering::Acquire) {
-            return None;
-        }
-        self.weights.lock().expect("no panics").take()
+        self.0.lock().expect("no panics").take()
     }
 }
 

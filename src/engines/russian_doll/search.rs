@@ -30,8 +30,6 @@ pub(super) struct Ctx<'e, 'p, W> {
     pub(super) levels: usize,
     /// The smallest piece's cells when the area cut is in use (0: off).
     pub(super) area: u32,
-    /// Whether the weighted cut is in use ([`super::DollOptions::row_weights`]).
-    pub(super) weigh: bool,
     pub(super) target: u32,
     /// Mirrors in use for this entry (bit per mirror).
     pub(super) mode: u8,
@@ -194,7 +192,7 @@ impl<'c, 'e, 'p, W: Window> Searcher<'c, 'e, 'p, W> {
             self.area_cuts += 1;
             return Enter::Cut;
         }
-        if ctx.weigh && e.weight_cuts(q, window, ctx.target.saturating_sub(placed)) {
+        if e.weight_cuts(q, window, ctx.target.saturating_sub(placed)) {
             self.weight_cuts += 1;
             return Enter::Cut;
         }
@@ -230,7 +228,7 @@ impl<'c, 'e, 'p, W: Window> Searcher<'c, 'e, 'p, W> {
                 self.area_cuts += 1;
                 return Enter::Cut;
             }
-            if ctx.weigh && e.weight_cuts(q, filled, ctx.target.saturating_sub(placed)) {
+            if e.weight_cuts(q, filled, ctx.target.saturating_sub(placed)) {
                 self.weight_cuts += 1;
                 return Enter::Cut;
             }

@@ -310,7 +310,6 @@ pub(super) fn run<W: Window>(
                 drops: &drops,
                 levels: if area_gap <= AREA_TIGHT { 0 } else { levels },
                 area: if area_gap <= AREA_GAP { engine.area } else { 0 },
-                weigh: !engine.weighted.is_empty(),
                 target,
                 mode: prep.mode[c],
                 memo: memo.as_ref(),
