@@ -1,5 +1,6 @@
 //! The default for a puzzle with an objective when no backend is named: the native search
-//! and, beside it, the SAT backend; the first proven answer wins and the other is stopped.
+//! and, beside it, the SAT backend (and HiGHS, when it is built in); the first proven
+//! answer wins and the others are stopped.
 //!
 //! The native search is the stronger one on most packings (the Russian doll on the
 //! crosses), but a few piece shapes are settled at once by SAT with the LP bound where the
@@ -14,13 +15,19 @@
 //!   the native search (nice 19, Linux only): on a core the native search leaves idle it
 //!   still runs at full speed, but where the doll's threads want every core SAT gets almost
 //!   nothing, so a long native run loses at most a third of the cores for those seconds;
-//! * SAT joins only when its model fits the memory limit the SAT backend would be held to.
+//! * HiGHS (built with the `highs` feature) takes SAT's turn when SAT yields: it joins then,
+//!   has an equal share for [`MILP_EQUAL_SHARE`] and yields in its turn, so the first
+//!   seconds, where most answers come, are shared as without it, and a long run gives
+//!   branch and cut its chance without ever holding more than one member's share;
+//! * SAT and HiGHS join only when their models fit the memory limit their backends would be
+//!   held to.
 //!
 //! Every answer is the member's [`Outcome`], verified like any other; the evidence names the
-//! winner (the report's backend) and says what the other had reached.
+//! winner (the report's backend) and says what the others had reached.
 
+use super::external::ExternalSolver;
 use super::guard::{self, Work};
-use super::{solve, Backend, Outcome, SolveError};
+use super::{solve, solve_external, Backend, Outcome, SolveError};
 use crate::base::{Control, Goal, Status};
 use crate::puzzle::Puzzle;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -33,8 +40,38 @@ pub const HEAD_START: Duration = Duration::from_millis(100);
 /// How long SAT shares the cores equally with the native search before it yields.
 pub const SAT_EQUAL_SHARE: Duration = Duration::from_secs(10);
 
+/// How long HiGHS, joining when SAT yields, shares the cores equally before it yields too.
+pub const MILP_EQUAL_SHARE: Duration = Duration::from_secs(10);
+
+/// When the helpers join and yield. [`Schedule::DEFAULT`] is what `solve` uses; tests give
+/// shorter turns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Schedule {
+    /// When SAT joins.
+    pub sat_joins: Duration,
+    /// When SAT yields and HiGHS (if built in) joins.
+    pub sat_yields: Duration,
+    /// When HiGHS yields.
+    pub milp_yields: Duration,
+}
+
+impl Schedule {
+    /// SAT at [`HEAD_START`] for [`SAT_EQUAL_SHARE`], then HiGHS for [`MILP_EQUAL_SHARE`].
+    pub const DEFAULT: Schedule = Schedule {
+        sat_joins: HEAD_START,
+        sat_yields: HEAD_START.saturating_add(SAT_EQUAL_SHARE),
+        milp_yields: HEAD_START
+            .saturating_add(SAT_EQUAL_SHARE)
+            .saturating_add(MILP_EQUAL_SHARE),
+    };
+}
+
 /// The names of the SAT member's threads: its own and the one `solve` runs varisat on.
 const SAT_THREADS: [&str; 2] = ["puzzlec-pf-sat", "puzzlec-sat"];
+
+/// The name of the HiGHS member's thread, which HiGHS's own worker threads, started from
+/// it, inherit.
+const MILP_THREADS: [&str; 1] = ["puzzlec-pf-milp"];
 
 /// Whether a run with no backend named is a portfolio: puzzles with an objective whose
 /// default is the native search (packings to maximise). Queens already default to SAT with
@@ -43,28 +80,79 @@ pub fn applies(puzzle: &Puzzle) -> bool {
     puzzle.has_objective() && Backend::preferred_for(puzzle) == Backend::Native
 }
 
-/// A member's answer, sent to the portfolio's thread.
-type Report = (Backend, Result<Outcome, SolveError>);
+/// What a member runs: an embedded backend, or HiGHS linked in (an external solver in
+/// puzzlec's terms, run in-process).
+#[derive(Clone, Debug)]
+enum Entrant {
+    Embedded(Backend),
+    External(ExternalSolver),
+}
+
+impl Entrant {
+    /// The member's name in the evidence: `native`, `sat`, `milp:highs`.
+    fn label(&self) -> String {
+        match self {
+            Entrant::Embedded(backend) => backend.name().to_string(),
+            Entrant::External(solver) => solver.label(),
+        }
+    }
+
+    /// Its thread's name (at most 15 bytes: Linux keeps no more).
+    fn thread_name(&self) -> String {
+        format!("puzzlec-pf-{}", self.backend().name())
+    }
+
+    fn backend(&self) -> Backend {
+        match self {
+            Entrant::Embedded(backend) => *backend,
+            Entrant::External(solver) => solver.backend(),
+        }
+    }
+}
+
+/// HiGHS as a member when it is built in and its program fits `memory_limit`.
+fn highs_member(puzzle: &Puzzle, memory_limit: u64) -> Option<Entrant> {
+    if !cfg!(feature = "highs") || guard::estimate(puzzle, Work::Milp).memory > memory_limit {
+        return None;
+    }
+    ExternalSolver::parse(Backend::Milp, "highs")
+        .ok()
+        .map(Entrant::External)
+}
+
+/// A member's answer, sent to the portfolio's thread with the member's index.
+type Report = (usize, Result<Outcome, SolveError>);
 
 /// One search of the portfolio, running on its own thread.
 struct Member {
-    backend: Backend,
+    label: String,
     stop: Arc<AtomicBool>,
     answer: Option<Result<Outcome, SolveError>>,
 }
 
 /// Solves `puzzle` for `goal` as `solve` does with no backend named: the native search,
-/// joined after [`HEAD_START`] by SAT when its model's memory estimate is at most
-/// `sat_memory_limit` bytes ([`guard::estimate`]). Falls back to the preferred backend alone
-/// when the portfolio does not apply ([`applies`]).
+/// joined by SAT and HiGHS (when built in) on [`Schedule::DEFAULT`] when their models'
+/// memory estimates are at most `memory_limit` bytes ([`guard::estimate`]). Falls back to
+/// the preferred backend alone when the portfolio does not apply ([`applies`]).
 ///
-/// A wrong solution or claimed value from either member is returned as the error it is;
-/// a member that fails otherwise leaves the answer to the other.
+/// A wrong solution or claimed value from any member is returned as the error it is;
+/// a member that fails otherwise leaves the answer to the others.
 pub fn solve_portfolio(
     puzzle: &Puzzle,
     goal: Goal,
     control: &Control,
-    sat_memory_limit: u64,
+    memory_limit: u64,
+) -> Result<Outcome, SolveError> {
+    solve_portfolio_on(puzzle, goal, control, memory_limit, Schedule::DEFAULT)
+}
+
+/// [`solve_portfolio`] with the helpers joining and yielding on `schedule`.
+pub fn solve_portfolio_on(
+    puzzle: &Puzzle,
+    goal: Goal,
+    control: &Control,
+    memory_limit: u64,
+    schedule: Schedule,
 ) -> Result<Outcome, SolveError> {
     if !applies(puzzle) {
         return solve(puzzle, Backend::preferred_for(puzzle), goal, control);
@@ -73,25 +161,23 @@ pub fn solve_portfolio(
     let (sender, receiver) = mpsc::channel::<Report>();
     let mut members = vec![start_member(
         puzzle,
-        Backend::Native,
+        Entrant::Embedded(Backend::Native),
+        0,
         goal,
         control,
         &sender,
     )?];
-    let mut sat_due = guard::estimate(puzzle, Work::Sat).memory <= sat_memory_limit;
+    let mut sat_due = guard::estimate(puzzle, Work::Sat).memory <= memory_limit;
+    let mut highs = highs_member(puzzle, memory_limit);
     // When one member has proved its answer, the others get this long to report what they
     // reached (a member still building its model is not waited for).
     let mut wait_until: Option<Instant> = None;
-    let mut sat_yielded = false;
+    let (mut sat_yielded, mut milp_yielded) = (false, false);
     loop {
-        if let Ok((backend, answer)) = receiver.recv_timeout(Duration::from_millis(10)) {
-            let member = members
-                .iter_mut()
-                .find(|m| m.backend == backend)
-                .expect("a report comes from a member");
-            member.answer = Some(answer);
+        if let Ok((index, answer)) = receiver.recv_timeout(Duration::from_millis(10)) {
+            members[index].answer = Some(answer);
         }
-        // A bug reported by one member is the answer, whatever the other says.
+        // A bug reported by one member is the answer, whatever the others say.
         if let Some(i) = members.iter().position(|m| is_bug(m.answer.as_ref())) {
             stop_all(&members);
             return Err(members
@@ -113,21 +199,50 @@ pub fn solve_portfolio(
         }
         let native = &members[0].answer;
         let native_failed = matches!(native, Some(Err(_)));
-        // SAT joins after the head start, or at once when the native search refused the
+        // The helpers join on the schedule, or at once when the native search refused the
         // instance; never once the run is over.
-        sat_due &= wait_until.is_none() && (native.is_none() || native_failed);
-        if sat_due && (native_failed || start.elapsed() >= HEAD_START) {
+        let open = wait_until.is_none() && (native.is_none() || native_failed);
+        sat_due &= open;
+        if !open {
+            highs = None;
+        }
+        let elapsed = start.elapsed();
+        if sat_due && (native_failed || elapsed >= schedule.sat_joins) {
             sat_due = false;
-            members.push(start_member(puzzle, Backend::Sat, goal, control, &sender)?);
+            let entrant = Entrant::Embedded(Backend::Sat);
+            members.push(start_member(
+                puzzle,
+                entrant,
+                members.len(),
+                goal,
+                control,
+                &sender,
+            )?);
             continue;
         }
-        if !sat_yielded && start.elapsed() >= HEAD_START + SAT_EQUAL_SHARE {
+        if highs.is_some() && (native_failed || elapsed >= schedule.sat_yields) {
+            let entrant = highs.take().expect("checked");
+            members.push(start_member(
+                puzzle,
+                entrant,
+                members.len(),
+                goal,
+                control,
+                &sender,
+            )?);
+            continue;
+        }
+        if !sat_yielded && elapsed >= schedule.sat_yields {
             sat_yielded = true;
             yield_threads(&SAT_THREADS);
         }
+        if !milp_yielded && elapsed >= schedule.milp_yields {
+            milp_yielded = true;
+            yield_threads(&MILP_THREADS);
+        }
         let all_reported = members.iter().all(|m| m.answer.is_some());
         let waited = wait_until.is_some_and(|t| proven && Instant::now() >= t);
-        if !sat_due && (all_reported || waited) {
+        if !sat_due && highs.is_none() && (all_reported || waited) {
             return combine(puzzle, goal, members, start.elapsed());
         }
     }
@@ -136,35 +251,42 @@ pub fn solve_portfolio(
 /// How long a member stopped by another's proof has to report what it reached.
 const REPORT_WAIT: Duration = Duration::from_millis(30);
 
-/// Starts `backend` on its own thread with a stop flag of its own.
+/// Starts `entrant` on its own thread with a stop flag of its own; it reports as member
+/// `index`.
 fn start_member(
     puzzle: &Puzzle,
-    backend: Backend,
+    entrant: Entrant,
+    index: usize,
     goal: Goal,
     control: &Control,
     sender: &mpsc::Sender<Report>,
 ) -> Result<Member, SolveError> {
     let stop = Arc::new(AtomicBool::new(false));
-    // The native search keeps the caller's progress notes; SAT's would interleave.
-    let member_control = match backend {
-        Backend::Native => control.with_stop(stop.clone()),
+    // The native search keeps the caller's progress notes; the others' would interleave.
+    let member_control = match entrant {
+        Entrant::Embedded(Backend::Native) => control.with_stop(stop.clone()),
         _ => control.silent().with_stop(stop.clone()),
     };
     let (puzzle, sender) = (puzzle.clone(), sender.clone());
+    let label = entrant.label();
+    let backend = entrant.backend();
     std::thread::Builder::new()
-        .name(format!("puzzlec-pf-{}", backend.name()))
+        .name(entrant.thread_name())
         .spawn(move || {
-            let answer = solve(&puzzle, backend, goal, &member_control);
-            // The portfolio may have returned already (the other member's bug); nothing
+            let answer = match &entrant {
+                Entrant::Embedded(backend) => solve(&puzzle, *backend, goal, &member_control),
+                Entrant::External(solver) => solve_external(&puzzle, solver, goal, &member_control),
+            };
+            // The portfolio may have returned already (another member's bug); nothing
             // to tell it then.
-            let _ = sender.send((backend, answer));
+            let _ = sender.send((index, answer));
         })
         .map_err(|e| SolveError::Backend {
             backend: backend.name(),
             failure: super::BackendFailure::Thread(e),
         })?;
     Ok(Member {
-        backend,
+        label,
         stop,
         answer: None,
     })
@@ -203,8 +325,8 @@ fn combine(
     for member in members {
         match member.answer {
             Some(Ok(outcome)) => answered.push(outcome),
-            Some(Err(error)) => failures.push((member.backend, error)),
-            None => silent.push(member.backend),
+            Some(Err(error)) => failures.push((member.label, error)),
+            None => silent.push(member.label),
         }
     }
     let chosen = answered
@@ -222,12 +344,11 @@ fn combine(
         .chain(
             failures
                 .iter()
-                .map(|(b, e)| format!("{} failed: {e}", b.name())),
+                .map(|(label, e)| format!("{label} failed: {e}")),
         )
-        .chain(silent.iter().map(|b| {
+        .chain(silent.iter().map(|label| {
             format!(
-                "{} had not reported within {} ms of being stopped",
-                b.name(),
+                "{label} had not reported within {} ms of being stopped",
                 REPORT_WAIT.as_millis()
             )
         }))
@@ -359,7 +480,7 @@ mod tests {
 
     fn member(backend: Backend, answer: Option<Result<Outcome, SolveError>>) -> Member {
         Member {
-            backend,
+            label: backend.name().to_string(),
             stop: Arc::new(AtomicBool::new(true)),
             answer,
         }

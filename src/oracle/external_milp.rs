@@ -29,7 +29,7 @@ pub enum MilpKind {
     Glpsol,
     /// The HiGHS program: `highs --model_file in.lp --solution_file out.sol`.
     HighsProgram,
-    /// HiGHS linked in through good_lp (the `highs` cargo feature).
+    /// HiGHS linked in (the `highs` cargo feature).
     HighsEmbedded,
 }
 
@@ -230,12 +230,7 @@ impl MilpSolver {
         control: &Control,
         integral_bound: Option<usize>,
     ) -> Result<MilpAnswer, OracleError> {
-        Ok(
-            match super::highs::solve_highs(program, control, integral_bound)? {
-                None => MilpAnswer::Infeasible,
-                Some((values, proven)) => MilpAnswer::Solution(values, proven),
-            },
-        )
+        Ok(super::highs::solve_highs(program, control, integral_bound)?)
     }
 
     #[cfg(not(feature = "highs"))]

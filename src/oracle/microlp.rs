@@ -1,6 +1,7 @@
-//! The embedded MILP oracle: a [`LinearProgram`] solved through good_lp, with microlp (pure
-//! Rust) by default and HiGHS with the `highs` feature; lazy-constraint cuts are added as
-//! rows and the program re-solved until none is violated.
+//! The embedded MILP oracle: a [`LinearProgram`] solved by microlp (pure Rust) through
+//! good_lp; lazy-constraint cuts are added as rows and the program re-solved until none is
+//! violated. HiGHS, linked in with the `highs` feature, has its own module
+//! ([`super::highs`]).
 
 use super::{MilpAnswer, MilpOracle, OracleError};
 use crate::base::evidence::OracleKind;
@@ -34,6 +35,15 @@ pub enum EmbeddedMilpError {
         #[source]
         error: ResolutionError,
     },
+    /// A solver called directly (HiGHS through its own bindings) refused the program or
+    /// ended its search other than by an answer, a proof of infeasibility or a limit.
+    #[error("{solver}: {problem}")]
+    Failed {
+        /// `highs`.
+        solver: &'static str,
+        /// What it said.
+        problem: String,
+    },
 }
 
 /// Solves with microlp, stopping at `control`'s deadline. Returns the column values and
@@ -48,23 +58,6 @@ pub fn solve_microlp(
     control: &Control,
     integral_bound: Option<usize>,
 ) -> Result<Option<(Vec<bool>, bool)>, EmbeddedMilpError> {
-    solve_using(program, microlp, "microlp", control, integral_bound)
-}
-
-/// Solves with any good_lp solver that takes a time limit and a MIP gap (microlp, and
-/// HiGHS with the `highs` feature); `name` prefixes its errors. The result and
-/// `integral_bound` are as for [`solve_microlp`].
-pub fn solve_using<S>(
-    program: &LinearProgram,
-    solver: S,
-    name: &'static str,
-    control: &Control,
-    integral_bound: Option<usize>,
-) -> Result<Option<(Vec<bool>, bool)>, EmbeddedMilpError>
-where
-    S: good_lp::Solver,
-    S::Model: SolverModel<Error = ResolutionError> + WithTimeLimit + WithMipGap,
-{
     let mut vars = ProblemVariables::new();
     let columns: Vec<good_lp::Variable> = program
         .columns
@@ -73,7 +66,7 @@ where
         .collect();
     let mut problem = vars
         .maximise(expression(&program.objective, &columns))
-        .using(solver);
+        .using(microlp);
     if let Some(remaining) = control.remaining() {
         problem = problem.with_time_limit(remaining.as_secs_f64());
     }
@@ -81,7 +74,7 @@ where
         problem = problem
             .with_mip_gap(0.9 / (bound as f32 + 1.0))
             .map_err(|error| EmbeddedMilpError::MipGap {
-                solver: name,
+                solver: "microlp",
                 error,
             })?;
     }
@@ -98,7 +91,7 @@ where
         }
         Err(ResolutionError::Infeasible) => Ok(None),
         Err(error) => Err(EmbeddedMilpError::Resolution {
-            solver: name,
+            solver: "microlp",
             error,
         }),
     }

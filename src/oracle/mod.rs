@@ -147,7 +147,7 @@ pub trait MilpOracle {
     fn name(&self) -> String;
     /// Solves `program`, stopping as `control` says. With `integral_bound = Some(u)` the
     /// caller promises a whole-valued objective of at most `u` (see
-    /// [`microlp::solve_using`]).
+    /// [`microlp::solve_microlp`]).
     fn solve(
         &mut self,
         program: &LinearProgram,

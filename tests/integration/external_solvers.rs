@@ -580,3 +580,55 @@ fn unknown_milp_solvers_and_missing_highs_are_refused_clearly() {
     let run = solve_with("native", "cadical", &[]);
     assert_eq!(run.code, 2);
 }
+
+/// HiGHS linked in polls the stop flag through its interrupt callback: a branch and bound
+/// that would run for minutes (13 x 19 crosses) ends soon after the flag is set, with its
+/// best packing (verified) or none, never a claim of optimality.
+#[cfg(feature = "highs")]
+#[test]
+fn highs_linked_in_stops_when_its_flag_is_set() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let puzzle = load_model_file(&models().join("cross-13x19.toml")).unwrap();
+    let highs = ExternalSolver::parse(Backend::Milp, "highs").unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let control = Control::new(stop.clone(), None);
+    let setter = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_secs(2));
+        stop.store(true, Ordering::Relaxed);
+    });
+    let start = Instant::now();
+    let outcome = driver::solve_external(&puzzle, &highs, Goal::Maximise, &control).unwrap();
+    setter.join().unwrap();
+    assert!(!outcome.status.is_proven(), "{}", outcome.evidence);
+    assert!(outcome.value.is_none_or(|v| v <= 19), "{:?}", outcome.value);
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "stopped after {:?}",
+        start.elapsed()
+    );
+}
+
+/// With HiGHS built in, the default portfolio gives it a turn: here from the start, SAT
+/// never, on skew tetrominoes in 14 x 14 (46), which HiGHS proves in about a second. Whoever
+/// wins, the answer is the optimum and the evidence says what HiGHS did.
+#[cfg(feature = "highs")]
+#[test]
+fn the_portfolio_gives_highs_a_turn() {
+    use puzzlec::driver::portfolio::{solve_portfolio_on, Schedule};
+    let puzzle = load_model_file(&models().join("skew-tetromino-14x14.toml")).unwrap();
+    let schedule = Schedule {
+        sat_joins: Duration::MAX,
+        sat_yields: Duration::ZERO,
+        milp_yields: Duration::MAX,
+    };
+    let control = Control::new(Default::default(), Some(Duration::from_secs(120)));
+    let outcome = solve_portfolio_on(&puzzle, Goal::Maximise, &control, 1 << 32, schedule).unwrap();
+    assert_eq!(outcome.answer(), "optimal 46", "{}", outcome.evidence);
+    let highs_said = outcome.label() == "milp:highs" || outcome.evidence.contains("milp:highs");
+    assert!(highs_said, "{}", outcome.evidence);
+    let sat_said = ["sat had", "sat,", "sat failed"]
+        .iter()
+        .any(|note| outcome.evidence.contains(note));
+    assert!(!sat_said, "{}", outcome.evidence);
+}
