@@ -323,6 +323,18 @@ pub fn solve(
     goal: Goal,
     control: &Control,
 ) -> Result<Outcome, SolveError> {
+    solve_knowing(puzzle, backend, goal, control, None)
+}
+
+/// [`solve`], given the packing's bounds when they were computed before (the portfolio
+/// computes them once for its members); `None` computes them here.
+pub(crate) fn solve_knowing(
+    puzzle: &Puzzle,
+    backend: Backend,
+    goal: Goal,
+    control: &Control,
+    known: Option<packing_bounds::PackingBounds>,
+) -> Result<Outcome, SolveError> {
     let start = Instant::now();
     if let Some(reason) = puzzle.trivially_impossible() {
         // Counting alone settles it; every backend gives the same reason.
@@ -331,7 +343,10 @@ pub fn solve(
     }
     // The native search solves a large model's LP beside its own when maximising; for "at
     // least K" a large model's LP stays unsolved (the area bound still refutes K above it).
-    let mut bounds = bounds_of(puzzle, control, backend == Backend::Native);
+    let mut bounds = match known {
+        Some(known) => Some(known),
+        None => bounds_of(puzzle, control, backend == Backend::Native),
+    };
     if let Some(raw) = bounds.as_ref().and_then(|b| above_bound(b, goal)) {
         return finish(puzzle, backend, goal, raw, start.elapsed(), bounds);
     }
@@ -352,7 +367,7 @@ pub fn solve(
 /// ([`packing_bounds::packing_bounds`]); `None` for other puzzles.
 /// With `beside_search`, a large model's LP is left to the native search, which solves it
 /// beside its own.
-fn bounds_of(
+pub(crate) fn bounds_of(
     puzzle: &Puzzle,
     control: &Control,
     beside_search: bool,

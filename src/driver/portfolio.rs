@@ -27,7 +27,8 @@
 
 use super::external::ExternalSolver;
 use super::guard::{self, Work};
-use super::{solve, solve_external, Backend, Outcome, SolveError};
+use super::packing_bounds::{LpOutcome, PackingBounds};
+use super::{bounds_of, solve, solve_external, solve_knowing, Backend, Outcome, SolveError};
 use crate::base::{Control, Goal, Status};
 use crate::puzzle::Puzzle;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -158,15 +159,12 @@ pub fn solve_portfolio_on(
         return solve(puzzle, Backend::preferred_for(puzzle), goal, control);
     }
     let start = Instant::now();
+    // The bounds the native search would compute first, computed once for the members.
+    let bounds = bounds_of(puzzle, control, true);
     let (sender, receiver) = mpsc::channel::<Report>();
-    let mut members = vec![start_member(
-        puzzle,
-        Entrant::Embedded(Backend::Native),
-        0,
-        goal,
-        control,
-        &sender,
-    )?];
+    let start_member =
+        |entrant, index| start_member(puzzle, entrant, index, bounds, goal, control, &sender);
+    let mut members = vec![start_member(Entrant::Embedded(Backend::Native), 0)?];
     let mut sat_due = guard::estimate(puzzle, Work::Sat).memory <= memory_limit;
     let mut highs = highs_member(puzzle, memory_limit);
     // When one member has proved its answer, the others get this long to report what they
@@ -210,26 +208,12 @@ pub fn solve_portfolio_on(
         if sat_due && (native_failed || elapsed >= schedule.sat_joins) {
             sat_due = false;
             let entrant = Entrant::Embedded(Backend::Sat);
-            members.push(start_member(
-                puzzle,
-                entrant,
-                members.len(),
-                goal,
-                control,
-                &sender,
-            )?);
+            members.push(start_member(entrant, members.len())?);
             continue;
         }
         if highs.is_some() && (native_failed || elapsed >= schedule.sat_yields) {
             let entrant = highs.take().expect("checked");
-            members.push(start_member(
-                puzzle,
-                entrant,
-                members.len(),
-                goal,
-                control,
-                &sender,
-            )?);
+            members.push(start_member(entrant, members.len())?);
             continue;
         }
         if !sat_yielded && elapsed >= schedule.sat_yields {
@@ -252,15 +236,24 @@ pub fn solve_portfolio_on(
 const REPORT_WAIT: Duration = Duration::from_millis(30);
 
 /// Starts `entrant` on its own thread with a stop flag of its own; it reports as member
-/// `index`.
+/// `index`. The native search is given the `bounds` computed for it; SAT too when their
+/// LP is settled (a large model's LP, left to the native search, SAT solves itself, as
+/// on its own).
 fn start_member(
     puzzle: &Puzzle,
     entrant: Entrant,
     index: usize,
+    bounds: Option<PackingBounds>,
     goal: Goal,
     control: &Control,
     sender: &mpsc::Sender<Report>,
 ) -> Result<Member, SolveError> {
+    let settled = |b: &PackingBounds| !matches!(b.lp, LpOutcome::Unfinished | LpOutcome::Unsolved);
+    let given = match entrant {
+        Entrant::Embedded(Backend::Native) => bounds,
+        Entrant::Embedded(_) => bounds.filter(settled),
+        Entrant::External(_) => None,
+    };
     let stop = Arc::new(AtomicBool::new(false));
     // The native search keeps the caller's progress notes; the others' would interleave.
     let member_control = match entrant {
@@ -274,7 +267,9 @@ fn start_member(
         .name(entrant.thread_name())
         .spawn(move || {
             let answer = match &entrant {
-                Entrant::Embedded(backend) => solve(&puzzle, *backend, goal, &member_control),
+                Entrant::Embedded(backend) => {
+                    solve_knowing(&puzzle, *backend, goal, &member_control, given)
+                }
                 Entrant::External(solver) => solve_external(&puzzle, solver, goal, &member_control),
             };
             // The portfolio may have returned already (another member's bug); nothing
