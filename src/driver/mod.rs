@@ -674,8 +674,14 @@ fn run_stoppable(
         match receiver.recv_timeout(Duration::from_millis(20)) {
             Ok(Sent::Size(given)) => size = given,
             // A solver that gives up at the deadline (microlp: "time limit reached before
-            // finding a feasible solution") has not failed: the run is stopped.
+            // finding a feasible solution") has not failed: the run is stopped. varisat,
+            // which stops itself now, reports its stop as the driver always has.
             Ok(Sent::Answer(Err(_))) if control.should_stop() => {
+                return Ok(stopped(puzzle, control, &incumbent, size));
+            }
+            Ok(Sent::Answer(Ok(raw)))
+                if backend == Backend::Sat && control.should_stop() && !raw.status.is_proven() =>
+            {
                 return Ok(stopped(puzzle, control, &incumbent, size));
             }
             Ok(Sent::Answer(result)) => {

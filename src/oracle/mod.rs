@@ -194,9 +194,9 @@ pub fn answer(
     match solver {
         Solver::Varisat => {
             let encoding = sat_encoding();
-            let mut oracle = varisat::Varisat::new(&encoding.cnf);
-            // varisat fails only on proof output, which is never asked for here: should it
-            // fail all the same, the run ends unknown with its message.
+            let mut oracle = varisat::Varisat::stoppable(&encoding.cnf, control);
+            // varisat fails only on proof output: here when `control` stops it (the run
+            // ends unknown, as the driver reports any stopped run).
             let answer =
                 loops::answer_goal(&mut oracle, &encoding, model, goal, control, incumbent);
             Ok(answer.unwrap_or_else(|error| RawOutcome {
