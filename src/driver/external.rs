@@ -129,3 +129,31 @@ impl ExternalSolver {
         found
     }
 }
+
+/// Who answers a run: an embedded backend, or an external solver (HiGHS linked in counts
+/// as one). `compare` has one row per contender; the portfolio one member each.
+#[derive(Clone, Debug)]
+pub enum Contender {
+    /// An embedded backend: `native`, `sat`, `milp`.
+    Embedded(Backend),
+    /// An external solver.
+    External(ExternalSolver),
+}
+
+impl Contender {
+    /// Its name in reports: `native`, `sat`, `milp:highs`, `cp:gecode`.
+    pub fn label(&self) -> String {
+        match self {
+            Contender::Embedded(backend) => backend.name().to_string(),
+            Contender::External(solver) => solver.label(),
+        }
+    }
+
+    /// The backend it serves.
+    pub fn backend(&self) -> Backend {
+        match self {
+            Contender::Embedded(backend) => *backend,
+            Contender::External(solver) => solver.backend(),
+        }
+    }
+}

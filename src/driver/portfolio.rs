@@ -25,7 +25,7 @@
 //! Every answer is the member's [`Outcome`], verified like any other; the evidence names the
 //! winner (the report's backend) and says what the others had reached.
 
-use super::external::ExternalSolver;
+use super::external::{Contender, ExternalSolver};
 use super::guard::{self, Work};
 use super::packing_bounds::{LpOutcome, PackingBounds};
 use super::{bounds_of, solve, solve_external, solve_knowing, Backend, Outcome, SolveError};
@@ -81,44 +81,19 @@ pub fn applies(puzzle: &Puzzle) -> bool {
     puzzle.has_objective() && Backend::preferred_for(puzzle) == Backend::Native
 }
 
-/// What a member runs: an embedded backend, or HiGHS linked in (an external solver in
-/// puzzlec's terms, run in-process).
-#[derive(Clone, Debug)]
-enum Entrant {
-    Embedded(Backend),
-    External(ExternalSolver),
-}
-
-impl Entrant {
-    /// The member's name in the evidence: `native`, `sat`, `milp:highs`.
-    fn label(&self) -> String {
-        match self {
-            Entrant::Embedded(backend) => backend.name().to_string(),
-            Entrant::External(solver) => solver.label(),
-        }
-    }
-
-    /// Its thread's name (at most 15 bytes: Linux keeps no more).
-    fn thread_name(&self) -> String {
-        format!("puzzlec-pf-{}", self.backend().name())
-    }
-
-    fn backend(&self) -> Backend {
-        match self {
-            Entrant::Embedded(backend) => *backend,
-            Entrant::External(solver) => solver.backend(),
-        }
-    }
+/// Its thread's name (at most 15 bytes: Linux keeps no more).
+fn thread_name(contender: &Contender) -> String {
+    format!("puzzlec-pf-{}", contender.backend().name())
 }
 
 /// HiGHS as a member when it is built in and its program fits `memory_limit`.
-fn highs_member(puzzle: &Puzzle, memory_limit: u64) -> Option<Entrant> {
+fn highs_member(puzzle: &Puzzle, memory_limit: u64) -> Option<Contender> {
     if !cfg!(feature = "highs") || guard::estimate(puzzle, Work::Milp).memory > memory_limit {
         return None;
     }
     ExternalSolver::parse(Backend::Milp, "highs")
         .ok()
-        .map(Entrant::External)
+        .map(Contender::External)
 }
 
 /// A member's answer, sent to the portfolio's thread with the member's index.
@@ -163,8 +138,8 @@ pub fn solve_portfolio_on(
     let bounds = bounds_of(puzzle, control, true);
     let (sender, receiver) = mpsc::channel::<Report>();
     let start_member =
-        |entrant, index| start_member(puzzle, entrant, index, bounds, goal, control, &sender);
-    let mut members = vec![start_member(Entrant::Embedded(Backend::Native), 0)?];
+        |contender, index| start_member(puzzle, contender, index, bounds, goal, control, &sender);
+    let mut members = vec![start_member(Contender::Embedded(Backend::Native), 0)?];
     let mut sat_due = guard::estimate(puzzle, Work::Sat).memory <= memory_limit;
     let mut highs = highs_member(puzzle, memory_limit);
     // When one member has proved its answer, the others get this long to report what they
@@ -207,13 +182,13 @@ pub fn solve_portfolio_on(
         let elapsed = start.elapsed();
         if sat_due && (native_failed || elapsed >= schedule.sat_joins) {
             sat_due = false;
-            let entrant = Entrant::Embedded(Backend::Sat);
-            members.push(start_member(entrant, members.len())?);
+            let contender = Contender::Embedded(Backend::Sat);
+            members.push(start_member(contender, members.len())?);
             continue;
         }
         if highs.is_some() && (native_failed || elapsed >= schedule.sat_yields) {
-            let entrant = highs.take().expect("checked");
-            members.push(start_member(entrant, members.len())?);
+            let contender = highs.take().expect("checked");
+            members.push(start_member(contender, members.len())?);
             continue;
         }
         if !sat_yielded && elapsed >= schedule.sat_yields {
@@ -235,13 +210,13 @@ pub fn solve_portfolio_on(
 /// How long a member stopped by another's proof has to report what it reached.
 const REPORT_WAIT: Duration = Duration::from_millis(30);
 
-/// Starts `entrant` on its own thread with a stop flag of its own; it reports as member
+/// Starts `contender` on its own thread with a stop flag of its own; it reports as member
 /// `index`. The native search is given the `bounds` computed for it; SAT too when their
 /// LP is settled (a large model's LP, left to the native search, SAT solves itself, as
 /// on its own).
 fn start_member(
     puzzle: &Puzzle,
-    entrant: Entrant,
+    contender: Contender,
     index: usize,
     bounds: Option<PackingBounds>,
     goal: Goal,
@@ -249,28 +224,30 @@ fn start_member(
     sender: &mpsc::Sender<Report>,
 ) -> Result<Member, SolveError> {
     let settled = |b: &PackingBounds| !matches!(b.lp, LpOutcome::Unfinished | LpOutcome::Unsolved);
-    let given = match entrant {
-        Entrant::Embedded(Backend::Native) => bounds,
-        Entrant::Embedded(_) => bounds.filter(settled),
-        Entrant::External(_) => None,
+    let given = match contender {
+        Contender::Embedded(Backend::Native) => bounds,
+        Contender::Embedded(_) => bounds.filter(settled),
+        Contender::External(_) => None,
     };
     let stop = Arc::new(AtomicBool::new(false));
     // The native search keeps the caller's progress notes; the others' would interleave.
-    let member_control = match entrant {
-        Entrant::Embedded(Backend::Native) => control.with_stop(stop.clone()),
+    let member_control = match contender {
+        Contender::Embedded(Backend::Native) => control.with_stop(stop.clone()),
         _ => control.silent().with_stop(stop.clone()),
     };
     let (puzzle, sender) = (puzzle.clone(), sender.clone());
-    let label = entrant.label();
-    let backend = entrant.backend();
+    let label = contender.label();
+    let backend = contender.backend();
     std::thread::Builder::new()
-        .name(entrant.thread_name())
+        .name(thread_name(&contender))
         .spawn(move || {
-            let answer = match &entrant {
-                Entrant::Embedded(backend) => {
+            let answer = match &contender {
+                Contender::Embedded(backend) => {
                     solve_knowing(&puzzle, *backend, goal, &member_control, given)
                 }
-                Entrant::External(solver) => solve_external(&puzzle, solver, goal, &member_control),
+                Contender::External(solver) => {
+                    solve_external(&puzzle, solver, goal, &member_control)
+                }
             };
             // The portfolio may have returned already (another member's bug); nothing
             // to tell it then.

@@ -5,7 +5,7 @@ use crate::args::Compare;
 use crate::output::{check_goal, exit, flag, goal, print_json, print_stdout, Failure};
 use crate::session::Session;
 use puzzlec::base::error::NamesSettings;
-use puzzlec::driver::external::ExternalSolver;
+use puzzlec::driver::external::{Contender, ExternalSolver};
 use puzzlec::driver::guard::{self, Work};
 use puzzlec::driver::{self, Backend, CompareRow, SolveError, Verdict};
 use puzzlec::puzzle::load_model_file;
@@ -17,21 +17,6 @@ use std::time::{Duration, Instant};
 /// clause learning, does not prove the contest board's 20 in minutes (SAT takes
 /// milliseconds), and a comparison should end.
 const CP_DEFAULT_LIMIT: Duration = Duration::from_secs(10);
-
-/// Who a row asks: an embedded backend or an external solver.
-enum Contender {
-    Embedded(Backend),
-    External(ExternalSolver),
-}
-
-impl Contender {
-    fn label(&self) -> String {
-        match self {
-            Contender::Embedded(backend) => backend.name().to_string(),
-            Contender::External(solver) => solver.label(),
-        }
-    }
-}
 
 /// Runs every backend on `model` and prints the comparison: exit 1 when two proven
 /// answers disagree or a backend returned a wrong solution, 3 when Ctrl-C stopped it.
