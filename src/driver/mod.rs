@@ -635,8 +635,8 @@ fn state_bound(model: &mut crate::model::Model, known: Option<PackingBound>) {
 /// Runs a model backend on its own thread, so a deadline or Ctrl-C ends the run at once
 /// even where the solver does not poll for it (microlp; varisat stops itself within a few
 /// milliseconds, see [`crate::oracle::varisat::Varisat::stoppable`]); the thread's best
-/// assignment is kept. `known`: a
-/// packing's bound known before the search, stated to the model ([`state_bound`]).
+/// assignment is kept. `known`: a packing's bound known before the search, stated to the
+/// model ([`state_bound`]).
 fn run_stoppable(
     puzzle: &Puzzle,
     backend: Backend,
