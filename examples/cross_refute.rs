@@ -14,6 +14,7 @@
 //! well, the proof is kept in `STEM.pbp` (and the OPB file in `STEM.opb`) and checked by
 //! puzzlec's PB checker.
 
+use puzzlec::base::Control;
 use puzzlec::driver::packing_bounds::row_lp_weights;
 use puzzlec::engines::russian_doll::{self, DollOptions};
 use puzzlec::puzzle::{load_model_file, Puzzle};
@@ -36,6 +37,12 @@ fn main() {
         std::process::exit(2)
     };
     if flag("proof") {
+        let weights = if flag("lp-weights") {
+            let never = std::sync::atomic::AtomicBool::new(false);
+            row_lp_weights(&packing.instance, &Control::unlimited(), &never)
+        } else {
+            Vec::new()
+        };
         let options = russian_doll::DollProofOptions {
             lookahead: if flag("no-lookahead") {
                 0
@@ -43,6 +50,7 @@ fn main() {
                 russian_doll::DollProofOptions::default().lookahead
             },
             area: !flag("no-area"),
+            row_weights: &weights,
         };
         let stem = args.iter().find_map(|a| a.strip_prefix("write="));
         prove(model, &packing.instance, &options, stem);
@@ -65,8 +73,7 @@ fn main() {
     let weights = if flag("lp-weights") {
         let started = Instant::now();
         let never = std::sync::atomic::AtomicBool::new(false);
-        let control = puzzlec::base::Control::unlimited();
-        let weights = row_lp_weights(&packing.instance, &control, &never);
+        let weights = row_lp_weights(&packing.instance, &Control::unlimited(), &never);
         println!(
             "each scan row's LP dual: {:.2} s",
             started.elapsed().as_secs_f64()
@@ -164,7 +171,7 @@ fn prove(
             std::process::exit(2)
         });
     println!(
-        "{model}: {} pieces; proof: {} nodes, {} memo hits ({} with dead cells), {} dead-cell keys, {} lookahead cuts, {} area cuts, {} derived, {} bytes ({:.0} per node), {:.2} s",
+        "{model}: {} pieces; proof: {} nodes, {} memo hits ({} with dead cells), {} dead-cell keys, {} lookahead cuts, {} area cuts, {} weight cuts, {} derived, {} bytes ({:.0} per node), {:.2} s",
         proof.optimum,
         proof.nodes,
         proof.memo_hits,
@@ -172,6 +179,7 @@ fn prove(
         proof.dead_keys,
         proof.lookahead_cuts,
         proof.area_cuts,
+        proof.weight_cuts,
         proof.derived,
         out.0,
         out.0 as f64 / proof.nodes as f64,

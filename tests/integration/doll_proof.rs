@@ -466,6 +466,97 @@ fn the_area_cut_is_proved_and_its_tampered_sums_are_refused() {
     }
 }
 
+/// The cut by each scan row's LP dual weights is justified in the proof too: skew
+/// tetrominoes in 10 x 10 (23, OEIS A355477) and V pentominoes in 9 x 9 (14), both
+/// checkers accept, with fewer nodes than without the weights; a weighted sum taking the
+/// definition once less than the divisor is refused at a later line.
+#[test]
+fn the_weighted_cut_is_proved_and_a_short_weighted_sum_is_refused() {
+    let test = "the_weighted_cut_is_proved_and_a_short_weighted_sum_is_refused";
+    let veripb = veripb_or_skip(test);
+    let dir = tempfile::tempdir().unwrap();
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let control = puzzlec::base::Control::unlimited();
+    let mut tampered = 0;
+    for (model, optimum, area) in [
+        (
+            resized(dir.path(), "skew-tetromino", (14, 14), (10, 10)),
+            23,
+            4,
+        ),
+        (v_pentominoes(dir.path(), 9), 14, 5),
+    ] {
+        let Puzzle::Packing(packing) = load_model_file(&model).unwrap() else {
+            panic!("a packing model")
+        };
+        let weights =
+            puzzlec::driver::packing_bounds::row_lp_weights(&packing.instance, &control, &never);
+        let options = DollProofOptions {
+            row_weights: &weights,
+            ..DollProofOptions::default()
+        };
+        let (opb, pbp, outcome) = proved_from(dir.path(), &model, "weighted", &options);
+        let what = format!("{}", model.display());
+        assert_eq!(outcome.optimum, optimum, "{what}");
+        assert!(outcome.weight_cuts > 100, "{what}: {outcome:?}");
+        both_accept(&opb, &pbp, optimum, veripb, &what);
+        let (_, _, without) =
+            proved_from(dir.path(), &model, "plain", &DollProofOptions::default());
+        assert_eq!((without.optimum, without.weight_cuts), (optimum, 0));
+        assert!(
+            outcome.nodes < without.nodes,
+            "{what}: {outcome:?} {without:?}"
+        );
+        // A weighted sum, `pol DEFINITION D * [FAR +]` with D the weights' divisor (the
+        // area sums take the piece's cells), as the first term of a cut `pol SUM .. d`.
+        let text = std::fs::read_to_string(&pbp).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let ids = constraint_ids(&lines);
+        let words = |i: usize| lines[i].split(' ').collect::<Vec<_>>();
+        let by_id: std::collections::HashMap<String, usize> = (0..lines.len())
+            .filter_map(|i| ids[i].map(|id| (id.to_string(), i)))
+            .collect();
+        let is_sum = |i: usize| {
+            let w = words(i);
+            w[0] == "pol"
+                && w.len() >= 5
+                && w[3] == "*"
+                && w[2].parse::<u64>().is_ok_and(|d| d > 1 && d != area)
+        };
+        // Weights whose divisor is 1 (whole weights) have no shorter sum to tamper with.
+        let Some(sum) = (0..lines.len()).find_map(|i| {
+            let w = words(i);
+            let cut = w[0] == "pol" && w.len() > 6 && w[w.len() - 2] == "d";
+            let first = by_id.get(*w.get(1)?).copied()?;
+            (cut && is_sum(first)).then_some(first)
+        }) else {
+            continue;
+        };
+        tampered += 1;
+        let divisor: u64 = lines[sum].split(' ').nth(2).unwrap().parse().unwrap();
+        let short = lines[sum].replacen(
+            &format!(" {divisor} * "),
+            &format!(" {} * ", divisor - 1),
+            1,
+        );
+        let mut changed: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        changed[sum] = short;
+        let path = dir.path().join("tampered.pbp");
+        std::fs::write(&path, changed.join("\n") + "\n").unwrap();
+        let refused = check_pb_files(&opb, &path)
+            .expect_err("a short weighted sum")
+            .to_string();
+        assert!(refused.contains(": rup: "), "{what}: {refused}");
+        if veripb {
+            assert_eq!(veripb_verdict(&opb, &path), None, "veripb accepted {what}");
+        }
+    }
+    assert!(
+        tampered > 0,
+        "no weighted sum with a divisor above 1 to tamper with"
+    );
+}
+
 /// `prove --veripb --veripb-shards 0` (one proof) of the crosses in 8 x 8 into a fresh
 /// folder; the folder.
 fn certificate(dir: &Path) -> PathBuf {

@@ -245,11 +245,11 @@ pub(super) struct Engine<'p, W> {
 pub(super) struct WeightCut {
     /// Per scan position, its cell's weight, then zeros for every bit a window may have
     /// past the last cell.
-    weights: Vec<u32>,
+    pub(super) weights: Vec<u32>,
     /// Per scan position `q`, the weight of the cells from `q` on.
     suffix: Vec<u64>,
     /// What every placement from the row on weighs at least.
-    divisor: u64,
+    pub(super) divisor: u64,
     /// The heaviest cell's weight.
     heaviest: u64,
 }

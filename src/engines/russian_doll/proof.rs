@@ -79,6 +79,12 @@
 //! (derived once per cell and set). As in the fast doll, the area cut is used on the entries
 //! within `AREA_GAP` pieces of the area (the lookahead stays on there, unlike the doll's).
 //!
+//! The weighted cut (given `DollProofOptions::row_weights`, as `DollOptions::row_weights`)
+//! is the area cut with each cell counted as often as it weighs in its scan row's weights
+//! and the definition taken `D` times, `D` what every placement from the row on weighs at
+//! least; each placement's weight beyond `D` is cancelled by its literal axiom, and the far
+//! sums are kept per scan row.
+//!
 //! The table entry of a cell where the search found no packing is the root node's clause
 //! (an empty window); one that rose follows from the next entry in one `rup`. The last
 //! entry with the `u` definition gives "at most `S[0]` pieces", the witness is logged with
@@ -87,7 +93,7 @@
 //! # What is switched off
 //!
 //! The proof covers the search with the memo, dead cells, relaxed lookups, skipped unfit
-//! cells, the area cut and the lookahead cut ([`DollProofOptions`]; the lookahead on every
+//! cells, the area cut, the weighted cut and the lookahead cut ([`DollProofOptions`]; the lookahead on every
 //! box, unlike the fast doll, which leaves it off below 14 columns: in the proof it pays
 //! there too). Not (yet) the lookahead's exact search, outside row bounds, mirror symmetry
 //! and the threads: a proof is written by one thread without them (what each saves in the
@@ -101,7 +107,7 @@ use std::ops::Range;
 use rustc_hash::FxHashMap;
 
 use super::bounds::{dead_span, Cover, LOOKAHEAD_LEVELS};
-use super::instance::{covering_lists, Engine, Prepared};
+use super::instance::{covering_lists, weight_cuts, Engine, Prepared};
 use super::memo::{key_of, Key};
 use super::table::{area_gap, relaxed_offsets, AREA_GAP};
 use super::window::Window;
@@ -112,6 +118,7 @@ use crate::formats::veripb::{
     Objective, OpbFile, PolItem, Relation, Step, VarNames, WitnessValue, PROOF_HEADER,
 };
 use crate::geometry::placements::PackingInstance;
+use crate::geometry::weights::CellWeights;
 
 /// What a proof-writing run found and wrote.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -132,13 +139,15 @@ pub struct DollProof {
     pub lookahead_cuts: u64,
     /// Nodes cut by area ([`DollProofOptions::area`]).
     pub area_cuts: u64,
+    /// Nodes cut by weight ([`DollProofOptions::row_weights`]).
+    pub weight_cuts: u64,
     /// Constraints the proof derives (its last ID minus the formula's).
     pub derived: u64,
 }
 
 /// Options of the proof-writing search ([`write_proof_with`], [`write_shard_proof_with`]).
 #[derive(Clone, Copy, Debug)]
-pub struct DollProofOptions {
+pub struct DollProofOptions<'a> {
     /// The lookahead cut's deepest level `k` (below 2: off; at most 6), as
     /// [`DollOptions::lookahead`](super::DollOptions::lookahead), justified in the proof
     /// (see the module doc).
@@ -147,13 +156,20 @@ pub struct DollProofOptions {
     /// entries, the lookahead left on), justified in the proof by one `pol` per cut (see
     /// the module doc).
     pub area: bool,
+    /// Per scan row, cell weights for the weighted cut, as
+    /// [`DollOptions::row_weights`](super::DollOptions::row_weights) (rows whose weights
+    /// fall short on a placement are not cut), justified in the proof by one `pol` per cut:
+    /// the area cut's, each cell's at-most-one taken as often as it weighs (see
+    /// [`Prover::weight_cut`]). Empty: off.
+    pub row_weights: &'a [Option<CellWeights>],
 }
 
-impl Default for DollProofOptions {
+impl Default for DollProofOptions<'_> {
     fn default() -> Self {
         DollProofOptions {
             lookahead: 5,
             area: true,
+            row_weights: &[],
         }
     }
 }
@@ -375,6 +391,8 @@ pub struct DollShardProof {
     pub lookahead_cuts: u64,
     /// Nodes cut by area.
     pub area_cuts: u64,
+    /// Nodes cut by weight ([`DollProofOptions::row_weights`]).
+    pub weight_cuts: u64,
     /// Constraints the proof derives.
     pub derived: u64,
 }
@@ -579,8 +597,14 @@ struct Prover<'p, W> {
     near: FxHashMap<(u32, u32), u64>,
     /// The sums of [`Prover::area_sum`], by `(q, k)`.
     area_sums: FxHashMap<(u32, u32), u64>,
+    /// Per scan row with weights, per scan position `q` of that row or later, once
+    /// derived: the weighted far sum of [`Prover::weighted_far_sum`] (`None`: nothing).
+    weighted_far: Vec<Vec<Option<Option<u64>>>>,
+    /// The sums of [`Prover::weighted_sum`], by `(q, k)`.
+    weighted_sums: FxHashMap<(u32, u32), u64>,
     lookahead_cuts: u64,
     area_cuts: u64,
+    weight_cuts: u64,
     nodes: u64,
     memo_hits: u64,
     dead_keys: u64,
@@ -606,7 +630,13 @@ impl<'p, W: Window> Prover<'p, W> {
             } else {
                 0
             },
+            weighted: weight_cuts(prep, options.row_weights),
             ..Engine::plain(prep)
+        };
+        let rows = if engine.weighted.is_empty() {
+            0
+        } else {
+            engine.weighted.len()
         };
         let names = opb.names.clone();
         let next_id = opb.constraint_ids() + 1;
@@ -639,8 +669,11 @@ impl<'p, W: Window> Prover<'p, W> {
             far: vec![None; prep.cells + 1],
             near: FxHashMap::default(),
             area_sums: FxHashMap::default(),
+            weighted_far: vec![Vec::new(); rows],
+            weighted_sums: FxHashMap::default(),
             lookahead_cuts: 0,
             area_cuts: 0,
+            weight_cuts: 0,
             nodes: 0,
             memo_hits: 0,
             dead_keys: 0,
@@ -1036,6 +1069,7 @@ impl<'p, W: Window> Prover<'p, W> {
             dead_hits: self.dead_hits,
             lookahead_cuts: self.lookahead_cuts,
             area_cuts: self.area_cuts,
+            weight_cuts: self.weight_cuts,
             derived,
         })
     }
@@ -1098,6 +1132,7 @@ impl<'p, W: Window> Prover<'p, W> {
             dead_hits: self.dead_hits,
             lookahead_cuts: self.lookahead_cuts,
             area_cuts: self.area_cuts,
+            weight_cuts: self.weight_cuts,
             derived,
         })
     }
@@ -1403,11 +1438,14 @@ impl<'p, W: Window> Prover<'p, W> {
             Some((_, id, kept)) => (id, kept),
             None => match self.area_cut(q, filled, need)? {
                 Some(id) => (id, ALL),
-                None => match self.lookahead(q, filled, need)? {
+                None => match self.weight_cut(q, filled, need)? {
                     Some(id) => (id, ALL),
-                    None => match self.expand(q, filled, need)? {
+                    None => match self.lookahead(q, filled, need)? {
                         Some(id) => (id, ALL),
-                        None => return Ok(Closed::Found),
+                        None => match self.expand(q, filled, need)? {
+                            Some(id) => (id, ALL),
+                            None => return Ok(Closed::Found),
+                        },
                     },
                 },
             },
@@ -1500,6 +1538,143 @@ impl<'p, W: Window> Prover<'p, W> {
         let id = self.pol(items)?;
         self.area_sums.insert((q as u32, k as u32), id);
         Ok(id)
+    }
+
+    /// The clause of the node `(q, window)` (dead cells filled) that needs `need` more
+    /// pieces, if the weighted cut does (`None`: it does not), stored in the memo as a
+    /// searched node's clause. As [`Prover::area_cut`], with each cell counted as often as
+    /// it weighs in its scan row's weights and the divisor `D` (what every placement from
+    /// the row on weighs at least) in place of the smallest piece: one `pol` adds
+    /// [`Prover::weighted_sum`], each free cell before `q + reach` times its weight
+    /// ([`Prover::cell_at_most_one`]) and each window cell's `e{q}_{w}` line times its
+    /// weight. Every placement `P` from `q` on then cancels (`D` plain from the definition,
+    /// its excess weight plain from the axioms, its weight negated from its cells),
+    /// leaving `D need ~u + sum w m ~e{q}_w >= D need - F` with `F` the weight of the free
+    /// cells some placement from `q` on covers, below `D need` where the doll cuts; divided
+    /// by its largest coefficient, that is the node's clause (zero-weight window cells left
+    /// out, so perhaps a stronger one).
+    fn weight_cut(&mut self, q: usize, window: W, need: u32) -> Result<Option<u64>, WriteError> {
+        if !self.engine.weight_cuts(q, window, need) {
+            return Ok(None);
+        }
+        self.weight_cuts += 1;
+        let row = q / self.prep.row;
+        let cut = self.engine.weighted[row]
+            .as_ref()
+            .expect("the row has weights");
+        let weights: Vec<u64> = (q..(q + self.prep.reach).min(self.prep.cells))
+            .map(|w| u64::from(cut.weights[w]))
+            .collect();
+        let mut divisor = cut.divisor * u64::from(need);
+        let mut items = vec![PolItem::Id(ConstraintId::Absolute(
+            self.weighted_sum(q, need as usize)?,
+        ))];
+        let cells = self.key_cells(q, window, ALL);
+        for (w, &weight) in (q..).zip(&weights) {
+            if weight == 0 {
+                continue;
+            }
+            let item = if bit(cells, w - q) {
+                divisor = divisor.max(weight * self.covering(w, q).len() as u64);
+                let free = self.free(q, w).expect("a placement covers it");
+                PolItem::Id(ConstraintId::Absolute(free.implies))
+            } else {
+                match self.cell_at_most_one(w, q)? {
+                    Some(item) => item,
+                    None => continue,
+                }
+            };
+            items.push(item);
+            if weight > 1 {
+                items.push(PolItem::Multiply(weight));
+            }
+            items.push(PolItem::Add);
+        }
+        items.push(PolItem::Divide(divisor));
+        let id = self.pol(items)?;
+        self.remember(q, window, need, id);
+        Ok(Some(id))
+    }
+
+    /// `D` times the definition `u{q}_{k} -> at least k placements from q on` plus the
+    /// weighted far sum of `q` ([`Prover::weighted_far_sum`]), under `q`'s scan row's
+    /// weights; derived once per `(q, k)`.
+    fn weighted_sum(&mut self, q: usize, k: usize) -> Result<u64, WriteError> {
+        if let Some(&id) = self.weighted_sums.get(&(q as u32, k as u32)) {
+            return Ok(id);
+        }
+        let row = q / self.prep.row;
+        let divisor = self.engine.weighted[row].as_ref().expect("weights").divisor;
+        let mut items = vec![
+            PolItem::Id(ConstraintId::Absolute(self.counter(q, k).implies)),
+            PolItem::Multiply(divisor),
+        ];
+        if let Some(far) = self.weighted_far_sum(row, q)? {
+            items.push(PolItem::Id(ConstraintId::Absolute(far)));
+            items.push(PolItem::Add);
+        }
+        let id = self.pol(items)?;
+        self.weighted_sums.insert((q as u32, k as u32), id);
+        Ok(id)
+    }
+
+    /// The far sum of `q` ([`Prover::far_sum`]) under scan row `row`'s weights: each cell
+    /// from `q + reach` on, its at-most-one times its weight, and each placement from `q`
+    /// on, its literal axiom `x >= 0` times what it weighs beyond the divisor; derived once
+    /// per `(row, q)` from that of `q + 1` (`None`: nothing to add).
+    fn weighted_far_sum(&mut self, row: usize, q: usize) -> Result<Option<u64>, WriteError> {
+        let n = self.prep.cells;
+        if self.weighted_far[row].is_empty() {
+            self.weighted_far[row] = vec![None; n + 1];
+            self.weighted_far[row][n] = Some(None);
+        }
+        let mut top = q;
+        while self.weighted_far[row][top].is_none() {
+            top += 1;
+        }
+        let add = |items: &mut Vec<PolItem>, term: &[PolItem]| {
+            let first = items.is_empty();
+            items.extend_from_slice(term);
+            if !first {
+                items.push(PolItem::Add);
+            }
+        };
+        for p in (q..top).rev() {
+            let cut = self.engine.weighted[row].as_ref().expect("weights");
+            let divisor = cut.divisor;
+            let mut items = Vec::new();
+            if let Some(later) = self.weighted_far[row][p + 1].expect("derived") {
+                add(&mut items, &[PolItem::Id(ConstraintId::Absolute(later))]);
+            }
+            let cell = p + self.prep.reach;
+            if cell < n {
+                let weight = u64::from(cut.weights[cell]);
+                if weight > 0 {
+                    if let Some(item) = self.cell_at_most_one(cell, p)? {
+                        add(&mut items, &[item, PolItem::Multiply(weight)]);
+                    }
+                }
+            }
+            let cut = self.engine.weighted[row].as_ref().expect("weights");
+            for i in self.prep.starts[p] as usize..self.prep.starts[p + 1] as usize {
+                let weight: u64 = self.prep.relative[i]
+                    .iter()
+                    .map(|&k| u64::from(cut.weights[p + k]))
+                    .sum();
+                let axiom = PolItem::Axiom(x(self.prep.index[i]));
+                match weight - divisor {
+                    0 => {}
+                    1 => add(&mut items, &[axiom]),
+                    extra => add(&mut items, &[axiom, PolItem::Multiply(extra)]),
+                }
+            }
+            self.weighted_far[row][p] = Some(match items.as_slice() {
+                [] => None,
+                [PolItem::Id(ConstraintId::Absolute(id))] => Some(*id),
+                _ => Some(self.pol(items)?),
+            });
+        }
+        Ok(self.weighted_far[row][q].expect("derived"))
     }
 
     /// The far sum of `q`: the at-most-ones of the cells from `q + reach` on (only
