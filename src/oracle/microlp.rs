@@ -1,7 +1,7 @@
 //! The embedded MILP oracle: a [`LinearProgram`] solved by microlp (pure Rust) through
 //! good_lp; lazy-constraint cuts are added as rows and the program re-solved until none is
 //! violated. HiGHS, linked in with the `highs` feature, has its own module
-//! ([`super::highs`]).
+//! (`oracle::highs`).
 
 use super::{MilpAnswer, MilpOracle, OracleError};
 use crate::base::evidence::OracleKind;

@@ -159,8 +159,8 @@ pub struct DollProofOptions<'a> {
     /// Per scan row, cell weights for the weighted cut, as
     /// [`DollOptions::row_weights`](super::DollOptions::row_weights) (rows whose weights
     /// fall short on a placement are not cut), justified in the proof by one `pol` per cut:
-    /// the area cut's, each cell's at-most-one taken as often as it weighs (see
-    /// [`Prover::weight_cut`]). Empty: off.
+    /// the area cut's, each cell's at-most-one taken as often as it weighs (see the module
+    /// doc). Empty: off.
     pub row_weights: &'a [Option<CellWeights>],
 }
 
