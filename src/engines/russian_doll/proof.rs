@@ -448,6 +448,15 @@ pub fn write_shard_proof_with(
     }
 }
 
+/// Appends a term to a `pol` sum (its items leave it on top), adding it to what is there.
+fn add_term(items: &mut Vec<PolItem>, term: &[PolItem]) {
+    let first = items.is_empty();
+    items.extend_from_slice(term);
+    if !first {
+        items.push(PolItem::Add);
+    }
+}
+
 /// The literal of placement `i` (variable `x{i+1}`, the `i`-th of [`VarNames::numbered`]).
 fn x(i: usize) -> Lit {
     Lit::new(i as u32, false)
@@ -1495,13 +1504,36 @@ impl<'p, W: Window> Prover<'p, W> {
             return Ok(None);
         }
         self.area_cuts += 1;
-        let k = need as usize;
-        let mut items = vec![PolItem::Id(ConstraintId::Absolute(self.area_sum(q, k)?))];
+        let sum = self.area_sum(q, need as usize)?;
+        let near = (q + self.prep.reach).min(self.prep.cells) - q;
+        let id = self.cut_from_sum(q, window, need, sum, u64::from(area), &vec![1; near])?;
+        Ok(Some(id))
+    }
+
+    /// The `pol` of a cut by area or weight at the node `(q, window)` needing `need`
+    /// pieces: `sum` (the definition of `u{q}_{need}` taken `times` times, with its far
+    /// sum), then each cell `w` before `q + reach`, `weights[w - q]` times (0: left out):
+    /// its `e{q}_{w}` line if the window covers it, else its at-most-one over the
+    /// placements from `q` on; divided by the largest coefficient. Remembered as the
+    /// node's clause.
+    fn cut_from_sum(
+        &mut self,
+        q: usize,
+        window: W,
+        need: u32,
+        sum: u64,
+        times: u64,
+        weights: &[u64],
+    ) -> Result<u64, WriteError> {
+        let mut items = vec![PolItem::Id(ConstraintId::Absolute(sum))];
         let cells = self.key_cells(q, window, ALL);
-        let mut divisor = u64::from(area) * u64::from(need);
-        for w in q..(q + self.prep.reach).min(self.prep.cells) {
+        let mut divisor = times * u64::from(need);
+        for (w, &weight) in (q..).zip(weights) {
+            if weight == 0 {
+                continue;
+            }
             let item = if bit(cells, w - q) {
-                divisor = divisor.max(self.covering(w, q).len() as u64);
+                divisor = divisor.max(weight * self.covering(w, q).len() as u64);
                 let free = self.free(q, w).expect("a placement covers it");
                 PolItem::Id(ConstraintId::Absolute(free.implies))
             } else {
@@ -1511,12 +1543,15 @@ impl<'p, W: Window> Prover<'p, W> {
                 }
             };
             items.push(item);
+            if weight > 1 {
+                items.push(PolItem::Multiply(weight));
+            }
             items.push(PolItem::Add);
         }
         items.push(PolItem::Divide(divisor));
         let id = self.pol(items)?;
         self.remember(q, window, need, id);
-        Ok(Some(id))
+        Ok(id)
     }
 
     /// `a` times the definition `u{q}_{k} -> at least k placements from q on` plus the
@@ -1558,41 +1593,15 @@ impl<'p, W: Window> Prover<'p, W> {
             return Ok(None);
         }
         self.weight_cuts += 1;
-        let row = q / self.prep.row;
-        let cut = self.engine.weighted[row]
+        let cut = self.engine.weighted[q / self.prep.row]
             .as_ref()
             .expect("the row has weights");
+        let divisor = cut.divisor;
         let weights: Vec<u64> = (q..(q + self.prep.reach).min(self.prep.cells))
             .map(|w| u64::from(cut.weights[w]))
             .collect();
-        let mut divisor = cut.divisor * u64::from(need);
-        let mut items = vec![PolItem::Id(ConstraintId::Absolute(
-            self.weighted_sum(q, need as usize)?,
-        ))];
-        let cells = self.key_cells(q, window, ALL);
-        for (w, &weight) in (q..).zip(&weights) {
-            if weight == 0 {
-                continue;
-            }
-            let item = if bit(cells, w - q) {
-                divisor = divisor.max(weight * self.covering(w, q).len() as u64);
-                let free = self.free(q, w).expect("a placement covers it");
-                PolItem::Id(ConstraintId::Absolute(free.implies))
-            } else {
-                match self.cell_at_most_one(w, q)? {
-                    Some(item) => item,
-                    None => continue,
-                }
-            };
-            items.push(item);
-            if weight > 1 {
-                items.push(PolItem::Multiply(weight));
-            }
-            items.push(PolItem::Add);
-        }
-        items.push(PolItem::Divide(divisor));
-        let id = self.pol(items)?;
-        self.remember(q, window, need, id);
+        let sum = self.weighted_sum(q, need as usize)?;
+        let id = self.cut_from_sum(q, window, need, sum, divisor, &weights)?;
         Ok(Some(id))
     }
 
@@ -1632,26 +1641,19 @@ impl<'p, W: Window> Prover<'p, W> {
         while self.weighted_far[row][top].is_none() {
             top += 1;
         }
-        let add = |items: &mut Vec<PolItem>, term: &[PolItem]| {
-            let first = items.is_empty();
-            items.extend_from_slice(term);
-            if !first {
-                items.push(PolItem::Add);
-            }
-        };
         for p in (q..top).rev() {
             let cut = self.engine.weighted[row].as_ref().expect("weights");
             let divisor = cut.divisor;
             let mut items = Vec::new();
             if let Some(later) = self.weighted_far[row][p + 1].expect("derived") {
-                add(&mut items, &[PolItem::Id(ConstraintId::Absolute(later))]);
+                add_term(&mut items, &[PolItem::Id(ConstraintId::Absolute(later))]);
             }
             let cell = p + self.prep.reach;
             if cell < n {
                 let weight = u64::from(cut.weights[cell]);
                 if weight > 0 {
                     if let Some(item) = self.cell_at_most_one(cell, p)? {
-                        add(&mut items, &[item, PolItem::Multiply(weight)]);
+                        add_term(&mut items, &[item, PolItem::Multiply(weight)]);
                     }
                 }
             }
@@ -1664,8 +1666,8 @@ impl<'p, W: Window> Prover<'p, W> {
                 let axiom = PolItem::Axiom(x(self.prep.index[i]));
                 match weight - divisor {
                     0 => {}
-                    1 => add(&mut items, &[axiom]),
-                    extra => add(&mut items, &[axiom, PolItem::Multiply(extra)]),
+                    1 => add_term(&mut items, &[axiom]),
+                    extra => add_term(&mut items, &[axiom, PolItem::Multiply(extra)]),
                 }
             }
             self.weighted_far[row][p] = Some(match items.as_slice() {
@@ -1691,24 +1693,16 @@ impl<'p, W: Window> Prover<'p, W> {
         if top == n {
             self.far[n] = Some(None);
         }
-        // Appends a term to the sum (its items leave it on top), adding it to what is there.
-        let add = |items: &mut Vec<PolItem>, term: &[PolItem]| {
-            let first = items.is_empty();
-            items.extend_from_slice(term);
-            if !first {
-                items.push(PolItem::Add);
-            }
-        };
         for p in (q..top).rev() {
             let mut items = Vec::new();
             if let Some(later) = self.far[p + 1].expect("derived") {
-                add(&mut items, &[PolItem::Id(ConstraintId::Absolute(later))]);
+                add_term(&mut items, &[PolItem::Id(ConstraintId::Absolute(later))]);
             }
             let cell = p + self.prep.reach;
             if cell < n {
                 // Only placements from p on cover it: its own at-most-one.
                 if let Some(item) = self.cell_at_most_one(cell, p)? {
-                    add(&mut items, &[item]);
+                    add_term(&mut items, &[item]);
                 }
             }
             let area = self.engine.area as usize;
@@ -1716,8 +1710,8 @@ impl<'p, W: Window> Prover<'p, W> {
                 let axiom = PolItem::Axiom(x(self.prep.index[i]));
                 match self.prep.relative[i].len() - area {
                     0 => {}
-                    1 => add(&mut items, &[axiom]),
-                    extra => add(&mut items, &[axiom, PolItem::Multiply(extra as u64)]),
+                    1 => add_term(&mut items, &[axiom]),
+                    extra => add_term(&mut items, &[axiom, PolItem::Multiply(extra as u64)]),
                 }
             }
             self.far[p] = Some(match items.as_slice() {
