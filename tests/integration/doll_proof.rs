@@ -557,6 +557,29 @@ fn the_weighted_cut_is_proved_and_a_short_weighted_sum_is_refused() {
     );
 }
 
+/// `prove` gives its proof search each scan row's LP dual weights (as `solve` gives the
+/// doll): V pentominoes in 10 x 10 (18) as one proof makes weight cuts, and `check`
+/// certifies the folder with both checkers.
+#[test]
+fn prove_makes_the_weighted_cut_in_its_proof() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = v_pentominoes(dir.path(), 10);
+    let folder = crate::common::prove_with(dir.path(), &model, &["--veripb-shards", "0"]);
+    let manifest = std::fs::read_to_string(folder.join("manifest.json")).unwrap();
+    let cuts: u64 = manifest
+        .split(" weight cuts)")
+        .next()
+        .and_then(|before| before.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no weight cuts named: {manifest}"));
+    assert!(cuts > 100, "{cuts}");
+    let checked = puzzlec::check(&folder).unwrap();
+    assert_eq!(
+        checked.conclusion,
+        "certified: 18 is the optimum of model.toml"
+    );
+}
+
 /// `prove --veripb --veripb-shards 0` (one proof) of the crosses in 8 x 8 into a fresh
 /// folder; the folder.
 fn certificate(dir: &Path) -> PathBuf {

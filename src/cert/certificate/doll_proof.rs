@@ -47,11 +47,16 @@ use crate::base::Goal;
 use crate::checkers::pb::{check_pb_files, PbConclusion};
 use crate::driver::bound_race::meet_bound;
 use crate::driver::packing::assignment_of;
-use crate::driver::packing_bounds::{lp_dual_weights, packing_bounds, LpOutcome};
+use crate::driver::packing_bounds::{
+    lp_dual_weights, packing_bounds, row_lp_weights, LpOutcome, LP_BEFORE_SEARCH,
+};
 use crate::driver::Backend;
-use crate::engines::russian_doll::{packing_opb, write_proof, DollProofError};
+use crate::engines::russian_doll::{
+    packing_opb, write_proof_with, DollProofError, DollProofOptions,
+};
 use crate::formats::lines::{LineWriter, WriteError};
 use crate::formats::veripb::{write_opb, OpbFile};
+use crate::geometry::placements::PackingInstance;
 use crate::model::{Assignment, Var};
 use crate::puzzle::packing::Packing;
 use crate::puzzle::{Puzzle, Solution};
@@ -137,6 +142,20 @@ pub(super) fn prove_veripb(
     shards::prove(job, shard, split)
 }
 
+/// The weights of the proof search's weighted cut: each scan row's LP dual, as `solve`
+/// gives the doll (boxes of at most [`LP_BEFORE_SEARCH`] placements; larger ones get
+/// none). Any weights are sound in the proof (its `pol` steps check them), and the table
+/// they give is the same, so shards may each solve them.
+pub(crate) fn proof_weights(
+    instance: &PackingInstance,
+    control: &Control,
+) -> Vec<Option<CellWeights>> {
+    if instance.placements.len() > LP_BEFORE_SEARCH {
+        return Vec::new();
+    }
+    row_lp_weights(instance, control, control.stop_flag())
+}
+
 /// The doll's single proof of the maximum packing of `job`.
 fn prove(job: &Job<'_>) -> Result<Manifest, ProveError> {
     let Job {
@@ -155,17 +174,25 @@ fn prove(job: &Job<'_>) -> Result<Manifest, ProveError> {
         model_path,
         "",
         control,
-        |out, stop| write_proof(&packing.instance, out, stop),
+        |out, stop| {
+            let weights = proof_weights(&packing.instance, control);
+            let options = DollProofOptions {
+                row_weights: &weights,
+                ..DollProofOptions::default()
+            };
+            write_proof_with(&packing.instance, &options, out, stop)
+        },
     )?;
     folder.files.insert(PROOF_ROLE.to_string(), entry);
     let how = format!(
-        "the native Russian-doll search (memo of exhausted states with dead cells and relaxed lookups, the lookahead cut and the area cut, one thread; no symmetry) found a packing of {} and wrote, as it searched, a VeriPB proof ({PROOF_FILE}: {} derived constraints over {} search nodes, {} memo hits, {} lookahead cuts, {} area cuts) that at most {} pieces fit in {OPB_FILE}, the packing model; checked by puzzlec's PB checker; the witness is verified by the puzzle's rules",
+        "the native Russian-doll search (memo of exhausted states with dead cells and relaxed lookups, the lookahead cut, the area cut and the cut by each scan row's LP dual weights, one thread; no symmetry) found a packing of {} and wrote, as it searched, a VeriPB proof ({PROOF_FILE}: {} derived constraints over {} search nodes, {} memo hits, {} lookahead cuts, {} area cuts, {} weight cuts) that at most {} pieces fit in {OPB_FILE}, the packing model; checked by puzzlec's PB checker; the witness is verified by the puzzle's rules",
         proof.optimum,
         proof.derived,
         proof.nodes,
         proof.memo_hits,
         proof.lookahead_cuts,
         proof.area_cuts,
+        proof.weight_cuts,
         proof.optimum
     );
     let single = SingleProof {

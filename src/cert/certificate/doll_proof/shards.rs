@@ -65,7 +65,8 @@ use crate::base::shard::Shard;
 use crate::base::Control;
 use crate::checkers::pb::{check_pb_files, PbConclusion};
 use crate::engines::russian_doll::{
-    self, packing_opb, shard_opb, write_shard_proof, DollOptions, DollOutcome, ShardOpb,
+    self, packing_opb, shard_opb, write_shard_proof_with, DollOptions, DollOutcome,
+    DollProofOptions, ShardOpb,
 };
 use crate::geometry::placements::PackingInstance;
 use crate::model::Assignment;
@@ -386,7 +387,7 @@ pub(super) fn prove(
         None => String::new(),
     };
     let how = format!(
-        "the native Russian-doll search found a packing of {optimum} and the suffix table ({TABLE_FILE}); the table's {positions} entries are proved in {} shard(s){cut_for_memory} by the proof-writing doll (memo of exhausted states with dead cells and relaxed lookups, one thread per shard, a memo of its own per shard, the lookahead cut and the area cut; no symmetry), each a VeriPB proof ({derived} derived constraints in all: {}) that every entry of its range holds given the later entries as premises, checked by puzzlec's PB checker; the witness is verified by the puzzle's rules{partial}",
+        "the native Russian-doll search found a packing of {optimum} and the suffix table ({TABLE_FILE}); the table's {positions} entries are proved in {} shard(s){cut_for_memory} by the proof-writing doll (memo of exhausted states with dead cells and relaxed lookups, one thread per shard, a memo of its own per shard, the lookahead cut, the area cut and the cut by each scan row's LP dual weights; no symmetry), each a VeriPB proof ({derived} derived constraints in all: {}) that every entry of its range holds given the later entries as premises, checked by puzzlec's PB checker; the witness is verified by the puzzle's rules{partial}",
         ranges.len(),
         figures.join("; ")
     );
@@ -529,7 +530,14 @@ fn prove_shard(
         model_path,
         &format!("{proof_name}: "),
         control,
-        |out, stop| write_shard_proof(instance, &shard, &table.entries, out, stop),
+        |out, stop| {
+            let weights = super::proof_weights(instance, control);
+            let options = DollProofOptions {
+                row_weights: &weights,
+                ..DollProofOptions::default()
+            };
+            write_shard_proof_with(instance, &options, &shard, &table.entries, out, stop)
+        },
     )?;
     let write_seconds = started.elapsed().as_secs_f64();
     // Checked before it is kept, as every route's proofs are.
