@@ -185,7 +185,7 @@ fn prove(job: &Job<'_>) -> Result<Manifest, ProveError> {
     )?;
     folder.files.insert(PROOF_ROLE.to_string(), entry);
     let how = format!(
-        "the native Russian-doll search (memo of exhausted states with dead cells and relaxed lookups, the lookahead cut, the area cut and the cut by each scan row's LP dual weights, one thread; no symmetry) found a packing of {} and wrote, as it searched, a VeriPB proof ({PROOF_FILE}: {} derived constraints over {} search nodes, {} memo hits, {} lookahead cuts, {} area cuts, {} weight cuts) that at most {} pieces fit in {OPB_FILE}, the packing model; checked by puzzlec's PB checker; the witness is verified by the puzzle's rules",
+        "the native Russian-doll search (memo of exhausted states with dead cells and relaxed lookups, the lookahead cut, the area cut and, on boxes of at most {LP_BEFORE_SEARCH} placements, the cut by each scan row's LP dual weights, one thread; no symmetry) found a packing of {} and wrote, as it searched, a VeriPB proof ({PROOF_FILE}: {} derived constraints over {} search nodes, {} memo hits, {} lookahead cuts, {} area cuts, {} weight cuts) that at most {} pieces fit in {OPB_FILE}, the packing model; checked by puzzlec's PB checker; the witness is verified by the puzzle's rules",
         proof.optimum,
         proof.derived,
         proof.nodes,

@@ -64,6 +64,7 @@ use crate::base::error::InputError;
 use crate::base::shard::Shard;
 use crate::base::Control;
 use crate::checkers::pb::{check_pb_files, PbConclusion};
+use crate::driver::packing_bounds::LP_BEFORE_SEARCH;
 use crate::engines::russian_doll::{
     self, packing_opb, shard_opb, write_shard_proof_with, DollOptions, DollOutcome,
     DollProofOptions, ShardOpb,
@@ -387,7 +388,7 @@ pub(super) fn prove(
         None => String::new(),
     };
     let how = format!(
-        "the native Russian-doll search found a packing of {optimum} and the suffix table ({TABLE_FILE}); the table's {positions} entries are proved in {} shard(s){cut_for_memory} by the proof-writing doll (memo of exhausted states with dead cells and relaxed lookups, one thread per shard, a memo of its own per shard, the lookahead cut, the area cut and the cut by each scan row's LP dual weights; no symmetry), each a VeriPB proof ({derived} derived constraints in all: {}) that every entry of its range holds given the later entries as premises, checked by puzzlec's PB checker; the witness is verified by the puzzle's rules{partial}",
+        "the native Russian-doll search found a packing of {optimum} and the suffix table ({TABLE_FILE}); the table's {positions} entries are proved in {} shard(s){cut_for_memory} by the proof-writing doll (memo of exhausted states with dead cells and relaxed lookups, one thread per shard, a memo of its own per shard, the lookahead cut, the area cut and, on boxes of at most {LP_BEFORE_SEARCH} placements, the cut by each scan row's LP dual weights; no symmetry), each a VeriPB proof ({derived} derived constraints in all: {}) that every entry of its range holds given the later entries as premises, checked by puzzlec's PB checker; the witness is verified by the puzzle's rules{partial}",
         ranges.len(),
         figures.join("; ")
     );
