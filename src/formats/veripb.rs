@@ -1276,18 +1276,46 @@ pub fn push_uint(out: &mut String, n: u64) {
     out.extend(digits[start..].iter().map(|&d| char::from(d)));
 }
 
-/// [`push_uint`] into bytes. The 20 bytes a `u64` may need are appended as one
-/// fixed-size block and the unused ones cut off: a copy of a known size is a few stores,
-/// where one of the digits' own length was a call to `memmove` per number.
+/// [`push_uint`] into bytes. Up to eight digits are built in a register and appended as
+/// one 8-byte block, the unused bytes cut off: digits written one pair at a time to a
+/// buffer and then copied out as a block stalled the copy on every number (the wide load
+/// cannot take its bytes from the narrow stores still in flight), a sixth of a
+/// proof-writing search's time.
 #[inline]
 fn push_uint_bytes(out: &mut Vec<u8>, n: u64) {
-    let mut digits = [0u8; 20];
+    const EIGHT: u64 = 100_000_000;
+    if n >= EIGHT {
+        push_uint_bytes(out, n / EIGHT);
+        out.extend_from_slice(&eight_digits((n % EIGHT) as u32).to_le_bytes());
+        return;
+    }
     let count = n.checked_ilog10().map_or(1, |d| d as usize + 1);
-    decimal_ending(n, &mut digits, count);
+    // The leading zeros are the low bytes: shifted out.
+    let digits = eight_digits(n as u32) >> (8 * (8 - count));
     let len = out.len();
-    out.extend_from_slice(&digits);
+    out.extend_from_slice(&digits.to_le_bytes());
     out.truncate(len + count);
 }
+
+/// The eight decimal digits of `n < 10^8`, leading zeros included, as the bytes of a
+/// little-endian word: the first digit in the lowest byte.
+#[inline]
+fn eight_digits(n: u32) -> u64 {
+    let pair = |p: u32| u64::from(DIGIT_PAIR_WORDS[p as usize]);
+    let (high, low) = (n / 10_000, n % 10_000);
+    pair(high / 100) | pair(high % 100) << 16 | pair(low / 100) << 32 | pair(low % 100) << 48
+}
+
+/// [`DIGIT_PAIRS`] as little-endian words: "00", "01", .. "99".
+const DIGIT_PAIR_WORDS: [u16; 100] = {
+    let mut words = [0u16; 100];
+    let mut i = 0;
+    while i < 100 {
+        words[i] = u16::from_le_bytes([DIGIT_PAIRS[2 * i], DIGIT_PAIRS[2 * i + 1]]);
+        i += 1;
+    }
+    words
+};
 
 /// [`push_uint`] for a signed number.
 pub fn push_int(out: &mut String, n: i64) {
@@ -1693,6 +1721,17 @@ mod tests {
             let mut out = String::new();
             push_uint(&mut out, n);
             assert_eq!(out, n.to_string());
+        }
+        // Every digit count, each side of the eight-digit block, and after other text.
+        let mut numbers = vec![0, u64::MAX, u64::MAX - 1];
+        for d in 0..20 {
+            let p = 10u64.pow(d);
+            numbers.extend([p - 1, p, p + 1, 7 * p, p.saturating_mul(9) + 3]);
+        }
+        for n in numbers {
+            let mut out = b"id ".to_vec();
+            push_uint_bytes(&mut out, n);
+            assert_eq!(String::from_utf8(out).unwrap(), format!("id {n}"));
         }
         for n in [i64::MIN, -1, 0, 42, i64::MAX] {
             let mut out = String::new();
