@@ -158,6 +158,112 @@ impl Memo {
     }
 }
 
+/// The memo of the proof-writing search: per state key, the fewest more pieces known not
+/// to fit there and the ID of the proof's clause that says so. Nothing is forgotten (a
+/// clause once written can always be cited) and one thread owns it. Open addressing over
+/// cache-line buckets of two slots, probed bucket after bucket: a lookup that misses the
+/// caches costs one line where a general hash map cost two (its tags, then its entry), and
+/// the search looks up up to three keys per node.
+pub(super) struct ClauseMemo {
+    buckets: Vec<Bucket>,
+    len: usize,
+}
+
+/// Two slots `[lo, hi, tag, ID << 12 | more]`; a tag of 0 marks a free slot (a key's tag
+/// holds its scan cell + 1).
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Bucket([[u64; 4]; 2]);
+
+/// The bits of a [`ClauseMemo`] slot's last word that hold `more`.
+const MORE_BITS: u64 = 0xfff;
+
+impl ClauseMemo {
+    /// An empty memo.
+    pub(super) fn new() -> Self {
+        ClauseMemo {
+            buckets: vec![Bucket::default(); 1 << 10],
+            len: 0,
+        }
+    }
+
+    /// `(more, id)` stored for `key`.
+    #[inline]
+    pub(super) fn get(&self, key: &Key) -> Option<(u32, u64)> {
+        let mask = self.buckets.len() - 1;
+        let mut b = key.bucket(mask);
+        loop {
+            for slot in &self.buckets[b].0 {
+                if slot[2] == 0 {
+                    return None;
+                }
+                if slot[0] == key.lo && slot[1] == key.hi && slot[2] == key.tag {
+                    return Some(((slot[3] & MORE_BITS) as u32, slot[3] >> 12));
+                }
+            }
+            b = (b + 1) & mask;
+        }
+    }
+
+    /// Stores `(more, id)` for `key` unless it holds a `more` no greater. A `more` or an
+    /// ID too large for a slot is not stored (a memo miss costs a search, never soundness).
+    pub(super) fn keep_least(&mut self, key: &Key, more: u32, id: u64) {
+        if u64::from(more) > MORE_BITS || id >= 1 << 52 {
+            return;
+        }
+        // At most three slots in four in use, so that probes stay short.
+        if 4 * (self.len + 1) > 3 * 2 * self.buckets.len() {
+            self.grow();
+        }
+        let word = id << 12 | u64::from(more);
+        let mask = self.buckets.len() - 1;
+        let mut b = key.bucket(mask);
+        loop {
+            for slot in &mut self.buckets[b].0 {
+                if slot[2] == 0 {
+                    *slot = [key.lo, key.hi, key.tag, word];
+                    self.len += 1;
+                    return;
+                }
+                if slot[0] == key.lo && slot[1] == key.hi && slot[2] == key.tag {
+                    if slot[3] & MORE_BITS > u64::from(more) {
+                        slot[3] = word;
+                    }
+                    return;
+                }
+            }
+            b = (b + 1) & mask;
+        }
+    }
+
+    /// Twice the buckets, every entry placed again.
+    fn grow(&mut self) {
+        let doubled = vec![Bucket::default(); 2 * self.buckets.len()];
+        let old = std::mem::replace(&mut self.buckets, doubled);
+        let mask = self.buckets.len() - 1;
+        for slot in old.iter().flat_map(|bucket| bucket.0) {
+            if slot[2] == 0 {
+                continue;
+            }
+            let key = Key {
+                lo: slot[0],
+                hi: slot[1],
+                tag: slot[2],
+            };
+            let mut b = key.bucket(mask);
+            'placed: loop {
+                for free in &mut self.buckets[b].0 {
+                    if free[2] == 0 {
+                        *free = slot;
+                        break 'placed;
+                    }
+                }
+                b = (b + 1) & mask;
+            }
+        }
+    }
+}
+
 /// The memo key of a state (`None` if it does not fit a key).
 #[inline(always)]
 pub(super) fn key_of<W: Window>(q: usize, window: W, mode: u8, balances: [i32; 2]) -> Option<Key> {
@@ -172,4 +278,43 @@ pub(super) fn key_of<W: Window>(q: usize, window: W, mode: u8, balances: [i32; 2
             | ((balances[0] + 2048) as u64) << 22
             | ((balances[1] + 2048) as u64) << 34,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(n: u64) -> Key {
+        Key {
+            lo: n.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+            hi: n >> 3,
+            tag: n % 300 + 1,
+        }
+    }
+
+    #[test]
+    fn the_clause_memo_keeps_every_key_with_its_least_more_through_growth() {
+        let mut memo = ClauseMemo::new();
+        let count = 50_000;
+        for n in 0..count {
+            memo.keep_least(&key(n), (n % 7) as u32 + 3, n + 100);
+        }
+        // A larger `more` leaves the entry; a smaller one replaces it, ID and all.
+        memo.keep_least(&key(5), 9, 1);
+        memo.keep_least(&key(6), 0, 2);
+        for n in 0..count {
+            let expected = match n {
+                6 => (0, 2),
+                _ => ((n % 7) as u32 + 3, n + 100),
+            };
+            assert_eq!(memo.get(&key(n)), Some(expected), "key {n}");
+        }
+        assert_eq!(memo.get(&key(count)), None);
+        // What a slot cannot hold is not stored.
+        memo.keep_least(&key(count), 4096, 1);
+        memo.keep_least(&key(count + 1), 1, 1 << 52);
+        assert_eq!(memo.get(&key(count)), None);
+        assert_eq!(memo.get(&key(count + 1)), None);
+        assert_eq!(memo.len, count as usize);
+    }
 }

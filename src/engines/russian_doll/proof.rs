@@ -108,7 +108,7 @@ use rustc_hash::FxHashMap;
 
 use super::bounds::{dead_span, Cover, LOOKAHEAD_LEVELS};
 use super::instance::{covering_lists, weight_cuts, Engine, Prepared};
-use super::memo::{key_of, Key};
+use super::memo::{key_of, ClauseMemo, Key};
 use super::table::{area_gap, relaxed_offsets, AREA_GAP};
 use super::window::Window;
 use super::{validate, DollError};
@@ -575,7 +575,7 @@ struct Prover<'p, W> {
     table: Vec<u32>,
     target: u32,
     stack: Vec<u32>,
-    memo: FxHashMap<Key, (u32, u64)>,
+    memo: ClauseMemo,
     /// Buffers of written hint lists, for [`Prover::hints`].
     spare_hints: Vec<Vec<u64>>,
     relaxed: Vec<(u64, u64)>,
@@ -664,7 +664,7 @@ impl<'p, W: Window> Prover<'p, W> {
             table: vec![0; prep.cells + 1],
             target: 0,
             stack: Vec::new(),
-            memo: FxHashMap::default(),
+            memo: ClauseMemo::new(),
             spare_hints: Vec::new(),
             excluding: vec![None; prep.index.len()],
             jumps: FxHashMap::default(),
@@ -1476,7 +1476,7 @@ impl<'p, W: Window> Prover<'p, W> {
     /// relaxed one.
     fn lookup(&self, q: usize, window: W, need: u32) -> Option<(u32, u64, (u64, u64))> {
         let key = key_of(q, window, 0, [0, 0])?;
-        let cuts = |key: &Key| self.memo.get(key).copied().filter(|&(more, _)| more < need);
+        let cuts = |key: &Key| self.memo.get(key).filter(|&(more, _)| more < need);
         if let Some((more, id)) = cuts(&key) {
             return Some((more, id, ALL));
         }
@@ -1912,11 +1912,7 @@ impl<'p, W: Window> Prover<'p, W> {
     /// Stores the clause `id` of the node `(q, window)` that needed `need` more pieces.
     fn remember(&mut self, q: usize, window: W, need: u32, id: u64) {
         if let Some(key) = key_of(q, window, 0, [0, 0]) {
-            let more = need - 1;
-            let slot = self.memo.entry(key).or_insert((more, id));
-            if slot.0 > more {
-                *slot = (more, id);
-            }
+            self.memo.keep_least(&key, need - 1, id);
         }
     }
 
