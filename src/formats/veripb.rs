@@ -1228,52 +1228,11 @@ fn operand<R: BufRead>(r: &Reader<R>, token: Token) -> Result<PolItem, VeriPbErr
 // ---------------------------------------------------------------------------------------
 // Writing
 
-/// Writes the decimal digits of `n` at the end of `digits`; where they start. Two at a
-/// time: a search writing its proof prints hundreds of millions of numbers, and
-/// `core::fmt` was a fifth of its time.
-fn decimal(n: u64, digits: &mut [u8; 20]) -> usize {
-    decimal_ending(n, digits, 20)
-}
-
-/// [`decimal`] with the digits ending at `end` (at least as many as `n` has).
-#[inline]
-fn decimal_ending(mut n: u64, digits: &mut [u8; 20], end: usize) -> usize {
-    let mut start = end;
-    while n >= 100 {
-        let pair = 2 * (n % 100) as usize;
-        n /= 100;
-        start -= 2;
-        digits[start..start + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
-    }
-    if n >= 10 {
-        let pair = 2 * n as usize;
-        start -= 2;
-        digits[start..start + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
-    } else {
-        start -= 1;
-        digits[start] = b'0' + n as u8;
-    }
-    start
-}
-
-/// "00", "01", .. "99", one after the other, for [`decimal`].
-const DIGIT_PAIRS: [u8; 200] = {
-    let mut pairs = [0u8; 200];
-    let mut i = 0;
-    while i < 100 {
-        pairs[2 * i] = b'0' + (i / 10) as u8;
-        pairs[2 * i + 1] = b'0' + (i % 10) as u8;
-        i += 1;
-    }
-    pairs
-};
-
-/// Appends the decimal digits of `n`, as `write!` prints them.
+/// Appends the decimal digits of `n`, as `write!` prints them (a search writing its proof
+/// prints hundreds of millions of numbers, and `core::fmt` was a fifth of its time).
 pub fn push_uint(out: &mut String, n: u64) {
-    let mut digits = [0u8; 20];
-    let start = decimal(n, &mut digits);
-    // ASCII digits: each byte is its char (no UTF-8 check per number).
-    out.extend(digits[start..].iter().map(|&d| char::from(d)));
+    // SAFETY: only ASCII digits are appended, so the string stays UTF-8.
+    push_uint_bytes(unsafe { out.as_mut_vec() }, n);
 }
 
 /// [`push_uint`] into bytes. Up to eight digits are built in a register and appended as
@@ -1306,12 +1265,12 @@ fn eight_digits(n: u32) -> u64 {
     pair(high / 100) | pair(high % 100) << 16 | pair(low / 100) << 32 | pair(low % 100) << 48
 }
 
-/// [`DIGIT_PAIRS`] as little-endian words: "00", "01", .. "99".
+/// "00", "01", .. "99" as little-endian words (the tens digit in the low byte).
 const DIGIT_PAIR_WORDS: [u16; 100] = {
     let mut words = [0u16; 100];
     let mut i = 0;
     while i < 100 {
-        words[i] = u16::from_le_bytes([DIGIT_PAIRS[2 * i], DIGIT_PAIRS[2 * i + 1]]);
+        words[i] = u16::from_le_bytes([b'0' + (i / 10) as u8, b'0' + (i % 10) as u8]);
         i += 1;
     }
     words
