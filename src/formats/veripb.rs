@@ -1685,7 +1685,13 @@ mod tests {
         let mut numbers = vec![0, u64::MAX, u64::MAX - 1];
         for d in 0..20 {
             let p = 10u64.pow(d);
-            numbers.extend([p - 1, p, p + 1, 7 * p, p.saturating_mul(9) + 3]);
+            numbers.extend([
+                p - 1,
+                p,
+                p + 1,
+                p.saturating_mul(7),
+                p.saturating_mul(9) - 3,
+            ]);
         }
         for n in numbers {
             let mut out = b"id ".to_vec();
