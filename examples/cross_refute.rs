@@ -68,6 +68,10 @@ fn main() {
         area: !flag("no-area"),
         symmetry: flag("symmetry"),
         threads: if flag("one-thread") { 1 } else { 0 },
+        split_nodes: args
+            .iter()
+            .find_map(|a| a.strip_prefix("split=")?.parse().ok())
+            .unwrap_or(DollOptions::default().split_nodes),
         ..DollOptions::default()
     };
     let weights = if flag("lp-weights") {

@@ -16,7 +16,8 @@ out=$(realpath "$out")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# Masks what legitimately varies from run to run: times, node counts, temporary paths, the
+# Masks what legitimately varies from run to run: times, node counts (a JSON size in nodes
+# too: threads share a search's subtrees differently each run), temporary paths, the
 # packing search's progress notes (printed once a run has taken a second of wall time), and
 # a portfolio's note on what its other member had reached (see src/driver/portfolio.rs).
 normalise() {
@@ -26,6 +27,7 @@ normalise() {
     -e 's/"([a-z_]*seconds)": ?[0-9.e+-]+/"\1": <time>/g' \
     -e 's/[0-9]+ nodes/<n> nodes/g' \
     -e 's/"nodes": ?[0-9]+/"nodes": <n>/g' \
+    -e '/"constraints": [0-9]+,$/{N;s/"constraints": [0-9]+,(\n[[:space:]]*"unit": "nodes")/"constraints": <n>,\1/;}' \
     -e 's/,[0-9]+\.[0-9]{3},"/,<time>,"/g' \
     -e "s#$work#<work>#g" \
     -e '/^packing: pieces starting at .* or later in scan order: /d'
