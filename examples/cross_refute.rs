@@ -1,10 +1,10 @@
 //! Proves the optimum of a packing model without piece minimums by the Russian doll, with
 //! each of its rules switchable, so that a refutation can be repeated by different routes:
 //! `cargo run --release --example cross_refute -- [MODEL] [no-memo] [no-dead-cells]
-//! [no-relaxed] [no-lookahead] [no-area] [lp-weights] [symmetry] [one-thread] [proof]`
-//! (defaults: models/cross-13x19.toml, the default rules: memo, dead cells, relaxed
+//! [no-relaxed] [no-lookahead] [no-area] [lp-weights] [symmetry] [one-thread] [split=N]
+//! [proof]` (defaults: models/cross-13x19.toml, the default rules: memo, dead cells, relaxed
 //! lookups, the lookahead and the area cut on, the weighted cut and mirror symmetry off, all
-//! cores). Prints the optimum, the packing, the row-start entries of the suffix table and
+//! cores, an entry split over them after `DollOptions::split_nodes` nodes, or N). Prints the optimum, the packing, the row-start entries of the suffix table and
 //! the counters; with `lp-weights`, the time the rows' LP duals took first (they are solved
 //! before the search, which the driver does only where the box's LP is small), and the
 //! row-start entries as they are decided. With `proof`, runs
