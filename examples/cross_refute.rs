@@ -4,15 +4,15 @@
 //! [no-relaxed] [no-lookahead] [no-area] [lp-weights] [symmetry] [one-thread] [split=N]
 //! [proof]` (defaults: models/cross-13x19.toml, the default rules: memo, dead cells, relaxed
 //! lookups, the lookahead and the area cut on, the weighted cut and mirror symmetry off, all
-//! cores, an entry split over them after `DollOptions::split_nodes` nodes, or N). Prints the optimum, the packing, the row-start entries of the suffix table and
-//! the counters; with `lp-weights`, the time the rows' LP duals took first (they are solved
-//! before the search, which the driver does only where the box's LP is small), and the
-//! row-start entries as they are decided. With `proof`, runs
-//! the search that writes the VeriPB proof instead (its own rules; `no-lookahead` and
-//! `no-area` switch its lookahead and area cut off), the proof thrown away as written, and prints
-//! its nodes, memo hits, lookahead cuts, derived constraints and bytes; with `write=STEM` as
-//! well, the proof is kept in `STEM.pbp` (and the OPB file in `STEM.opb`) and checked by
-//! puzzlec's PB checker.
+//! cores, an entry split over them after `DollOptions::split_nodes` nodes, or N). Prints
+//! the optimum, the packing, the row-start entries of the suffix table and the counters;
+//! with `lp-weights`, the time the rows' LP duals took first (they are solved before the
+//! search, which the driver does only where the box's LP is small), and the row-start
+//! entries as they are decided. With `proof`, runs the search that writes the VeriPB proof
+//! instead (its own rules; `no-lookahead` and `no-area` switch its lookahead and area cut
+//! off), the proof thrown away as written, and prints its nodes, memo hits, lookahead cuts,
+//! derived constraints and bytes; with `write=STEM` as well, the proof is kept in
+//! `STEM.pbp` (and the OPB file in `STEM.opb`) and checked by puzzlec's PB checker.
 
 use puzzlec::base::Control;
 use puzzlec::driver::packing_bounds::row_lp_weights;

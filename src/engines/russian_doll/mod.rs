@@ -182,8 +182,8 @@ pub struct DollOptions<'a> {
     /// the other threads are not idle through the many entries of tens of thousands of
     /// nodes: with 2^10 instead of 2^18, on two threads, 16 x 16 crosses take 4.2-4.8 s
     /// against 7.4 s (the same work, 7.7 s on one thread, now shared), 17 x 17 24-26 s
-    /// against 31 s; the split's own cost (expanding a frontier of 64 subtrees per thread)
-    /// does not show below 2^10.
+    /// against 31 s; 2^6 to 2^14 measured alike, so the split's own cost (a frontier of 64
+    /// subtrees per thread, expanded on the calling thread) does not show.
     pub split_nodes: u64,
     /// Known upper bounds on the table's row-start entries, per scan row from the first
     /// (`None` or a missing row: no bound): entry `r` bounds `S[r row]`, the most pieces in
