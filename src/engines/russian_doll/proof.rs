@@ -642,11 +642,7 @@ impl<'p, W: Window> Prover<'p, W> {
             weighted: weight_cuts(prep, options.row_weights),
             ..Engine::plain(prep)
         };
-        let rows = if engine.weighted.is_empty() {
-            0
-        } else {
-            engine.weighted.len()
-        };
+        let weighted_rows = engine.weighted.len();
         let names = opb.names.clone();
         let next_id = opb.constraint_ids() + 1;
         Prover {
@@ -678,7 +674,7 @@ impl<'p, W: Window> Prover<'p, W> {
             far: vec![None; prep.cells + 1],
             near: FxHashMap::default(),
             area_sums: FxHashMap::default(),
-            weighted_far: vec![Vec::new(); rows],
+            weighted_far: vec![Vec::new(); weighted_rows],
             weighted_sums: FxHashMap::default(),
             lookahead_cuts: 0,
             area_cuts: 0,
@@ -1505,17 +1501,16 @@ impl<'p, W: Window> Prover<'p, W> {
         }
         self.area_cuts += 1;
         let sum = self.area_sum(q, need as usize)?;
-        let near = (q + self.prep.reach).min(self.prep.cells) - q;
-        let id = self.cut_from_sum(q, window, need, sum, u64::from(area), &vec![1; near])?;
+        let id = self.cut_from_sum(q, window, need, sum, u64::from(area), None)?;
         Ok(Some(id))
     }
 
     /// The `pol` of a cut by area or weight at the node `(q, window)` needing `need`
     /// pieces: `sum` (the definition of `u{q}_{need}` taken `times` times, with its far
-    /// sum), then each cell `w` before `q + reach`, `weights[w - q]` times (0: left out):
-    /// its `e{q}_{w}` line if the window covers it, else its at-most-one over the
-    /// placements from `q` on; divided by the largest coefficient. Remembered as the
-    /// node's clause.
+    /// sum), then each cell `w` before `q + reach`, as often as it weighs in scan row
+    /// `row`'s weights (`None`: once; weight 0: left out): its `e{q}_{w}` line if the window
+    /// covers it, else its at-most-one over the placements from `q` on; divided by the
+    /// largest coefficient. Remembered as the node's clause.
     fn cut_from_sum(
         &mut self,
         q: usize,
@@ -1523,12 +1518,21 @@ impl<'p, W: Window> Prover<'p, W> {
         need: u32,
         sum: u64,
         times: u64,
-        weights: &[u64],
+        row: Option<usize>,
     ) -> Result<u64, WriteError> {
         let mut items = vec![PolItem::Id(ConstraintId::Absolute(sum))];
         let cells = self.key_cells(q, window, ALL);
         let mut divisor = times * u64::from(need);
-        for (w, &weight) in (q..).zip(weights) {
+        for w in q..(q + self.prep.reach).min(self.prep.cells) {
+            let weight = match row {
+                Some(row) => {
+                    let cut = self.engine.weighted[row]
+                        .as_ref()
+                        .expect("the row has weights");
+                    u64::from(cut.weights[w])
+                }
+                None => 1,
+            };
             if weight == 0 {
                 continue;
             }
@@ -1593,15 +1597,13 @@ impl<'p, W: Window> Prover<'p, W> {
             return Ok(None);
         }
         self.weight_cuts += 1;
-        let cut = self.engine.weighted[q / self.prep.row]
+        let row = q / self.prep.row;
+        let divisor = self.engine.weighted[row]
             .as_ref()
-            .expect("the row has weights");
-        let divisor = cut.divisor;
-        let weights: Vec<u64> = (q..(q + self.prep.reach).min(self.prep.cells))
-            .map(|w| u64::from(cut.weights[w]))
-            .collect();
+            .expect("the row has weights")
+            .divisor;
         let sum = self.weighted_sum(q, need as usize)?;
-        let id = self.cut_from_sum(q, window, need, sum, divisor, &weights)?;
+        let id = self.cut_from_sum(q, window, need, sum, divisor, Some(row))?;
         Ok(Some(id))
     }
 
