@@ -7,8 +7,9 @@ use std::process::Command;
 
 use puzzlec::checkers::pb::{check_pb_files, PbConclusion, PbStats};
 use puzzlec::engines::russian_doll::{
-    packing_opb, shard_opb, solve, write_proof_with, write_shard_proof, DollOptions, DollProof,
-    DollProofOptions,
+    packing_opb, shard_opb, solve, state_frontier, state_opb, write_proof_with, write_shard_proof,
+    write_state_proof, DollOptions, DollProof, DollProofError, DollProofOptions, DollStateProof,
+    StateClaim, StateOpb,
 };
 use puzzlec::formats::lines::LineWriter;
 use puzzlec::formats::veripb::write_opb;
@@ -1090,5 +1091,156 @@ fn shards_proved_apart_combine_into_one_certificate() {
     assert_eq!(
         puzzlec::check(&folder).unwrap().conclusion,
         "certified: 5 is the optimum of model.toml"
+    );
+}
+
+/// Writes `dir/STEM.opb` and `dir/STEM.pbp` of the state shard `shard`; the run's report.
+fn write_state_shard(
+    dir: &Path,
+    stem: &str,
+    instance: &puzzlec::geometry::placements::PackingInstance,
+    shard: &StateOpb,
+    entries: &[usize],
+) -> (PathBuf, PathBuf, DollStateProof) {
+    let stem = dir.join(stem);
+    let (opb_path, pbp_path) = (stem.with_extension("opb"), stem.with_extension("pbp"));
+    let stop = || false;
+    let mut bytes = Vec::new();
+    let mut out = LineWriter::new(&mut bytes, &stop);
+    write_opb(&shard.file, &mut out).unwrap();
+    out.finish().unwrap();
+    std::fs::write(&opb_path, bytes).unwrap();
+    let mut proof = Vec::new();
+    let options = DollProofOptions::default();
+    let written = write_state_proof(instance, &options, shard, entries, &mut proof, &stop)
+        .unwrap_or_else(|e| panic!("{}: {e}", stem.display()));
+    std::fs::write(&pbp_path, proof).unwrap();
+    (opb_path, pbp_path, written)
+}
+
+/// Both checkers accept the state shard's proof of "objective >= 1 - need".
+fn both_accept_claim(opb: &Path, pbp: &Path, need: u32, veripb: bool, what: &str) {
+    let outcome = check_pb_files(opb, pbp).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let lower = 1 - i64::from(need);
+    assert_eq!(
+        outcome.conclusion,
+        PbConclusion::Bounds {
+            lower: Some(lower),
+            upper: None
+        },
+        "{what}"
+    );
+    assert_eq!(outcome.stats.rup, 0, "{what}: every rup names its hints");
+    if veripb {
+        assert_eq!(
+            veripb_verdict(opb, pbp).as_deref(),
+            Some(format!("s VERIFIED BOUNDS {lower} <= obj <= INF").as_str()),
+            "veripb on {what}"
+        );
+    }
+}
+
+#[test]
+fn one_entrys_search_split_at_its_states_is_proved_shard_by_shard() {
+    let test = "one_entrys_search_split_at_its_states_is_proved_shard_by_shard";
+    let veripb = veripb_or_skip(test);
+    let dir = tempfile::tempdir().unwrap();
+    let model = crosses(dir.path(), 10, 10);
+    let Puzzle::Packing(packing) = load_model_file(&model).unwrap() else {
+        panic!("a packing model")
+    };
+    let instance = &packing.instance;
+    let outcome = solve(instance, &DollOptions::default(), |_, _| {}).unwrap();
+    let entries: Vec<usize> = outcome.table.iter().map(|e| e.unwrap()).collect();
+    let options = DollProofOptions::default();
+    // The entry whose search is the largest among those that stay (S[c] = S[c + 1]) and
+    // are searched (a placement starts there).
+    let stop = || false;
+    let staying = (0..outcome.order.len()).filter(|&c| entries[c] == entries[c + 1]);
+    let (entry, _) = staying
+        .filter_map(|c| {
+            let root = StateClaim::entry_root(c, &entries);
+            let shard = state_opb(instance, &entries, &root, &[]);
+            let mut sink = std::io::sink();
+            let whole =
+                write_state_proof(instance, &options, &shard, &entries, &mut sink, &stop).ok()?;
+            Some((c, whole.nodes))
+        })
+        .max_by_key(|&(c, nodes)| (nodes, std::cmp::Reverse(c)))
+        .unwrap();
+    let root = StateClaim::entry_root(entry, &entries);
+    let (frontier, _) = state_frontier(instance, &options, &entries, &root, 2).unwrap();
+    assert!(frontier.len() >= 4, "entry {entry}: {frontier:?}");
+    // The glue: the entry's root down to the frontier, each of its states cited.
+    let glue = state_opb(instance, &entries, &root, &frontier);
+    let (opb, glue_pbp, written) = write_state_shard(dir.path(), "glue", instance, &glue, &entries);
+    assert_eq!(written.frontier, frontier.len() as u64);
+    both_accept_claim(&opb, &glue_pbp, root.need, veripb, "the glue");
+    // The entry's claim is its premise form in the next shards: at most S[c] from c.
+    let claim = &glue.file.objective.as_ref().unwrap().terms;
+    assert!(claim.iter().all(|&(a, _)| a == -1), "{claim:?}");
+    assert_eq!(1 - i64::from(root.need), -(entries[entry] as i64));
+    // Each frontier state its own shard, whose claim is the glue's premise word for word.
+    let glue_nodes = written.nodes;
+    for (k, (state, id)) in glue.premises.iter().enumerate() {
+        let shard = state_opb(instance, &entries, state, &[]);
+        let premise = &glue.file.constraints[*id as usize - 1];
+        assert_eq!(shard.file.objective.as_ref().unwrap().terms, premise.terms);
+        assert_eq!(premise.rhs, 1 - i64::from(state.need));
+        let stem = format!("state-{k}");
+        let (opb, pbp, written) = write_state_shard(dir.path(), &stem, instance, &shard, &entries);
+        assert_eq!(written.frontier, 0);
+        both_accept_claim(&opb, &pbp, state.need, veripb, &stem);
+    }
+    // The entry unsplit, one shard from its root: accepted too, after more search than the
+    // glue's, which stops at the states.
+    let whole = state_opb(instance, &entries, &root, &[]);
+    let (opb, pbp, written) = write_state_shard(dir.path(), "whole", instance, &whole, &entries);
+    both_accept_claim(&opb, &pbp, root.need, veripb, "the whole entry");
+    assert!(
+        written.nodes > glue_nodes,
+        "{} against {glue_nodes}",
+        written.nodes
+    );
+    // A state's claim weakened by one in the glue's formula (a premise that says less than
+    // its shard proved): the step citing it is refused by both checkers.
+    let mut weak = glue.clone();
+    let (_, id) = weak.premises[frontier.len() / 2];
+    weak.file.constraints[id as usize - 1].rhs -= 1;
+    let (opb, _, _) = write_state_shard(dir.path(), "weak", instance, &weak, &entries);
+    let refusal = check_pb_files(&opb, &glue_pbp).unwrap_err().to_string();
+    assert!(refusal.contains("line"), "{refusal}");
+    if veripb {
+        assert_eq!(veripb_verdict(&opb, &glue_pbp), None);
+    }
+    // A rising entry's root holds a packing: it is not a claim to split.
+    let rising = (0..outcome.order.len())
+        .find(|&c| entries[c] > entries[c + 1])
+        .unwrap();
+    let root = StateClaim::entry_root(rising, &entries);
+    let shard = state_opb(instance, &entries, &root, &[]);
+    let refused = write_state_proof(
+        instance,
+        &options,
+        &shard,
+        &entries,
+        &mut std::io::sink(),
+        &stop,
+    );
+    assert!(
+        matches!(refused, Err(DollProofError::StateHolds)),
+        "{refused:?}"
+    );
+    // A state outside its window is refused, not searched.
+    let outside = StateClaim {
+        covered: vec![entry + 1000],
+        ..StateClaim::entry_root(entry, &entries)
+    };
+    let shard = state_opb(instance, &entries, &outside, &[]);
+    let mut sink = std::io::sink();
+    let refused = write_state_proof(instance, &options, &shard, &entries, &mut sink, &stop);
+    assert_eq!(
+        refused.unwrap_err().to_string(),
+        "the proof-writing doll does not take this instance: a state lies outside the box or its window"
     );
 }

@@ -439,7 +439,11 @@ fn write_hashed<T>(
                 DollProofError::Unsupported(why).to_string(),
             )))
         }
-        Err(e @ (DollProofError::Doll(_) | DollProofError::TableDiffers { .. })) => {
+        Err(
+            e @ (DollProofError::Doll(_)
+            | DollProofError::TableDiffers { .. }
+            | DollProofError::StateHolds),
+        ) => {
             return Err(ProveError::Internal(format!(
                 "{context}the Russian doll: {e}"
             )))

@@ -85,8 +85,10 @@ mod window;
 
 use instance::Prepared;
 pub use proof::{
-    packing_opb, proof_supports, shard_opb, write_proof, write_proof_with, write_shard_proof,
-    write_shard_proof_with, DollProof, DollProofError, DollProofOptions, DollShardProof, ShardOpb,
+    packing_opb, proof_supports, shard_opb, state_frontier, state_opb, write_proof,
+    write_proof_with, write_shard_proof, write_shard_proof_with, write_state_proof, DollProof,
+    DollProofError, DollProofOptions, DollShardProof, DollStateProof, ShardOpb, StateClaim,
+    StateOpb,
 };
 use table::run;
 pub use window::{Wide, Window};

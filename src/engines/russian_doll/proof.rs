@@ -101,6 +101,8 @@
 //! `docs/certificates.md`). Instances with a
 //! binding piece maximum (where the doll has no memo) are refused.
 
+mod states;
+
 use std::io::Write;
 use std::ops::Range;
 
@@ -119,6 +121,9 @@ use crate::formats::veripb::{
 };
 use crate::geometry::placements::PackingInstance;
 use crate::geometry::weights::CellWeights;
+pub use states::{
+    state_frontier, state_opb, write_state_proof, DollStateProof, StateClaim, StateOpb,
+};
 
 /// What a proof-writing run found and wrote.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -186,6 +191,9 @@ pub enum DollProofError {
     /// Writing failed, or the caller asked to stop.
     #[error("{0}")]
     Write(#[from] WriteError),
+    /// A state shard's search found a packing of its state: the claim is false.
+    #[error("the state's search finds a packing: its entry rises, and cannot be split")]
+    StateHolds,
     /// A shard's search found an entry other than the table it was given.
     #[error("scan position {position}: the search finds S = {searched}, the table says {given}")]
     TableDiffers {
@@ -611,6 +619,11 @@ struct Prover<'p, W> {
     weighted_far: Vec<Vec<Option<Option<u64>>>>,
     /// The sums of [`Prover::weighted_sum`], by `(q, k)`.
     weighted_sums: FxHashMap<(u32, u32), u64>,
+    /// What the search does at the states it would expand (see [`states`]), the entry
+    /// they belong to, and how many it did not expand.
+    frontier: states::Frontier,
+    frontier_entry: usize,
+    frontier_reached: u64,
     lookahead_cuts: u64,
     area_cuts: u64,
     weight_cuts: u64,
@@ -676,6 +689,9 @@ impl<'p, W: Window> Prover<'p, W> {
             area_sums: FxHashMap::default(),
             weighted_far: vec![Vec::new(); weighted_rows],
             weighted_sums: FxHashMap::default(),
+            frontier: states::Frontier::Search,
+            frontier_entry: 0,
+            frontier_reached: 0,
             lookahead_cuts: 0,
             area_cuts: 0,
             weight_cuts: 0,
@@ -979,13 +995,35 @@ impl<'p, W: Window> Prover<'p, W> {
         shard: &ShardOpb,
         entries: &[usize],
     ) -> Result<DollShardProof, DollProofError> {
-        let n = self.prep.cells;
         let range = shard.range.clone();
         self.open()?;
         self.define_frees(range.start)?;
         self.define_last()?;
         let premise: FxHashMap<usize, u64> = shard.premises.iter().copied().collect();
-        for q in (range.end..n).rev() {
+        self.later_entries(range.end, entries, &premise)?;
+        self.entries(range.clone())?;
+        for c in range.clone() {
+            if self.table[c] as usize != entries[c] {
+                return Err(DollProofError::TableDiffers {
+                    position: c,
+                    searched: self.table[c] as usize,
+                    given: entries[c],
+                });
+            }
+        }
+        self.conclude_shard(shard)
+    }
+
+    /// The table entries from `from` on, from their premises in the OPB file (`premise`,
+    /// by scan position; an entry without one bounds nothing): each as the unit
+    /// `~u{q}_{S[q]+1}`, with the `u` variables it needs and the lookahead's drops.
+    fn later_entries(
+        &mut self,
+        from: usize,
+        entries: &[usize],
+        premise: &FxHashMap<usize, u64>,
+    ) -> Result<(), WriteError> {
+        for q in (from..self.prep.cells).rev() {
             let s = entries[q] as u32;
             self.table[q] = s;
             while self.counters[q].len() <= s as usize {
@@ -1006,17 +1044,7 @@ impl<'p, W: Window> Prover<'p, W> {
             };
             self.set_drops(q);
         }
-        self.entries(range.clone())?;
-        for c in range.clone() {
-            if self.table[c] as usize != entries[c] {
-                return Err(DollProofError::TableDiffers {
-                    position: c,
-                    searched: self.table[c] as usize,
-                    given: entries[c],
-                });
-            }
-        }
-        self.conclude_shard(shard)
+        Ok(())
     }
 
     /// "objective >= 0" of a shard: for each selector `t_q`, the objective's negation, the
@@ -1447,9 +1475,12 @@ impl<'p, W: Window> Prover<'p, W> {
                     Some(id) => (id, ALL),
                     None => match self.lookahead(q, filled, need)? {
                         Some(id) => (id, ALL),
-                        None => match self.expand(q, filled, need)? {
+                        None => match self.frontier_clause(q, filled, need)? {
                             Some(id) => (id, ALL),
-                            None => return Ok(Closed::Found),
+                            None => match self.expand(q, filled, need)? {
+                                Some(id) => (id, ALL),
+                                None => return Ok(Closed::Found),
+                            },
                         },
                     },
                 },
