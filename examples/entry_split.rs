@@ -1,9 +1,9 @@
 //! Splits one table entry's proof at its search states and measures the shards:
 //! `cargo run --release --example entry_split -- MODEL [entry=C] [depth=D] [states=A..B]
-//! [budget=BYTES] [write=DIR] [check] [veripb]` (defaults: the first entry that stays, `S[c] =
+//! [budget=BYTES] [write=DIR] [check] [veripb] [whole]` (defaults: the first entry that stays, `S[c] =
 //! S[c + 1]`, and has a placement starting there; depth 2; every state; no budget). The
 //! table comes from the doll on every core (kept in `DIR/table.txt` and read from there
-//! next time). The glue (the entry's root down to the states `D` pieces below it, each
+//! next time). With `whole`, the entry unsplit is written first, for comparison. The glue (the entry's root down to the states `D` pieces below it, each
 //! cited as a premise) and then each state's own shard are written (into `DIR` as
 //! `glue.opb`/`.pbp`, `state-K.opb`/`.pbp`, or only counted), one line each: nodes,
 //! frontier states cited, bytes, seconds. A state whose proof passes the budget is given
@@ -30,7 +30,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let value = |name: &str| args.iter().find_map(|a| a.strip_prefix(name));
     let Some(model) = args.iter().find(|a| a.ends_with(".toml")) else {
-        eprintln!("usage: entry_split MODEL [entry=C] [depth=D] [states=A..B] [budget=BYTES] [write=DIR] [check] [veripb]");
+        eprintln!("usage: entry_split MODEL [entry=C] [depth=D] [states=A..B] [budget=BYTES] [write=DIR] [check] [veripb] [whole]");
         std::process::exit(2)
     };
     let Ok(Puzzle::Packing(packing)) = load_model_file(Path::new(model)) else {
@@ -85,6 +85,10 @@ fn main() {
         veripb: args.iter().any(|a| a == "veripb"),
         budget: value("budget=").map(|b| b.parse().expect("budget=BYTES")),
     };
+    if args.iter().any(|a| a == "whole") {
+        let whole = state_opb(instance, &entries, &root, &[]);
+        run.shard(&whole, "whole");
+    }
     let glue = state_opb(instance, &entries, &root, &frontier);
     assert!(run.shard(&glue, "glue"), "the glue is over the budget");
     for k in range {

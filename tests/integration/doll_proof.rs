@@ -12,7 +12,7 @@ use puzzlec::engines::russian_doll::{
     StateClaim, StateOpb,
 };
 use puzzlec::formats::lines::LineWriter;
-use puzzlec::formats::veripb::write_opb;
+use puzzlec::formats::veripb::{write_opb, OpbFile};
 use puzzlec::puzzle::{load_model_file, Puzzle};
 
 /// The crosses of the shipped 13 x 19 model in a `width x height` box.
@@ -86,11 +86,7 @@ fn proved_from(
     let (opb_path, pbp_path) = (stem.with_extension("opb"), stem.with_extension("pbp"));
     let stop = || false;
     let (opb, _) = packing_opb(&packing.instance);
-    let mut bytes = Vec::new();
-    let mut out = LineWriter::new(&mut bytes, &stop);
-    write_opb(&opb, &mut out).unwrap();
-    out.finish().unwrap();
-    std::fs::write(&opb_path, bytes).unwrap();
+    write_opb_file(&opb_path, &opb);
     let mut proof = Vec::new();
     let outcome = write_proof_with(&packing.instance, options, &mut proof, &stop).unwrap();
     std::fs::write(&pbp_path, proof).unwrap();
@@ -100,6 +96,16 @@ fn proved_from(
         Ok(outcome.optimum)
     );
     (opb_path, pbp_path, outcome)
+}
+
+/// Writes the OPB file `file` at `path`.
+fn write_opb_file(path: &Path, file: &OpbFile) {
+    let stop = || false;
+    let mut bytes = Vec::new();
+    let mut out = LineWriter::new(&mut bytes, &stop);
+    write_opb(file, &mut out).unwrap();
+    out.finish().unwrap();
+    std::fs::write(path, bytes).unwrap();
 }
 
 fn veripb_or_skip(test: &str) -> bool {
@@ -237,21 +243,34 @@ fn dead_cells_in_memo_keys_are_proved_and_a_false_state_clause_is_refused() {
 /// of `opb` concluding the optimum `optimum` (`what` names it in failures), every `rup`
 /// with its hints; the checker's counts.
 fn both_accept(opb: &Path, pbp: &Path, optimum: usize, veripb: bool, what: &str) -> PbStats {
-    let outcome = check_pb_files(opb, pbp).unwrap_or_else(|e| panic!("{what}: {e}"));
     let value = -(optimum as i64);
+    both_accept_bounds(opb, pbp, (value, Some(value)), veripb, what)
+}
+
+/// Both checkers accept the proof, concluding the objective's bounds `(lower, upper)`
+/// (`None`: infinite), every `rup` with its hints.
+fn both_accept_bounds(
+    opb: &Path,
+    pbp: &Path,
+    (lower, upper): (i64, Option<i64>),
+    veripb: bool,
+    what: &str,
+) -> PbStats {
+    let outcome = check_pb_files(opb, pbp).unwrap_or_else(|e| panic!("{what}: {e}"));
     assert_eq!(
         outcome.conclusion,
         PbConclusion::Bounds {
-            lower: Some(value),
-            upper: Some(value)
+            lower: Some(lower),
+            upper
         },
         "{what}"
     );
     assert_eq!(outcome.stats.rup, 0, "{what}: every rup names its hints");
     if veripb {
+        let upper = upper.map_or("INF".to_string(), |u| u.to_string());
         assert_eq!(
             veripb_verdict(opb, pbp).as_deref(),
-            Some(format!("s VERIFIED BOUNDS {value} <= obj <= {value}").as_str()),
+            Some(format!("s VERIFIED BOUNDS {lower} <= obj <= {upper}").as_str()),
             "veripb on {what}"
         );
     }
@@ -702,11 +721,7 @@ fn prove_shards(dir: &Path, model: &Path, count: usize) -> Vec<ShardFiles> {
             let shard = shard_opb(instance, &outcome.order, &entries, range.clone());
             let stem = dir.join(format!("{name}-{}-{}", range.start, range.end));
             let (opb_path, pbp_path) = (stem.with_extension("opb"), stem.with_extension("pbp"));
-            let mut bytes = Vec::new();
-            let mut out = LineWriter::new(&mut bytes, &stop);
-            write_opb(&shard.file, &mut out).unwrap();
-            out.finish().unwrap();
-            std::fs::write(&opb_path, bytes).unwrap();
+            write_opb_file(&opb_path, &shard.file);
             let mut proof = Vec::new();
             let written = write_shard_proof(instance, &shard, &entries, &mut proof, &stop)
                 .unwrap_or_else(|e| panic!("shard {range:?}: {e}"));
@@ -1104,12 +1119,8 @@ fn write_state_shard(
 ) -> (PathBuf, PathBuf, DollStateProof) {
     let stem = dir.join(stem);
     let (opb_path, pbp_path) = (stem.with_extension("opb"), stem.with_extension("pbp"));
+    write_opb_file(&opb_path, &shard.file);
     let stop = || false;
-    let mut bytes = Vec::new();
-    let mut out = LineWriter::new(&mut bytes, &stop);
-    write_opb(&shard.file, &mut out).unwrap();
-    out.finish().unwrap();
-    std::fs::write(&opb_path, bytes).unwrap();
     let mut proof = Vec::new();
     let options = DollProofOptions::default();
     let written = write_state_proof(instance, &options, shard, entries, &mut proof, &stop)
@@ -1120,24 +1131,7 @@ fn write_state_shard(
 
 /// Both checkers accept the state shard's proof of "objective >= 1 - need".
 fn both_accept_claim(opb: &Path, pbp: &Path, need: u32, veripb: bool, what: &str) {
-    let outcome = check_pb_files(opb, pbp).unwrap_or_else(|e| panic!("{what}: {e}"));
-    let lower = 1 - i64::from(need);
-    assert_eq!(
-        outcome.conclusion,
-        PbConclusion::Bounds {
-            lower: Some(lower),
-            upper: None
-        },
-        "{what}"
-    );
-    assert_eq!(outcome.stats.rup, 0, "{what}: every rup names its hints");
-    if veripb {
-        assert_eq!(
-            veripb_verdict(opb, pbp).as_deref(),
-            Some(format!("s VERIFIED BOUNDS {lower} <= obj <= INF").as_str()),
-            "veripb on {what}"
-        );
-    }
+    both_accept_bounds(opb, pbp, (1 - i64::from(need), None), veripb, what);
 }
 
 #[test]

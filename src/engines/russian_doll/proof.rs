@@ -90,6 +90,12 @@
 //! entry with the `u` definition gives "at most `S[0]` pieces", the witness is logged with
 //! `sol`, and the conclusion is `BOUNDS -S[0] -S[0]`.
 //!
+//! # Shards
+//!
+//! A range of entries can be proved on its own ([`shard_opb`], [`write_shard_proof`]), the
+//! later entries its premises; and one entry's search can be split at its states
+//! ([`states`]: each state's claim its own shard, the entry's glue citing them).
+//!
 //! # What is switched off
 //!
 //! The proof covers the search with the memo, dead cells, relaxed lookups, skipped unfit
@@ -1083,16 +1089,7 @@ impl<'p, W: Window> Prover<'p, W> {
             refuted.push(self.rup([shard.selector(q).negate()], hints)?);
         }
         let contradiction = self.rup([], refuted)?;
-        let goal = self.step(&Step::Qed(Some(ConstraintId::Absolute(contradiction))))?;
-        self.step_plain(&Step::OutputNone)?;
-        self.step_plain(&Step::Conclusion(Conclusion::Bounds {
-            lower: Some(0),
-            lower_hint: Some(ConstraintId::Absolute(goal)),
-            upper: None,
-            solution: None,
-        }))?;
-        self.step_plain(&Step::End)?;
-        let derived = self.next_id - 1 - self.opb.constraint_ids();
+        let derived = self.conclude_lower_bound(contradiction, 0)?;
         self.out.finish()?;
         Ok(DollShardProof {
             entries: range.map(|q| self.table[q] as usize).collect(),
@@ -1105,6 +1102,21 @@ impl<'p, W: Window> Prover<'p, W> {
             weight_cuts: self.weight_cuts,
             derived,
         })
+    }
+
+    /// Ends the `pbc` subproof of "objective >= `lower`" with its `contradiction`, concludes
+    /// `BOUNDS lower INF` from it and writes `end`; the constraints the proof derived.
+    fn conclude_lower_bound(&mut self, contradiction: u64, lower: i64) -> Result<u64, WriteError> {
+        let goal = self.step(&Step::Qed(Some(ConstraintId::Absolute(contradiction))))?;
+        self.step_plain(&Step::OutputNone)?;
+        self.step_plain(&Step::Conclusion(Conclusion::Bounds {
+            lower: Some(lower),
+            lower_hint: Some(ConstraintId::Absolute(goal)),
+            upper: None,
+            solution: None,
+        }))?;
+        self.step_plain(&Step::End)?;
+        Ok(self.next_id - 1 - self.opb.constraint_ids())
     }
 
     /// Searches entry `c` (at least one piece starting at `c`): `Ok` with a packing of the

@@ -35,7 +35,7 @@ use super::super::window::Window;
 use super::{bits, packing_opb, x, DollProofError, DollProofOptions, Prover, ALL};
 use crate::formats::lines::{LineWriter, WriteError};
 use crate::formats::veripb::{
-    Conclusion, Constraint, ConstraintId, Lit, Objective, OpbFile, PolItem, Relation, Step,
+    Constraint, ConstraintId, Lit, Objective, OpbFile, PolItem, Relation, Step,
 };
 use crate::geometry::placements::PackingInstance;
 
@@ -432,16 +432,7 @@ impl<W: Window> Prover<'_, W> {
         hints.extend(bits(cells).map(|b| self.free(q, q + b).expect("a named cell").implied));
         hints.push(root);
         let contradiction = self.rup([], hints)?;
-        let goal_id = self.step(&Step::Qed(Some(ConstraintId::Absolute(contradiction))))?;
-        self.step_plain(&Step::OutputNone)?;
-        self.step_plain(&Step::Conclusion(Conclusion::Bounds {
-            lower: Some(1 - i64::from(goal.need)),
-            lower_hint: Some(ConstraintId::Absolute(goal_id)),
-            upper: None,
-            solution: None,
-        }))?;
-        self.step_plain(&Step::End)?;
-        let derived = self.next_id - 1 - self.opb.constraint_ids();
+        let derived = self.conclude_lower_bound(contradiction, 1 - i64::from(goal.need))?;
         self.out.finish()?;
         Ok(DollStateProof {
             nodes: self.nodes,
