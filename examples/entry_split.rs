@@ -1,6 +1,6 @@
 //! Splits one table entry's proof at its search states and measures the shards:
 //! `cargo run --release --example entry_split -- MODEL [entry=C] [depth=D] [states=A..B]
-//! [budget=BYTES] [write=DIR] [check] [veripb] [whole]` (defaults: the first entry that stays, `S[c] =
+//! [budget=BYTES] [group=G] [write=DIR] [check] [veripb] [whole]` (defaults: the first entry that stays, `S[c] =
 //! S[c + 1]`, and has a placement starting there; depth 2; every state; no budget). The
 //! table comes from the doll on every core (kept in `DIR/table.txt` and read from there
 //! next time). With `whole`, the entry unsplit is written first, for comparison. The glue (the entry's root down to the states `D` pieces below it, each
@@ -8,6 +8,8 @@
 //! `glue.opb`/`.pbp`, `state-K.opb`/`.pbp`, or only counted), one line each: nodes,
 //! frontier states cited, bytes, seconds. A state whose proof passes the budget is given
 //! up and split one piece deeper (`state-K.glue`, `state-K.J`, recursively). With
+//! `group=G`, the states are proved instead in `G` shards of consecutive states
+//! (`group-J`), each searching its states in turn with one memo (no budget). With
 //! `check`, each shard is checked by puzzlec's PB checker once written (with `veripb` as
 //! well, by `veripb` too), and its proof deleted, so that a large entry can be measured shard by shard within the disk.
 
@@ -18,7 +20,7 @@ use std::time::Instant;
 
 use puzzlec::checkers::pb::{check_pb_files, PbConclusion};
 use puzzlec::engines::russian_doll::{
-    self, state_frontier, state_opb, write_state_proof, DollOptions, DollProofError,
+    self, group_opb, state_frontier, state_opb, write_state_proof, DollOptions, DollProofError,
     DollProofOptions, StateClaim, StateOpb,
 };
 use puzzlec::formats::lines::{LineWriter, WriteError};
@@ -30,7 +32,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let value = |name: &str| args.iter().find_map(|a| a.strip_prefix(name));
     let Some(model) = args.iter().find(|a| a.ends_with(".toml")) else {
-        eprintln!("usage: entry_split MODEL [entry=C] [depth=D] [states=A..B] [budget=BYTES] [write=DIR] [check] [veripb] [whole]");
+        eprintln!("usage: entry_split MODEL [entry=C] [depth=D] [states=A..B] [budget=BYTES] [group=G] [write=DIR] [check] [veripb] [whole]");
         std::process::exit(2)
     };
     let Ok(Puzzle::Packing(packing)) = load_model_file(Path::new(model)) else {
@@ -91,8 +93,21 @@ fn main() {
     }
     let glue = state_opb(instance, &entries, &root, &frontier);
     assert!(run.shard(&glue, "glue"), "the glue is over the budget");
-    for k in range {
-        run.state(&frontier[k], &format!("state-{k}"));
+    match value("group=").map(|g| g.parse::<usize>().expect("group=G")) {
+        // G shards of consecutive states, each searched with one memo.
+        Some(groups) => {
+            let states = &frontier[range.clone()];
+            for g in 0..groups {
+                let part = &states[g * states.len() / groups..(g + 1) * states.len() / groups];
+                let shard = group_opb(instance, &entries, part, &[]);
+                run.shard(&shard, &format!("group-{g}"));
+            }
+        }
+        None => {
+            for k in range {
+                run.state(&frontier[k], &format!("state-{k}"));
+            }
+        }
     }
 }
 
@@ -229,18 +244,24 @@ impl Run<'_> {
         };
         let bytes = bytes.get();
         let wrote = started.elapsed().as_secs_f64();
+        let goal = &shard.goals[0];
+        let what = match shard.goals.len() {
+            1 => format!(
+                "position {}, {} covered, need {}",
+                goal.position,
+                goal.covered.len(),
+                goal.need
+            ),
+            n => format!("{n} states"),
+        };
         let mut line = format!(
-            "{name}: position {}, {} covered, need {}: {} nodes, {} cited, {bytes} bytes, {wrote:.2} s",
-            shard.goal.position,
-            shard.goal.covered.len(),
-            shard.goal.need,
-            written.nodes,
-            written.frontier,
+            "{name}: {what}: {} nodes, {} cited, {bytes} bytes, {wrote:.2} s",
+            written.nodes, written.frontier,
         );
         if let (true, Some((opb, pbp))) = (self.check, files) {
             let started = Instant::now();
             let outcome = check_pb_files(&opb, &pbp).unwrap_or_else(|e| panic!("{name}: {e}"));
-            let lower = 1 - i64::from(shard.goal.need);
+            let lower = shard.lower();
             assert_eq!(
                 outcome.conclusion,
                 PbConclusion::Bounds {

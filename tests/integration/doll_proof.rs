@@ -7,9 +7,9 @@ use std::process::Command;
 
 use puzzlec::checkers::pb::{check_pb_files, PbConclusion, PbStats};
 use puzzlec::engines::russian_doll::{
-    packing_opb, shard_opb, solve, state_frontier, state_opb, write_proof_with, write_shard_proof,
-    write_state_proof, DollOptions, DollProof, DollProofError, DollProofOptions, DollStateProof,
-    StateClaim, StateOpb,
+    group_opb, packing_opb, shard_opb, solve, state_frontier, state_opb, write_proof_with,
+    write_shard_proof, write_state_proof, DollOptions, DollProof, DollProofError, DollProofOptions,
+    DollStateProof, StateClaim, StateOpb,
 };
 use puzzlec::formats::lines::LineWriter;
 use puzzlec::formats::veripb::{write_opb, OpbFile};
@@ -1185,6 +1185,41 @@ fn one_entrys_search_split_at_its_states_is_proved_shard_by_shard() {
         let (opb, pbp, written) = write_state_shard(dir.path(), &stem, instance, &shard, &entries);
         assert_eq!(written.frontier, 0);
         both_accept_claim(&opb, &pbp, state.need, veripb, &stem);
+    }
+    // The same states in two shards of consecutive states, each searched with one memo:
+    // "objective >= 0", each state's claim under its selector.
+    let half = frontier.len() / 2;
+    for (k, group) in [&frontier[..half], &frontier[half..]]
+        .into_iter()
+        .enumerate()
+    {
+        let shard = group_opb(instance, &entries, group, &[]);
+        assert_eq!(shard.lower(), 0);
+        let stem = format!("group-{k}");
+        let (opb, pbp, written) = write_state_shard(dir.path(), &stem, instance, &shard, &entries);
+        assert!(written.nodes > 0, "{stem}");
+        both_accept_claim(&opb, &pbp, 1, veripb, &stem);
+        // A guard loosened (its placement allowed under every state): refused by both.
+        let mut loose = shard.clone();
+        let guard = loose
+            .file
+            .constraints
+            .iter_mut()
+            .rev()
+            .find(|c| c.rhs == 0 && c.terms[0].0 == -1)
+            .unwrap();
+        guard.terms.truncate(1);
+        guard.terms.extend((0..group.len()).map(|j| {
+            (
+                1,
+                puzzlec::formats::veripb::Lit::new((instance.placements.len() + j) as u32, false),
+            )
+        }));
+        write_opb_file(&opb, &loose.file);
+        assert!(check_pb_files(&opb, &pbp).is_err(), "{stem} loosened");
+        if veripb {
+            assert_eq!(veripb_verdict(&opb, &pbp), None, "{stem} loosened");
+        }
     }
     // The entry unsplit, one shard from its root: accepted too, after more search than the
     // glue's, which stops at the states.

@@ -85,7 +85,7 @@ mod window;
 
 use instance::Prepared;
 pub use proof::{
-    packing_opb, proof_supports, shard_opb, state_frontier, state_opb, write_proof,
+    group_opb, packing_opb, proof_supports, shard_opb, state_frontier, state_opb, write_proof,
     write_proof_with, write_shard_proof, write_shard_proof_with, write_state_proof, DollProof,
     DollProofError, DollProofOptions, DollShardProof, DollStateProof, ShardOpb, StateClaim,
     StateOpb,

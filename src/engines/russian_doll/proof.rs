@@ -128,7 +128,7 @@ use crate::formats::veripb::{
 use crate::geometry::placements::PackingInstance;
 use crate::geometry::weights::CellWeights;
 pub use states::{
-    state_frontier, state_opb, write_state_proof, DollStateProof, StateClaim, StateOpb,
+    group_opb, state_frontier, state_opb, write_state_proof, DollStateProof, StateClaim, StateOpb,
 };
 
 /// What a proof-writing run found and wrote.

@@ -35,7 +35,7 @@ use super::super::window::Window;
 use super::{bits, packing_opb, x, DollProofError, DollProofOptions, Prover, ALL};
 use crate::formats::lines::{LineWriter, WriteError};
 use crate::formats::veripb::{
-    Constraint, ConstraintId, Lit, Objective, OpbFile, PolItem, Relation, Step,
+    Constraint, ConstraintId, Lit, Objective, OpbFile, PolItem, Relation, Step, VarNames,
 };
 use crate::geometry::placements::PackingInstance;
 
@@ -65,6 +65,19 @@ impl StateClaim {
         }
     }
 
+    /// Whether the kept placement `i`, starting at `first`, meets a covered cell.
+    fn meets(&self, prep: &Prepared, first: usize, i: usize) -> bool {
+        prep.relative[i]
+            .iter()
+            .any(|&k| self.covered.binary_search(&(first + k)).is_ok())
+    }
+
+    /// Whether the state's search may use the kept placement `i` (starting at `first`): it
+    /// starts at the state's position or later and misses the window.
+    fn allows(&self, prep: &Prepared, first: usize, i: usize) -> bool {
+        first >= self.position && !self.meets(prep, first, i)
+    }
+
     /// The claim as a constraint over the placements (`x{i+1}` for placement `i`).
     fn constraint(&self, prep: &Prepared) -> Constraint {
         let q = self.position;
@@ -72,9 +85,7 @@ impl StateClaim {
         let mut others = Vec::new();
         for first in q..prep.cells {
             for i in prep.starts[first] as usize..prep.starts[first + 1] as usize {
-                let meets = prep.relative[i]
-                    .iter()
-                    .any(|&k| self.covered.binary_search(&(first + k)).is_ok());
+                let meets = self.meets(prep, first, i);
                 if meets { &mut met } else { &mut others }.push(x(prep.index[i]));
             }
         }
@@ -107,17 +118,42 @@ impl StateClaim {
     }
 }
 
-/// A state shard's OPB file ([`state_opb`]) and where its parts are.
+/// A state shard's OPB file ([`state_opb`], [`group_opb`]) and where its parts are.
 #[derive(Clone, Debug)]
 pub struct StateOpb {
     /// The file.
     pub file: OpbFile,
-    /// The state the shard proves.
-    pub goal: StateClaim,
+    /// The states the shard proves, searched in this order with one memo.
+    pub goals: Vec<StateClaim>,
     /// Per later table entry with a premise, `(q, ID)`.
     pub entry_premises: Vec<(usize, u64)>,
     /// The frontier's claims, each with its ID.
     pub premises: Vec<(StateClaim, u64)>,
+    /// With several goals: their selectors' constraints.
+    selectors: Option<Selectors>,
+}
+
+/// The selectors of a shard of several states: `t_j` (variable `placements + j`) selects
+/// state `j`'s claim.
+#[derive(Clone, Debug)]
+struct Selectors {
+    placements: usize,
+    at_least_one: u64,
+    at_most_one: u64,
+    /// The guards' IDs: per placement not allowed under every state, "`x` only under a
+    /// state whose window it misses and from whose position on it starts".
+    guards: Vec<u64>,
+}
+
+impl StateOpb {
+    /// What the shard's proof concludes: `BOUNDS lower INF`, the objective at least this
+    /// (`1 - k` for one state, `0` for several).
+    pub fn lower(&self) -> i64 {
+        match (&self.selectors, &self.goals[..]) {
+            (None, [goal]) => 1 - i64::from(goal.need),
+            _ => 0,
+        }
+    }
 }
 
 /// The OPB file of the shard that proves `goal`'s claim over the table `entries`
@@ -133,10 +169,105 @@ pub fn state_opb(
     frontier: &[StateClaim],
 ) -> StateOpb {
     let prep = Prepared::new(instance, false);
+    let mut shard = premises_opb(instance, &prep, entries, goal.entry, frontier);
+    shard.file.objective = Some(Objective {
+        terms: goal.constraint(&prep).terms,
+        constant: 0,
+    });
+    shard.goals = vec![goal.clone()];
+    shard
+}
+
+/// The OPB file of the shard that proves the claims of the states `group` (of one entry's
+/// search, the first entry's premises for all) in one search with one memo: as
+/// [`state_opb`]'s up to the frontier's claims, then a selector `t_j` per state (variables
+/// after the placements), "at least one" and "at most one" of them, and per placement
+/// starting at the states' first position or later that some state does not allow, its
+/// guard `-x + (the t_j of the states that allow it) >= 0`, where state `j` allows the
+/// placements that start at its position or later and miss its window. Objective:
+/// `sum (k_j - 1) t_j - (those placements)`: with `t_j` selected, "objective >= 0" is state
+/// `j`'s claim.
+pub fn group_opb(
+    instance: &PackingInstance,
+    entries: &[usize],
+    group: &[StateClaim],
+    frontier: &[StateClaim],
+) -> StateOpb {
+    if let [goal] = group {
+        return state_opb(instance, entries, goal, frontier);
+    }
+    let prep = Prepared::new(instance, false);
+    let entry = group.first().map_or(0, |goal| goal.entry);
+    let mut shard = premises_opb(instance, &prep, entries, entry, frontier);
+    let file = &mut shard.file;
+    let placements = file.declared_variables;
+    file.declared_variables += group.len();
+    file.names = VarNames::numbered(file.declared_variables);
+    let selector = |j: usize| Lit::new((placements + j) as u32, false);
+    file.constraints.push(Constraint {
+        terms: (0..group.len()).map(|j| (1, selector(j))).collect(),
+        relation: Relation::AtLeast,
+        rhs: 1,
+    });
+    let at_least_one = file.constraints.len() as u64;
+    file.constraints.push(Constraint {
+        terms: (0..group.len()).map(|j| (-1, selector(j))).collect(),
+        relation: Relation::AtLeast,
+        rhs: -1,
+    });
+    let at_most_one = file.constraints.len() as u64;
+    let first = group.iter().map(|goal| goal.position).min().unwrap_or(0);
+    let mut guards = Vec::new();
+    let mut objective: Vec<(i64, Lit)> = group
+        .iter()
+        .enumerate()
+        .filter(|(_, goal)| goal.need > 1)
+        .map(|(j, goal)| (i64::from(goal.need) - 1, selector(j)))
+        .collect();
+    for q in first..prep.cells {
+        for i in prep.starts[q] as usize..prep.starts[q + 1] as usize {
+            let allowing: Vec<usize> = (0..group.len())
+                .filter(|&j| group[j].allows(&prep, q, i))
+                .collect();
+            if allowing.len() < group.len() {
+                let mut terms = vec![(-1, x(prep.index[i]))];
+                terms.extend(allowing.iter().map(|&j| (1, selector(j))));
+                file.constraints.push(Constraint {
+                    terms,
+                    relation: Relation::AtLeast,
+                    rhs: 0,
+                });
+                guards.push(file.constraints.len() as u64);
+            }
+            objective.push((-1, x(prep.index[i])));
+        }
+    }
+    file.objective = Some(Objective {
+        terms: objective,
+        constant: 0,
+    });
+    shard.goals = group.to_vec();
+    shard.selectors = Some(Selectors {
+        placements,
+        at_least_one,
+        at_most_one,
+        guards,
+    });
+    shard
+}
+
+/// A state shard's OPB file up to the frontier's claims (see [`state_opb`]), no goal yet.
+fn premises_opb(
+    instance: &PackingInstance,
+    prep: &Prepared,
+    entries: &[usize],
+    entry: usize,
+    frontier: &[StateClaim],
+) -> StateOpb {
     let (mut file, _) = packing_opb(instance);
     let mut entry_premises = Vec::new();
     let later = entries.iter().enumerate().take(prep.cells);
-    for (q, &bound) in later.skip(goal.entry + 1) {
+    for (q, &bound) in later.skip(entry + 1) {
         let from = prep.starts[q] as usize;
         if bound < prep.index.len() - from {
             file.constraints.push(Constraint {
@@ -151,18 +282,15 @@ pub fn state_opb(
     }
     let mut premises = Vec::new();
     for state in frontier {
-        file.constraints.push(state.constraint(&prep));
+        file.constraints.push(state.constraint(prep));
         premises.push((state.clone(), file.constraints.len() as u64));
     }
-    file.objective = Some(Objective {
-        terms: goal.constraint(&prep).terms,
-        constant: 0,
-    });
     StateOpb {
         file,
-        goal: goal.clone(),
+        goals: Vec::new(),
         entry_premises,
         premises,
+        selectors: None,
     }
 }
 
@@ -260,16 +388,21 @@ fn run(
             "a piece has a binding maximum (the proof has no piece counts)",
         ));
     }
-    let goal = &shard.goal;
     if entries.len() != prep.cells + 1 {
         return Err(DollProofError::Unsupported(
             "the table does not have one entry per scan position",
         ));
     }
     let premises = shard.premises.iter().map(|(state, _)| state);
-    if !std::iter::once(goal).chain(premises).all(|s| s.fits(&prep)) {
+    if !shard.goals.iter().chain(premises).all(|s| s.fits(&prep)) {
         return Err(DollProofError::Unsupported(
             "a state lies outside the box or its window",
+        ));
+    }
+    let entry = shard.goals.first().map(|goal| goal.entry);
+    if entry.is_none() || shard.goals.iter().any(|goal| Some(goal.entry) != entry) {
+        return Err(DollProofError::Unsupported(
+            "a shard's states belong to one entry's search",
         ));
     }
     let frontier = match list {
@@ -289,9 +422,9 @@ fn run(
     let premises = shard.entry_premises.iter().copied().collect();
     match prep.reach {
         0..=64 => Prover::<u64>::new(&prep, options, opb, amo, writer)
-            .run_state(goal, entries, &premises, frontier),
+            .run_state(shard, entries, &premises, frontier),
         65..=128 => Prover::<u128>::new(&prep, options, opb, amo, writer)
-            .run_state(goal, entries, &premises, frontier),
+            .run_state(shard, entries, &premises, frontier),
         _ => Err(DollProofError::Unsupported(
             "placements reach over more than 128 scan cells",
         )),
@@ -303,25 +436,29 @@ impl<W: Window> Prover<'_, W> {
     /// frontier it lists.
     fn run_state(
         mut self,
-        goal: &StateClaim,
+        shard: &StateOpb,
         entries: &[usize],
         premises: &FxHashMap<usize, u64>,
         frontier: Frontier,
     ) -> Result<(DollStateProof, Vec<StateClaim>), DollProofError> {
-        let c = goal.entry;
-        let window: W = goal.window();
-        let starting = self.prep.starts[goal.position]..self.prep.starts[goal.position + 1];
-        let fits = starting
-            .clone()
-            .any(|i| !window.overlaps(self.engine.masks[i as usize]));
-        if !fits {
-            return Err(DollProofError::Unsupported(
-                "a state is a node of its entry's search where a placement fits",
-            ));
+        let goals = &shard.goals;
+        let c = goals[0].entry;
+        for goal in goals {
+            let window: W = goal.window();
+            let starting = self.prep.starts[goal.position]..self.prep.starts[goal.position + 1];
+            let fits = starting
+                .clone()
+                .any(|i| !window.overlaps(self.engine.masks[i as usize]));
+            if !fits {
+                return Err(DollProofError::Unsupported(
+                    "a state is a node of its entry's search where a placement fits",
+                ));
+            }
         }
         self.open()?;
-        // The search never looks before the state.
-        self.define_frees(goal.position)?;
+        // The search never looks before the states.
+        let first = goals.iter().map(|goal| goal.position).min().unwrap_or(c);
+        self.define_frees(first)?;
         self.define_last()?;
         self.later_entries(c + 1, entries, premises)?;
         let target = entries[c + 1] as u32 + 1;
@@ -332,14 +469,18 @@ impl<W: Window> Prover<'_, W> {
         self.set_entry_area(c);
         self.frontier = frontier;
         self.frontier_entry = c;
-        let Some(root) = self.expand(goal.position, window, goal.need)? else {
-            return Err(DollProofError::StateHolds);
-        };
+        let mut roots = Vec::new();
+        for goal in goals {
+            let Some(root) = self.expand(goal.position, goal.window(), goal.need)? else {
+                return Err(DollProofError::StateHolds);
+            };
+            roots.push(root);
+        }
         let listed = match std::mem::replace(&mut self.frontier, Frontier::Search) {
             Frontier::List(_, states) => states,
             _ => Vec::new(),
         };
-        let outcome = self.conclude_state(goal, window, root)?;
+        let outcome = self.conclude_state(shard, &roots)?;
         Ok((outcome, listed))
     }
 
@@ -402,37 +543,58 @@ impl<W: Window> Prover<'_, W> {
         Ok(Some(id))
     }
 
-    /// "objective >= 1 - k" of a state shard: in a `pbc` subproof, the negation excludes
-    /// `B`, with `u{q}_{k}`'s second half it gives `u`, the `e` lines give the window's
-    /// cells free, and the state's clause `root` conflicts.
+    /// "objective >= 1 - k" of a state shard, "objective >= 0" of several, in a `pbc`
+    /// subproof. Per state: the negation (with its selector `t_j`, the other selectors and
+    /// the guards) excludes the placements it does not allow, with `u{q}_{k}`'s second half
+    /// it gives `u`, the `e` lines give the window's cells free, and the state's clause
+    /// (its search's root, `roots[j]`) conflicts; several selectors are refuted in turn.
     fn conclude_state(
         mut self,
-        goal: &StateClaim,
-        window: W,
-        root: u64,
+        shard: &StateOpb,
+        roots: &[u64],
     ) -> Result<DollStateProof, DollProofError> {
-        let q = goal.position;
         let claim = {
             let objective = self.opb.objective.as_ref().expect("a state shard has one");
             Constraint {
                 terms: objective.terms.clone(),
                 relation: Relation::AtLeast,
-                rhs: 1 - i64::from(goal.need),
+                rhs: shard.lower(),
             }
         };
         let negation = self.step(&Step::Pbc {
             constraint: claim,
             subproof: true,
         })?;
-        let mut hints = vec![negation];
-        if let Some(implied) = self.counter(q, goal.need as usize).implied {
-            hints.push(self.pol_sum(&[negation, implied])?);
+        let mut refuted = Vec::new();
+        for (j, (goal, &root)) in shard.goals.iter().zip(roots).enumerate() {
+            let q = goal.position;
+            let mut hints = Vec::new();
+            if let Some(selectors) = &shard.selectors {
+                hints.push(selectors.at_most_one);
+                hints.extend(&selectors.guards);
+            }
+            hints.push(negation);
+            if let Some(implied) = self.counter(q, goal.need as usize).implied {
+                hints.push(self.pol_sum(&[negation, implied])?);
+            }
+            let cells = self.key_cells(q, goal.window::<W>(), ALL);
+            hints.extend(bits(cells).map(|b| self.free(q, q + b).expect("a named cell").implied));
+            hints.push(root);
+            let lits = shard
+                .selectors
+                .as_ref()
+                .map(|selectors| Lit::new((selectors.placements + j) as u32, true));
+            refuted.push(self.rup(lits, hints)?);
         }
-        let cells = self.key_cells(q, window, ALL);
-        hints.extend(bits(cells).map(|b| self.free(q, q + b).expect("a named cell").implied));
-        hints.push(root);
-        let contradiction = self.rup([], hints)?;
-        let derived = self.conclude_lower_bound(contradiction, 1 - i64::from(goal.need))?;
+        let contradiction = match &shard.selectors {
+            Some(selectors) => {
+                let mut hints = vec![selectors.at_least_one];
+                hints.extend(refuted);
+                self.rup([], hints)?
+            }
+            None => refuted[0],
+        };
+        let derived = self.conclude_lower_bound(contradiction, shard.lower())?;
         self.out.finish()?;
         Ok(DollStateProof {
             nodes: self.nodes,
