@@ -21,9 +21,12 @@
 //! \ B} x`; its proof searches from the state, cites a frontier state's claim where its
 //! search reaches it (one `pol` with the `u` definition gives "`u` or a placement of
 //! `B`", one `rup` with the `e` lines the state's clause), and concludes `BOUNDS 1-k INF`:
-//! the claim. [`state_frontier`] finds the states a given number of pieces below a state,
-//! by running the same search without writing: the shard that cites them reaches exactly
-//! those.
+//! the claim. [`group_opb`] puts consecutive states of one search into one shard, searched
+//! with one memo (a shard per state loses what its siblings' subtrees stored, four times
+//! the nodes on 17 x 17's entry 0): a selector per state and guards that forbid the
+//! placements it does not allow. [`state_frontier`] finds the states a given number of
+//! pieces below a state, by running the same search without writing: the shard that cites
+//! them reaches exactly those.
 
 use std::io::Write;
 
@@ -319,11 +322,12 @@ pub(super) enum Frontier {
     Cite(FxHashMap<(usize, u64, u64, u32), u64>),
 }
 
-/// Writes into `out` the VeriPB proof of `shard`'s goal (see [`state_opb`]; `entries` the
-/// table it was built over): the later entries as units from the premises, the goal's
-/// state searched with the frontier's claims cited where reached, then "objective >= 1 -
-/// k" in a `pbc` subproof, concluded as `BOUNDS 1-k INF`. Fails if the search finds a
-/// packing of the state (its claim is false: the entry rises).
+/// Writes into `out` the VeriPB proof of `shard`'s goals (see [`state_opb`] and
+/// [`group_opb`]; `entries` the table it was built over): the later entries as units from
+/// the premises, the goals' states searched in turn with one memo, the frontier's claims
+/// cited where reached, then "objective >= [`StateOpb::lower`]" in a `pbc` subproof,
+/// concluded as `BOUNDS lower INF`. Fails if the search finds a packing of a state (its
+/// claim is false: the entry rises).
 pub fn write_state_proof(
     instance: &PackingInstance,
     options: &DollProofOptions,
