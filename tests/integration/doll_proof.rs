@@ -1260,16 +1260,25 @@ fn one_entrys_search_split_at_its_states_is_proved_shard_by_shard() {
         matches!(refused, Err(DollProofError::StateHolds)),
         "{refused:?}"
     );
-    // A state outside its window is refused, not searched.
+    // A state outside its window, or needing more than the table allows there, is refused,
+    // not searched.
+    let root = StateClaim::entry_root(entry, &entries);
     let outside = StateClaim {
         covered: vec![entry + 1000],
-        ..StateClaim::entry_root(entry, &entries)
+        ..root.clone()
     };
-    let shard = state_opb(instance, &entries, &outside, &[]);
-    let mut sink = std::io::sink();
-    let refused = write_state_proof(instance, &options, &shard, &entries, &mut sink, &stop);
-    assert_eq!(
-        refused.unwrap_err().to_string(),
-        "the proof-writing doll does not take this instance: a state lies outside the box or its window"
-    );
+    let greedy = StateClaim {
+        need: root.need + 1,
+        ..root
+    };
+    for state in [outside, greedy] {
+        let shard = state_opb(instance, &entries, &state, &[]);
+        let mut sink = std::io::sink();
+        let refused = write_state_proof(instance, &options, &shard, &entries, &mut sink, &stop);
+        assert_eq!(
+            refused.unwrap_err().to_string(),
+            "the proof-writing doll does not take this instance: a state lies outside the box or its window, or needs more than the table allows",
+            "{state:?}"
+        );
+    }
 }

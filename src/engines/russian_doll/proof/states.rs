@@ -398,9 +398,13 @@ fn run(
         ));
     }
     let premises = shard.premises.iter().map(|(state, _)| state);
-    if !shard.goals.iter().chain(premises).all(|s| s.fits(&prep)) {
+    // A state needs at most one piece more than the table allows from its position (at
+    // its entry's own position, the entry's target): the search has `u` for no more.
+    let most = |s: &StateClaim| entries[s.position + usize::from(s.position == s.entry)] + 1;
+    let states_fit = |s: &StateClaim| s.fits(&prep) && s.need as usize <= most(s);
+    if !shard.goals.iter().chain(premises).all(states_fit) {
         return Err(DollProofError::Unsupported(
-            "a state lies outside the box or its window",
+            "a state lies outside the box or its window, or needs more than the table allows",
         ));
     }
     let entry = shard.goals.first().map(|goal| goal.entry);
@@ -449,10 +453,8 @@ impl<W: Window> Prover<'_, W> {
         let c = goals[0].entry;
         for goal in goals {
             let window: W = goal.window();
-            let starting = self.prep.starts[goal.position]..self.prep.starts[goal.position + 1];
-            let fits = starting
-                .clone()
-                .any(|i| !window.overlaps(self.engine.masks[i as usize]));
+            let mut starting = self.prep.starts[goal.position]..self.prep.starts[goal.position + 1];
+            let fits = starting.any(|i| !window.overlaps(self.engine.masks[i as usize]));
             if !fits {
                 return Err(DollProofError::Unsupported(
                     "a state is a node of its entry's search where a placement fits",
