@@ -1,6 +1,6 @@
 //! Splits one table entry's proof at its search states and measures the shards:
 //! `cargo run --release --example entry_split -- MODEL [entry=C] [depth=D] [states=A..B]
-//! [budget=BYTES] [group=G] [write=DIR] [check] [veripb] [whole]` (defaults: the first entry that stays, `S[c] =
+//! [budget=BYTES] [group=G|fit] [write=DIR] [check] [veripb] [whole]` (defaults: the first entry that stays, `S[c] =
 //! S[c + 1]`, and has a placement starting there; depth 2; every state; no budget). The
 //! table comes from the doll on every core (kept in `DIR/table.txt` and read from there
 //! next time). With `whole`, the entry unsplit is written first, for comparison. The glue (the entry's root down to the states `D` pieces below it, each
@@ -9,7 +9,10 @@
 //! frontier states cited, bytes, seconds. A state whose proof passes the budget is given
 //! up and split one piece deeper (`state-K.glue`, `state-K.J`, recursively). With
 //! `group=G`, the states are proved instead in `G` shards of consecutive states
-//! (`group-J`), each searching its states in turn with one memo (no budget). With
+//! (`group-J`), each searching its states in turn with one memo (no budget); with
+//! `group=fit`, in the longest runs of consecutive states whose shard stays within the
+//! budget (`state-K..L`), tried from all of them down by halves, a state alone over it
+//! split deeper and its states grouped likewise. With
 //! `check`, each shard is checked by puzzlec's PB checker once written (with `veripb` as
 //! well, by `veripb` too), and its proof deleted, so that a large entry can be measured shard by shard within the disk.
 
@@ -32,7 +35,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let value = |name: &str| args.iter().find_map(|a| a.strip_prefix(name));
     let Some(model) = args.iter().find(|a| a.ends_with(".toml")) else {
-        eprintln!("usage: entry_split MODEL [entry=C] [depth=D] [states=A..B] [budget=BYTES] [group=G] [write=DIR] [check] [veripb] [whole]");
+        eprintln!("usage: entry_split MODEL [entry=C] [depth=D] [states=A..B] [budget=BYTES] [group=G|fit] [write=DIR] [check] [veripb] [whole]");
         std::process::exit(2)
     };
     let Ok(Puzzle::Packing(packing)) = load_model_file(Path::new(model)) else {
@@ -86,6 +89,7 @@ fn main() {
         check: args.iter().any(|a| a == "check"),
         veripb: args.iter().any(|a| a == "veripb"),
         budget: value("budget=").map(|b| b.parse().expect("budget=BYTES")),
+        fit: value("group=") == Some("fit"),
     };
     if args.iter().any(|a| a == "whole") {
         let whole = state_opb(instance, &entries, &root, &[]);
@@ -93,7 +97,10 @@ fn main() {
     }
     let glue = state_opb(instance, &entries, &root, &frontier);
     assert!(run.shard(&glue, "glue"), "the glue is over the budget");
-    match value("group=").map(|g| g.parse::<usize>().expect("group=G")) {
+    match value("group=")
+        .filter(|&g| g != "fit")
+        .map(|g| g.parse::<usize>().expect("group=G"))
+    {
         // G shards of consecutive states, each searched with one memo.
         Some(groups) => {
             let states = &frontier[range.clone()];
@@ -103,11 +110,7 @@ fn main() {
                 run.shard(&shard, &format!("group-{g}"));
             }
         }
-        None => {
-            for k in range {
-                run.state(&frontier[k], &format!("state-{k}"));
-            }
-        }
+        None => run.states(&frontier[range], ""),
     }
 }
 
@@ -164,9 +167,39 @@ struct Run<'a> {
     veripb: bool,
     /// Proofs above this many bytes are given up and their state split one piece deeper.
     budget: Option<u64>,
+    /// States grouped by the budget (`group=fit`) rather than one per shard.
+    fit: bool,
 }
 
 impl Run<'_> {
+    /// The shards of `states` (named `NAME.K` by the first state's index, or `state-K`
+    /// with no name): one per state, or with `fit` the longest runs of consecutive states
+    /// whose group stays within the budget, tried from all of them down by halves (a state
+    /// alone over it split deeper).
+    fn states(&self, states: &[StateClaim], name: &str) {
+        let named = |k: usize| match name {
+            "" => format!("state-{k}"),
+            _ => format!("{name}.{k}"),
+        };
+        let mut k = 0;
+        while k < states.len() {
+            let mut width = if self.fit { states.len() - k } else { 1 };
+            loop {
+                if width == 1 {
+                    self.state(&states[k], &named(k));
+                    break;
+                }
+                let group = group_opb(self.instance, self.entries, &states[k..k + width], &[]);
+                if self.shard(&group, &format!("{}..{}", named(k), k + width)) {
+                    break;
+                }
+                println!("{}..{}: over the budget", named(k), k + width);
+                width /= 2;
+            }
+            k += width;
+        }
+    }
+
     /// The shard of `state`, or, past the budget, its glue and the shards of the states one
     /// piece below it (`NAME.K`), in turn.
     fn state(&self, state: &StateClaim, name: &str) {
@@ -187,9 +220,7 @@ impl Run<'_> {
             self.shard(&glue, &glue_name),
             "{glue_name}: over the budget"
         );
-        for (k, below) in frontier.iter().enumerate() {
-            self.state(below, &format!("{name}.{k}"));
-        }
+        self.states(&frontier, name);
     }
 
     /// Writes (into `dir`, or only counted) and with `check` checks one shard, and prints a
