@@ -94,7 +94,8 @@
 //!
 //! A range of entries can be proved on its own ([`shard_opb`], [`write_shard_proof`]), the
 //! later entries its premises; and one entry's search can be split at its states
-//! ([`states`]: each state's claim its own shard, the entry's glue citing them).
+//! ([`states`]: each state's claim, or several sibling states' at once, its own shard, the
+//! entry's glue citing them).
 //!
 //! # What is switched off
 //!
