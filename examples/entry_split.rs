@@ -1,20 +1,24 @@
 //! Splits one table entry's proof at its search states and measures the shards:
 //! `cargo run --release --example entry_split -- MODEL [entry=C] [depth=D] [states=A..B]
-//! [budget=BYTES] [group=G|fit] [write=DIR] [check] [veripb] [whole]` (defaults: the first entry that stays, `S[c] =
-//! S[c + 1]`, and has a placement starting there; depth 2; every state; no budget). The
-//! table comes from the doll on every core (kept in `DIR/table.txt` and read from there
-//! next time). With `whole`, the entry unsplit is written first, for comparison. The glue (the entry's root down to the states `D` pieces below it, each
-//! cited as a premise) and then each state's own shard are written (into `DIR` as
-//! `glue.opb`/`.pbp`, `state-K.opb`/`.pbp`, or only counted), one line each: nodes,
-//! frontier states cited, bytes, seconds. A state whose proof passes the budget is given
-//! up and split one piece deeper (`state-K.glue`, `state-K.J`, recursively). With
-//! `group=G`, the states are proved instead in `G` shards of consecutive states
-//! (`group-J`), each searching its states in turn with one memo (no budget); with
-//! `group=fit`, in the longest runs of consecutive states whose shard stays within the
-//! budget (`state-K..L`), tried from all of them down by halves, a state alone over it
-//! split deeper and its states grouped likewise. With
-//! `check`, each shard is checked by puzzlec's PB checker once written (with `veripb` as
-//! well, by `veripb` too), and its proof deleted, so that a large entry can be measured shard by shard within the disk.
+//! [budget=BYTES] [group=G|fit] [table=FILE] [write=DIR] [check] [veripb] [whole]`.
+//!
+//! Defaults: the first entry that stays (`S[c] = S[c + 1]`) and has a placement starting
+//! there; depth 2; every state; no budget. The table comes from the doll on every core
+//! (kept in `DIR/table.txt` and read from there next time), or from `table=FILE`.
+//!
+//! With `whole`, the entry unsplit is written first, for comparison. Then the glue (the
+//! entry's root down to the states `D` pieces below it, each cited as a premise) and each
+//! state's own shard are written (into `DIR` as `glue.opb`/`.pbp`, `state-K.opb`/`.pbp`,
+//! or only counted), one line each: nodes, frontier states cited, bytes, seconds. A state
+//! whose proof passes the budget is given up and split one piece deeper (`state-K.glue`,
+//! `state-K.J`, recursively). With `group=G`, the states are proved instead in `G` shards
+//! of consecutive states (`group-J`), each searching its states in turn with one memo (no
+//! budget); with `group=fit`, in the longest runs of consecutive states whose shard stays
+//! within the budget (`state-K..L`), tried from all of them down by halves, a state alone
+//! over it split deeper and its states grouped likewise. With `check`, each shard is
+//! checked by puzzlec's PB checker once written (with `veripb` as well, by `veripb` too),
+//! and its proof deleted, so that a large entry can be measured shard by shard within the
+//! disk.
 
 use std::cell::Cell;
 use std::io::Write;
@@ -35,7 +39,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let value = |name: &str| args.iter().find_map(|a| a.strip_prefix(name));
     let Some(model) = args.iter().find(|a| a.ends_with(".toml")) else {
-        eprintln!("usage: entry_split MODEL [entry=C] [depth=D] [states=A..B] [budget=BYTES] [group=G|fit] [write=DIR] [check] [veripb] [whole]");
+        eprintln!("usage: entry_split MODEL [entry=C] [depth=D] [states=A..B] [budget=BYTES] [group=G|fit] [table=FILE] [write=DIR] [check] [veripb] [whole]");
         std::process::exit(2)
     };
     let Ok(Puzzle::Packing(packing)) = load_model_file(Path::new(model)) else {
@@ -47,7 +51,10 @@ fn main() {
     if let Some(dir) = &dir {
         std::fs::create_dir_all(dir).unwrap();
     }
-    let entries = table(instance, dir.as_deref());
+    let entries = match value("table=") {
+        Some(file) => read_table(Path::new(file)).expect("table=FILE: S[0..=P] as numbers"),
+        None => table(instance, dir.as_deref()),
+    };
     let options = DollProofOptions::default();
     let entry = value("entry=").map_or_else(
         || {
@@ -118,11 +125,8 @@ fn main() {
 /// (and kept there).
 fn table(instance: &PackingInstance, dir: Option<&Path>) -> Vec<usize> {
     let file = dir.map(|d| d.join("table.txt"));
-    if let Some(text) = file.as_ref().and_then(|f| std::fs::read_to_string(f).ok()) {
-        return text
-            .split_whitespace()
-            .map(|v| v.parse().unwrap())
-            .collect();
+    if let Some(entries) = file.as_deref().and_then(read_table) {
+        return entries;
     }
     let started = Instant::now();
     let outcome = russian_doll::solve(instance, &DollOptions::default(), |_, _| {}).unwrap();
@@ -137,6 +141,12 @@ fn table(instance: &PackingInstance, dir: Option<&Path>) -> Vec<usize> {
         std::fs::write(file, text.join(" ") + "\n").unwrap();
     }
     entries
+}
+
+/// The table `S[0..=P]` written as numbers in `file`, if it reads.
+fn read_table(file: &Path) -> Option<Vec<usize>> {
+    let text = std::fs::read_to_string(file).ok()?;
+    text.split_whitespace().map(|v| v.parse().ok()).collect()
 }
 
 /// Counts the bytes written through it into `inner`.
