@@ -438,13 +438,7 @@ pub fn write_shard_proof_with(
     out: &mut dyn Write,
     should_stop: &dyn Fn() -> bool,
 ) -> Result<DollShardProof, DollProofError> {
-    validate(instance).map_err(DollProofError::Doll)?;
-    let prep = Prepared::new(instance, false);
-    if prep.limited {
-        return Err(DollProofError::Unsupported(
-            "a piece has a binding maximum (the proof has no piece counts)",
-        ));
-    }
+    let prep = supported(instance)?;
     if entries.len() != prep.cells + 1 || shard.range.end > prep.cells {
         return Err(DollProofError::Unsupported(
             "the table does not have one entry per scan position",
@@ -454,12 +448,10 @@ pub fn write_shard_proof_with(
     let amo: Vec<Option<u64>> = prep.order.iter().map(|&cell| amo_by_cell[cell]).collect();
     let writer = LineWriter::new(out, should_stop);
     let opb = shard.file.clone();
-    match prep.reach {
-        0..=64 => Prover::<u64>::new(&prep, options, opb, amo, writer).run_shard(shard, entries),
-        65..=128 => Prover::<u128>::new(&prep, options, opb, amo, writer).run_shard(shard, entries),
-        _ => Err(DollProofError::Unsupported(
-            "placements reach over more than 128 scan cells",
-        )),
+    if prep.reach <= 64 {
+        Prover::<u64>::new(&prep, options, opb, amo, writer).run_shard(shard, entries)
+    } else {
+        Prover::<u128>::new(&prep, options, opb, amo, writer).run_shard(shard, entries)
     }
 }
 
@@ -480,6 +472,12 @@ fn x(i: usize) -> Lit {
 /// Whether [`write_proof`] and [`write_shard_proof`] take `instance`, before any search:
 /// why not, as their [`DollProofError`] says it.
 pub fn proof_supports(instance: &PackingInstance) -> Result<(), DollProofError> {
+    supported(instance).map(|_| ())
+}
+
+/// `instance` prepared for a proof-writing search, or why the proof does not take it: a
+/// window of at most 128 bits (a [`Prover`] over `u64` when `reach <= 64`, else `u128`).
+fn supported(instance: &PackingInstance) -> Result<Prepared, DollProofError> {
     validate(instance).map_err(DollProofError::Doll)?;
     let prep = Prepared::new(instance, false);
     if prep.limited {
@@ -492,7 +490,7 @@ pub fn proof_supports(instance: &PackingInstance) -> Result<(), DollProofError> 
             "placements reach over more than 128 scan cells",
         ));
     }
-    Ok(())
+    Ok(prep)
 }
 
 /// Finds a maximum packing of `instance` by the Russian doll and writes, into `out`, a
@@ -514,22 +512,14 @@ pub fn write_proof_with(
     out: &mut dyn Write,
     should_stop: &dyn Fn() -> bool,
 ) -> Result<DollProof, DollProofError> {
-    validate(instance).map_err(DollProofError::Doll)?;
-    let prep = Prepared::new(instance, false);
-    if prep.limited {
-        return Err(DollProofError::Unsupported(
-            "a piece has a binding maximum (the proof has no piece counts)",
-        ));
-    }
+    let prep = supported(instance)?;
     let (opb, amo_by_cell) = packing_opb(instance);
     let amo: Vec<Option<u64>> = prep.order.iter().map(|&cell| amo_by_cell[cell]).collect();
     let writer = LineWriter::new(out, should_stop);
-    match prep.reach {
-        0..=64 => Prover::<u64>::new(&prep, options, opb, amo, writer).run(),
-        65..=128 => Prover::<u128>::new(&prep, options, opb, amo, writer).run(),
-        _ => Err(DollProofError::Unsupported(
-            "placements reach over more than 128 scan cells",
-        )),
+    if prep.reach <= 64 {
+        Prover::<u64>::new(&prep, options, opb, amo, writer).run()
+    } else {
+        Prover::<u128>::new(&prep, options, opb, amo, writer).run()
     }
 }
 

@@ -33,9 +33,8 @@ use std::io::Write;
 use rustc_hash::FxHashMap;
 
 use super::super::instance::Prepared;
-use super::super::validate;
 use super::super::window::Window;
-use super::{bits, packing_opb, x, DollProofError, DollProofOptions, Prover, ALL};
+use super::{bits, packing_opb, supported, x, DollProofError, DollProofOptions, Prover, ALL};
 use crate::formats::lines::{LineWriter, WriteError};
 use crate::formats::veripb::{
     Constraint, ConstraintId, Lit, Objective, OpbFile, PolItem, Relation, Step, VarNames,
@@ -385,13 +384,7 @@ fn run(
     out: &mut dyn Write,
     should_stop: &dyn Fn() -> bool,
 ) -> Result<(DollStateProof, Vec<StateClaim>), DollProofError> {
-    validate(instance).map_err(DollProofError::Doll)?;
-    let prep = Prepared::new(instance, false);
-    if prep.limited {
-        return Err(DollProofError::Unsupported(
-            "a piece has a binding maximum (the proof has no piece counts)",
-        ));
-    }
+    let prep = supported(instance)?;
     if entries.len() != prep.cells + 1 {
         return Err(DollProofError::Unsupported(
             "the table does not have one entry per scan position",
@@ -428,14 +421,12 @@ fn run(
     let writer = LineWriter::new(out, should_stop);
     let opb = shard.file.clone();
     let premises = shard.entry_premises.iter().copied().collect();
-    match prep.reach {
-        0..=64 => Prover::<u64>::new(&prep, options, opb, amo, writer)
-            .run_state(shard, entries, &premises, frontier),
-        65..=128 => Prover::<u128>::new(&prep, options, opb, amo, writer)
-            .run_state(shard, entries, &premises, frontier),
-        _ => Err(DollProofError::Unsupported(
-            "placements reach over more than 128 scan cells",
-        )),
+    if prep.reach <= 64 {
+        Prover::<u64>::new(&prep, options, opb, amo, writer)
+            .run_state(shard, entries, &premises, frontier)
+    } else {
+        Prover::<u128>::new(&prep, options, opb, amo, writer)
+            .run_state(shard, entries, &premises, frontier)
     }
 }
 
