@@ -1,6 +1,12 @@
 //! Splits one table entry's proof at its search states and measures the shards:
 //! `cargo run --release --example entry_split -- MODEL [entry=C] [depth=D] [states=A..B]
-//! [budget=BYTES] [group=G|fit] [table=FILE] [write=DIR] [check] [veripb] [whole]`.
+//! [budget=BYTES] [group=G|fit] [table=FILE] [write=DIR] [check] [veripb] [whole]
+//! [entries=A..B]`.
+//!
+//! With `entries=A..B`, each staying entry `c` of `A..B` is instead written unsplit as its
+//! own shard (the entry's root, the later entries as premises), one line each, and nothing
+//! is split: the table's proof measured entry by entry (entries that rise, or where no
+//! placement starts, have no search and are skipped).
 //!
 //! Defaults: the first entry that stays (`S[c] = S[c + 1]`) and has a placement starting
 //! there; depth 2; every state; no budget. The table comes from the doll on every core
@@ -39,7 +45,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let value = |name: &str| args.iter().find_map(|a| a.strip_prefix(name));
     let Some(model) = args.iter().find(|a| a.ends_with(".toml")) else {
-        eprintln!("usage: entry_split MODEL [entry=C] [depth=D] [states=A..B] [budget=BYTES] [group=G|fit] [table=FILE] [write=DIR] [check] [veripb] [whole]");
+        eprintln!("usage: entry_split MODEL [entry=C] [depth=D] [states=A..B] [budget=BYTES] [group=G|fit] [table=FILE] [write=DIR] [check] [veripb] [whole] [entries=A..B]");
         std::process::exit(2)
     };
     let Ok(Puzzle::Packing(packing)) = load_model_file(Path::new(model)) else {
@@ -56,6 +62,34 @@ fn main() {
         None => table(instance, dir.as_deref()),
     };
     let options = DollProofOptions::default();
+    let run = Run {
+        instance,
+        entries: &entries,
+        dir: dir.as_deref(),
+        check: args.iter().any(|a| a == "check"),
+        veripb: args.iter().any(|a| a == "veripb"),
+        budget: value("budget=").map(|b| b.parse().expect("budget=BYTES")),
+        fit: value("group=") == Some("fit"),
+    };
+    if let Some(range) = value("entries=") {
+        let (a, b) = range.split_once("..").expect("entries=A..B");
+        let last = entries.len() - 1;
+        let (a, b) = (a.parse().unwrap(), b.parse::<usize>().unwrap().min(last));
+        for c in a..b {
+            let root = StateClaim::entry_root(c, &entries);
+            // A rising entry follows from the next by one step, and so does one where no
+            // placement starts: neither has a search.
+            let searched = entries[c] == entries[c + 1]
+                && state_frontier(instance, &options, &entries, &root, 1).is_ok();
+            if searched {
+                run.shard(
+                    &state_opb(instance, &entries, &root, &[]),
+                    &format!("entry-{c}"),
+                );
+            }
+        }
+        return;
+    }
     let entry = value("entry=").map_or_else(
         || {
             (0..entries.len() - 1)
@@ -89,15 +123,6 @@ fn main() {
         let (a, b) = r.split_once("..").expect("states=A..B");
         a.parse().unwrap()..b.parse::<usize>().unwrap().min(frontier.len())
     });
-    let run = Run {
-        instance,
-        entries: &entries,
-        dir: dir.as_deref(),
-        check: args.iter().any(|a| a == "check"),
-        veripb: args.iter().any(|a| a == "veripb"),
-        budget: value("budget=").map(|b| b.parse().expect("budget=BYTES")),
-        fit: value("group=") == Some("fit"),
-    };
     if args.iter().any(|a| a == "whole") {
         let whole = state_opb(instance, &entries, &root, &[]);
         run.shard(&whole, "whole");

@@ -1239,42 +1239,58 @@ pub fn push_uint(out: &mut String, n: u64) {
 /// one 8-byte block, the unused bytes cut off: digits written one pair at a time to a
 /// buffer and then copied out as a block stalled the copy on every number (the wide load
 /// cannot take its bytes from the narrow stores still in flight), a sixth of a
-/// proof-writing search's time.
+/// proof-writing search's time. Not recursive, so that it inlines where IDs are written.
 #[inline]
 fn push_uint_bytes(out: &mut Vec<u8>, n: u64) {
-    const EIGHT: u64 = 100_000_000;
-    if n >= EIGHT {
-        push_uint_bytes(out, n / EIGHT);
-        out.extend_from_slice(&eight_digits((n % EIGHT) as u32).to_le_bytes());
+    if n >= EIGHT_DIGITS {
+        push_long_uint_bytes(out, n);
         return;
     }
-    let count = n.checked_ilog10().map_or(1, |d| d as usize + 1);
-    // The leading zeros are the low bytes: shifted out.
-    let digits = eight_digits(n as u32) >> (8 * (8 - count));
+    let digits = eight_digits(n as u32);
+    // The leading zeros are the low bytes, each `b'0'`: with the zeros' code taken off
+    // every byte, they are the word's trailing zero bytes (at least one digit is kept).
+    let leading = ((digits - ZEROS).trailing_zeros() / 8).min(7) as usize;
     let len = out.len();
-    out.extend_from_slice(&digits.to_le_bytes());
-    out.truncate(len + count);
+    out.extend_from_slice(&(digits >> (8 * leading)).to_le_bytes());
+    out.truncate(len + 8 - leading);
+}
+
+/// 10^8: the numbers [`eight_digits`] takes.
+const EIGHT_DIGITS: u64 = 100_000_000;
+
+/// `b'0'` in every byte of a word.
+const ZEROS: u64 = 0x3030_3030_3030_3030;
+
+/// [`push_uint_bytes`] of a number of nine digits or more (at most twenty).
+#[cold]
+#[inline(never)]
+fn push_long_uint_bytes(out: &mut Vec<u8>, n: u64) {
+    let high = n / EIGHT_DIGITS;
+    if high >= EIGHT_DIGITS {
+        push_uint_bytes(out, high / EIGHT_DIGITS);
+        out.extend_from_slice(&eight_digits((high % EIGHT_DIGITS) as u32).to_le_bytes());
+    } else {
+        push_uint_bytes(out, high);
+    }
+    out.extend_from_slice(&eight_digits((n % EIGHT_DIGITS) as u32).to_le_bytes());
 }
 
 /// The eight decimal digits of `n < 10^8`, leading zeros included, as the bytes of a
-/// little-endian word: the first digit in the lowest byte.
+/// little-endian word: the first digit in the lowest byte. By lanes of one word, with
+/// multiplications for the divisions: the two halves of four digits in 32-bit lanes (the
+/// first half low), each split into pairs of digits in 16-bit lanes (`x / 100` as
+/// `x * 10486 >> 20`, exact below 10^4), each pair into digits in bytes (`x / 10` as
+/// `x * 103 >> 10`, exact below 100).
 #[inline]
 fn eight_digits(n: u32) -> u64 {
-    let pair = |p: u32| u64::from(DIGIT_PAIR_WORDS[p as usize]);
-    let (high, low) = (n / 10_000, n % 10_000);
-    pair(high / 100) | pair(high % 100) << 16 | pair(low / 100) << 32 | pair(low % 100) << 48
+    debug_assert!(u64::from(n) < EIGHT_DIGITS);
+    let halves = u64::from(n / 10_000) | u64::from(n % 10_000) << 32;
+    let hundreds = ((halves * 10_486) >> 20) & 0x0000_007f_0000_007f;
+    let pairs = hundreds | (halves - hundreds * 100) << 16;
+    let tens = ((pairs * 103) >> 10) & 0x000f_000f_000f_000f;
+    let digits = tens | (pairs - tens * 10) << 8;
+    digits | ZEROS
 }
-
-/// "00", "01", .. "99" as little-endian words (the tens digit in the low byte).
-const DIGIT_PAIR_WORDS: [u16; 100] = {
-    let mut words = [0u16; 100];
-    let mut i = 0;
-    while i < 100 {
-        words[i] = u16::from_le_bytes([b'0' + (i / 10) as u8, b'0' + (i % 10) as u8]);
-        i += 1;
-    }
-    words
-};
 
 /// [`push_uint`] for a signed number.
 pub fn push_int(out: &mut String, n: i64) {
@@ -1317,6 +1333,68 @@ pub fn push_clause_rup(
     for id in hints {
         out.push(b' ');
         push_uint_bytes(out, id);
+    }
+    out.extend_from_slice(b" ;\n");
+}
+
+/// `pol` and its items, as [`push_step`] writes a [`Step::Pol`] (without the newline).
+fn push_pol_items(out: &mut Vec<u8>, items: &[PolItem], names: &VarNames) {
+    out.extend_from_slice(b"pol");
+    for item in items {
+        out.push(b' ');
+        match *item {
+            PolItem::Id(ConstraintId::Absolute(n)) => push_uint_bytes(out, n),
+            PolItem::Id(ConstraintId::Back(n)) => {
+                out.push(b'-');
+                push_uint_bytes(out, n);
+            }
+            PolItem::Axiom(lit) => {
+                if lit.is_negated() {
+                    out.push(b'~');
+                }
+                names.push_name_bytes(out, lit.var());
+            }
+            PolItem::Add => out.push(b'+'),
+            PolItem::Multiply(k) => {
+                push_uint_bytes(out, k);
+                out.extend_from_slice(b" *");
+            }
+            PolItem::Divide(k) => {
+                push_uint_bytes(out, k);
+                out.extend_from_slice(b" d");
+            }
+            PolItem::Decrement(k) => {
+                push_uint_bytes(out, k);
+                out.extend_from_slice(b" -");
+            }
+            PolItem::Saturate => out.push(b's'),
+            PolItem::Weaken(var) => {
+                names.push_name_bytes(out, var);
+                out.extend_from_slice(b" w");
+            }
+        }
+    }
+    out.extend_from_slice(b" ;");
+}
+
+/// Appends the line of the [`Step::Pol`] of `items`, as bytes: what [`push_step`] writes,
+/// for writers that keep their own buffers ([`LineWriter::put_bytes`]).
+pub fn push_pol(out: &mut Vec<u8>, items: &[PolItem], names: &VarNames) {
+    push_pol_items(out, items, names);
+    out.push(b'\n');
+}
+
+/// Appends the line of the [`Step::Pol`] that adds the constraints of the absolute IDs
+/// `ids` (at least one), `pol a b + c + .. ;`, as bytes: [`push_clause_rup`]'s path for
+/// the sums a proof-writing search derives by the million.
+pub fn push_pol_sum(out: &mut Vec<u8>, ids: impl IntoIterator<Item = u64>) {
+    out.extend_from_slice(b"pol");
+    for (k, id) in ids.into_iter().enumerate() {
+        out.push(b' ');
+        push_uint_bytes(out, id);
+        if k > 0 {
+            out.extend_from_slice(b" +");
+        }
     }
     out.extend_from_slice(b" ;\n");
 }
@@ -1371,32 +1449,8 @@ pub fn push_step(out: &mut String, step: &Step, names: &VarNames) {
             let _ = write!(out, "f {n} ;");
         }
         Step::Pol(items) => {
-            out.push_str("pol");
-            for item in items {
-                out.push(' ');
-                match *item {
-                    PolItem::Id(id) => push_id(out, id),
-                    PolItem::Axiom(lit) => names.push_literal(out, lit),
-                    PolItem::Add => out.push('+'),
-                    PolItem::Multiply(k) => {
-                        push_uint(out, k);
-                        out.push_str(" *");
-                    }
-                    PolItem::Divide(k) => {
-                        push_uint(out, k);
-                        out.push_str(" d");
-                    }
-                    PolItem::Decrement(k) => {
-                        push_uint(out, k);
-                        out.push_str(" -");
-                    }
-                    PolItem::Saturate => out.push('s'),
-                    PolItem::Weaken(var) => {
-                        let _ = write!(out, "{} w", names.name(var));
-                    }
-                }
-            }
-            out.push_str(" ;");
+            // SAFETY: only ASCII and whole names (UTF-8) are appended.
+            push_pol_items(unsafe { out.as_mut_vec() }, items, names);
         }
         Step::Rup { constraint, hints } => {
             out.push_str("rup ");
@@ -1693,6 +1747,11 @@ mod tests {
                 p.saturating_mul(9) - 3,
             ]);
         }
+        // The lanes' divisions: every half of four digits, and a stride through 10^8.
+        for n in (0..10_000).chain((0..100_000_000).step_by(9_973)) {
+            let digits = eight_digits(n).to_le_bytes();
+            assert_eq!(digits, format!("{n:08}").as_bytes(), "{n}");
+        }
         for n in numbers {
             let mut out = b"id ".to_vec();
             push_uint_bytes(&mut out, n);
@@ -1732,6 +1791,20 @@ mod tests {
         push_step(&mut general, &Step::Delete(ids), &names);
         assert_eq!(fast, "del id 5 9 ;\n");
         assert_eq!(fast, general);
+        for ids in [vec![4], vec![3, 123_456_789_012, 7]] {
+            let (mut fast, mut general) = (Vec::new(), String::new());
+            push_pol_sum(&mut fast, ids.iter().copied());
+            let fast = String::from_utf8(fast).unwrap();
+            let mut items = vec![PolItem::Id(ConstraintId::Absolute(ids[0]))];
+            for &id in &ids[1..] {
+                items.extend([PolItem::Id(ConstraintId::Absolute(id)), PolItem::Add]);
+            }
+            push_step(&mut general, &Step::Pol(items.clone()), &names);
+            assert_eq!(fast, general);
+            let mut fast = Vec::new();
+            push_pol(&mut fast, &items, &names);
+            assert_eq!(String::from_utf8(fast).unwrap(), general);
+        }
     }
 
     #[test]

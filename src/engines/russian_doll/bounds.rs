@@ -256,17 +256,20 @@ impl<W: Window> Default for Cover<W> {
 
 impl<W: Window> Cover<W> {
     /// After a cut: the groups of two placements or more, each as (offset of the first
-    /// cell from `q`, kept placement) per member, offsets ascending.
-    pub(super) fn groups(&self) -> impl Iterator<Item = Vec<(u32, u32)>> + '_ {
-        self.groups[..self.used]
-            .iter()
-            .filter(|members| members.len() >= 2)
-            .map(|members| {
-                members
+    /// cell from `q`, kept placement) per member, offsets ascending, one after another in
+    /// `members` (cleared first), group `g` ending before `ends[g]` (buffers the caller
+    /// keeps: a proof cuts millions of times).
+    pub(super) fn groups_into(&self, members: &mut Vec<(u32, u32)>, ends: &mut Vec<usize>) {
+        members.clear();
+        ends.clear();
+        for group in self.groups[..self.used].iter().filter(|g| g.len() >= 2) {
+            members.extend(
+                group
                     .iter()
-                    .map(|&m| (self.fits[m as usize].0, self.placements[m as usize]))
-                    .collect()
-            })
+                    .map(|&m| (self.fits[m as usize].0, self.placements[m as usize])),
+            );
+            ends.push(members.len());
+        }
     }
 
     /// Whether a greedy cover of the fits by groups of pairwise overlapping placements
@@ -399,14 +402,17 @@ mod tests {
         // 0-1 and 1-2 overlap, 2-3 meets 1-2 but not 0-1: three groups in all.
         assert!(!fits.cover_at_most(2));
         assert!(fits.cover_at_most(3));
-        let groups: Vec<Vec<(u32, u32)>> = fits.groups().collect();
+        let (mut members, mut ends) = (vec![(9, 9)], vec![7]);
+        fits.groups_into(&mut members, &mut ends);
         // Only the groups of two or more are named (one alone needs no "at most one").
-        assert_eq!(groups, vec![vec![(0, 0), (1, 1)]]);
+        assert_eq!((members, ends), (vec![(0, 0), (1, 1)], vec![2]));
         // Three that pairwise overlap with no cell in common (cells 0-1, 1-2 and 0-2 as
         // masks from offset 0): one group, as the doll's cover makes it.
         let mut fits = cover(&[(0, 0b011), (0, 0b110), (0, 0b101)]);
         assert!(fits.cover_at_most(1));
-        assert_eq!(fits.groups().count(), 1);
+        let (mut members, mut ends) = (Vec::new(), Vec::new());
+        fits.groups_into(&mut members, &mut ends);
+        assert_eq!(ends, vec![3]);
         assert_eq!(clique_cover_at_most(&fits.fits, 1), fits.cover_at_most(1));
     }
 }

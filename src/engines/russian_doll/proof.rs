@@ -123,8 +123,9 @@ use super::window::Window;
 use super::{validate, DollError};
 use crate::formats::lines::{LineWriter, WriteError};
 use crate::formats::veripb::{
-    push_clause_rup, push_delete, push_step, Conclusion, Constraint, ConstraintId, Hint, Lit,
-    Objective, OpbFile, PolItem, Relation, Step, VarNames, WitnessValue, PROOF_HEADER,
+    push_clause_rup, push_delete, push_pol, push_pol_sum, push_step, Conclusion, Constraint,
+    ConstraintId, Hint, Lit, Objective, OpbFile, PolItem, Relation, Step, VarNames, WitnessValue,
+    PROOF_HEADER,
 };
 use crate::geometry::placements::PackingInstance;
 use crate::geometry::weights::CellWeights;
@@ -600,6 +601,10 @@ struct Prover<'p, W> {
     /// placements, and the [`Prover::pair`] clauses, by kept placements (ascending).
     cliques: FxHashMap<Vec<u32>, u64>,
     pairs: FxHashMap<(u32, u32), u64>,
+    /// Buffers kept between lookahead cuts: the cover's groups (members, group ends) and
+    /// a clique's key.
+    cover_groups: (Vec<(u32, u32)>, Vec<usize>),
+    clique_key: Vec<u32>,
     /// Whether the area cut is used on the entry being searched (see
     /// [`Prover::set_entry_area`]).
     entry_area: bool,
@@ -679,6 +684,8 @@ impl<'p, W: Window> Prover<'p, W> {
             at_most: vec![None; prep.cells + 1],
             cover: Cover::default(),
             cliques: FxHashMap::default(),
+            cover_groups: (Vec::new(), Vec::new()),
+            clique_key: Vec::new(),
             pairs: FxHashMap::default(),
             entry_area: false,
             far: vec![None; prep.cells + 1],
@@ -728,17 +735,18 @@ impl<'p, W: Window> Prover<'p, W> {
     }
 
     fn pol(&mut self, items: Vec<PolItem>) -> Result<u64, WriteError> {
-        self.step(&Step::Pol(items))
+        let names = &self.names;
+        self.out.put_bytes(|l| push_pol(l, &items, names))?;
+        self.next_id += 1;
+        Ok(self.next_id - 1)
     }
 
     /// `pol a b + [c +] ;`
     fn pol_sum(&mut self, ids: &[u64]) -> Result<u64, WriteError> {
-        let mut items = vec![PolItem::Id(ConstraintId::Absolute(ids[0]))];
-        for &id in &ids[1..] {
-            items.push(PolItem::Id(ConstraintId::Absolute(id)));
-            items.push(PolItem::Add);
-        }
-        self.pol(items)
+        self.out
+            .put_bytes(|l| push_pol_sum(l, ids.iter().copied()))?;
+        self.next_id += 1;
+        Ok(self.next_id - 1)
     }
 
     /// `rup` of the clause `lits` with `hints`.
@@ -1259,9 +1267,14 @@ impl<'p, W: Window> Prover<'p, W> {
     /// covers `w`, else the first half of `e{origin}_{w}` (which the origin's clause
     /// assumes). `None`: no such placement.
     /// Pushes it onto `hints`, noting the origin's cell it assumes.
+    #[inline]
     fn source(&mut self, origin: Origin, w: usize, hints: &mut Hints) -> Result<(), WriteError> {
         match origin.placed {
-            Some(i) if self.covers(origin, w) => hints.extend(self.excludes(origin.q, i)?),
+            Some(i) if self.covers(origin, w) => {
+                if let Some(id) = self.excludes(origin.q, i)? {
+                    hints.push(id);
+                }
+            }
             _ => {
                 if let Some(free) = self.free(origin.q, w) {
                     hints.assume(w - origin.q);
@@ -1275,10 +1288,17 @@ impl<'p, W: Window> Prover<'p, W> {
     /// The line "placement `i` (first cell `q`) excludes every placement that starts
     /// after `q` and meets it", `R ~x_i + ~x_r1 + .. + ~x_rR >= R`, by its cells'
     /// at-most-ones; derived at its first use (`None`: no such placement).
+    #[inline]
     fn excludes(&mut self, q: usize, i: usize) -> Result<Option<u64>, WriteError> {
-        if let Some(known) = self.excluding[i] {
-            return Ok(known);
+        match self.excluding[i] {
+            Some(known) => Ok(known),
+            None => self.derive_excludes(q, i),
         }
+    }
+
+    /// [`Prover::excludes`] the first time: derives the line and keeps its ID.
+    #[cold]
+    fn derive_excludes(&mut self, q: usize, i: usize) -> Result<Option<u64>, WriteError> {
         let mut met: Vec<u32> = Vec::new();
         let mut hints = Vec::new();
         for &k in &self.prep.relative[i] {
@@ -1815,20 +1835,19 @@ impl<'p, W: Window> Prover<'p, W> {
             return Ok(None);
         };
         self.lookahead_cuts += 1;
-        let mut items = vec![PolItem::Id(ConstraintId::Absolute(
-            self.counter(q, need as usize).implies,
-        ))];
-        if let Some(at_most) = self.at_most(d)? {
-            items.push(PolItem::Id(ConstraintId::Absolute(at_most)));
-            items.push(PolItem::Add);
+        let mut terms = self.spare();
+        terms.push(self.counter(q, need as usize).implies);
+        terms.extend(self.at_most(d)?);
+        let (mut members, mut ends) = std::mem::take(&mut self.cover_groups);
+        self.cover.groups_into(&mut members, &mut ends);
+        let mut start = 0;
+        for &end in &ends {
+            terms.push(self.at_most_one(q, &members[start..end])?);
+            start = end;
         }
-        let groups: Vec<Vec<(u32, u32)>> = self.cover.groups().collect();
-        for members in groups {
-            let at_most_one = self.at_most_one(q, &members)?;
-            items.push(PolItem::Id(ConstraintId::Absolute(at_most_one)));
-            items.push(PolItem::Add);
-        }
-        let sum = self.pol(items)?;
+        self.cover_groups = (members, ends);
+        let sum = self.pol_sum(&terms)?;
+        self.keep(terms);
         let mut hints = self.hints();
         for a in q..d {
             for i in self.prep.starts[a] as usize..self.prep.starts[a + 1] as usize {
@@ -1869,27 +1888,31 @@ impl<'p, W: Window> Prover<'p, W> {
         }) {
             return Ok(self.amo[shared].expect("two placements cover the cell"));
         }
-        let key: Vec<u32> = members.iter().map(|&(_, i)| i).collect();
-        if let Some(&id) = self.cliques.get(&key) {
+        let mut key = std::mem::take(&mut self.clique_key);
+        key.clear();
+        key.extend(members.iter().map(|&(_, i)| i));
+        let known = self.cliques.get(key.as_slice()).copied();
+        if let Some(id) = known {
+            self.clique_key = key;
             return Ok(id);
         }
-        let mut pairs = vec![Vec::new(); members.len()];
-        for (b, &later) in members.iter().enumerate() {
-            for &earlier in &members[..b] {
-                let id = self.pair(q, earlier, later)?;
-                pairs[b].push(id);
-            }
-        }
-        let mut items = vec![PolItem::Id(ConstraintId::Absolute(pairs[1][0]))];
-        for (i, clauses) in pairs.iter().enumerate().skip(2) {
+        // The pairs' clauses are derived in order (member by member, each with those
+        // before it) as the sum is built.
+        let mut items = Vec::with_capacity(members.len() * (members.len() + 2));
+        for (i, &later) in members.iter().enumerate().skip(1) {
             if i > 2 {
                 items.push(PolItem::Multiply(i as u64 - 1));
             }
-            for &clause in clauses {
+            for (a, &earlier) in members[..i].iter().enumerate() {
+                let clause = self.pair(q, earlier, later)?;
                 items.push(PolItem::Id(ConstraintId::Absolute(clause)));
-                items.push(PolItem::Add);
+                if i > 1 || a > 0 {
+                    items.push(PolItem::Add);
+                }
             }
-            items.push(PolItem::Divide(i as u64));
+            if i > 1 {
+                items.push(PolItem::Divide(i as u64));
+            }
         }
         let id = self.pol(items)?;
         self.cliques.insert(key, id);
