@@ -170,6 +170,37 @@ impl VarNames {
         }
     }
 
+    /// Appends the clause term `1 lit ` (`1 ~name ` or `1 name `) as bytes: one reserve and
+    /// block copies, as a `rup` of a proof-writing search names millions of them.
+    #[inline]
+    fn push_unit_term_bytes(&self, out: &mut Vec<u8>, lit: Lit) {
+        let var = lit.var() as usize;
+        let length = self.names[var].len();
+        if length > PADDED {
+            out.extend_from_slice(if lit.is_negated() { b"1 ~" } else { b"1 " });
+            out.extend_from_slice(self.names[var].as_bytes());
+            out.push(b' ');
+            return;
+        }
+        // "1 ~", the name, ' ': at most 3 + PADDED + 1 bytes; the padded block is copied
+        // whole (its zeros past the name are overwritten or left past the end).
+        out.reserve(4 + PADDED);
+        let len = out.len();
+        let at = 2 + usize::from(lit.is_negated());
+        // SAFETY: the capacity holds `len + 4 + PADDED` bytes, and every write ends at or
+        // before `len + at + PADDED <= len + 3 + PADDED`; the bytes up to the new length
+        // (`len + at + length + 1`) are all written: the prefix, the name, the space.
+        unsafe {
+            let end = out.as_mut_ptr().add(len);
+            end.cast::<[u8; 3]>().write_unaligned(*b"1 ~");
+            end.add(at)
+                .cast::<[u8; PADDED]>()
+                .write_unaligned(self.padded[var]);
+            end.add(at + length).write(b' ');
+            out.set_len(len + at + length + 1);
+        }
+    }
+
     fn push_literal(&self, out: &mut String, lit: Lit) {
         if lit.is_negated() {
             out.push('~');
@@ -1255,6 +1286,31 @@ fn push_uint_bytes(out: &mut Vec<u8>, n: u64) {
     out.truncate(len + 8 - leading);
 }
 
+/// A space, then [`push_uint_bytes`]: with one reserve and one block copy for the
+/// numbers below 10^8 (the constraint IDs of nearly every proof).
+#[inline]
+fn push_spaced_uint_bytes(out: &mut Vec<u8>, n: u64) {
+    if n >= EIGHT_DIGITS {
+        out.push(b' ');
+        push_long_uint_bytes(out, n);
+        return;
+    }
+    let digits = eight_digits(n as u32);
+    let leading = ((digits - ZEROS).trailing_zeros() / 8).min(7) as usize;
+    out.reserve(9);
+    let len = out.len();
+    // SAFETY: the capacity holds `len + 9` bytes: the space and the eight-byte block; the
+    // new length keeps the space and the `8 - leading` digits, all written.
+    unsafe {
+        let end = out.as_mut_ptr().add(len);
+        end.write(b' ');
+        end.add(1)
+            .cast::<[u8; 8]>()
+            .write_unaligned((digits >> (8 * leading)).to_le_bytes());
+        out.set_len(len + 9 - leading);
+    }
+}
+
 /// 10^8: the numbers [`eight_digits`] takes.
 const EIGHT_DIGITS: u64 = 100_000_000;
 
@@ -1321,18 +1377,11 @@ pub fn push_clause_rup(
 ) {
     out.extend_from_slice(b"rup ");
     for lit in literals {
-        if lit.is_negated() {
-            out.extend_from_slice(b"1 ~");
-        } else {
-            out.extend_from_slice(b"1 ");
-        }
-        names.push_name_bytes(out, lit.var());
-        out.push(b' ');
+        names.push_unit_term_bytes(out, lit);
     }
     out.extend_from_slice(b">= 1 :");
     for id in hints {
-        out.push(b' ');
-        push_uint_bytes(out, id);
+        push_spaced_uint_bytes(out, id);
     }
     out.extend_from_slice(b" ;\n");
 }
@@ -1341,6 +1390,10 @@ pub fn push_clause_rup(
 fn push_pol_items(out: &mut Vec<u8>, items: &[PolItem], names: &VarNames) {
     out.extend_from_slice(b"pol");
     for item in items {
+        if let PolItem::Id(ConstraintId::Absolute(n)) = *item {
+            push_spaced_uint_bytes(out, n);
+            continue;
+        }
         out.push(b' ');
         match *item {
             PolItem::Id(ConstraintId::Absolute(n)) => push_uint_bytes(out, n),
@@ -1390,8 +1443,7 @@ pub fn push_pol(out: &mut Vec<u8>, items: &[PolItem], names: &VarNames) {
 pub fn push_pol_sum(out: &mut Vec<u8>, ids: impl IntoIterator<Item = u64>) {
     out.extend_from_slice(b"pol");
     for (k, id) in ids.into_iter().enumerate() {
-        out.push(b' ');
-        push_uint_bytes(out, id);
+        push_spaced_uint_bytes(out, id);
         if k > 0 {
             out.extend_from_slice(b" +");
         }
@@ -1404,8 +1456,7 @@ pub fn push_pol_sum(out: &mut Vec<u8>, ids: impl IntoIterator<Item = u64>) {
 pub fn push_delete(out: &mut Vec<u8>, ids: impl IntoIterator<Item = u64>) {
     out.extend_from_slice(b"del id");
     for id in ids {
-        out.push(b' ');
-        push_uint_bytes(out, id);
+        push_spaced_uint_bytes(out, id);
     }
     out.extend_from_slice(b" ;\n");
 }
@@ -1784,6 +1835,27 @@ mod tests {
         push_step(&mut general, &step, &names);
         assert_eq!(fast, "rup 1 ~e3_4 1 x1 >= 1 : 12 7 30 ;\n");
         assert_eq!(fast, general);
+        // Names longer than the padded block, either sign; IDs of every length class.
+        let long = names.intern("a_name_of_twenty_one");
+        let lits = [
+            Lit::new(long, true),
+            Lit::new(long, false),
+            Lit::new(2, false),
+        ];
+        let ids = [0, 99_999_999, 100_000_000, 123_456_789_012, u64::MAX];
+        let mut fast = Vec::new();
+        push_clause_rup(&mut fast, lits, ids, &names);
+        let mut general = String::new();
+        let step = Step::Rup {
+            constraint: Constraint {
+                terms: lits.iter().map(|&l| (1, l)).collect(),
+                relation: Relation::AtLeast,
+                rhs: 1,
+            },
+            hints: Some(ids.map(|id| Hint::Id(ConstraintId::Absolute(id))).to_vec()),
+        };
+        push_step(&mut general, &step, &names);
+        assert_eq!(String::from_utf8(fast).unwrap(), general);
         let (mut fast, mut general) = (Vec::new(), String::new());
         push_delete(&mut fast, [5, 9]);
         let fast = String::from_utf8(fast).unwrap();

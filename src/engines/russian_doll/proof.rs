@@ -1271,8 +1271,13 @@ impl<'p, W: Window> Prover<'p, W> {
     fn source(&mut self, origin: Origin, w: usize, hints: &mut Hints) -> Result<(), WriteError> {
         match origin.placed {
             Some(i) if self.covers(origin, w) => {
-                if let Some(id) = self.excludes(origin.q, i)? {
-                    hints.push(id);
+                // Every cell of the placement has the same line: pushed once, without the
+                // search for a repeat.
+                if !hints.excluded {
+                    if let Some(id) = self.excludes(origin.q, i)? {
+                        hints.push(id);
+                    }
+                    hints.excluded = true;
                 }
             }
             _ => {
@@ -1849,11 +1854,16 @@ impl<'p, W: Window> Prover<'p, W> {
         let sum = self.pol_sum(&terms)?;
         self.keep(terms);
         let mut hints = self.hints();
+        // Many placements meet the same cell: each cell's line once, in first-use order.
+        let mut named = (0, 0);
         for a in q..d {
             for i in self.prep.starts[a] as usize..self.prep.starts[a + 1] as usize {
                 if window.shr((a - q) as u32).overlaps(self.engine.masks[i]) {
                     let w = self.blocking(q, window, a, i);
-                    hints.push(self.free(q, w).expect("a placement covers it").implies);
+                    if !bit(named, w - q) {
+                        set_bit(&mut named, w - q);
+                        hints.push(self.free(q, w).expect("a placement covers it").implies);
+                    }
                 }
             }
         }
@@ -2012,11 +2022,16 @@ impl<'p, W: Window> Prover<'p, W> {
         // The last placement that fits, with its child's hints: its clause is not written,
         // its chain joins the node's clause (see below).
         let mut last: Option<(usize, Hints)> = None;
+        // The covered cells whose line is in `node_hints` (many placements meet one cell).
+        let mut named = (0, 0);
         for i in from..to {
             let mask = self.engine.masks[i];
             if window.overlaps(mask) {
                 let w = self.blocking(q, window, q, i);
-                node_hints.push(self.free(q, w).expect("a placement covers it").implies);
+                if !bit(named, w - q) {
+                    set_bit(&mut named, w - q);
+                    node_hints.push(self.free(q, w).expect("a placement covers it").implies);
+                }
                 continue;
             }
             self.stack.push(i as u32);
@@ -2105,6 +2120,8 @@ fn bit((lo, hi): (u64, u64), k: usize) -> bool {
 struct Hints {
     ids: Vec<u64>,
     assumed: (u64, u64),
+    /// Whether the line of the origin's placement ([`Prover::excludes`]) is in `ids`.
+    excluded: bool,
     /// A 1024-bit filter of the IDs in `ids`: an ID whose bit is clear is new, so most
     /// pushes skip the scan for a repeat (the scan was a third of the proof search's time).
     seen: [u64; 16],
