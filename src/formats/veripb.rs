@@ -75,6 +75,9 @@ pub struct VarNames {
     /// Each name's first [`PADDED`] bytes, zeros after it: a writer copies a short name as
     /// one block of known size ([`VarNames::push_name_bytes`]).
     padded: Vec<[u8; PADDED]>,
+    /// Each name's length, or `PADDED + 1` for a longer one: read beside `padded`, it
+    /// saves loading the name itself.
+    short_lengths: Vec<u8>,
     /// `numbered[n]` is 1 + the variable named `xn`, or 0.
     numbered: Vec<u32>,
     others: FxHashMap<Box<str>, u32>,
@@ -115,6 +118,7 @@ impl VarNames {
         let short = &name.as_bytes()[..name.len().min(PADDED)];
         padded[..short.len()].copy_from_slice(short);
         self.padded.push(padded);
+        self.short_lengths.push(name.len().min(PADDED + 1) as u8);
         match name_number(name) {
             Some(n) => {
                 if self.numbered.len() <= n {
@@ -175,7 +179,8 @@ impl VarNames {
     #[inline]
     fn push_unit_term_bytes(&self, out: &mut Vec<u8>, lit: Lit) {
         let var = lit.var() as usize;
-        let length = self.names[var].len();
+        let length = usize::from(self.short_lengths[var]);
+        let block = self.padded[var];
         if length > PADDED {
             out.extend_from_slice(if lit.is_negated() { b"1 ~" } else { b"1 " });
             out.extend_from_slice(self.names[var].as_bytes());
@@ -193,9 +198,7 @@ impl VarNames {
         unsafe {
             let end = out.as_mut_ptr().add(len);
             end.cast::<[u8; 3]>().write_unaligned(*b"1 ~");
-            end.add(at)
-                .cast::<[u8; PADDED]>()
-                .write_unaligned(self.padded[var]);
+            end.add(at).cast::<[u8; PADDED]>().write_unaligned(block);
             end.add(at + length).write(b' ');
             out.set_len(len + at + length + 1);
         }

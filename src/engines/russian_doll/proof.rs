@@ -571,9 +571,9 @@ struct Prover<'p, W> {
     next_id: u64,
     /// Per scan position: its cell's "at most one" ID.
     amo: Vec<Option<u64>>,
-    /// `frees[q][w - q]`: `e{q}_{w}`, where some placement starting at `q` or later
+    /// `frees[q * reach + w - q]`: `e{q}_{w}`, where some placement starting at `q` or later
     /// covers `w`.
-    frees: Vec<Vec<Option<Free>>>,
+    frees: Vec<Option<Free>>,
     /// `counters[q][k - 1]`: `u{q}_{k}`.
     counters: Vec<Vec<Counter>>,
     /// Per scan position: the ID of its table entry, the unit `~u{q}_{S[q]+1}`.
@@ -780,10 +780,10 @@ impl<'p, W: Window> Prover<'p, W> {
     /// before its first entry).
     fn define_frees(&mut self, from: usize) -> Result<(), WriteError> {
         let n = self.prep.cells;
-        self.frees = vec![Vec::new(); n + 1];
+        let width = self.prep.reach;
+        self.frees = vec![None; (n + 1) * width];
         for q in from..n {
-            let mut row = vec![None; self.prep.reach.min(n - q)];
-            for (offset, slot) in row.iter_mut().enumerate() {
+            for offset in 0..width.min(n - q) {
                 let w = q + offset;
                 let later: Vec<u32> = self
                     .covering(w, q)
@@ -797,7 +797,7 @@ impl<'p, W: Window> Prover<'p, W> {
                 // variable.
                 if q > from && self.covering(w, q - 1).len() == later.len() {
                     if let Some(before) = self.free(q - 1, w) {
-                        *slot = Some(before);
+                        self.frees[q * width + offset] = Some(before);
                         continue;
                     }
                 }
@@ -810,13 +810,12 @@ impl<'p, W: Window> Prover<'p, W> {
                 let mut terms = vec![(1, e)];
                 terms.extend(later.iter().map(|&i| (1, x(i as usize))));
                 let implied = self.red(terms, 1, var, true)?;
-                *slot = Some(Free {
+                self.frees[q * width + offset] = Some(Free {
                     var,
                     implies,
                     implied,
                 });
             }
-            self.frees[q] = row;
         }
         Ok(())
     }
@@ -830,8 +829,14 @@ impl<'p, W: Window> Prover<'p, W> {
         &list[..end]
     }
 
+    #[inline]
     fn free(&self, q: usize, w: usize) -> Option<Free> {
-        self.frees.get(q)?.get(w.checked_sub(q)?).copied().flatten()
+        let offset = w.checked_sub(q)?;
+        let width = self.prep.reach;
+        if offset >= width {
+            return None;
+        }
+        self.frees.get(q * width + offset).copied().flatten()
     }
 
     /// Defines `u{q}_{k}` for the next `k` (they are defined in order from 1), with what is
@@ -1211,7 +1216,8 @@ impl<'p, W: Window> Prover<'p, W> {
         extra: &[Lit],
         hints: impl IntoIterator<Item = u64>,
     ) -> Result<u64, WriteError> {
-        let frees = &self.frees[q];
+        let width = self.prep.reach;
+        let frees = &self.frees[q * width..(q + 1) * width];
         let lits = bits(cells)
             .map(|b| Lit::new(frees[b].expect("the cell has an e variable").var, true))
             .chain(extra.iter().copied());
@@ -1269,6 +1275,14 @@ impl<'p, W: Window> Prover<'p, W> {
     /// Pushes it onto `hints`, noting the origin's cell it assumes.
     #[inline]
     fn source(&mut self, origin: Origin, w: usize, hints: &mut Hints) -> Result<(), WriteError> {
+        // A cell is often the source of several (dead cells blocked by one covered cell):
+        // its hint once, without the search for a repeat.
+        if let Some(offset) = w.checked_sub(origin.q).filter(|&o| o < 128) {
+            if bit(hints.sourced, offset) {
+                return Ok(());
+            }
+            set_bit(&mut hints.sourced, offset);
+        }
         match origin.placed {
             Some(i) if self.covers(origin, w) => {
                 // Every cell of the placement has the same line: pushed once, without the
@@ -1430,13 +1444,7 @@ impl<'p, W: Window> Prover<'p, W> {
 
     /// Whether the placement put at `origin` covers `w`.
     fn covers(&self, origin: Origin, w: usize) -> bool {
-        origin.placed.is_some_and(|i| {
-            w >= origin.q
-                && bit(
-                    self.engine.masks[i].key().expect("at most 128 bits"),
-                    w - origin.q,
-                )
-        })
+        w >= origin.q && bit(origin.mask, w - origin.q)
     }
 
     /// The child state `(q, window)` (not yet moved on to a useful cell) that needs `need`
@@ -2035,7 +2043,11 @@ impl<'p, W: Window> Prover<'p, W> {
                 continue;
             }
             self.stack.push(i as u32);
-            let origin = Origin { q, placed: Some(i) };
+            let origin = Origin {
+                q,
+                placed: Some(i),
+                mask: mask.key().expect("at most 128 bits"),
+            };
             let closed = self.child(origin, q + 1, window.union(mask).shr(1), need - 1)?;
             let Closed::Refuted(child_hints) = closed else {
                 return Ok(None);
@@ -2047,7 +2059,11 @@ impl<'p, W: Window> Prover<'p, W> {
                 per_placement.push(id);
             }
         }
-        let origin = Origin { q, placed: None };
+        let origin = Origin {
+            q,
+            placed: None,
+            mask: (0, 0),
+        };
         let Closed::Refuted(skip_hints) = self.child(origin, q + 1, window.shr(1), need)? else {
             return Ok(None);
         };
@@ -2080,6 +2096,8 @@ impl<'p, W: Window> Prover<'p, W> {
 struct Origin {
     q: usize,
     placed: Option<usize>,
+    /// The placed placement's cells from `q` on, as key words (none if nothing is placed).
+    mask: (u64, u64),
 }
 
 /// Key words keeping every window cell.
@@ -2122,6 +2140,8 @@ struct Hints {
     assumed: (u64, u64),
     /// Whether the line of the origin's placement ([`Prover::excludes`]) is in `ids`.
     excluded: bool,
+    /// The cells (key words from the origin's cell) whose [`Prover::source`] is in `ids`.
+    sourced: (u64, u64),
     /// A 1024-bit filter of the IDs in `ids`: an ID whose bit is clear is new, so most
     /// pushes skip the scan for a repeat (the scan was a third of the proof search's time).
     seen: [u64; 16],
