@@ -1816,26 +1816,33 @@ mod tests {
             push_int(&mut out, n);
             assert_eq!(out, n.to_string());
         }
+        // A clause's `rup` by the byte path and by the general one.
+        let rup_both_ways = |names: &VarNames, lits: &[Lit], ids: &[u64]| {
+            let mut fast = Vec::new();
+            push_clause_rup(&mut fast, lits.iter().copied(), ids.iter().copied(), names);
+            let mut general = String::new();
+            let step = Step::Rup {
+                constraint: Constraint {
+                    terms: lits.iter().map(|&l| (1, l)).collect(),
+                    relation: Relation::AtLeast,
+                    rhs: 1,
+                },
+                hints: Some(
+                    ids.iter()
+                        .map(|&id| Hint::Id(ConstraintId::Absolute(id)))
+                        .collect(),
+                ),
+            };
+            push_step(&mut general, &step, names);
+            (String::from_utf8(fast).unwrap(), general)
+        };
         let mut names = VarNames::numbered(2);
         names.intern("e3_4");
-        let lits = [Lit::new(2, true), Lit::new(0, false)];
-        let mut fast = Vec::new();
-        push_clause_rup(&mut fast, lits, [12, 7, 30], &names);
-        let fast = String::from_utf8(fast).unwrap();
-        let mut general = String::new();
-        let step = Step::Rup {
-            constraint: Constraint {
-                terms: lits.iter().map(|&l| (1, l)).collect(),
-                relation: Relation::AtLeast,
-                rhs: 1,
-            },
-            hints: Some(
-                [12, 7, 30]
-                    .map(|id| Hint::Id(ConstraintId::Absolute(id)))
-                    .to_vec(),
-            ),
-        };
-        push_step(&mut general, &step, &names);
+        let (fast, general) = rup_both_ways(
+            &names,
+            &[Lit::new(2, true), Lit::new(0, false)],
+            &[12, 7, 30],
+        );
         assert_eq!(fast, "rup 1 ~e3_4 1 x1 >= 1 : 12 7 30 ;\n");
         assert_eq!(fast, general);
         // Names longer than the padded block, either sign; IDs of every length class.
@@ -1846,19 +1853,8 @@ mod tests {
             Lit::new(2, false),
         ];
         let ids = [0, 99_999_999, 100_000_000, 123_456_789_012, u64::MAX];
-        let mut fast = Vec::new();
-        push_clause_rup(&mut fast, lits, ids, &names);
-        let mut general = String::new();
-        let step = Step::Rup {
-            constraint: Constraint {
-                terms: lits.iter().map(|&l| (1, l)).collect(),
-                relation: Relation::AtLeast,
-                rhs: 1,
-            },
-            hints: Some(ids.map(|id| Hint::Id(ConstraintId::Absolute(id))).to_vec()),
-        };
-        push_step(&mut general, &step, &names);
-        assert_eq!(String::from_utf8(fast).unwrap(), general);
+        let (fast, general) = rup_both_ways(&names, &lits, &ids);
+        assert_eq!(fast, general);
         let (mut fast, mut general) = (Vec::new(), String::new());
         push_delete(&mut fast, [5, 9]);
         let fast = String::from_utf8(fast).unwrap();
