@@ -1360,11 +1360,24 @@ pub fn push_int(out: &mut String, n: i64) {
 }
 
 fn push_terms(out: &mut String, terms: &[(i64, Lit)], names: &VarNames) {
+    // SAFETY: only ASCII and whole names (UTF-8) are appended.
+    let out = unsafe { out.as_mut_vec() };
     for &(coefficient, lit) in terms {
-        push_int(out, coefficient);
-        out.push(' ');
-        names.push_literal(out, lit);
-        out.push(' ');
+        // Definitions and at-most-ones are mostly sums of literals: `1 lit ` in one go.
+        if coefficient == 1 {
+            names.push_unit_term_bytes(out, lit);
+            continue;
+        }
+        if coefficient < 0 {
+            out.push(b'-');
+        }
+        push_uint_bytes(out, coefficient.unsigned_abs());
+        out.push(b' ');
+        if lit.is_negated() {
+            out.push(b'~');
+        }
+        names.push_name_bytes(out, lit.var());
+        out.push(b' ');
     }
 }
 

@@ -574,6 +574,8 @@ struct Prover<'p, W> {
     /// `frees[q * reach + w - q]`: `e{q}_{w}`, where some placement starting at `q` or later
     /// covers `w`.
     frees: Vec<Option<Free>>,
+    /// Per position `q`, the cells from `q` on that have an `e{q}` variable, as key words.
+    named_cells: Vec<(u64, u64)>,
     /// `counters[q][k - 1]`: `u{q}_{k}`.
     counters: Vec<Vec<Counter>>,
     /// Per scan position: the ID of its table entry, the unit `~u{q}_{S[q]+1}`.
@@ -670,6 +672,7 @@ impl<'p, W: Window> Prover<'p, W> {
             next_id,
             amo,
             frees: Vec::new(),
+            named_cells: Vec::new(),
             counters: vec![Vec::new(); prep.cells + 1],
             entry: vec![0; prep.cells + 1],
             table: vec![0; prep.cells + 1],
@@ -782,6 +785,7 @@ impl<'p, W: Window> Prover<'p, W> {
         let n = self.prep.cells;
         let width = self.prep.reach;
         self.frees = vec![None; (n + 1) * width];
+        self.named_cells = vec![(0, 0); n + 1];
         for q in from..n {
             for offset in 0..width.min(n - q) {
                 let w = q + offset;
@@ -798,6 +802,7 @@ impl<'p, W: Window> Prover<'p, W> {
                 if q > from && self.covering(w, q - 1).len() == later.len() {
                     if let Some(before) = self.free(q - 1, w) {
                         self.frees[q * width + offset] = Some(before);
+                        set_bit(&mut self.named_cells[q], offset);
                         continue;
                     }
                 }
@@ -815,6 +820,7 @@ impl<'p, W: Window> Prover<'p, W> {
                     implies,
                     implied,
                 });
+                set_bit(&mut self.named_cells[q], offset);
             }
         }
         Ok(())
@@ -1254,18 +1260,8 @@ impl<'p, W: Window> Prover<'p, W> {
 
     /// The cells of key words `words` at `q` that have an `e` variable, as key words.
     fn named(&self, q: usize, words: (u64, u64)) -> (u64, u64) {
-        let mut out = (0, 0);
-        for (word, base, slot) in [(words.0, 0, &mut out.0), (words.1, 64, &mut out.1)] {
-            let mut bits = word;
-            while bits != 0 {
-                let b = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                if self.free(q, q + base + b).is_some() {
-                    *slot |= 1 << b;
-                }
-            }
-        }
-        out
+        let (lo, hi) = self.named_cells.get(q).copied().unwrap_or_default();
+        (words.0 & lo, words.1 & hi)
     }
 
     /// The hint that, from a child's origin, makes every placement covering `w` that
