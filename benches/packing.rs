@@ -294,10 +294,42 @@ fn portfolio(c: &mut Criterion) {
     group.finish();
 }
 
+/// The cost of the doll's own VeriPB proof on its search (issue 35's overhead): the doll
+/// alone on one thread against the proof-writing doll (one thread, its own rules), the
+/// proof written to nothing (formatted, counted by nobody). The ratio of the two medians is
+/// the overhead; 16 x 16 (about 8 s and 22 s a run) is measured from the command line
+/// (`cross_refute MODEL one-thread` and `proof`, docs/certificates.md).
+fn proof_overhead(c: &mut Criterion) {
+    let mut group = c.benchmark_group("proof_overhead");
+    group.sample_size(10);
+    for (width, height, optimum) in [(13, 19, 19), (15, 15, 17)] {
+        let crosses = cross_box(width, height);
+        let doll = DollOptions {
+            threads: 1,
+            ..DollOptions::default()
+        };
+        group.bench_function(format!("cross_{width}x{height}_doll_one_thread"), |b| {
+            b.iter(|| {
+                let outcome = russian_doll::solve(&crosses, &doll, |_, _| {}).unwrap();
+                assert!(outcome.proved && outcome.best.len() == optimum);
+            })
+        });
+        group.bench_function(format!("cross_{width}x{height}_proof_written"), |b| {
+            b.iter(|| {
+                let proof =
+                    russian_doll::write_proof(&crosses, &mut std::io::sink(), &|| false).unwrap();
+                assert_eq!(proof.optimum, optimum);
+            })
+        });
+    }
+    group.finish();
+}
+
 criterion_group!(
     benches,
     packing,
     russian_doll,
+    proof_overhead,
     neighbourhood,
     reach,
     portfolio
