@@ -347,18 +347,8 @@ pub fn shard_opb(
             premises.push((q, file.constraints.len() as u64));
         }
     }
-    file.constraints.push(Constraint {
-        terms: range.clone().map(|q| (1, selector(q))).collect(),
-        relation: Relation::AtLeast,
-        rhs: 1,
-    });
-    let at_least_one = file.constraints.len() as u64;
-    file.constraints.push(Constraint {
-        terms: range.clone().map(|q| (-1, selector(q))).collect(),
-        relation: Relation::AtLeast,
-        rhs: -1,
-    });
-    let at_most_one = file.constraints.len() as u64;
+    let selectors: Vec<Lit> = range.clone().map(selector).collect();
+    let (at_least_one, at_most_one) = push_exactly_one(&mut file, &selectors);
     let mut inside: Vec<usize> = (0..n).filter(|&i| range.contains(&first[i])).collect();
     inside.sort_by_key(|&i| (first[i], i));
     let mut guards = Vec::new();
@@ -388,6 +378,23 @@ pub fn shard_opb(
         at_most_one,
         guards,
     }
+}
+
+/// Appends to `file` "at least one of `lits`" and "at most one of `lits`" (a shard's
+/// selectors); their IDs.
+fn push_exactly_one(file: &mut OpbFile, lits: &[Lit]) -> (u64, u64) {
+    file.constraints.push(Constraint {
+        terms: lits.iter().map(|&l| (1, l)).collect(),
+        relation: Relation::AtLeast,
+        rhs: 1,
+    });
+    let at_least_one = file.constraints.len() as u64;
+    file.constraints.push(Constraint {
+        terms: lits.iter().map(|&l| (-1, l)).collect(),
+        relation: Relation::AtLeast,
+        rhs: -1,
+    });
+    (at_least_one, file.constraints.len() as u64)
 }
 
 /// What a shard's proof-writing run found and wrote.

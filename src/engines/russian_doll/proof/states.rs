@@ -34,7 +34,10 @@ use rustc_hash::FxHashMap;
 
 use super::super::instance::Prepared;
 use super::super::window::Window;
-use super::{bits, packing_opb, supported, x, DollProofError, DollProofOptions, Prover, ALL};
+use super::{
+    bits, packing_opb, push_exactly_one, supported, x, DollProofError, DollProofOptions, Prover,
+    ALL,
+};
 use crate::formats::lines::{LineWriter, WriteError};
 use crate::formats::veripb::{
     Constraint, ConstraintId, Lit, Objective, OpbFile, PolItem, Relation, Step, VarNames,
@@ -206,18 +209,8 @@ pub fn group_opb(
     file.declared_variables += group.len();
     file.names = VarNames::numbered(file.declared_variables);
     let selector = |j: usize| Lit::new((placements + j) as u32, false);
-    file.constraints.push(Constraint {
-        terms: (0..group.len()).map(|j| (1, selector(j))).collect(),
-        relation: Relation::AtLeast,
-        rhs: 1,
-    });
-    let at_least_one = file.constraints.len() as u64;
-    file.constraints.push(Constraint {
-        terms: (0..group.len()).map(|j| (-1, selector(j))).collect(),
-        relation: Relation::AtLeast,
-        rhs: -1,
-    });
-    let at_most_one = file.constraints.len() as u64;
+    let selectors: Vec<Lit> = (0..group.len()).map(selector).collect();
+    let (at_least_one, at_most_one) = push_exactly_one(file, &selectors);
     let first = group.iter().map(|goal| goal.position).min().unwrap_or(0);
     let mut guards = Vec::new();
     let mut objective: Vec<(i64, Lit)> = group
