@@ -10,7 +10,7 @@
 //! search, which the driver does only where the box's LP is small), and the row-start
 //! entries as they are decided. With `proof`, runs the search that writes the VeriPB proof
 //! instead (its own rules; `no-lookahead` and `no-area` switch its lookahead and area cut
-//! off), the proof thrown away as written, and prints its nodes, memo hits, lookahead cuts,
+//! off, `levels=K` sets the lookahead's deepest level), the proof thrown away as written, and prints its nodes, memo hits, lookahead cuts,
 //! derived constraints and bytes; with `write=STEM` as well, the proof is kept in
 //! `STEM.pbp` (and the OPB file in `STEM.opb`) and checked by puzzlec's PB checker.
 
@@ -47,7 +47,9 @@ fn main() {
             lookahead: if flag("no-lookahead") {
                 0
             } else {
-                russian_doll::DollProofOptions::default().lookahead
+                args.iter()
+                    .find_map(|a| a.strip_prefix("levels=")?.parse().ok())
+                    .unwrap_or(russian_doll::DollProofOptions::default().lookahead)
             },
             area: !flag("no-area"),
             row_weights: &weights,

@@ -116,7 +116,7 @@ use std::ops::Range;
 use rustc_hash::FxHashMap;
 
 use super::bounds::{dead_span, Cover, LOOKAHEAD_LEVELS};
-use super::instance::{covering_lists, weight_cuts, Engine, Prepared};
+use super::instance::{covering_lists, weight_cuts, Engine, PlacementPairs, Prepared};
 use super::memo::{key_of, ClauseMemo, Key};
 use super::table::{area_gap, relaxed_offsets, AREA_GAP};
 use super::window::Window;
@@ -664,6 +664,11 @@ impl<'p, W: Window> Prover<'p, W> {
                 0
             },
             weighted: weight_cuts(prep, options.row_weights),
+            pairs: if options.lookahead >= 2 {
+                PlacementPairs::new(prep)
+            } else {
+                PlacementPairs::default()
+            },
             ..Engine::plain(prep)
         };
         let weighted_rows = engine.weighted.len();

@@ -6,7 +6,7 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 
 use super::bounds::{dead_span, LOOKAHEAD_LEVELS};
-use super::instance::{covering_lists, weight_cuts, Engine, Prepared};
+use super::instance::{covering_lists, weight_cuts, Engine, PlacementPairs, Prepared};
 use super::memo::Memo;
 use super::mirror::mirror_halves;
 use super::search::{Ctx, Flow, Searcher};
@@ -238,6 +238,11 @@ pub(super) fn run<W: Window>(
             0
         },
         weighted: weight_cuts(prep, options.row_weights),
+        pairs: if prep.row >= options.lookahead_min_row && options.lookahead >= 2 {
+            PlacementPairs::new(prep)
+        } else {
+            PlacementPairs::default()
+        },
         ..Engine::plain(prep)
     };
     let threads = if options.threads == 0 {
