@@ -300,6 +300,16 @@ impl PlacementPairs {
         PlacementPairs { bits, words, span }
     }
 
+    /// How far apart two placements that meet lie at most, plus one (0: the table is not
+    /// in use).
+    pub(super) fn span(&self) -> usize {
+        if self.bits.is_empty() {
+            0
+        } else {
+            self.span
+        }
+    }
+
     /// Whether the table is in use.
     #[inline(always)]
     pub(super) fn is_empty(&self) -> bool {

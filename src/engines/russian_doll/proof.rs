@@ -609,7 +609,7 @@ struct Prover<'p, W> {
     /// The derived [`Prover::at_most_one`] of groups sharing no cell, by their kept
     /// placements, and the [`Prover::pair`] clauses, by kept placements (ascending).
     cliques: FxHashMap<Vec<u32>, u64>,
-    pairs: FxHashMap<(u32, u32), u64>,
+    pairs: PairClauses,
     /// Buffers kept between lookahead cuts: the cover's groups (members, group ends) and
     /// a clique's key.
     cover_groups: (Vec<(u32, u32)>, Vec<usize>),
@@ -672,6 +672,7 @@ impl<'p, W: Window> Prover<'p, W> {
             ..Engine::plain(prep)
         };
         let weighted_rows = engine.weighted.len();
+        let pair_span = engine.pairs.span();
         let names = opb.names.clone();
         let next_id = opb.constraint_ids() + 1;
         Prover {
@@ -701,7 +702,7 @@ impl<'p, W: Window> Prover<'p, W> {
             cliques: FxHashMap::default(),
             cover_groups: (Vec::new(), Vec::new()),
             clique_key: Vec::new(),
-            pairs: FxHashMap::default(),
+            pairs: PairClauses::new(prep.relative.len(), pair_span),
             entry_area: false,
             far: vec![None; prep.cells + 1],
             near: FxHashMap::default(),
@@ -1949,7 +1950,7 @@ impl<'p, W: Window> Prover<'p, W> {
     /// [`Prover::at_most_one`]), by a cell's at-most-one; derived once.
     fn pair(&mut self, q: usize, a: (u32, u32), b: (u32, u32)) -> Result<u64, WriteError> {
         let key = (a.1.min(b.1), a.1.max(b.1));
-        if let Some(&id) = self.pairs.get(&key) {
+        if let Some(id) = self.pairs.get(key) {
             return Ok(id);
         }
         let cells_of = |(j, i): (u32, u32)| -> Vec<usize> {
@@ -2098,6 +2099,59 @@ impl<'p, W: Window> Prover<'p, W> {
     }
 }
 
+/// The IDs of [`Prover::pair`]'s clauses by (earlier, later) kept placement: a slot for
+/// every pair of placements less than `span` apart (all that can overlap; a clique's
+/// derivation looks up a pair per member and member before it, millions of times), or,
+/// if those slots would take too much memory, a map.
+struct PairClauses {
+    /// `slots[earlier * span + later - earlier]`, 0 for none.
+    slots: Vec<u64>,
+    span: usize,
+    map: FxHashMap<(u32, u32), u64>,
+}
+
+/// Slots a [`PairClauses`] may have (32 MiB).
+const PAIR_SLOTS_MOST: usize = 1 << 22;
+
+impl PairClauses {
+    /// No clause yet, for `count` placements whose overlapping pairs lie less than `span`
+    /// apart (0: unknown; then a map).
+    fn new(count: usize, span: usize) -> Self {
+        let slots = count.saturating_mul(span);
+        PairClauses {
+            slots: if span > 0 && slots <= PAIR_SLOTS_MOST {
+                vec![0; slots]
+            } else {
+                Vec::new()
+            },
+            span,
+            map: FxHashMap::default(),
+        }
+    }
+
+    fn slot(&self, (earlier, later): (u32, u32)) -> Option<usize> {
+        let d = (later - earlier) as usize;
+        (!self.slots.is_empty() && d < self.span).then(|| earlier as usize * self.span + d)
+    }
+
+    #[inline]
+    fn get(&self, pair: (u32, u32)) -> Option<u64> {
+        match self.slot(pair) {
+            Some(k) => Some(self.slots[k]).filter(|&id| id != 0),
+            None => self.map.get(&pair).copied(),
+        }
+    }
+
+    fn insert(&mut self, pair: (u32, u32), id: u64) {
+        match self.slot(pair) {
+            Some(k) => self.slots[k] = id,
+            None => {
+                self.map.insert(pair, id);
+            }
+        }
+    }
+}
+
 /// Where a child's covered cells come from: the parent's cell `q` (its window's cells,
 /// whose `e{q}` its clause assumes) and the placement put there, if any.
 #[derive(Clone, Copy)]
@@ -2176,5 +2230,32 @@ impl Hints {
         }
         self.seen[word] |= bit;
         self.ids.push(id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PairClauses;
+
+    /// Slots and map keep the same clauses: pairs within the span in slots, those beyond
+    /// (and every pair when the span is unknown) in the map.
+    #[test]
+    fn pair_clauses_are_found_where_they_were_kept() {
+        for span in [0, 4] {
+            let mut pairs = PairClauses::new(10, span);
+            assert_eq!(pairs.slots.len(), 10 * span);
+            for (k, pair) in [(0, 1), (2, 5), (3, 9), (8, 9)].into_iter().enumerate() {
+                assert_eq!(pairs.get(pair), None);
+                pairs.insert(pair, 100 + k as u64);
+            }
+            let found = [(0, 1), (2, 5), (3, 9), (8, 9), (0, 2), (1, 9)].map(|p| pairs.get(p));
+            assert_eq!(
+                found,
+                [Some(100), Some(101), Some(102), Some(103), None, None],
+                "span {span}"
+            );
+            // Only (3, 9) lies beyond the span of 4.
+            assert_eq!(pairs.map.len(), if span == 0 { 4 } else { 1 });
+        }
     }
 }
