@@ -171,18 +171,36 @@ pub(super) struct ClauseMemo {
 
 /// Two slots `[lo, hi, tag, ID << 12 | more]`; a tag of 0 marks a free slot (a key's tag
 /// holds its scan cell + 1).
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 #[repr(C, align(64))]
 struct Bucket([[u64; 4]; 2]);
+
+/// `count` empty buckets, from zeroed memory: the system hands over pages already zeroed
+/// when they are first touched, so a table of hundreds of megabytes is not written once
+/// more (`vec!` would fill it bucket by bucket).
+fn zeroed_buckets(count: usize) -> Vec<Bucket> {
+    let layout = std::alloc::Layout::array::<Bucket>(count).expect("a memo table fits in memory");
+    // SAFETY: the layout is not zero-sized (a table has buckets); a bucket is words only,
+    // all zero an empty one; the allocation is the global allocator's with the layout of
+    // `count` buckets, as `Vec` frees it.
+    unsafe {
+        let table = std::alloc::alloc_zeroed(layout).cast::<Bucket>();
+        if table.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Vec::from_raw_parts(table, count, count)
+    }
+}
 
 /// The bits of a [`ClauseMemo`] slot's last word that hold `more`.
 const MORE_BITS: u64 = 0xfff;
 
 impl ClauseMemo {
-    /// An empty memo.
-    pub(super) fn new() -> Self {
+    /// An empty memo of `2^log2` slots to start with (at least 4; it doubles when three
+    /// in four are in use).
+    pub(super) fn new(log2: u32) -> Self {
         ClauseMemo {
-            buckets: vec![Bucket::default(); 1 << 10],
+            buckets: zeroed_buckets(1 << (log2.max(2) - 1)),
             len: 0,
         }
     }
@@ -238,7 +256,7 @@ impl ClauseMemo {
 
     /// Twice the buckets, every entry placed again.
     fn grow(&mut self) {
-        let doubled = vec![Bucket::default(); 2 * self.buckets.len()];
+        let doubled = zeroed_buckets(2 * self.buckets.len());
         let old = std::mem::replace(&mut self.buckets, doubled);
         let mask = self.buckets.len() - 1;
         for slot in old.iter().flat_map(|bucket| bucket.0) {
@@ -294,7 +312,7 @@ mod tests {
 
     #[test]
     fn the_clause_memo_keeps_every_key_with_its_least_more_through_growth() {
-        let mut memo = ClauseMemo::new();
+        let mut memo = ClauseMemo::new(4);
         let count = 50_000;
         for n in 0..count {
             memo.keep_least(&key(n), (n % 7) as u32 + 3, n + 100);

@@ -118,7 +118,7 @@ use rustc_hash::FxHashMap;
 use super::bounds::{dead_span, Cover, LOOKAHEAD_LEVELS};
 use super::instance::{covering_lists, weight_cuts, Engine, PlacementPairs, Prepared};
 use super::memo::{key_of, ClauseMemo, Key};
-use super::table::{area_gap, relaxed_offsets, AREA_GAP};
+use super::table::{area_gap, memo_log2, relaxed_offsets, AREA_GAP};
 use super::window::Window;
 use super::{validate, DollError};
 use crate::formats::lines::{LineWriter, WriteError};
@@ -691,7 +691,7 @@ impl<'p, W: Window> Prover<'p, W> {
             table: vec![0; prep.cells + 1],
             target: 0,
             stack: Vec::new(),
-            memo: ClauseMemo::new(),
+            memo: ClauseMemo::new(memo_log2(prep)),
             spare_hints: Vec::new(),
             excluding: vec![None; prep.index.len()],
             jumps: FxHashMap::default(),

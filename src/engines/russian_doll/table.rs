@@ -199,6 +199,12 @@ pub(super) fn relaxed_offsets(prep: &Prepared, on: bool) -> Vec<(u64, u64)> {
         .collect()
 }
 
+/// The memo's size (log2 of its entries) by the scan rows' width (see
+/// [`DollOptions::memo_log2`](super::DollOptions::memo_log2)).
+pub(super) fn memo_log2(prep: &Prepared) -> u32 {
+    (18 + 2 * prep.row as i64 - 26).clamp(16, 22) as u32
+}
+
 /// Fills the table (from `resume` on, if given; see [`super::solve_shard`] for `shard`, a
 /// 0-based index and a count), and the entry a sharded run split, if it did.
 pub(super) fn run<W: Window>(
@@ -210,7 +216,7 @@ pub(super) fn run<W: Window>(
 ) -> (DollOutcome, Option<DollShardEntry>) {
     let memo = (options.memo && !prep.limited && prep.reach <= 129).then(|| {
         let log2 = match options.memo_log2 {
-            0 => (18 + 2 * prep.row as i64 - 26).clamp(16, 22) as u32,
+            0 => memo_log2(prep),
             log2 => log2.clamp(4, 32),
         };
         Memo::new(log2)
