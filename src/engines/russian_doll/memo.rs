@@ -84,10 +84,14 @@ impl Key {
     }
 
     #[inline(always)]
+    fn hash(&self) -> u64 {
+        (self.lo ^ self.hi.rotate_left(29) ^ self.tag.wrapping_mul(0xff51_afd7_ed55_8ccd))
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    }
+
+    #[inline(always)]
     fn bucket(&self, mask: usize) -> usize {
-        let h = (self.lo ^ self.hi.rotate_left(29) ^ self.tag.wrapping_mul(0xff51_afd7_ed55_8ccd))
-            .wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        (h >> 24) as usize & mask
+        (self.hash() >> 24) as usize & mask
     }
 
     #[inline(always)]
@@ -164,9 +168,15 @@ impl Memo {
 /// cache-line buckets of two slots, probed bucket after bucket: a lookup that misses the
 /// caches costs one line where a general hash map cost two (its tags, then its entry), and
 /// the search looks up up to three keys per node.
+///
+/// Most lookups miss (a relaxed key is rarely there), and a miss in a table of hundreds of
+/// megabytes waits on memory: a filter of one bit per hash value stored (8 bits per slot,
+/// megabytes that the caches keep) answers most misses first.
 pub(super) struct ClauseMemo {
     buckets: Vec<Bucket>,
     len: usize,
+    /// Bit `f` set if a key whose [`ClauseMemo::filter_bit`] is `f` is stored.
+    filter: Vec<u64>,
 }
 
 /// Two slots `[lo, hi, tag, ID << 12 | more]`; a tag of 0 marks a free slot (a key's tag
@@ -192,6 +202,10 @@ fn zeroed_buckets(count: usize) -> Vec<Bucket> {
     }
 }
 
+/// Words a [`ClauseMemo`]'s filter has at most (512 KiB: a core's second-level cache holds
+/// it; larger, its own misses cost what it saves).
+const FILTER_WORDS_MOST: usize = 1 << 16;
+
 /// The bits of a [`ClauseMemo`] slot's last word that hold `more`.
 const MORE_BITS: u64 = 0xfff;
 
@@ -199,15 +213,27 @@ impl ClauseMemo {
     /// An empty memo of `2^log2` slots to start with (at least 4; it doubles when three
     /// in four are in use).
     pub(super) fn new(log2: u32) -> Self {
+        let buckets = 1 << (log2.max(2) - 1);
         ClauseMemo {
-            buckets: zeroed_buckets(1 << (log2.max(2) - 1)),
+            buckets: zeroed_buckets(buckets),
             len: 0,
+            filter: vec![0; (buckets / 4).clamp(1, FILTER_WORDS_MOST)],
         }
+    }
+
+    /// `key`'s bit in the filter (16 per bucket: `filter` has a word per 4 buckets).
+    #[inline(always)]
+    fn filter_bit(&self, key: &Key) -> usize {
+        (key.hash() >> 20) as usize & (64 * self.filter.len() - 1)
     }
 
     /// `(more, id)` stored for `key`.
     #[inline]
     pub(super) fn get(&self, key: &Key) -> Option<(u32, u64)> {
+        let f = self.filter_bit(key);
+        if self.filter[f / 64] >> (f % 64) & 1 == 0 {
+            return None;
+        }
         let mask = self.buckets.len() - 1;
         let mut b = key.bucket(mask);
         loop {
@@ -241,6 +267,8 @@ impl ClauseMemo {
                 if slot[2] == 0 {
                     *slot = [key.lo, key.hi, key.tag, word];
                     self.len += 1;
+                    let f = self.filter_bit(key);
+                    self.filter[f / 64] |= 1 << (f % 64);
                     return;
                 }
                 if slot[0] == key.lo && slot[1] == key.hi && slot[2] == key.tag {
@@ -258,6 +286,7 @@ impl ClauseMemo {
     fn grow(&mut self) {
         let doubled = zeroed_buckets(2 * self.buckets.len());
         let old = std::mem::replace(&mut self.buckets, doubled);
+        self.filter = vec![0; (2 * self.filter.len()).min(FILTER_WORDS_MOST)];
         let mask = self.buckets.len() - 1;
         for slot in old.iter().flat_map(|bucket| bucket.0) {
             if slot[2] == 0 {
@@ -268,6 +297,8 @@ impl ClauseMemo {
                 hi: slot[1],
                 tag: slot[2],
             };
+            let f = self.filter_bit(&key);
+            self.filter[f / 64] |= 1 << (f % 64);
             let mut b = key.bucket(mask);
             'placed: loop {
                 for free in &mut self.buckets[b].0 {
