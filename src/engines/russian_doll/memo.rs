@@ -170,8 +170,8 @@ impl Memo {
 /// the search looks up up to three keys per node.
 ///
 /// Most lookups miss (a relaxed key is rarely there), and a miss in a table of hundreds of
-/// megabytes waits on memory: a filter of one bit per hash value stored (8 bits per slot,
-/// megabytes that the caches keep) answers most misses first.
+/// megabytes waits on memory: a filter of one bit per hash value stored (8 bits per slot
+/// up to 512 KiB, which a core's cache keeps) answers most misses first.
 pub(super) struct ClauseMemo {
     buckets: Vec<Bucket>,
     len: usize,
@@ -221,7 +221,8 @@ impl ClauseMemo {
         }
     }
 
-    /// `key`'s bit in the filter (16 per bucket: `filter` has a word per 4 buckets).
+    /// `key`'s bit in the filter (16 per bucket while the filter has a word per 4 buckets,
+    /// fewer once it stops growing).
     #[inline(always)]
     fn filter_bit(&self, key: &Key) -> usize {
         (key.hash() >> 20) as usize & (64 * self.filter.len() - 1)

@@ -200,7 +200,8 @@ pub(super) fn relaxed_offsets(prep: &Prepared, on: bool) -> Vec<(u64, u64)> {
 }
 
 /// The memo's size (log2 of its entries) by the scan rows' width (see
-/// [`DollOptions::memo_log2`](super::DollOptions::memo_log2)).
+/// [`DollOptions::memo_log2`](super::DollOptions::memo_log2)); the proof-writing doll's
+/// memo, which never forgets, starts at this size and grows.
 pub(super) fn memo_log2(prep: &Prepared) -> u32 {
     (18 + 2 * prep.row as i64 - 26).clamp(16, 22) as u32
 }
