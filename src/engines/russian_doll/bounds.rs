@@ -220,7 +220,6 @@ impl<F: Copy> FirstFit<F> {
 /// overlapping placements: each fit joins the first group whose members it all meets, or
 /// opens a group. Carried from level to level as [`FirstFit`] is: the groups of the first
 /// fits do not depend on how many groups a level allows.
-#[derive(Clone)]
 pub(super) struct GreedyCover {
     /// The groups in use (the first `used`), each the indices of its fits (the first
     /// `sizes[g]`).
@@ -281,9 +280,9 @@ impl GreedyCover {
     }
 }
 
-/// Whether `need` more placements of `fits` (first cells ascending, each `(offset, mask)`)
-/// fit beside each other and beside the `depth` already `chosen` (whose offsets are at most
-/// theirs).
+/// Whether `need` more of `fits` (first cells ascending) fit beside each other and beside
+/// the `depth` already `chosen` (whose first cells come no later), no two of them such that
+/// `meets`.
 fn independent<F: Copy>(
     fits: &[F],
     chosen: &mut [F],
