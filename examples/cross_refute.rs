@@ -10,9 +10,10 @@
 //! search, which the driver does only where the box's LP is small), and the row-start
 //! entries as they are decided. With `proof`, runs the search that writes the VeriPB proof
 //! instead (its own rules; `no-lookahead` and `no-area` switch its lookahead and area cut
-//! off, `levels=K` sets the lookahead's deepest level), the proof thrown away as written, and prints its nodes, memo hits, lookahead cuts,
-//! derived constraints and bytes; with `write=STEM` as well, the proof is kept in
-//! `STEM.pbp` (and the OPB file in `STEM.opb`) and checked by puzzlec's PB checker.
+//! off, `levels=K` sets the lookahead's deepest level), the proof thrown away as written,
+//! and prints its nodes, memo hits, lookahead cuts, derived constraints and bytes; with
+//! `write=STEM` as well, the proof is kept in `STEM.pbp` (and the OPB file in `STEM.opb`)
+//! and checked by puzzlec's PB checker.
 
 use puzzlec::base::Control;
 use puzzlec::driver::packing_bounds::row_lp_weights;
