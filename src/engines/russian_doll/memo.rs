@@ -228,6 +228,13 @@ impl ClauseMemo {
         (key.hash() >> 20) as usize & (64 * self.filter.len() - 1)
     }
 
+    /// Sets `key`'s bit in the filter (the key is being stored).
+    #[inline(always)]
+    fn mark_in_filter(&mut self, key: &Key) {
+        let f = self.filter_bit(key);
+        self.filter[f / 64] |= 1 << (f % 64);
+    }
+
     /// `(more, id)` stored for `key`.
     #[inline]
     pub(super) fn get(&self, key: &Key) -> Option<(u32, u64)> {
@@ -268,8 +275,7 @@ impl ClauseMemo {
                 if slot[2] == 0 {
                     *slot = [key.lo, key.hi, key.tag, word];
                     self.len += 1;
-                    let f = self.filter_bit(key);
-                    self.filter[f / 64] |= 1 << (f % 64);
+                    self.mark_in_filter(key);
                     return;
                 }
                 if slot[0] == key.lo && slot[1] == key.hi && slot[2] == key.tag {
@@ -298,8 +304,7 @@ impl ClauseMemo {
                 hi: slot[1],
                 tag: slot[2],
             };
-            let f = self.filter_bit(&key);
-            self.filter[f / 64] |= 1 << (f % 64);
+            self.mark_in_filter(&key);
             let mut b = key.bucket(mask);
             'placed: loop {
                 for free in &mut self.buckets[b].0 {
