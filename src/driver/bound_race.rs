@@ -5,7 +5,7 @@
 //! stopped the moment one is found; when the doll finishes first, the thread is told to
 //! stop and left to end by itself (an LP under way cannot be interrupted), so a quick doll
 //! never waits for it. Unless a tiling may meet the area bound or the LP was solved before
-//! the doll, the thread starts after [`RACE_DELAY`], so a quick doll runs alone.
+//! the doll, the thread starts after `RACE_DELAY`, so a quick doll runs alone.
 
 use super::packing_bounds::{lp_bound, row_lp_weights, LpOutcome, PackingBounds};
 use crate::base::evidence::{BoundFinder, PackingBound, PackingSearch};
@@ -98,7 +98,7 @@ impl BoundRace {
 
     /// Starts the thread for `packing` once it is due (called again and again while the
     /// doll runs): at once when the LP is solved or a tiling may meet the area bound, else
-    /// after [`RACE_DELAY`], so that a doll that finishes quickly runs alone, without a
+    /// after `RACE_DELAY`, so that a doll that finishes quickly runs alone, without a
     /// thread beside it.
     pub fn start_when_due(&self, packing: &Packing) {
         if self.started.load(Ordering::Relaxed) || self.shared.cancel.load(Ordering::Relaxed) {
@@ -194,9 +194,9 @@ fn until(deadline: Option<Instant>) -> Control {
 const WEIGHTS_GAP: usize = 3;
 
 /// What the thread beside the doll does, on the caller's thread: a tiling when one may
-/// meet the area bound (tried for at most [`TILING_TRY`]); else, the LP solved if it is
+/// meet the area bound (tried for at most `TILING_TRY`); else, the LP solved if it is
 /// [`LpOutcome::Unfinished`] (and handed to `solved_lp`), a greedy packing improved by
-/// re-solving windows, for up to [`WINDOW_ROUNDS`] rounds, towards the best bound (its
+/// re-solving windows, for up to `WINDOW_ROUNDS` rounds, towards the best bound (its
 /// size handed to `improved_to`). The packing found, if it meets a bound; `None` once
 /// `stop` is raised or `deadline` passes.
 pub fn meet_bound(

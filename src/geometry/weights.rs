@@ -46,7 +46,7 @@ impl CellWeights {
 
     /// Whole weights from `dual`, a real weight per cell of the LP relaxation's dual (any
     /// weights under which every placement's cells weigh about 1 or more), scaled by the
-    /// divisor up to [`MOST_DIVISOR`] that bounds the pieces lowest.
+    /// divisor up to `MOST_DIVISOR` that bounds the pieces lowest.
     pub fn from_dual(instance: &PackingInstance, dual: &[f64]) -> CellWeights {
         (1..=MOST_DIVISOR)
             .map(|divisor| CellWeights::scaled(instance, dual, divisor))

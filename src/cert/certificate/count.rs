@@ -15,7 +15,7 @@
 //! * its refutation ([`COUNT_LRAT_FILE`](super::COUNT_LRAT_FILE), [`COUNT_DRAT_FILE`](super::COUNT_DRAT_FILE), [`COUNT_VARISAT_FILE`](super::COUNT_VARISAT_FILE) from
 //!   varisat, or [`COUNT_DRAT_FILE`](super::COUNT_DRAT_FILE) alone from an external solver such as CaDiCaL,
 //!   or, for a tiling, [`COUNT_LRAT_FILE`](super::COUNT_LRAT_FILE) alone from puzzlec's exact-cover search
-//!   ([`crate::engines::cover_proof`], [`super::tiling`]).
+//!   ([`crate::engines::cover_proof`], `tiling`).
 //! * for a family with an objective, the optimum's certificate too: the witness, `cnf.dimacs`
 //!   ("objective at least optimum + 1") and its proofs, as [`Claim::Optimal`] has them.
 //!

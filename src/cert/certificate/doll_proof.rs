@@ -15,7 +15,7 @@
 //!
 //! The proof can also be cut into shards, ranges of table entries each with its own OPB
 //! file and proof, the later entries as premises: for clusters (`prove --veripb --shard
-//! I/N`) and threads (`--veripb-shards N`); see [`shards`].
+//! I/N`) and threads (`--veripb-shards N`); see `shards`.
 
 mod bound;
 mod shards;
