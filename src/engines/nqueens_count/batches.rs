@@ -20,8 +20,8 @@
 //! children at a time, and no batch ever holds `2 BATCH` nodes: the whole frontier stays in
 //! the first-level cache. When no row holds a full batch, the first row takes more
 //! prefixes, and once they are all taken, the deepest non-empty row goes, however few it
-//! holds. Measured on an AMD EPYC (Zen 4) with two threads: N = 17 in 0.64 s against the
-//! lock step's 2.3 s.
+//! holds. Measured on an AMD EPYC with two threads, same run: N = 17 in 0.625 s against
+//! the lock step's 2.35 s, N = 18 in 3.99 s against 17.1 s.
 
 use super::{Plan, MAX_N};
 use std::arch::x86_64::{
