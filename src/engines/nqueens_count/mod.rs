@@ -37,8 +37,8 @@
 //! solution of `N > 1` (a reflection would put two queens on a row, a column or a
 //! diagonal), hence sizes 2, 4 and 8; N = 1 is the single class of size 1.
 //! With a trivial `H` (nearly every constellation) each completion is a class of 8. A
-//! non-trivial `H` holds the half turn (and maybe the quarter turns): then the lock-step
-//! search counts all completions, and a small search that places queens in symmetric
+//! non-trivial `H` holds the half turn (and maybe the quarter turns): then the completion
+//! search (batches or lock step) counts all completions, and a small search that places queens in symmetric
 //! pairs or fours counts those fixed by the half turn and by the quarter turn, which is
 //! all the weights need. Tiny boards check every completion instead.
 //!
