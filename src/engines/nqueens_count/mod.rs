@@ -20,9 +20,9 @@
 //!
 //! The search of step 2 is the hot loop. The first three empty rows are enumerated, and
 //! the completions of those prefixes are searched together. On processors with AVX-512
-//! the open nodes are kept by row and moved sixteen to an instruction (`batches`: each
-//! round places the lowest free column of up to 64 nodes of one row, with a look two rows
-//! ahead). Elsewhere they are searched four at a time in lock step
+//! or AVX2 the open nodes are kept by row and moved sixteen or eight to an instruction
+//! (`batches`: each round places the lowest free column of up to 64 nodes of one row,
+//! with a look two rows ahead). Elsewhere they are searched four at a time in lock step
 //! (`Plan::count_lockstep`): each round places one queen in each of four independent
 //! searches with straight-line code, which replaces the mispredicted branches of a plain
 //! depth-first search with work the processor overlaps. Both count the same (tests hold
@@ -606,8 +606,8 @@ impl Plan {
 
     /// Counts the completions of the placements `prefixes` of the first `p` empty rows
     /// (`p >= 1`, at least two empty rows after them): by row batches
-    /// ([`batches`](self::batches)) where the processor has AVX-512, three to four times
-    /// faster, else by the lock step. `None` if `stop` was set before the end.
+    /// ([`batches`](self::batches)) where the processor has AVX-512 or AVX2, three to four
+    /// times faster, else by the lock step. `None` if `stop` was set before the end.
     fn count_completions(
         &self,
         prefixes: &[(u64, u64, u32)],
@@ -615,9 +615,8 @@ impl Plan {
         stop: &AtomicBool,
     ) -> Option<u64> {
         #[cfg(target_arch = "x86_64")]
-        if batches::available() {
-            // SAFETY: the processor has AVX-512F.
-            return unsafe { self.count_batches(prefixes, p, stop) };
+        if let Some(search) = batches::BatchSearch::detect() {
+            return self.count_batches(prefixes, p, stop, search);
         }
         self.count_lockstep(prefixes, p, stop)
     }
@@ -1189,7 +1188,8 @@ mod tests {
         }
     }
 
-    /// [`Plan::count_batches`] if this processor runs it (else `None`, said once).
+    /// [`Plan::count_batches`] by every instruction set this processor runs, all equal
+    /// (else `None`, said once).
     fn by_batches(
         plan: &Plan,
         prefixes: &[(u64, u64, u32)],
@@ -1197,12 +1197,18 @@ mod tests {
         stop: &AtomicBool,
     ) -> Option<Option<u64>> {
         #[cfg(target_arch = "x86_64")]
-        if batches::available() {
-            // SAFETY: the processor has AVX-512F.
-            return Some(unsafe { plan.count_batches(prefixes, p, stop) });
+        {
+            let counts: Vec<_> = batches::BatchSearch::all_here()
+                .into_iter()
+                .map(|(name, search)| (name, plan.count_batches(prefixes, p, stop, search)))
+                .collect();
+            if let Some(&(_, first)) = counts.first() {
+                assert!(counts.iter().all(|&(_, c)| c == first), "{counts:?}");
+                return Some(first);
+            }
         }
         static SAID: std::sync::Once = std::sync::Once::new();
-        SAID.call_once(|| eprintln!("no AVX-512 here: the row-batch search is not tested"));
+        SAID.call_once(|| eprintln!("no AVX2 here: the row-batch search is not tested"));
         None
     }
 
