@@ -167,26 +167,11 @@ macro_rules! batch_search {
         ) -> Option<u64> {
             debug_assert!(p >= 1 && p + 2 <= plan.depth);
             let depth = plan.depth;
-            // shift[k]: rows between empty rows k and k + 1; fixed[k]: what the pre-placed
-            // queens (and the edge of the board) block in empty row k.
-            let mut shift = [0u32; MAX_N as usize];
-            let mut fixed = [0u32; MAX_N as usize];
-            for k in 0..depth {
-                fixed[k] = !plan.free(k, plan.down, plan.up, plan.cols);
-                if k + 1 < depth {
-                    shift[k] = u32::from(plan.rows[k] - plan.rows[k + 1]);
-                }
-            }
+            let (shift, fixed) = plan.row_tables();
             let mut rows: Vec<Box<RowBatch>> = (0..depth).map(|_| RowBatch::empty()).collect();
-            let row_p = u32::from(plan.rows[p]);
-            let mut prefixes = prefixes.iter().filter_map(|&(down, up, cols)| {
-                let free = plan.free(p, down, up, cols);
-                (free != 0).then(|| {
-                    let left = (up >> row_p) as u32;
-                    let right = (down >> (plan.n1 - row_p)) as u32;
-                    (left, right, cols, free)
-                })
-            });
+            let mut prefixes = prefixes
+                .iter()
+                .filter_map(|&masks| plan.start_node(p, masks));
             let mut count = 0;
             let mut rounds = 0;
             loop {

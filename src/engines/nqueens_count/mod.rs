@@ -679,14 +679,10 @@ impl Plan {
         self.lockstep(prefixes, p, stop)
     }
 
-    /// The body of [`Plan::count_lockstep`], inlined into each variant.
-    #[inline(always)]
-    fn lockstep(&self, prefixes: &[(u64, u64, u32)], p: usize, stop: &AtomicBool) -> Option<u64> {
-        const SLOTS: usize = MAX_N as usize - 1;
-        debug_assert!(p >= 1 && p + 2 <= self.depth);
-        let last = self.depth as u32 - 1;
-        // shift[k]: rows between empty rows k and k + 1; fixed[k]: what the pre-placed
-        // queens (and the edge of the board) block in empty row k.
+    /// The completion searches' row tables: `shift[k]`, the rows between empty rows `k`
+    /// and `k + 1`, and `fixed[k]`, what the pre-placed queens (and the edge of the board)
+    /// block in empty row `k` (0 past the last).
+    fn row_tables(&self) -> ([u32; MAX_N as usize], [u32; MAX_N as usize]) {
         let mut shift = [0u32; MAX_N as usize];
         let mut fixed = [0u32; MAX_N as usize];
         for k in 0..self.depth {
@@ -695,6 +691,33 @@ impl Plan {
                 shift[k] = u32::from(self.rows[k] - self.rows[k + 1]);
             }
         }
+        (shift, fixed)
+    }
+
+    /// The node a completion search starts from after the prefix `masks` of the first `p`
+    /// empty rows: the diagonals as they cross row `p` (down-left, down-right), the
+    /// columns, and row `p`'s free columns; `None` if it has none.
+    fn start_node(
+        &self,
+        p: usize,
+        (down, up, cols): (u64, u64, u32),
+    ) -> Option<(u32, u32, u32, u32)> {
+        let row_p = u32::from(self.rows[p]);
+        let free = self.free(p, down, up, cols);
+        (free != 0).then(|| {
+            let left = (up >> row_p) as u32;
+            let right = (down >> (self.n1 - row_p)) as u32;
+            (left, right, cols, free)
+        })
+    }
+
+    /// The body of [`Plan::count_lockstep`], inlined into each variant.
+    #[inline(always)]
+    fn lockstep(&self, prefixes: &[(u64, u64, u32)], p: usize, stop: &AtomicBool) -> Option<u64> {
+        const SLOTS: usize = MAX_N as usize - 1;
+        debug_assert!(p >= 1 && p + 2 <= self.depth);
+        let last = self.depth as u32 - 1;
+        let (shift, mut fixed) = self.row_tables();
         // One past the last row: nothing fits, so a lane stops there.
         fixed[self.depth] = u32::MAX;
         let mut lanes = [Lane {
@@ -704,24 +727,21 @@ impl Plan {
             cols: [0; MAX_N as usize],
             level: [0; MAX_N as usize],
         }; LANES];
-        let row_p = u32::from(self.rows[p]);
         // Puts the next prefix that leaves a column free in row `p` in slot 1 of `lane`;
         // false when there is none left.
-        let mut next = 0;
-        let mut take = |lane: &mut Lane| {
-            while let Some(&(down, up, cols)) = prefixes.get(next) {
-                next += 1;
-                let free = self.free(p, down, up, cols);
-                if free != 0 {
-                    lane.free[1] = free;
-                    lane.left[1] = (up >> row_p) as u32;
-                    lane.right[1] = (down >> (self.n1 - row_p)) as u32;
-                    lane.cols[1] = cols;
-                    lane.level[1] = p as u8;
-                    return true;
-                }
+        let mut starts = prefixes
+            .iter()
+            .filter_map(|&masks| self.start_node(p, masks));
+        let mut take = |lane: &mut Lane| match starts.next() {
+            Some((left, right, cols, free)) => {
+                lane.free[1] = free;
+                lane.left[1] = left;
+                lane.right[1] = right;
+                lane.cols[1] = cols;
+                lane.level[1] = p as u8;
+                true
             }
-            false
+            None => false,
         };
         // An idle lane works on a dummy row (level IDLE) whose children never fit: 32
         // steps, then it asks for work again. This keeps the round free of tests.
