@@ -2,9 +2,10 @@
 //! each of its rules switchable, so that a refutation can be repeated by different routes:
 //! `cargo run --release --example cross_refute -- [MODEL] [no-memo] [no-dead-cells]
 //! [no-relaxed] [no-lookahead] [no-area] [lp-weights] [symmetry] [one-thread] [split=N]
-//! [proof]` (defaults: models/cross-13x19.toml, the default rules: memo, dead cells, relaxed
-//! lookups, the lookahead and the area cut on, the weighted cut and mirror symmetry off, all
-//! cores, an entry split over them after `DollOptions::split_nodes` nodes, or N). Prints
+//! [memo=K] [proof]` (defaults: models/cross-13x19.toml, the default rules: memo, dead
+//! cells, relaxed lookups, the lookahead and the area cut on, the weighted cut and mirror
+//! symmetry off, all cores, an entry split over them after `DollOptions::split_nodes` nodes,
+//! or N, a memo that grows, or one of 2^K entries throughout). Prints
 //! the optimum, the packing, the row-start entries of the suffix table and the counters;
 //! with `lp-weights`, the time the rows' LP duals took first (they are solved before the
 //! search, which the driver does only where the box's LP is small), and the row-start
@@ -75,6 +76,10 @@ fn main() {
             .iter()
             .find_map(|a| a.strip_prefix("split=")?.parse().ok())
             .unwrap_or(DollOptions::default().split_nodes),
+        memo_log2: args
+            .iter()
+            .find_map(|a| a.strip_prefix("memo=")?.parse().ok())
+            .unwrap_or(DollOptions::default().memo_log2),
         ..DollOptions::default()
     };
     let weights = if flag("lp-weights") {

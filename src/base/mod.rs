@@ -71,13 +71,18 @@ pub trait ProgressSink: Send + Sync {
     fn finish(&self);
 }
 
-/// When a run must stop (a deadline, or an outside request such as Ctrl-C), and where it
-/// reports its progress.
+/// The default memory limit (`--max-memory`): 4 GiB, half of an 8 GB laptop.
+pub const DEFAULT_MAX_MEMORY: u64 = 4 << 30;
+
+/// When a run must stop (a deadline, or an outside request such as Ctrl-C), where it
+/// reports its progress, and how much memory its searches may take.
 #[derive(Clone, Default)]
 pub struct Control {
     stop: Arc<AtomicBool>,
     deadline: Option<Instant>,
     progress: Option<Arc<dyn ProgressSink>>,
+    /// The memory limit in bytes (`None`: [`DEFAULT_MAX_MEMORY`]).
+    memory: Option<u64>,
 }
 
 impl std::fmt::Debug for Control {
@@ -86,6 +91,7 @@ impl std::fmt::Debug for Control {
             .field("stop", &self.stop)
             .field("deadline", &self.deadline)
             .field("progress", &self.progress.is_some())
+            .field("memory", &self.memory)
             .finish()
     }
 }
@@ -102,7 +108,21 @@ impl Control {
             stop,
             deadline: limit.map(|l| Instant::now() + l),
             progress: None,
+            memory: None,
         }
+    }
+
+    /// The same limits, with `bytes` as the memory limit (`--max-memory`).
+    pub fn with_memory(self, bytes: u64) -> Control {
+        Control {
+            memory: Some(bytes),
+            ..self
+        }
+    }
+
+    /// The memory limit in bytes: what a search sizes its tables by.
+    pub fn max_memory(&self) -> u64 {
+        self.memory.unwrap_or(DEFAULT_MAX_MEMORY)
     }
 
     /// The same limits, reporting progress to `sink`.

@@ -9,8 +9,7 @@ use crate::encode::amo::AmoEncoding;
 use crate::encode::estimate::{self, CnfCounts, FileFormat};
 use crate::puzzle::Puzzle;
 
-/// The default memory limit: 4 GiB, half of an 8 GB laptop.
-pub const DEFAULT_MAX_MEMORY: u64 = 4 << 30;
+pub use crate::base::DEFAULT_MAX_MEMORY;
 
 /// What is about to be done with a puzzle's model.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

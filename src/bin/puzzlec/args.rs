@@ -190,7 +190,9 @@ impl TimeLimit {
 #[derive(Args)]
 pub struct MemoryLimit {
     /// Refuse (exit 2) work whose memory estimate, made before the model is built, is above
-    /// SIZE (bytes, or with K, M, G or T: powers of 1024). The default suits an 8 GB machine.
+    /// SIZE (bytes, or with K, M, G or T: powers of 1024). The default suits an 8 GB
+    /// machine. `solve` and `prove` also keep the native search's memo of a maximum packing
+    /// within three quarters of SIZE.
     #[arg(
         long = "max-memory",
         id = "max_memory",

@@ -52,7 +52,7 @@ pub fn run(args: &Compare, session: &Session) -> Result<u8, Failure> {
             Contender::External(ExternalSolver::Cp(_)) => share.or(Some(CP_DEFAULT_LIMIT)),
             _ => share,
         };
-        let control = session.control(share);
+        let control = session.control(share).with_memory(args.memory.bytes());
         let began = Instant::now();
         // A row whose model would not fit in memory is an error row; the others still run.
         let work = match contender {

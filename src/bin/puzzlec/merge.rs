@@ -9,7 +9,7 @@ use puzzlec::base::{plural, Control};
 use puzzlec::driver::box_shard::{self, BoxShardError, MergeRun, ShardRun, MODEL_FILE, SWEEP_FILE};
 use puzzlec::driver::enumerate::merge;
 use puzzlec::driver::sweep::is_sweep_json;
-use puzzlec::engines::russian_doll::DollOptions;
+use puzzlec::engines::russian_doll::{self, DollOptions};
 use puzzlec::puzzle::{load_model_file, Puzzle};
 use puzzlec::report::json::MergeReport;
 use std::path::Path;
@@ -63,6 +63,7 @@ pub fn shard(
     let options = DollOptions {
         stop: Some(control.stop_flag()),
         deadline,
+        memo_bytes: russian_doll::memo_bytes_within(control.max_memory()),
         ..DollOptions::default()
     };
     let run = match box_shard::run_shard(puzzle, Some(&bytes), dir, shard, split_nodes, &options) {

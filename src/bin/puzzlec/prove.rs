@@ -18,7 +18,9 @@ use std::path::Path;
 /// Proves `model`'s answer into `dir`, and draws the witness into `svg` if asked.
 pub fn run(args: &Prove, session: &Session) -> Result<u8, Failure> {
     let (model, dir) = (args.model.path.as_path(), args.output.as_path());
-    let control = session.control(args.time.duration()?);
+    let control = session
+        .control(args.time.duration()?)
+        .with_memory(args.memory.bytes());
     if let Some(svg) = &args.svg {
         check_writable(svg)?;
     }

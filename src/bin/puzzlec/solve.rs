@@ -25,6 +25,7 @@ pub fn run(args: &Solve, session: &Session) -> Result<u8, Failure> {
     let puzzle = load(model, args.svg.as_deref())?;
     let control = session
         .control(args.time.duration()?)
+        .with_memory(args.memory.bytes())
         .with_progress(Arc::new(StderrProgress::new()));
     let shard = args.split.shard;
     if let (Some(dir), Some(shard)) = (&args.state, shard) {

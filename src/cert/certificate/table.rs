@@ -864,6 +864,7 @@ pub fn prove(
     let internal = ProveError::Internal;
     let doll = DollOptions {
         stop: Some(control.stop_flag()),
+        memo_bytes: russian_doll::memo_bytes_within(control.max_memory()),
         ..DollOptions::default()
     };
     let outcome = russian_doll::solve(&packing.instance, &doll, |_, _| {})

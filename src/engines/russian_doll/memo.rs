@@ -2,6 +2,7 @@
 
 use std::sync::atomic::{fence, AtomicU64, Ordering};
 
+use super::pages::{Zeroable, ZeroedTable};
 use super::window::Window;
 
 /// One memo slot, four words: a sequence lock (odd while written), the window's two words,
@@ -58,8 +59,9 @@ impl Slot<'_> {
 /// larger subtree, the second takes the rest (as chess programs' transposition tables do).
 pub(super) struct Memo {
     /// Zeroed words (mapped lazily, so a table larger than a small search needs costs
-    /// little), of which buckets start at `offset`, 64-byte aligned.
-    words: Box<[AtomicU64]>,
+    /// little, on huge pages where the system allows), of which buckets start at `offset`,
+    /// 64-byte aligned.
+    words: ZeroedTable<AtomicU64>,
     offset: usize,
     mask: usize,
 }
@@ -107,7 +109,7 @@ impl Memo {
     /// A table of `2^log2` entries (two per 64-byte bucket).
     pub(super) fn new(log2: u32) -> Self {
         let buckets = 1usize << log2.saturating_sub(1);
-        let words: Box<[AtomicU64]> = (0..8 * buckets + 7).map(|_| AtomicU64::new(0)).collect();
+        let words = ZeroedTable::<AtomicU64>::new(8 * buckets + 7);
         let offset = words.as_ptr().align_offset(64);
         Memo {
             words,
@@ -141,15 +143,23 @@ impl Memo {
             return;
         }
         let class = u64::from(63 - nodes.max(1).leading_zeros());
-        let meta = |bound: u64, class: u64| key.tag << 18 | class << 12 | bound;
+        self.place(key, key.tag << 18 | class << 12 | u64::from(bound));
+    }
+
+    /// Stores `key` with `meta` (tag, subtree class, bound): merged into the key's entry if
+    /// the bucket holds it, else into the first slot if its subtree is at least as large as
+    /// the one there, else into the second.
+    #[inline(always)]
+    fn place(&self, key: &Key, meta: u64) {
+        let (bound, class) = (meta & BOUND_BITS, meta >> 12 & 63);
         let bucket = self.bucket(key);
         let mut deep_class = 0;
         for (k, slot) in bucket.into_iter().enumerate() {
             if let Some(entry) = slot.read() {
                 let (old_bound, old_class) = (entry.2 & BOUND_BITS, entry.2 >> 12 & 63);
                 if key.matches(entry) {
-                    let m = meta(old_bound.min(u64::from(bound)), old_class.max(class));
-                    slot.write((key.lo, key.hi, m));
+                    let merged = key.tag << 18 | old_class.max(class) << 12 | old_bound.min(bound);
+                    slot.write((key.lo, key.hi, merged));
                     return;
                 }
                 if k == 0 {
@@ -158,7 +168,40 @@ impl Memo {
             }
         }
         let k = usize::from(class < deep_class);
-        bucket[k].write((key.lo, key.hi, meta(u64::from(bound), class)));
+        bucket[k].write((key.lo, key.hi, meta));
+    }
+
+    /// The entries it can hold.
+    pub(super) fn capacity(&self) -> u64 {
+        2 * (self.mask as u64 + 1)
+    }
+
+    /// A table twice as large holding the same entries. A key's bucket there is its bucket
+    /// here or that plus the old count (one more bit of the same hash), so the two entries
+    /// of a bucket never meet those of another: each goes to the first free slot of its new
+    /// bucket, the first slot's entry first, and none is lost.
+    pub(super) fn doubled(&self) -> Memo {
+        let bigger = Memo::new(self.capacity().trailing_zeros() + 1);
+        for b in 0..=self.mask {
+            let at = self.offset + 8 * b;
+            for k in [0, 4] {
+                let slot = Slot(self.words[at + k..at + k + 4].try_into().expect("4 words"));
+                if let Some((lo, hi, meta)) = slot.read().filter(|&(_, _, meta)| meta != 0) {
+                    let key = Key {
+                        lo,
+                        hi,
+                        tag: meta >> 18,
+                    };
+                    let free = bigger
+                        .bucket(&key)
+                        .into_iter()
+                        .find(|slot| slot.read().is_some_and(|(_, _, meta)| meta == 0));
+                    free.expect("a new bucket takes what one old bucket held")
+                        .write((lo, hi, meta));
+                }
+            }
+        }
+        bigger
     }
 }
 
@@ -173,7 +216,7 @@ impl Memo {
 /// megabytes waits on memory: a filter of one bit per hash value stored (8 bits per slot
 /// up to 512 KiB, which a core's cache keeps) answers most misses first.
 pub(super) struct ClauseMemo {
-    buckets: Vec<Bucket>,
+    buckets: ZeroedTable<Bucket>,
     len: usize,
     /// Bit `f` set if a key whose [`ClauseMemo::filter_bit`] is `f` is stored.
     filter: Vec<u64>,
@@ -185,22 +228,8 @@ pub(super) struct ClauseMemo {
 #[repr(C, align(64))]
 struct Bucket([[u64; 4]; 2]);
 
-/// `count` empty buckets, from zeroed memory: the system hands over pages already zeroed
-/// when they are first touched, so a table of hundreds of megabytes is not written once
-/// more (`vec!` would fill it bucket by bucket).
-fn zeroed_buckets(count: usize) -> Vec<Bucket> {
-    let layout = std::alloc::Layout::array::<Bucket>(count).expect("a memo table fits in memory");
-    // SAFETY: the layout is not zero-sized (a table has buckets); a bucket is words only,
-    // all zero an empty one; the allocation is the global allocator's with the layout of
-    // `count` buckets, as `Vec` frees it.
-    unsafe {
-        let table = std::alloc::alloc_zeroed(layout).cast::<Bucket>();
-        if table.is_null() {
-            std::alloc::handle_alloc_error(layout);
-        }
-        Vec::from_raw_parts(table, count, count)
-    }
-}
+// SAFETY: a bucket is words only; all zero, it is an empty bucket.
+unsafe impl Zeroable for Bucket {}
 
 /// Words a [`ClauseMemo`]'s filter has at most (512 KiB: a core's second-level cache holds
 /// it; larger, its own misses cost what it saves).
@@ -215,7 +244,7 @@ impl ClauseMemo {
     pub(super) fn new(log2: u32) -> Self {
         let buckets = 1 << (log2.max(2) - 1);
         ClauseMemo {
-            buckets: zeroed_buckets(buckets),
+            buckets: ZeroedTable::new(buckets),
             len: 0,
             filter: vec![0; (buckets / 4).clamp(1, FILTER_WORDS_MOST)],
         }
@@ -291,7 +320,7 @@ impl ClauseMemo {
 
     /// Twice the buckets, every entry placed again.
     fn grow(&mut self) {
-        let doubled = zeroed_buckets(2 * self.buckets.len());
+        let doubled = ZeroedTable::new(2 * self.buckets.len());
         let old = std::mem::replace(&mut self.buckets, doubled);
         self.filter = vec![0; (2 * self.filter.len()).min(FILTER_WORDS_MOST)];
         let mask = self.buckets.len() - 1;
@@ -345,6 +374,33 @@ mod tests {
             hi: n >> 3,
             tag: n % 300 + 1,
         }
+    }
+
+    #[test]
+    fn a_doubled_memo_holds_every_entry_it_held() {
+        let memo = Memo::new(10);
+        // Three times its capacity: buckets full, many entries replaced.
+        for n in 0..3 * 1024 {
+            memo.put(&key(n), (n % 11) as u32, n * 7919 % 5000 + 1);
+        }
+        let held: Vec<(u64, u32)> = (0..3 * 1024)
+            .filter_map(|n| memo.get(&key(n)).map(|bound| (n, bound)))
+            .collect();
+        assert!(
+            held.len() > 600 && held.len() <= 1024,
+            "{} held",
+            held.len()
+        );
+        let doubled = memo.doubled();
+        assert_eq!(doubled.capacity(), 2 * memo.capacity());
+        for &(n, bound) in &held {
+            assert_eq!(doubled.get(&key(n)), Some(bound), "key {n}");
+        }
+        let count = |m: &Memo| (0..3 * 1024).filter(|&n| m.get(&key(n)).is_some()).count();
+        assert_eq!(count(&doubled), held.len());
+        // It takes new entries as a memo of its size does, a smaller bound kept.
+        doubled.put(&key(held[0].0), 0, 1);
+        assert_eq!(doubled.get(&key(held[0].0)), Some(0));
     }
 
     #[test]

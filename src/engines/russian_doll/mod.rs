@@ -26,11 +26,13 @@
 //!   more pieces fit from that state. With no binding piece maximum the future from a state
 //!   depends on nothing else, and not on which entry `c` is being decided either (every
 //!   entry's search uses the same placements from `q` on), so entries are reused across the
-//!   whole table. Kept in a fixed-size lossy table shared lock-free by the threads
-//!   ([`DollOptions::memo_log2`]). 14 x 14: 7.3 M nodes, 1.0 s, against 681 M nodes, 9.0 s
-//!   without (`cross_doll.c`: 6.1 s in the same run); 13 x 19: 2.7 M nodes, 0.4 s, against
-//!   176 M, 1.7 s (`cross_doll.c`: 2.9 s). Every exhausted node is stored (storing only
-//!   subtrees of 16 nodes or more took 45% more nodes and 35% more time on 15 x 15).
+//!   whole table. Kept in a lossy table shared lock-free by the threads, on huge pages,
+//!   doubled between entries while crowded ([`DollOptions::memo_log2`]: 18 x 18 in 1.91 G
+//!   nodes with 128 MiB, in 0.53 G growing to 2 GiB). 14 x 14: 7.3 M nodes, 1.0 s, against
+//!   681 M nodes, 9.0 s without (`cross_doll.c`: 6.1 s in the same run); 13 x 19: 2.7 M
+//!   nodes, 0.4 s, against 176 M, 1.7 s (`cross_doll.c`: 2.9 s). Every exhausted node is
+//!   stored (storing only subtrees of 16 nodes or more took 45% more nodes and 35% more time
+//!   on 15 x 15).
 //! - **dead cells** (on, with the memo): free cells near the scan cell that nothing still to
 //!   come can cover are marked covered before the memo is consulted, so states differing
 //!   only in such holes share an entry ([`DollOptions::dead_cells`]; 16 x 16: 20 M nodes
@@ -78,6 +80,7 @@ mod bounds;
 mod instance;
 mod memo;
 mod mirror;
+mod pages;
 mod proof;
 mod search;
 mod table;
@@ -100,11 +103,21 @@ pub struct DollOptions<'a> {
     /// binding maximum and the window fits in 128 bits.
     pub memo: bool,
     /// The memo holds `2^memo_log2` entries of 32 bytes; 0 picks by the scan rows' width
-    /// `w` (the short side): `2^(18 + 2 (w - 13))`, kept within `2^16..=2^22` (128 MiB).
-    /// Its pages are touched as it fills, which costs time on small searches: measured on
-    /// crosses (one thread), 13 x 19 takes 0.36 s with 2^18 and 0.42 s with 2^22, while
-    /// 15 x 15 takes 7.5 s with 2^20, 7.0 s with 2^22 and 7.3 s with 2^24.
+    /// `w` (the short side) to start with, `2^(18 + 2 (w - 13))` kept within `2^16..=2^22`
+    /// (128 MiB), and doubles the table between entries whenever more entries were stored
+    /// since its last size than it holds, up to [`DollOptions::memo_bytes`]. Its pages are
+    /// touched as it fills, which costs time on small searches: measured on crosses (one
+    /// thread), 13 x 19 takes 0.36 s with 2^18 and 0.42 s with 2^22, while 15 x 15 takes
+    /// 7.5 s with 2^20, 7.0 s with 2^22 and 7.3 s with 2^24. The largest searches need far
+    /// more (both threads, same build): 16 x 16 4.1 s with 2^22 against 4.4 s with 2^24 and
+    /// 7.3 s with 2^26, 17 x 17 22.3 s with 2^22 or 2^24, but 18 x 18 537 s (1.91 G nodes)
+    /// with 2^22, 248 s with 2^24 (752 M), 178 s with 2^26 (480 M) and 166 s with 2^28
+    /// (424 M, 8 GiB): a table that stays small forgets what the largest entries need.
     pub memo_log2: u32,
+    /// The most bytes the memo takes when [`DollOptions::memo_log2`] is 0, the moment it
+    /// doubles included (the old table and the new, half as large again as the new): by
+    /// default [`memo_bytes_within`] the default `--max-memory` (3 GiB: a table of 2 GiB).
+    pub memo_bytes: u64,
     /// Mirror symmetry breaking: keep only packings with no more pieces centred in the second
     /// half than in the first, for each mirror of the box that maps the instance onto itself.
     ///
@@ -213,11 +226,18 @@ pub struct DollOptions<'a> {
     pub deadline: Option<Instant>,
 }
 
+/// The memo's share of a run's memory limit ([`DollOptions::memo_bytes`]): three quarters,
+/// the rest for everything else the run holds (the doll's own tables take megabytes).
+pub fn memo_bytes_within(max_memory: u64) -> u64 {
+    max_memory / 4 * 3
+}
+
 impl Default for DollOptions<'_> {
     fn default() -> Self {
         DollOptions {
             memo: true,
             memo_log2: 0,
+            memo_bytes: memo_bytes_within(crate::base::DEFAULT_MAX_MEMORY),
             symmetry: false,
             lookahead: 5,
             lookahead_min_row: 14,

@@ -206,6 +206,16 @@ pub(super) fn memo_log2(prep: &Prepared) -> u32 {
     (18 + 2 * prep.row as i64 - 26).clamp(16, 22) as u32
 }
 
+/// The largest memo (log2 of its entries) whose doubling, the old table beside the new,
+/// takes at most `bytes` (at least 2^16 entries).
+fn most_memo_log2(bytes: u64) -> u32 {
+    let entries = (bytes / 3 * 2 / MEMO_ENTRY_BYTES).max(1 << 16);
+    63 - entries.leading_zeros()
+}
+
+/// The bytes of one entry of the search's memo.
+const MEMO_ENTRY_BYTES: u64 = 32;
+
 /// Fills the table (from `resume` on, if given; see [`super::solve_shard`] for `shard`, a
 /// 0-based index and a count), and the entry a sharded run split, if it did.
 pub(super) fn run<W: Window>(
@@ -215,13 +225,19 @@ pub(super) fn run<W: Window>(
     shard: Option<(usize, usize)>,
     mut progress: impl FnMut(usize, usize),
 ) -> (DollOutcome, Option<DollShardEntry>) {
-    let memo = (options.memo && !prep.limited && prep.reach <= 129).then(|| {
+    let mut memo = (options.memo && !prep.limited && prep.reach <= 129).then(|| {
         let log2 = match options.memo_log2 {
-            0 => memo_log2(prep),
+            0 => memo_log2(prep).min(most_memo_log2(options.memo_bytes)),
             log2 => log2.clamp(4, 32),
         };
         Memo::new(log2)
     });
+    // A memo sized by the width grows while it is crowded (see `DollOptions::memo_bytes`).
+    let memo_most = match options.memo_log2 {
+        0 => 1u64 << most_memo_log2(options.memo_bytes),
+        _ => 0,
+    };
+    let mut stores_at_size = 0;
     // Only memo keys gain from dead cells (see `DollOptions::dead_cells`).
     let dead_span = if options.dead_cells && memo.is_some() {
         dead_span(prep)
@@ -309,6 +325,13 @@ pub(super) fn run<W: Window>(
             }
         }
         let before = nodes_so_far(&totals);
+        if let Some(grown) = memo.as_mut().filter(|m| m.capacity() < memo_most) {
+            let stores = totals.lock().expect("no panics").stats.memo_stores;
+            if stores - stores_at_size > grown.capacity() {
+                *grown = grown.doubled();
+                stores_at_size = stores;
+            }
+        }
         table[c] = table[c + 1];
         let target = table[c + 1] + 1;
         let row_bound = options.row_bounds.get(c / prep.row).copied().flatten();
