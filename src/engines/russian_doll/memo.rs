@@ -105,6 +105,9 @@ impl Key {
 
 const BOUND_BITS: u64 = 0xfff;
 
+/// The bytes of one entry: a slot of four words.
+const ENTRY_BYTES: u64 = 32;
+
 impl Memo {
     /// A table of `2^log2` entries (two per 64-byte bucket).
     pub(super) fn new(log2: u32) -> Self {
@@ -120,7 +123,13 @@ impl Memo {
 
     #[inline(always)]
     fn bucket(&self, key: &Key) -> [Slot<'_>; 2] {
-        let at = self.offset + 8 * key.bucket(self.mask);
+        self.bucket_at(key.bucket(self.mask))
+    }
+
+    /// The two slots of bucket `b`.
+    #[inline(always)]
+    fn bucket_at(&self, b: usize) -> [Slot<'_>; 2] {
+        let at = self.offset + 8 * b;
         let slot = |k: usize| Slot(self.words[at + k..at + k + 4].try_into().expect("4 words"));
         [slot(0), slot(4)]
     }
@@ -171,6 +180,13 @@ impl Memo {
         bucket[k].write((key.lo, key.hi, meta));
     }
 
+    /// The largest table (log2 of its entries) whose doubling, the old table beside the
+    /// new, takes at most `bytes` (at least 2^16 entries).
+    pub(super) fn most_log2(bytes: u64) -> u32 {
+        let entries = (bytes / 3 * 2 / ENTRY_BYTES).max(1 << 16);
+        63 - entries.leading_zeros()
+    }
+
     /// The entries it can hold.
     pub(super) fn capacity(&self) -> u64 {
         2 * (self.mask as u64 + 1)
@@ -183,9 +199,7 @@ impl Memo {
     pub(super) fn doubled(&self) -> Memo {
         let bigger = Memo::new(self.capacity().trailing_zeros() + 1);
         for b in 0..=self.mask {
-            let at = self.offset + 8 * b;
-            for k in [0, 4] {
-                let slot = Slot(self.words[at + k..at + k + 4].try_into().expect("4 words"));
+            for slot in self.bucket_at(b) {
                 if let Some((lo, hi, meta)) = slot.read().filter(|&(_, _, meta)| meta != 0) {
                     let key = Key {
                         lo,

@@ -206,16 +206,6 @@ pub(super) fn memo_log2(prep: &Prepared) -> u32 {
     (18 + 2 * prep.row as i64 - 26).clamp(16, 22) as u32
 }
 
-/// The largest memo (log2 of its entries) whose doubling, the old table beside the new,
-/// takes at most `bytes` (at least 2^16 entries).
-fn most_memo_log2(bytes: u64) -> u32 {
-    let entries = (bytes / 3 * 2 / MEMO_ENTRY_BYTES).max(1 << 16);
-    63 - entries.leading_zeros()
-}
-
-/// The bytes of one entry of the search's memo.
-const MEMO_ENTRY_BYTES: u64 = 32;
-
 /// Fills the table (from `resume` on, if given; see [`super::solve_shard`] for `shard`, a
 /// 0-based index and a count), and the entry a sharded run split, if it did.
 pub(super) fn run<W: Window>(
@@ -227,14 +217,14 @@ pub(super) fn run<W: Window>(
 ) -> (DollOutcome, Option<DollShardEntry>) {
     let mut memo = (options.memo && !prep.limited && prep.reach <= 129).then(|| {
         let log2 = match options.memo_log2 {
-            0 => memo_log2(prep).min(most_memo_log2(options.memo_bytes)),
+            0 => memo_log2(prep).min(Memo::most_log2(options.memo_bytes)),
             log2 => log2.clamp(4, 32),
         };
         Memo::new(log2)
     });
     // A memo sized by the width grows while it is crowded (see `DollOptions::memo_bytes`).
     let memo_most = match options.memo_log2 {
-        0 => 1u64 << most_memo_log2(options.memo_bytes),
+        0 => 1u64 << Memo::most_log2(options.memo_bytes),
         _ => 0,
     };
     let mut stores_at_size = 0;
