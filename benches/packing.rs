@@ -314,6 +314,22 @@ fn proof_overhead(c: &mut Criterion) {
                 assert!(outcome.proved && outcome.best.len() == optimum);
             })
         });
+        // On a narrow box, also the doll with the proof's rules: the lookahead on (the doll
+        // alone leaves it off below 14 columns, where it does not pay for itself), so that
+        // the ratio to the same search is measured beside the one to the faster doll.
+        if width.min(height) < doll.lookahead_min_row {
+            let same_rules = DollOptions {
+                lookahead_min_row: 0,
+                ..doll
+            };
+            let name = format!("cross_{width}x{height}_doll_one_thread_lookahead_narrow");
+            group.bench_function(name, |b| {
+                b.iter(|| {
+                    let outcome = russian_doll::solve(&crosses, &same_rules, |_, _| {}).unwrap();
+                    assert!(outcome.proved && outcome.best.len() == optimum);
+                })
+            });
+        }
         group.bench_function(format!("cross_{width}x{height}_proof_written"), |b| {
             b.iter(|| {
                 let proof =
