@@ -297,8 +297,9 @@ fn portfolio(c: &mut Criterion) {
 /// The cost of the doll's own VeriPB proof on its search (issue 35's overhead): the doll
 /// alone on one thread against the proof-writing doll (one thread, its own rules), the
 /// proof written to nothing (formatted, counted by nobody). The ratio of the two medians is
-/// the overhead; 16 x 16 (about 8 s and 22 s a run) is measured from the command line
-/// (`cross_refute MODEL one-thread` and `proof`, docs/certificates.md).
+/// the overhead; on 13 x 19 also the doll with the lookahead on, as the proof has it. 16 x 16
+/// (about 8 s and 22 s a run) is measured from the command line (`cross_refute MODEL
+/// one-thread` and `proof`, docs/certificates.md).
 fn proof_overhead(c: &mut Criterion) {
     let mut group = c.benchmark_group("proof_overhead");
     group.sample_size(10);
