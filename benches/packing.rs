@@ -309,24 +309,21 @@ fn proof_overhead(c: &mut Criterion) {
             threads: 1,
             ..DollOptions::default()
         };
-        group.bench_function(format!("cross_{width}x{height}_doll_one_thread"), |b| {
-            b.iter(|| {
-                let outcome = russian_doll::solve(&crosses, &doll, |_, _| {}).unwrap();
-                assert!(outcome.proved && outcome.best.len() == optimum);
-            })
-        });
         // On a narrow box, also the doll with the proof's rules: the lookahead on (the doll
         // alone leaves it off below 14 columns, where it does not pay for itself), so that
         // the ratio to the same search is measured beside the one to the faster doll.
+        let mut dolls = vec![("doll_one_thread", doll)];
         if width.min(height) < doll.lookahead_min_row {
             let same_rules = DollOptions {
                 lookahead_min_row: 0,
                 ..doll
             };
-            let name = format!("cross_{width}x{height}_doll_one_thread_lookahead_narrow");
-            group.bench_function(name, |b| {
+            dolls.push(("doll_one_thread_lookahead_narrow", same_rules));
+        }
+        for (variant, options) in &dolls {
+            group.bench_function(format!("cross_{width}x{height}_{variant}"), |b| {
                 b.iter(|| {
-                    let outcome = russian_doll::solve(&crosses, &same_rules, |_, _| {}).unwrap();
+                    let outcome = russian_doll::solve(&crosses, options, |_, _| {}).unwrap();
                     assert!(outcome.proved && outcome.best.len() == optimum);
                 })
             });
