@@ -253,7 +253,7 @@ fn reach(c: &mut Criterion) {
 
 /// `solve` with no backend named (the portfolio: the native search, SAT beside it after
 /// its head start) against each backend alone, on packings of several piece shapes (the
-/// shipped models of issue 37's public tables). A backend left out of a model takes
+/// shipped models from published tables, docs/packing-optima.md). A backend left out of a model takes
 /// minutes there (SAT on the 13 x 19 crosses and on the T tetrominoes' tiling of 12 x 12,
 /// where it finds 35 in a minute; on V pentominoes in 14 x 14 it has 35 of 37 after one).
 fn portfolio(c: &mut Criterion) {
@@ -294,7 +294,7 @@ fn portfolio(c: &mut Criterion) {
     group.finish();
 }
 
-/// The cost of the doll's own VeriPB proof on its search (issue 35's overhead): the doll
+/// The cost of the doll's own VeriPB proof on its search (its overhead): the doll
 /// alone on one thread against the proof-writing doll (one thread, its own rules), the
 /// proof written to nothing (formatted, counted by nobody). The ratio of the two medians is
 /// the overhead; on 13 x 19 also the doll with the lookahead on, as the proof has it. 16 x 16

@@ -1,4 +1,4 @@
-//! The edges a user hits first (issue 15): usage errors exit 2 with one line, the help
+//! The edges a user hits first: usage errors exit 2 with one line, the help
 //! names the exit codes, JSON without placeholders, plain wording, and `compare` that keeps
 //! going past a failed solver, keeps to its limit and stops on Ctrl-C.
 

@@ -68,7 +68,7 @@ fn embedded_optimum(puzzle: &Puzzle) -> Option<usize> {
 
 /// Models whose optimum no SAT or MILP solver here settles in a test's time (the 13 x 19
 /// cross box: the native search proves 19 in seconds, tests/integration/packing.rs, but "at least 20"
-/// as CNF or MILP is beyond the solvers; the packings of issue 37's table, whose optima
+/// as CNF or MILP is beyond the solvers; the packings from published tables, whose optima
 /// tests/integration/packing_bounds.rs holds the native search to, except the I
 /// tetrominoes, which SAT tiles at once), skipped with a message.
 const TOO_HARD: [&str; 5] = [

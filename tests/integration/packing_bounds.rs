@@ -1,5 +1,5 @@
 //! The bounds every maximum packing knows before any search (the area bound and the LP
-//! relaxation), held to published optima (issue 37's table: OEIS A355477 skew tetrominoes,
+//! relaxation), held to published optima (OEIS A355477 skew tetrominoes,
 //! A256535 T tetrominoes, A233036 I tetrominoes, A214294 V pentominoes in n x n), and the
 //! bound a stopped run reports.
 
