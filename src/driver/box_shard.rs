@@ -16,8 +16,8 @@
 //! What the answer rests on: the doll's search in every shard, and the files between the
 //! rounds (a changed `table.json` changes the answer); the packing itself is verified.
 
-use crate::base::plural;
 use crate::base::shard::Shard;
+use crate::base::{plural, Control};
 use crate::driver::enumerate::model_digest;
 use crate::engines::russian_doll::{
     self, merge_round, DollOptions, DollResume, DollShardEntry, DollShardPart, DollStats,
@@ -282,6 +282,26 @@ fn read_table(
         }
     }
     Ok(Some(table))
+}
+
+/// [`run_shard`] under a command's [`Control`]: its stop flag, its time limit as the
+/// deadline, and the memo's share of its memory bound.
+pub fn run_shard_under(
+    puzzle: &Puzzle,
+    model_bytes: Option<&[u8]>,
+    dir: &Path,
+    shard: Shard,
+    split_nodes: u64,
+    control: &Control,
+) -> Result<ShardRun, BoxShardError> {
+    let deadline = control.remaining().map(|r| std::time::Instant::now() + r);
+    let options = DollOptions {
+        stop: Some(control.stop_flag()),
+        deadline,
+        memo_bytes: russian_doll::memo_bytes_within(control.max_memory()),
+        ..DollOptions::default()
+    };
+    run_shard(puzzle, model_bytes, dir, shard, split_nodes, &options)
 }
 
 /// Runs shard `shard` of the current round of `dir` and writes its file. `model_bytes`:

@@ -2,6 +2,7 @@
 //! file per command; this one only dispatches.
 
 mod args;
+mod box_state;
 mod check;
 mod compare;
 mod count;

@@ -2,15 +2,13 @@
 //! checked to belong together; and `merge --state DIR`, a round of one box's Russian doll
 //! shared by many processes (whose shards `solve --shard I/N --state DIR` runs).
 
+use crate::box_state::{failure, merged_summary};
 use crate::output::{exit, print_json, print_stdout, Failure};
 use puzzlec::base::error::InputError;
-use puzzlec::base::shard::Shard;
-use puzzlec::base::{plural, Control};
-use puzzlec::driver::box_shard::{self, BoxShardError, MergeRun, ShardRun, MODEL_FILE, SWEEP_FILE};
+use puzzlec::driver::box_shard::{self, MergeRun, MODEL_FILE, SWEEP_FILE};
 use puzzlec::driver::enumerate::merge;
 use puzzlec::driver::sweep::is_sweep_json;
-use puzzlec::engines::russian_doll::{self, DollOptions};
-use puzzlec::puzzle::{load_model_file, Puzzle};
+use puzzlec::puzzle::load_model_file;
 use puzzlec::report::json::MergeReport;
 use std::path::Path;
 use std::path::PathBuf;
@@ -48,107 +46,6 @@ pub fn run(files: &[PathBuf], json: bool, csv: bool) -> Result<u8, Failure> {
     Ok(exit::OK)
 }
 
-/// `solve MODEL --shard I/N --state DIR`: one shard of the current round.
-pub fn shard(
-    model: &Path,
-    puzzle: &Puzzle,
-    dir: &Path,
-    shard: Shard,
-    split_nodes: u64,
-    control: &Control,
-) -> Result<u8, Failure> {
-    make_folder(dir)?;
-    let bytes = read_model(model)?;
-    let deadline = control.remaining().map(|r| std::time::Instant::now() + r);
-    let options = DollOptions {
-        stop: Some(control.stop_flag()),
-        deadline,
-        memo_bytes: russian_doll::memo_bytes_within(control.max_memory()),
-        ..DollOptions::default()
-    };
-    let run = match box_shard::run_shard(puzzle, Some(&bytes), dir, shard, split_nodes, &options) {
-        Ok(run) => run,
-        Err(BoxShardError::Stopped) => {
-            eprintln!(
-                "shard {}/{}: {}",
-                shard.index,
-                shard.count,
-                BoxShardError::Stopped
-            );
-            return Ok(exit::NOT_PROVEN);
-        }
-        Err(e) => return Err(failure(e)),
-    };
-    let hint = match run.entry {
-        Some(_) => "once every shard is done: ",
-        None => "",
-    };
-    eprintln!(
-        "shard {}/{}: {}; {hint}puzzlec merge --state {}",
-        shard.index,
-        shard.count,
-        part_summary(&run),
-        dir.display()
-    );
-    Ok(exit::OK)
-}
-
-/// Makes the folder of `--state DIR`.
-pub fn make_folder(dir: &Path) -> Result<(), Failure> {
-    std::fs::create_dir_all(dir).map_err(|e| {
-        Failure::Usage(format!(
-            "--state {}: cannot make the folder: {e}",
-            dir.display()
-        ))
-    })
-}
-
-/// The model file's bytes, which the first shard copies into the folder for the merge.
-pub fn read_model(model: &Path) -> Result<Vec<u8>, Failure> {
-    std::fs::read(model)
-        .map_err(|e| Failure::Input(InputError::file(model, format!("cannot read: {e}"))))
-}
-
-/// What a shard's part of a round did, in words.
-pub fn part_summary(run: &ShardRun) -> String {
-    match run.entry {
-        Some((entry, target, subproblems, searched, found)) => format!(
-            "the table is decided alike from scan position {} of {}; entry {entry} (do {target} pieces fit?) split into {subproblems} subproblems, {searched} searched here, {}; {} nodes",
-            run.known_from,
-            run.cells,
-            if found { "a packing found" } else { "no packing" },
-            run.nodes,
-        ),
-        None => format!("the table is complete ({} nodes)", run.nodes),
-    }
-}
-
-/// What merging a round did, in words.
-pub fn merged_summary(run: &MergeRun) -> String {
-    match run {
-        MergeRun::Round {
-            rounds,
-            entry,
-            value,
-            raised,
-            cells,
-        } => format!(
-            "round {rounds} merged: entry {entry} is {value} ({}); the table is decided from scan position {entry} of {cells}",
-            if *raised { "raised: a shard found a packing" } else { "no shard found a packing" }
-        ),
-        MergeRun::Solved {
-            rounds,
-            shards,
-            optimum,
-            ..
-        } => format!(
-            "optimal {optimum}: the Russian doll's table, filled in {} of {}; the packing verified by the rules",
-            plural(*rounds, "round"),
-            plural(u64::from(*shards), "shard"),
-        ),
-    }
-}
-
 /// `merge --state DIR`: merges the current round's shards, of one box or of every box of a
 /// sweep (whose table `json` and `csv` print once every box is settled).
 pub fn state(dir: &Path, json: bool, csv: bool) -> Result<u8, Failure> {
@@ -175,15 +72,5 @@ pub fn state(dir: &Path, json: bool, csv: bool) -> Result<u8, Failure> {
             eprintln!("{summary}; {}", dir.join(box_shard::ANSWER_FILE).display());
             Ok(exit::OK)
         }
-    }
-}
-
-/// The command line's failure for a sharded run's error.
-pub fn failure(error: BoxShardError) -> Failure {
-    match error {
-        BoxShardError::File { path, message } => Failure::Input(InputError::file(&path, message)),
-        BoxShardError::Unsupported(message) => Failure::Usage(message),
-        BoxShardError::Merge(message) => Failure::Usage(message),
-        BoxShardError::Stopped => Failure::Internal(BoxShardError::Stopped.to_string()),
     }
 }

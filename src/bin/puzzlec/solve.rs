@@ -29,7 +29,7 @@ pub fn run(args: &Solve, session: &Session) -> Result<u8, Failure> {
         .with_progress(Arc::new(StderrProgress::new()));
     let shard = args.split.shard;
     if let (Some(dir), Some(shard)) = (&args.state, shard) {
-        return crate::merge::shard(
+        return crate::box_state::shard(
             model,
             &puzzle,
             dir,

@@ -77,14 +77,14 @@ fn state_shard(
     sweep: &ShardedSweep<'_>,
     session: &Session,
 ) -> Result<u8, Failure> {
-    crate::merge::make_folder(sweep.dir)?;
-    let bytes = crate::merge::read_model(&args.model.path)?;
+    crate::box_state::make_folder(sweep.dir)?;
+    let bytes = crate::box_state::read_model(&args.model.path)?;
     let model = args.model.path.display().to_string();
     let (index, count) = (sweep.shard.index, sweep.shard.count);
     let steps =
         sweep_state::run_shard(&model, puzzle, &bytes, sweep, session.stop_flag(), |step| {
             let what = match &step.part {
-                BoxPart::Ran(run) => crate::merge::part_summary(run),
+                BoxPart::Ran(run) => crate::box_state::part_summary(run),
                 BoxPart::Written => "this shard's part of the round is already written".into(),
                 BoxPart::Settled => "settled".into(),
                 BoxPart::Stopped => BoxShardError::Stopped.to_string(),
@@ -122,7 +122,7 @@ pub fn merge_state(dir: &Path, json: bool, as_csv: bool) -> Result<u8, Failure> 
         } => {
             for (instance, run) in &merged {
                 let (w, h) = (instance.width, instance.height);
-                eprintln!("box {w} x {h}: {}", crate::merge::merged_summary(run));
+                eprintln!("box {w} x {h}: {}", crate::box_state::merged_summary(run));
             }
             eprintln!("{settled} of {boxes} boxes settled; run the shards again");
             Ok(exit::NOT_PROVEN)
@@ -141,7 +141,7 @@ pub fn merge_state(dir: &Path, json: bool, as_csv: bool) -> Result<u8, Failure> 
 fn state_failure(error: SweepStateError) -> Failure {
     match error {
         SweepStateError::NotSweepable(e) => Failure::Usage(e.describe(&flag)),
-        SweepStateError::Shards(e) => crate::merge::failure(e),
+        SweepStateError::Shards(e) => crate::box_state::failure(e),
         SweepStateError::Solve(e) => Failure::from(e),
     }
 }
