@@ -15,30 +15,34 @@ use std::io::Write;
 use std::sync::mpsc;
 use std::time::Duration;
 
-/// The formats `emit` writes.
+/// The formats `emit` writes; [`Format::summary`] says what each file holds.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Format {
-    /// DIMACS CNF, with `c var N name` lines.
+    /// DIMACS CNF.
     Dimacs,
-    /// CPLEX LP, with readable column names.
+    /// CPLEX LP.
     Lp,
-    /// WCNF for MaxSAT solvers (2022 format: `h` hard clauses, objective literals as unit
-    /// soft clauses of weight 1), with `c var N name` lines.
+    /// WCNF for MaxSAT solvers.
     Wcnf,
-    /// OPB for pseudo-Boolean solvers (`min:` minus the objective count), with `* var N
-    /// name` lines.
+    /// OPB for pseudo-Boolean solvers.
     Opb,
-    /// MiniZinc: `var 0..1` variables named after the model's (a `% name` comment after
-    /// each), readable linear constraints, `solve maximize objective;` or `solve satisfy;`,
-    /// and an `output` item printing `name = value;` per variable
-    /// (`minizinc --solver gecode FILE.mzn`).
+    /// MiniZinc.
     Mzn,
-    /// FlatZinc: the same as `int_lin_le` / `int_lin_eq` constraints over `var 0..1`
-    /// variables annotated `:: output_var` (`fzn-gecode FILE.fzn`, no MiniZinc compiler).
+    /// FlatZinc.
     Fzn,
 }
 
 impl Format {
+    /// Every format, in the order the command line lists them.
+    pub const ALL: [Format; 6] = [
+        Format::Dimacs,
+        Format::Lp,
+        Format::Wcnf,
+        Format::Opb,
+        Format::Mzn,
+        Format::Fzn,
+    ];
+
     /// The format's name on the command line and in messages (`dimacs`, `mzn`...).
     pub fn name(self) -> &'static str {
         match self {
@@ -48,6 +52,26 @@ impl Format {
             Format::Opb => "opb",
             Format::Mzn => "mzn",
             Format::Fzn => "fzn",
+        }
+    }
+
+    /// What a file of this format holds, in one sentence (the command line's help).
+    pub fn summary(self) -> &'static str {
+        match self {
+            Format::Dimacs => "DIMACS CNF, with `c var N name` lines",
+            Format::Lp => "CPLEX LP, with readable column names",
+            Format::Wcnf => {
+                "WCNF for MaxSAT solvers (2022 format: `h` hard clauses, objective literals as unit soft clauses of weight 1), with `c var N name` lines"
+            }
+            Format::Opb => {
+                "OPB for pseudo-Boolean solvers (`min:` minus the objective count), with `* var N name` lines"
+            }
+            Format::Mzn => {
+                "MiniZinc (`minizinc --solver gecode FILE.mzn`): `var 0..1` variables named after the model's, readable constraints, an `output` item printing `name = value;` lines"
+            }
+            Format::Fzn => {
+                "FlatZinc (`fzn-gecode FILE.fzn`): `int_lin_le` / `int_lin_eq` constraints and `:: output_var` variables, run without the MiniZinc compiler"
+            }
         }
     }
 }

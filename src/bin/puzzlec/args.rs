@@ -1,6 +1,7 @@
 //! The command line's flags and subcommands (clap derive), and the choices they offer.
 
 use crate::output::{limit, Failure};
+use clap::builder::PossibleValue;
 use clap::{Arg, Args, Parser, Subcommand, ValueEnum};
 use puzzlec::base::shard::Shard;
 use puzzlec::driver::emit::Format;
@@ -59,51 +60,29 @@ impl From<BackendArg> for Backend {
     }
 }
 
-/// The formats `emit` writes.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub enum FormatArg {
-    /// DIMACS CNF, with `c var N name` lines.
-    Dimacs,
-    /// CPLEX LP, with readable column names.
-    Lp,
-    /// WCNF for MaxSAT solvers (2022 format: `h` hard clauses, objective literals as unit
-    /// soft clauses of weight 1), with `c var N name` lines.
-    Wcnf,
-    /// OPB for pseudo-Boolean solvers (`min:` minus the objective count), with `* var N
-    /// name` lines.
-    Opb,
-    /// MiniZinc (`minizinc --solver gecode FILE.mzn`): `var 0..1` variables named after the
-    /// model's, readable constraints, an `output` item printing `name = value;` lines.
-    Mzn,
-    /// FlatZinc (`fzn-gecode FILE.fzn`): `int_lin_le` / `int_lin_eq` constraints and
-    /// `:: output_var` variables, run without the MiniZinc compiler.
-    Fzn,
-}
+/// The formats `emit` writes, as the command line offers them: the library's [`Format`],
+/// named and described by it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct FormatArg(pub Format);
 
-impl FormatArg {
-    /// The name on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            FormatArg::Dimacs => "dimacs",
-            FormatArg::Lp => "lp",
-            FormatArg::Wcnf => "wcnf",
-            FormatArg::Opb => "opb",
-            FormatArg::Mzn => "mzn",
-            FormatArg::Fzn => "fzn",
-        }
+impl ValueEnum for FormatArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        const ALL: [FormatArg; 6] = {
+            let [a, b, c, d, e, f] = Format::ALL;
+            [
+                FormatArg(a),
+                FormatArg(b),
+                FormatArg(c),
+                FormatArg(d),
+                FormatArg(e),
+                FormatArg(f),
+            ]
+        };
+        &ALL
     }
-}
 
-impl From<FormatArg> for Format {
-    fn from(arg: FormatArg) -> Format {
-        match arg {
-            FormatArg::Dimacs => Format::Dimacs,
-            FormatArg::Lp => Format::Lp,
-            FormatArg::Wcnf => Format::Wcnf,
-            FormatArg::Opb => Format::Opb,
-            FormatArg::Mzn => Format::Mzn,
-            FormatArg::Fzn => Format::Fzn,
-        }
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.0.name()).help(self.0.summary()))
     }
 }
 

@@ -2,10 +2,10 @@
 //! to its destination, refused when its memory estimate is over `--max-memory`, and bounded
 //! by `--time-limit` and Ctrl-C.
 
-use crate::args::{Emit, FormatArg};
+use crate::args::Emit;
 use crate::output::{check_goal, check_writable, exit, goal, guard_memory, Failure};
 use crate::session::Session;
-use puzzlec::driver::emit::{emit_to, EmitError, EmitOptions};
+use puzzlec::driver::emit::{emit_to, EmitError, EmitOptions, Format};
 use puzzlec::driver::guard::Work;
 use puzzlec::puzzle::load_model_file;
 use std::io::{BufWriter, Write};
@@ -22,15 +22,15 @@ pub fn run(args: &Emit, session: &Session) -> Result<u8, Failure> {
         (args.no_cliques, "--no-cliques"),
         (args.symmetry_rows, "--symmetry-rows"),
     ] {
-        if given && !matches!(args.format, FormatArg::Lp) {
+        if given && args.format.0 != Format::Lp {
             return Err(Failure::Usage(format!(
                 "{flag} applies to --format lp only, not --format {}",
-                args.format.name()
+                args.format.0.name()
             )));
         }
     }
     let options = EmitOptions {
-        format: args.format.into(),
+        format: args.format.0,
         at_least: args.at_least,
         complete: !args.incomplete,
         cliques: !args.no_cliques,
@@ -41,7 +41,7 @@ pub fn run(args: &Emit, session: &Session) -> Result<u8, Failure> {
         at_least: options.at_least,
         complete: options.complete,
     };
-    let flag = format!("emit --format {}", args.format.name());
+    let flag = format!("emit --format {}", args.format.0.name());
     guard_memory(model, &puzzle, work, &flag, args.memory.bytes())?;
     let control = session.control(args.time.duration()?);
     let origin = model.display().to_string();
