@@ -256,9 +256,12 @@ fn sibling_modules_import_without_circles() {
         );
         let relative = folder.strip_prefix(&root).unwrap();
         let mut path = String::from("crate::");
-        for part in relative.components() {
-            path.push_str(part.as_os_str().to_str().unwrap());
-            path.push_str("::");
+        // A binary's folder (`src/bin/NAME/`) is a crate of its own: its root is `crate::`.
+        if !relative.starts_with("bin") {
+            for part in relative.components() {
+                path.push_str(part.as_os_str().to_str().unwrap());
+                path.push_str("::");
+            }
         }
         let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         for name in &siblings {
@@ -294,6 +297,38 @@ fn sibling_modules_import_without_circles() {
         "import circles:\n{}",
         circles.join("\n")
     );
+}
+
+/// The modules of the library that the command line may use: it goes through the driver,
+/// the certificates and the reports, never to an engine, oracle or encoder directly.
+const CLI_MAY_USE: &[&str] = &["base", "puzzle", "driver", "cert", "report"];
+
+#[test]
+fn the_command_line_goes_through_the_driver() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/bin");
+    let mut files = Vec::new();
+    rust_files(&root, &mut files);
+    assert!(!files.is_empty());
+    let mut wrong = Vec::new();
+    for file in &files {
+        let source = std::fs::read_to_string(file).unwrap();
+        for line in source.lines() {
+            let code = line.split("//").next().unwrap_or("");
+            let mut rest = code;
+            while let Some(at) = rest.find("puzzlec::") {
+                rest = &rest[at + "puzzlec::".len()..];
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                let is_module = name.chars().next().is_some_and(|c| c.is_lowercase());
+                if is_module && !CLI_MAY_USE.contains(&name.as_str()) {
+                    wrong.push(format!("{}: imports `puzzlec::{name}`", file.display()));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
 /// A cycle in `graph`, as the list of its modules, if there is one.
