@@ -13,11 +13,11 @@
 
 use crate::base::Size;
 use crate::driver::emit::{emit, Format};
-use crate::encode::lp::LinearProgram;
-use crate::encode::{wcnf, Cnf, ReadError};
+use crate::encode::{wcnf, Cnf};
 use crate::formats::dimacs::{
     self as dimacs_file, read_names_after, read_var_names, CnfDialect, VarNameError,
 };
+use crate::formats::linear::LinearProgram;
 use crate::formats::lp::{read_lp, LpParseError};
 use crate::formats::milp_solution::{
     read_cbc_solution, read_glpk_solution, read_highs_solution, SolutionError,
@@ -27,6 +27,7 @@ use crate::formats::opb;
 use crate::formats::sat_answer::{
     AnswerError as SatAnswerError, AnswerItem, AnswerReader, AnswerStatus, AnswerSyntax,
 };
+use crate::formats::ReadError;
 use crate::model::{Assignment, Constraint, Lit, Model, Var};
 use crate::puzzle::{Puzzle, Solution, VerifyError};
 use std::collections::HashMap;

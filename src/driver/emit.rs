@@ -6,8 +6,8 @@ use crate::base::Control;
 use crate::encode::amo::AmoEncoding;
 use crate::encode::clique::{grow_cliques, CliqueRow};
 use crate::encode::mzn;
-use crate::encode::opb;
-use crate::encode::stream::{self, StreamError};
+use crate::encode::{dimacs, lp, opb, wcnf};
+use crate::formats::lines::WriteError;
 use crate::formats::minizinc::Dialect;
 use crate::model::Model;
 use crate::puzzle::Puzzle;
@@ -127,11 +127,11 @@ pub enum EmitError {
     CompilePanicked,
 }
 
-impl From<StreamError> for EmitError {
-    fn from(error: StreamError) -> EmitError {
+impl From<WriteError> for EmitError {
+    fn from(error: WriteError) -> EmitError {
         match error {
-            StreamError::Io(e) => EmitError::Io(e),
-            StreamError::Stopped => EmitError::Stopped,
+            WriteError::Io(e) => EmitError::Io(e),
+            WriteError::Stopped => EmitError::Stopped,
         }
     }
 }
@@ -182,14 +182,14 @@ pub fn emit_to(
     }
     match options.format {
         Format::Dimacs => {
-            let plan = stream::plan_cnf(&model, AmoEncoding::Auto, at_least);
+            let plan = dimacs::plan_cnf(&model, AmoEncoding::Auto, at_least);
             comments.push(format!("objective counted by {}", plan.objective_encoding));
             comments.push(match at_least {
                 Some(k) => format!("decision: objective at least {k}"),
                 None => "constraints only (no objective bound)".to_string(),
             });
             push_lazy_warning(&mut comments, &model);
-            stream::write_dimacs(
+            dimacs::write_model(
                 &model,
                 AmoEncoding::Auto,
                 at_least,
@@ -238,11 +238,11 @@ pub fn emit_to(
                 ));
             }
             push_lazy_warning(&mut comments, &model);
-            let extras = stream::LpExtras {
+            let extras = lp::LpExtras {
                 cliques: &cliques,
                 symmetry: &symmetry,
             };
-            stream::write_lp(&model, at_least, &extras, &comments, out, control)?;
+            lp::write_model(&model, at_least, &extras, &comments, out, control)?;
         }
         Format::Wcnf => {
             if let Some(k) = at_least {
@@ -250,7 +250,7 @@ pub fn emit_to(
             }
             comments.push("soft: one unit clause of weight 1 per objective literal; cost = literals left false".into());
             push_lazy_warning(&mut comments, &model);
-            stream::write_wcnf(&model, at_least, &comments, out, control)?;
+            wcnf::write_model(&model, at_least, &comments, out, control)?;
         }
         Format::Opb => {
             if let Some(k) = at_least {
@@ -263,7 +263,7 @@ pub fn emit_to(
                 "min: minus the objective count, plus the constant {offset} (not written)"
             ));
             push_lazy_warning(&mut comments, &model);
-            stream::write_opb(&model, at_least, &comments, out, control)?;
+            opb::write_model(&model, at_least, &comments, out, control)?;
         }
         Format::Mzn | Format::Fzn => {
             let (dialect, run, answer) = match options.format {

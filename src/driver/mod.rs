@@ -720,7 +720,7 @@ fn given_size(model: &crate::model::Model, backend: Backend) -> Size {
     match backend {
         Backend::Sat => {
             let plan =
-                crate::encode::stream::plan_cnf(model, crate::encode::amo::AmoEncoding::Auto, None);
+                crate::encode::dimacs::plan_cnf(model, crate::encode::amo::AmoEncoding::Auto, None);
             Size::clauses(plan.num_vars, plan.clauses)
         }
         _ => Size {

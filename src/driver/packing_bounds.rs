@@ -5,7 +5,7 @@
 
 use crate::base::evidence::PackingBound;
 use crate::base::Control;
-use crate::encode::lp::LinearProgram;
+use crate::formats::linear::LinearProgram;
 use crate::geometry::placements::PackingInstance;
 use crate::geometry::weights::CellWeights;
 use crate::oracle::microlp::{lp_relaxation, packing_dual};

@@ -1,11 +1,18 @@
-//! An in-memory [`Cnf`] as DIMACS text, with `c var N name` comment lines naming every
-//! model variable so that a solver's model can be read back by name. The file format
-//! itself, writer and readers, is [`crate::formats::dimacs`].
+//! DIMACS files of a formula, with `c var N name` comment lines naming every model variable
+//! so that a solver's model can be read back by name: an in-memory [`Cnf`], or a model's CNF
+//! written as it is encoded (its header counts the clauses, so it is encoded twice: once
+//! into a counting sink, then into the file). The file format itself, writer and readers, is
+//! [`crate::formats::dimacs`].
 
-use super::Cnf;
+use super::amo::AmoEncoding;
+use super::clause_lines::ClauseWriter;
+use super::cnf::{at_least_clause, encode_into};
+use super::estimate::CountingSink;
+use super::{ClauseSink, Cnf};
+use crate::base::Control;
 use crate::formats::dimacs::CnfWriter;
-pub use crate::formats::dimacs::{read_names_after, read_var_names, VarNameError};
 use crate::formats::lines::WriteError;
+use crate::model::Model;
 use std::io::Write;
 
 /// Writes `cnf` in DIMACS format to `out`: `comments` first, then one `c var N name` line
@@ -37,9 +44,60 @@ pub fn write_dimacs(cnf: &Cnf, names: &[String], comments: &[String]) -> String 
     String::from_utf8(out).expect("DIMACS text is UTF-8")
 }
 
+/// What the counting pass learns of a model's CNF before it is written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CnfPlan {
+    /// Variables of the whole formula.
+    pub num_vars: usize,
+    /// Clauses of the whole formula (the bound's unit clause included).
+    pub clauses: usize,
+    /// How the objective is counted, in words (as [`super::cnf::CnfEncoding`] says).
+    pub objective_encoding: String,
+}
+
+/// Counts the CNF of `model` (with "objective at least k" when `at_least` is given)
+/// without storing it.
+pub fn plan_cnf(model: &Model, amo: AmoEncoding, at_least: Option<usize>) -> CnfPlan {
+    let mut sink = CountingSink::with_vars(model.num_vars() as u64);
+    let (counter, objective_encoding) = encode_into(&mut sink, model, amo);
+    let bound = at_least_clause(counter.as_ref(), at_least);
+    CnfPlan {
+        num_vars: sink.variables as usize,
+        clauses: sink.clauses as usize + usize::from(bound.is_some()),
+        objective_encoding,
+    }
+}
+
+/// Writes `model` as DIMACS (its CNF with "objective at least k" added, as [`write_cnf`]
+/// writes it), `plan` being [`plan_cnf`]'s count of the same.
+pub fn write_model(
+    model: &Model,
+    amo: AmoEncoding,
+    at_least: Option<usize>,
+    plan: &CnfPlan,
+    comments: &[String],
+    out: &mut dyn Write,
+    control: &Control,
+) -> Result<(), WriteError> {
+    let should_stop = || control.should_stop();
+    let mut lines = CnfWriter::new(out, &should_stop);
+    lines.comments(comments, model.names());
+    lines.header(plan.num_vars, plan.clauses);
+    let mut writer = ClauseWriter {
+        lines,
+        num_vars: model.num_vars(),
+    };
+    let (counter, _) = encode_into(&mut writer, model, amo);
+    if let Some(clause) = at_least_clause(counter.as_ref(), at_least) {
+        writer.add_clause(&clause);
+    }
+    writer.lines.finish()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::formats::dimacs::read_var_names;
     use crate::model::Lit;
 
     #[test]

@@ -1,10 +1,15 @@
 //! A model as a 0-1 linear program: rows over binary columns, the objective maximised. The
 //! rows themselves are plain data of [`crate::formats::linear`]; this module builds them from
-//! the model. The MILP oracles solve it; [`super::lp_file`] writes and reads it as a CPLEX LP
-//! file.
+//! the model, and writes a model as a CPLEX LP file row by row ([`write_model`]) through
+//! [`crate::formats::lp`]. The MILP oracles solve the program.
 
-pub use crate::formats::linear::{Comparison, LinearProgram, Row};
-use crate::model::{Constraint, Lit, Model};
+use super::clique::CliqueRow;
+use crate::base::Control;
+use crate::formats::linear::{Comparison, LinearProgram, Row};
+use crate::formats::lines::WriteError;
+use crate::formats::lp::{lp_names, LpWriter};
+use crate::model::{Constraint, Lit, Model, Var};
+use std::io::Write;
 
 impl LinearProgram {
     /// The model's constraints as rows; "at least k" on the objective as one more row.
@@ -101,4 +106,64 @@ fn lits_row(name: String, lits: &[Lit], comparison: Comparison, rhs: i64) -> Row
         comparison,
         rhs,
     }
+}
+
+/// What an LP file states beyond the model's rows, for MILP solvers (see
+/// [`write_model`]).
+#[derive(Clone, Debug, Default)]
+pub struct LpExtras<'a> {
+    /// What becomes of each of the model's constraints ([`super::clique::grow_cliques`]);
+    /// empty for all of them as they are.
+    pub cliques: &'a [CliqueRow],
+    /// Rows that rule out symmetric images of solutions only, each with its name (a
+    /// packing's `symmetry_top_bottom`...), written last under a comment that says so.
+    pub symmetry: &'a [(&'static str, Constraint)],
+}
+
+/// Writes `model` as a CPLEX LP file (as [`crate::formats::lp::write_lp`] writes
+/// [`LinearProgram::from_model`]), with `extras`: row `c<i>` is the model's constraint i,
+/// or the clique grown from it.
+pub fn write_model(
+    model: &Model,
+    at_least: Option<usize>,
+    extras: &LpExtras,
+    comments: &[String],
+    out: &mut dyn Write,
+    control: &Control,
+) -> Result<(), WriteError> {
+    let should_stop = || control.should_stop();
+    let mut writer = LpWriter::new(out, &should_stop);
+    let names = lp_names(model.names());
+    let (objective, offset) = objective_terms(model);
+    writer.head(&names, model.names(), (&objective, offset), comments);
+    for (i, constraint) in model.constraints.iter().enumerate() {
+        match extras.cliques.get(i).unwrap_or(&CliqueRow::Kept) {
+            CliqueRow::Kept => writer.row(&constraint_row(constraint, i + 1), &names),
+            CliqueRow::Grown(columns) => {
+                let lits: Vec<Lit> = columns
+                    .iter()
+                    .map(|&c| Var::from_index(c).positive())
+                    .collect();
+                let row = constraint_row(&Constraint::AtMostOne(lits), i + 1);
+                writer.row(&row, &names);
+            }
+            CliqueRow::Duplicate(_) => {}
+        }
+    }
+    if let Some(row) = at_least_row(model, at_least) {
+        writer.row(&row, &names);
+    }
+    if !extras.symmetry.is_empty() {
+        writer.comment(
+            "symmetry breaking, not part of the puzzle: every solution has a symmetric image \
+             that meets the rows below",
+        );
+        for (name, constraint) in extras.symmetry {
+            let mut row = constraint_row(constraint, 0);
+            row.name = name.to_string();
+            writer.row(&row, &names);
+        }
+    }
+    writer.tail(&names);
+    writer.finish()
 }

@@ -4,20 +4,21 @@
 //! MiniZinc and FlatZinc as the rows and names [`crate::formats::minizinc`] writes.
 
 pub mod amo;
+mod clause_lines;
 pub mod clique;
 pub mod cnf;
 pub mod compare;
 pub mod dimacs;
 pub mod estimate;
 pub mod lp;
-pub mod lp_file;
 pub mod mzn;
 pub mod opb;
-pub mod stream;
 pub mod totalizer;
 pub mod wcnf;
 
-pub use crate::formats::ReadError;
+#[cfg(test)]
+mod file_tests;
+
 use crate::model::{Lit, Var};
 
 /// Where encoders put what they make: fresh variables and clauses. The same encoder fills an

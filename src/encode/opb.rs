@@ -5,8 +5,11 @@
 //! the right-hand side, so readers need not support `~x`. The file itself is read and
 //! written by [`crate::formats::opb`]; this module makes its rows from the model.
 
-pub use crate::formats::opb::{read_opb, write_opb, Opb, PbConstraint};
+use crate::base::Control;
+use crate::formats::lines::WriteError;
+use crate::formats::opb::{Opb, OpbWriter, PbConstraint};
 use crate::model::{Constraint, Lit, Model};
+use std::io::Write;
 
 /// `sum(coefficient * lit)` as terms over variables plus a constant.
 fn linear(lits: &[Lit], coefficient: i64) -> (Vec<(i64, usize)>, i64) {
@@ -90,9 +93,37 @@ impl Opb {
     }
 }
 
+/// Writes `model` as OPB as it is encoded: [`Opb::from_model`]'s rows, in its order.
+pub fn write_model(
+    model: &Model,
+    at_least: Option<usize>,
+    comments: &[String],
+    out: &mut dyn Write,
+    control: &Control,
+) -> Result<(), WriteError> {
+    let should_stop = || control.should_stop();
+    let mut writer = OpbWriter::new(out, &should_stop);
+    let bound_row = match (&model.objective, at_least) {
+        (Some(objective), Some(k)) => Some(at_least_row(&objective.lits, k)),
+        _ => None,
+    };
+    let rows = model.constraints.len() + usize::from(bound_row.is_some());
+    writer.head(model.num_vars(), rows, comments, model.names());
+    let (objective, _) = objective_terms(model);
+    writer.objective(&objective);
+    for constraint in &model.constraints {
+        writer.constraint(&pb_constraint(constraint));
+    }
+    if let Some(row) = bound_row {
+        writer.constraint(&row);
+    }
+    writer.finish()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::formats::opb::{read_opb, write_opb};
     use crate::model::Objective;
 
     #[test]
@@ -136,7 +167,7 @@ mod tests {
 #[cfg(test)]
 mod linear_row_tests {
     use super::*;
-    use crate::encode::lp::{Comparison, LinearProgram};
+    use crate::formats::linear::{Comparison, LinearProgram};
     use crate::model::Assignment;
 
     /// The comparison of two counts as one OPB row and one LP row, against its definition:

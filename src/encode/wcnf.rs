@@ -5,10 +5,11 @@
 //! read and written by [`crate::formats::wcnf`].
 
 use super::amo::AmoEncoding;
+use super::clause_lines::ClauseWriter;
 use super::cnf::encode_constraint;
-use super::Cnf;
-use super::ReadError;
-use crate::formats::{self, lines::WriteError, wcnf::WcnfWriter};
+use super::{ClauseSink, Cnf};
+use crate::base::Control;
+use crate::formats::{self, lines::WriteError, wcnf::WcnfWriter, ReadError};
 use crate::model::{Constraint, Lit, Model};
 use std::io::Write;
 
@@ -66,27 +67,39 @@ impl Wcnf {
     }
 }
 
-/// Writes `wcnf` to `out`: `comments`, one `c var N name` line per named variable, then
-/// the hard and soft clauses; `should_stop` can end it part way.
-pub fn write_wcnf(
-    wcnf: &Wcnf,
-    names: &[String],
+/// Writes `model` as WCNF as it is encoded: [`Wcnf::from_model`]'s clauses, in its order.
+pub fn write_model(
+    model: &Model,
+    at_least: Option<usize>,
     comments: &[String],
     out: &mut dyn Write,
-    should_stop: &dyn Fn() -> bool,
+    control: &Control,
 ) -> Result<(), WriteError> {
-    let mut writer = WcnfWriter::new(out, should_stop);
-    writer.comments(comments, names);
-    for clause in &wcnf.hard {
-        if writer.failed() {
+    let should_stop = || control.should_stop();
+    let mut lines = WcnfWriter::new(out, &should_stop);
+    lines.comments(comments, model.names());
+    let mut writer = ClauseWriter {
+        lines,
+        num_vars: model.num_vars(),
+    };
+    for constraint in &model.constraints {
+        if writer.stopped() {
             break;
         }
-        writer.hard(clause.iter().map(|l| l.dimacs()));
+        encode_constraint(&mut writer, constraint, AmoEncoding::Auto);
     }
-    for (weight, clause) in &wcnf.soft {
-        writer.soft(*weight, clause.iter().map(|l| l.dimacs()));
+    if let Some(objective) = &model.objective {
+        if let Some(k) = at_least {
+            let bound = Constraint::AtLeast(objective.lits.clone(), k);
+            encode_constraint(&mut writer, &bound, AmoEncoding::Auto);
+        }
     }
-    writer.finish()
+    if let Some(objective) = &model.objective {
+        for &lit in &objective.lits {
+            writer.lines.soft(1, [lit.dimacs()]);
+        }
+    }
+    writer.lines.finish()
 }
 
 /// Reads a WCNF file in the 2022 format (see [`formats::wcnf::read_wcnf`]) as clauses of
@@ -110,27 +123,29 @@ mod tests {
     use super::*;
 
     #[test]
-    fn write_then_read_gives_the_same_clauses() {
-        let l = Lit::from_dimacs;
-        let wcnf = Wcnf {
-            num_vars: 3,
-            hard: vec![vec![l(1), l(-2)], vec![l(3)]],
-            soft: vec![(1, vec![l(1)]), (5, vec![l(-3), l(2)])],
-        };
+    fn the_model_written_reads_back_to_its_formula() {
+        let mut model = Model::new();
+        let a = model.new_var("a").positive();
+        let b = model.new_var("b").positive();
+        model.add(Constraint::Clause(vec![a, !b]));
+        model.objective = Some(crate::model::Objective {
+            lits: vec![a, b],
+            amo_groups: None,
+        });
         let mut out = Vec::new();
-        write_wcnf(
-            &wcnf,
-            &["a".into(), "b".into()],
+        write_model(
+            &model,
+            None,
             &["test".into()],
             &mut out,
-            &|| false,
+            &Control::unlimited(),
         )
         .unwrap();
         let text = String::from_utf8(out).unwrap();
         assert_eq!(
             text,
-            "c test\nc var 1 a\nc var 2 b\nh 1 -2 0\nh 3 0\n1 1 0\n5 -3 2 0\n"
+            "c test\nc var 1 a\nc var 2 b\nh 1 -2 0\n1 1 0\n1 2 0\n"
         );
-        assert_eq!(read_wcnf(&text).unwrap(), wcnf);
+        assert_eq!(read_wcnf(&text).unwrap(), Wcnf::from_model(&model, None));
     }
 }

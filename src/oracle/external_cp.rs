@@ -9,8 +9,8 @@
 use super::{MilpAnswer, MilpOracle, OracleError};
 use crate::base::evidence::OracleKind;
 use crate::base::Control;
-use crate::encode::lp::LinearProgram;
 use crate::encode::mzn;
+use crate::formats::linear::LinearProgram;
 use crate::formats::minizinc::{self, Dialect, MznStatus};
 
 use crate::oracle::external::{
@@ -291,7 +291,7 @@ mod tests {
 
     #[test]
     fn solutions_are_checked_against_the_rows() {
-        let program = crate::encode::lp_file::read_lp(
+        let program = crate::formats::lp::read_lp(
             "Maximize\n obj: a + b\nSubject To\n c1: a + b <= 1\nBinaries\n a b\nEnd\n",
         )
         .unwrap();

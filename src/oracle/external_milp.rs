@@ -8,8 +8,8 @@
 use super::{MilpAnswer, MilpOracle, OracleError};
 use crate::base::evidence::OracleKind;
 use crate::base::Control;
-use crate::encode::lp::LinearProgram;
-use crate::encode::lp_file::{lp_names, read_lp, write_lp};
+use crate::formats::linear::LinearProgram;
+use crate::formats::lp::{lp_names, read_lp, write_lp};
 pub use crate::formats::milp_solution::{
     read_cbc_solution, read_glpk_solution, read_highs_solution, SolutionError,
 };
@@ -288,7 +288,7 @@ mod tests {
 
     #[test]
     fn solutions_that_break_rows_or_are_fractional_are_refused() {
-        let program = crate::encode::lp_file::read_lp(
+        let program = crate::formats::lp::read_lp(
             "Maximize\n obj: a + b\nSubject To\n c1: a + b <= 1\nBinaries\n a b\nEnd\n",
         )
         .unwrap();
@@ -316,7 +316,7 @@ mod tests {
 
     #[test]
     fn solution_errors_name_the_row() {
-        let program = crate::encode::lp_file::read_lp(
+        let program = crate::formats::lp::read_lp(
             "Maximize\n obj: a + b\nSubject To\n c1: a + b <= 1\nBinaries\n a b\nEnd\n",
         )
         .unwrap();

@@ -6,7 +6,7 @@
 use super::microlp::EmbeddedMilpError;
 use super::MilpAnswer;
 use crate::base::Control;
-use crate::encode::lp::{Comparison, LinearProgram};
+use crate::formats::linear::{Comparison, LinearProgram};
 use highs::{HighsModelStatus, HighsSolutionStatus, RowProblem, Sense};
 use std::ffi::{c_char, c_int, c_void};
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -13,7 +13,7 @@ use super::{MilpAnswer, MilpOracle, OracleError, SatAnswer, SatOracle};
 use crate::base::evidence::{Ceiling, MilpQuestion, OracleKind};
 use crate::base::{Control, Evidence, Goal, Incumbent, RawOutcome, Size, Status};
 use crate::encode::cnf::CnfEncoding;
-use crate::encode::lp::LinearProgram;
+use crate::formats::linear::LinearProgram;
 use crate::model::{Assignment, Lit, Model, Var};
 use std::time::Instant;
 

@@ -6,7 +6,7 @@
 use super::{MilpAnswer, MilpOracle, OracleError};
 use crate::base::evidence::OracleKind;
 use crate::base::Control;
-use crate::encode::lp::{Comparison, LinearProgram};
+use crate::formats::linear::{Comparison, LinearProgram};
 use good_lp::solvers::MipGapError;
 use good_lp::{
     microlp, variable, Expression, ProblemVariables, ResolutionError, Solution, SolutionStatus,

@@ -24,7 +24,7 @@ pub mod varisat;
 use crate::base::evidence::{Oracle, OracleKind};
 use crate::base::{Control, Evidence, Goal, Incumbent, RawOutcome, Size, Status};
 use crate::encode::amo::AmoEncoding;
-use crate::encode::lp::LinearProgram;
+use crate::formats::linear::LinearProgram;
 use crate::model::{Assignment, Lit, Model};
 
 /// Why an oracle gave no answer. The message says what happened, quoting the program's

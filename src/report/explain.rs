@@ -4,7 +4,7 @@
 
 use crate::encode::amo::{AmoEncoding, PAIRWISE_LIMIT};
 use crate::encode::cnf::encode;
-use crate::encode::lp::LinearProgram;
+use crate::formats::linear::LinearProgram;
 use crate::model::{Constraint, Model};
 use crate::puzzle::Puzzle;
 use serde::Serialize;

@@ -13,8 +13,9 @@ use puzzlec::base::{Control, Goal, Status};
 use puzzlec::driver::emit::{emit, emit_to, EmitOptions, Format};
 use puzzlec::driver::external::ExternalSolver;
 use puzzlec::driver::{self, Backend};
-use puzzlec::encode::{amo::AmoEncoding, cnf as encode, dimacs, opb, wcnf};
-use puzzlec::encode::{lp::LinearProgram, lp_file};
+use puzzlec::encode::{amo::AmoEncoding, cnf as encode, wcnf};
+use puzzlec::formats::linear::LinearProgram;
+use puzzlec::formats::{dimacs, lp, opb};
 use puzzlec::oracle::external::on_path;
 use puzzlec::puzzle::queens::Queens;
 use puzzlec::puzzle::{load_model_file, Puzzle};
@@ -287,10 +288,10 @@ fn lp_round_trips_and_its_column_comments_map_back() {
     let mut out = Vec::new();
     emit_to(&puzzle, &origin, &options, &mut out, &Control::unlimited()).unwrap();
     let text = String::from_utf8(out).unwrap();
-    let parsed = lp_file::read_lp(&text).unwrap();
+    let parsed = lp::read_lp(&text).unwrap();
     let program = LinearProgram::from_model(&model, Some(20));
     // The reader numbers columns by first appearance, so compare terms by column name.
-    let safe = lp_file::lp_names(&program.columns);
+    let safe = lp::lp_names(&program.columns);
     let by_name = |terms: &[(f64, usize)], names: &[String]| {
         let mut named: Vec<(String, i64)> = terms
             .iter()
@@ -317,7 +318,7 @@ fn lp_round_trips_and_its_column_comments_map_back() {
     // With the clique rows (emit's default) row c<i> holds constraint i's columns, and
     // more where it grew (a short diagonal by the obstacles takes on the queens of the
     // lines through both its cells).
-    let tuned = lp_file::read_lp(&emit(&puzzle, &origin, Format::Lp, Some(20))).unwrap();
+    let tuned = lp::read_lp(&emit(&puzzle, &origin, Format::Lp, Some(20))).unwrap();
     let mut grown = 0;
     for read in &tuned.rows {
         let written = program.rows.iter().find(|r| r.name == read.name).unwrap();

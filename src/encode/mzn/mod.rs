@@ -5,8 +5,9 @@
 #[cfg(test)]
 mod tests;
 
-use super::lp::{self, LinearProgram};
+use super::lp;
 use crate::base::Control;
+use crate::formats::linear::LinearProgram;
 use crate::formats::lines::WriteError;
 use crate::formats::minizinc::{self, Dialect, Problem};
 use crate::model::Model;
