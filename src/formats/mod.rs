@@ -11,7 +11,9 @@
 //! - [`milp_solution`]: the solution files of CBC, GLPK and HiGHS;
 //! - [`minizinc`]: MiniZinc and FlatZinc files and the answers their solvers print;
 //! - [`veripb`]: VeriPB 3.0 pseudo-Boolean proofs and the OPB files they refer to;
-//! - [`lrat`]: LRAT clausal proofs, written and read a step at a time.
+//! - [`lrat`]: LRAT clausal proofs, written and read a step at a time;
+//! - [`sniff`]: which of the grammars above a solver's answer or an emitted file is in,
+//!   told from its first lines.
 
 pub mod dimacs;
 pub mod linear;
@@ -22,6 +24,7 @@ pub mod milp_solution;
 pub mod minizinc;
 pub mod opb;
 pub mod sat_answer;
+pub mod sniff;
 pub mod veripb;
 pub mod wcnf;
 
