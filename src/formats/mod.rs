@@ -12,9 +12,11 @@
 //! - [`minizinc`]: MiniZinc and FlatZinc files and the answers their solvers print;
 //! - [`veripb`]: VeriPB 3.0 pseudo-Boolean proofs and the OPB files they refer to;
 //! - [`lrat`]: LRAT clausal proofs, written and read a step at a time;
+//! - [`count_shard`]: the `--json` output of `solve --count` as a merge reads it back;
 //! - [`sniff`]: which of the grammars above a solver's answer or an emitted file is in,
 //!   told from its first lines.
 
+pub mod count_shard;
 pub mod dimacs;
 pub mod linear;
 pub mod lines;
