@@ -7,6 +7,7 @@
 //!
 //! - [`dimacs`]: DIMACS CNF with `c var N name` lines (and the `* var` names of OPB);
 //! - [`sat_answer`]: SAT solvers' answers, competition `s`/`v` lines and MiniSat's file;
+//! - [`witness`]: a model's values as `v` lines, a certificate's `witness.txt`;
 //! - [`wcnf`], [`opb`], [`lp`]: WCNF, OPB and CPLEX LP files, over [`linear`]'s rows;
 //! - [`milp_solution`]: the solution files of CBC, GLPK and HiGHS;
 //! - [`minizinc`]: MiniZinc and FlatZinc files and the answers their solvers print;
@@ -29,6 +30,7 @@ pub mod sat_answer;
 pub mod sniff;
 pub mod veripb;
 pub mod wcnf;
+pub mod witness;
 
 /// A solver file (WCNF, OPB) that does not read back: where, and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -261,6 +261,9 @@ pub(super) fn read_literal_lines(
         let (line, item) = item.map_err(|error| match error {
             SatAnswerError::NotALiteral { line, word } => AnswerError::NotALiteral { line, word },
             SatAnswerError::AfterClosingZero { line } => AnswerError::AfterClosingZero { line },
+            SatAnswerError::NotAnswerLine { .. } => {
+                unreachable!("only a witness file refuses a line")
+            }
         })?;
         match item {
             AnswerItem::Status(status) => {
