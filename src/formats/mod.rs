@@ -8,6 +8,8 @@
 //! - [`dimacs`]: DIMACS CNF with `c var N name` lines (and the `* var` names of OPB);
 //! - [`sat_answer`]: SAT solvers' answers, competition `s`/`v` lines and MiniSat's file;
 //! - [`witness`]: a model's values as `v` lines, a certificate's `witness.txt`;
+//! - [`cuts`], [`solutions`]: a certificate's cut file and a count certificate's list of
+//!   solutions;
 //! - [`wcnf`], [`opb`], [`lp`]: WCNF, OPB and CPLEX LP files, over [`linear`]'s rows;
 //! - [`milp_solution`]: the solution files of CBC, GLPK and HiGHS;
 //! - [`minizinc`]: MiniZinc and FlatZinc files and the answers their solvers print;
@@ -18,6 +20,7 @@
 //!   told from its first lines.
 
 pub mod count_shard;
+pub mod cuts;
 pub mod dimacs;
 pub mod linear;
 pub mod lines;
@@ -28,6 +31,7 @@ pub mod minizinc;
 pub mod opb;
 pub mod sat_answer;
 pub mod sniff;
+pub mod solutions;
 pub mod veripb;
 pub mod wcnf;
 pub mod witness;
