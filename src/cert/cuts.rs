@@ -12,33 +12,22 @@
 //!
 //! # Format
 //!
-//! Text, one item a line. Lines starting with `c` followed by a space (or alone) are
-//! comments. A cut is two lines:
-//!
-//! ```text
-//! cut L REASON
-//! clause LITERALS 0
-//! ```
-//!
-//! `L` numbers the model's lazy constraints from 1 (its name is in a comment), `REASON` is
-//! one line in the syntax that constraint defines (for connected parts:
-//! `part P component X,Y X,Y ...`, see [`crate::puzzle::dissection::Connectivity`]), and
-//! the clause is DIMACS literals over the model's variables (the first variables of
-//! `cnf.dimacs`), ended by 0. The cuts are in the order `cnf.dimacs` ends with them.
-//!
-//! ```text
-//! c lazy constraint 1: connected parts
-//! cut 1 part 1 component 2,0
-//! clause -6 2 10 0
-//! ```
+//! The text is [`crate::formats::cuts`]'s: `c` comment lines, then each cut as a line
+//! `cut L REASON` (`L` numbers the model's lazy constraints from 1) and a line `clause`
+//! with its DIMACS literals over the model's variables (the first variables of
+//! `cnf.dimacs`), ended by 0. `REASON` is one line in the syntax the constraint defines
+//! (for connected parts: `part P component X,Y X,Y ...`, see
+//! [`crate::puzzle::dissection::Connectivity`]). The cuts are in the order `cnf.dimacs`
+//! ends with them.
 //!
 //! [`JustifyCuts`]: crate::model::JustifyCuts
 
 use crate::base::Control;
+use crate::formats::cuts as cut_file;
+pub use crate::formats::cuts::CutFileError;
 use crate::model::{JustifiedCut, Lit, Model};
 use crate::oracle::loops::{solve_separating, CutAnswer};
 use crate::oracle::{OracleError, SatOracle};
-use std::fmt::Write as _;
 
 /// One cut of a certificate: the lazy constraint that made it and the cut with its reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -118,150 +107,34 @@ pub fn collect<O: SatOracle + ?Sized>(
 /// The cut file for `cuts` of `model`, with comments naming the constraints; `model_file`
 /// and `cnf_file` are the names the comments use.
 pub fn write(model: &Model, cuts: &[RecordedCut], model_file: &str, cnf_file: &str) -> String {
-    let mut text = format!(
-        "c puzzlec cuts for {model_file}: the clauses its lazy constraints added while it was \
-         refuted; {cnf_file} ends with them, in this order\n\
-         c a cut is two lines: `cut L REASON` (L numbers the lazy constraints from 1), then \
-         `clause`, its DIMACS literals and 0\n"
-    );
-    for (number, lazy) in model.lazy.iter().enumerate() {
-        let _ = writeln!(text, "c lazy constraint {}: {}", number + 1, lazy.name());
-    }
-    for recorded in cuts {
-        debug_assert!(!recorded.cut.reason.contains('\n'), "a reason is one line");
-        let _ = writeln!(
-            text,
-            "cut {} {}",
+    let constraints: Vec<&str> = model.lazy.iter().map(|lazy| lazy.name()).collect();
+    let cuts = cuts.iter().map(|recorded| {
+        (
             recorded.constraint + 1,
-            recorded.cut.reason
-        );
-        text.push_str("clause");
-        for literal in &recorded.cut.clause {
-            let _ = write!(text, " {literal}");
-        }
-        text.push_str(" 0\n");
-    }
-    text
-}
-
-/// What is wrong with a cut file, at which line.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}: {problem}")]
-pub struct CutFileError {
-    /// The line (of the cut's `cut` line, for a cut the rules reject).
-    pub line: usize,
-    /// The problem, in words.
-    pub problem: String,
-}
-
-impl CutFileError {
-    fn at(line: usize, problem: String) -> CutFileError {
-        CutFileError { line, problem }
-    }
+            recorded.cut.reason.as_str(),
+            recorded.cut.clause.iter().map(|literal| literal.dimacs()),
+        )
+    });
+    cut_file::write_cuts(model_file, cnf_file, &constraints, cuts)
 }
 
 /// Reads a cut file whose clauses range over variables `1..=model_vars`; an error names the
 /// line and the problem.
 pub fn parse(text: &str, model_vars: usize) -> Result<Vec<ParsedCut>, CutFileError> {
-    let mut cuts = Vec::new();
-    // The `cut` line waiting for its `clause` line: its line number, constraint and reason.
-    let mut pending: Option<(usize, usize, String)> = None;
-    for (index, line) in text.lines().enumerate() {
-        let line_number = index + 1;
-        let at = |problem: String| CutFileError::at(line_number, problem);
-        let trimmed = line.trim();
-        if trimmed.is_empty() || trimmed == "c" || trimmed.starts_with("c ") {
-            continue;
-        }
-        let (keyword, rest) = trimmed.split_once(' ').unwrap_or((trimmed, ""));
-        match keyword {
-            "cut" => {
-                if let Some((line, _, _)) = pending {
-                    return Err(at(format!("the cut of line {line} has no `clause` line")));
-                }
-                let (number, reason) = rest.trim().split_once(' ').unwrap_or((rest.trim(), ""));
-                let number: usize = number.parse().map_err(|_| {
-                    at(format!(
-                        "{number:?} is not a lazy constraint number (`cut L REASON`)"
-                    ))
-                })?;
-                let reason = reason.trim();
-                if reason.is_empty() {
-                    return Err(at("the cut has no reason (`cut L REASON`)".to_string()));
-                }
-                if number == 0 {
-                    return Err(at(
-                        "lazy constraint 0 does not exist (they are numbered from 1)".to_string(),
-                    ));
-                }
-                pending = Some((line_number, number - 1, reason.to_string()));
-            }
-            "clause" => {
-                let Some((line, constraint, reason)) = pending.take() else {
-                    return Err(at(
-                        "a `clause` line without a `cut` line before it".to_string()
-                    ));
-                };
-                let clause = parse_clause(rest, model_vars).map_err(at)?;
-                cuts.push(ParsedCut {
-                    line,
-                    recorded: RecordedCut {
-                        constraint,
-                        cut: JustifiedCut { clause, reason },
-                    },
-                });
-            }
-            _ => {
-                return Err(at(format!(
-                    "expected a `c`, `cut` or `clause` line, found {:?}",
-                    truncate(trimmed)
-                )))
-            }
-        }
-    }
-    match pending {
-        Some((line, _, _)) => Err(CutFileError::at(
-            line,
-            "the cut has no `clause` line".to_string(),
-        )),
-        None => Ok(cuts),
-    }
-}
-
-/// The literals of a `clause` line after the keyword: non-zero, over `1..=model_vars`,
-/// ended by one 0 with nothing after it.
-fn parse_clause(text: &str, model_vars: usize) -> Result<Vec<Lit>, String> {
-    let mut clause = Vec::new();
-    let mut words = text.split_whitespace();
-    loop {
-        let Some(word) = words.next() else {
-            return Err("the clause is not ended by 0".to_string());
-        };
-        let literal: i64 = word
-            .parse()
-            .map_err(|_| format!("{:?} is not a literal", truncate(word)))?;
-        if literal == 0 {
-            break;
-        }
-        if literal.unsigned_abs() > model_vars as u64 {
-            return Err(format!(
-                "literal {literal} is not over a model variable (1..={model_vars})"
-            ));
-        }
-        clause.push(Lit::from_dimacs(literal));
-    }
-    match words.next() {
-        Some(extra) => Err(format!("{:?} after the closing 0", truncate(extra))),
-        None => Ok(clause),
-    }
-}
-
-/// At most 40 characters of `text`, for quoting it in a message.
-fn truncate(text: &str) -> String {
-    match text.char_indices().nth(40) {
-        Some((end, _)) => format!("{}...", &text[..end]),
-        None => text.to_string(),
-    }
+    let cuts = cut_file::read_cuts(text, model_vars)?;
+    Ok(cuts
+        .into_iter()
+        .map(|cut| ParsedCut {
+            line: cut.line,
+            recorded: RecordedCut {
+                constraint: cut.constraint - 1,
+                cut: JustifiedCut {
+                    clause: cut.clause.into_iter().map(Lit::from_dimacs).collect(),
+                    reason: cut.reason,
+                },
+            },
+        })
+        .collect())
 }
 
 /// Checks every cut against the model's rules: its lazy constraint exists and can verify
@@ -273,7 +146,7 @@ pub fn verify(model: &Model, cuts: &[ParsedCut]) -> Result<(), CutFileError> {
     for ParsedCut { line, recorded } in cuts {
         let number = recorded.constraint + 1;
         let Some(lazy) = model.lazy.get(recorded.constraint) else {
-            return Err(CutFileError::at(
+            return Err(CutFileError::new(
                 *line,
                 format!(
                     "lazy constraint {number} does not exist (the model has {})",
@@ -282,7 +155,7 @@ pub fn verify(model: &Model, cuts: &[ParsedCut]) -> Result<(), CutFileError> {
             ));
         };
         let Some(justifier) = lazy.justify() else {
-            return Err(CutFileError::at(
+            return Err(CutFileError::new(
                 *line,
                 format!(
                     "lazy constraint {number} ({}) gives no reasons for its cuts",
@@ -292,7 +165,7 @@ pub fn verify(model: &Model, cuts: &[ParsedCut]) -> Result<(), CutFileError> {
         };
         justifier
             .verify_cut(&recorded.cut)
-            .map_err(|e| CutFileError::at(*line, format!("{}: {e}", lazy.name())))?;
+            .map_err(|e| CutFileError::new(*line, format!("{}: {e}", lazy.name())))?;
     }
     Ok(())
 }
@@ -325,62 +198,6 @@ mod tests {
         let read: Vec<RecordedCut> = parsed.iter().map(|p| p.recorded.clone()).collect();
         assert_eq!(read, cuts);
         verify(&model, &parsed).unwrap();
-    }
-
-    #[test]
-    fn parse_errors_name_the_line() {
-        let vars = tee().compile().num_vars();
-        let cases = [
-            (
-                "cut 1 part 0 component 0,0\n",
-                "line 1: the cut has no `clause` line",
-            ),
-            (
-                "clause 1 0\n",
-                "line 1: a `clause` line without a `cut` line before it",
-            ),
-            (
-                "c x\ncut x part 0\nclause 1 0\n",
-                "line 2: \"x\" is not a lazy constraint number (`cut L REASON`)",
-            ),
-            (
-                "cut 1\nclause 1 0\n",
-                "line 1: the cut has no reason (`cut L REASON`)",
-            ),
-            (
-                "cut 0 part 0 component 0,0\nclause 1 0\n",
-                "line 1: lazy constraint 0 does not exist (they are numbered from 1)",
-            ),
-            (
-                "cut 1 r\ncut 1 r\n",
-                "line 2: the cut of line 1 has no `clause` line",
-            ),
-            (
-                "cut 1 r\nclause 1 2\n",
-                "line 2: the clause is not ended by 0",
-            ),
-            (
-                "cut 1 r\nclause 1 0 2\n",
-                "line 2: \"2\" after the closing 0",
-            ),
-            ("cut 1 r\nclause 1 x 0\n", "line 2: \"x\" is not a literal"),
-            (
-                "cut 1 r\nclause -999 0\n",
-                &format!("line 2: literal -999 is not over a model variable (1..={vars})"),
-            ),
-            (
-                "cuts 1 r\n",
-                "line 1: expected a `c`, `cut` or `clause` line, found \"cuts 1 r\"",
-            ),
-        ];
-        for (text, message) in cases {
-            assert_eq!(
-                parse(text, vars).unwrap_err().to_string(),
-                message,
-                "{text:?}"
-            );
-        }
-        assert_eq!(parse("c only a comment\n\nc\n", vars).unwrap(), Vec::new());
     }
 
     #[test]

@@ -350,6 +350,25 @@ pub fn read_lp(text: &str) -> Result<LinearProgram, LpParseError> {
     })
 }
 
+/// The name each of `columns` maps back to by the file's `\ column safe = name` lines (its
+/// LP name where no line maps it), in the order of `columns`.
+pub fn original_names(text: &str, columns: &[String]) -> Vec<String> {
+    let originals: HashMap<&str, &str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("\\ column "))
+        .filter_map(|l| l.split_once(" = "))
+        .collect();
+    columns
+        .iter()
+        .map(|c| {
+            originals
+                .get(c.as_str())
+                .map_or(c.as_str(), |o| *o)
+                .to_string()
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -397,6 +416,13 @@ mod tests {
         write_lp(&program, &["test".into()], &mut out, &|| false).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert_eq!(read_lp(&text).unwrap(), program, "{text}");
+    }
+
+    #[test]
+    fn columns_map_back_to_their_original_names() {
+        let text = "\\ column q_0_1 = q[0,1]\n\\ column bad = x = y\nMaximize\n";
+        let columns = ["q_0_1".to_string(), "bad".into(), "plain".into()];
+        assert_eq!(original_names(text, &columns), ["q[0,1]", "x = y", "plain"]);
     }
 
     #[test]

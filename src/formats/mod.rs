@@ -7,12 +7,20 @@
 //!
 //! - [`dimacs`]: DIMACS CNF with `c var N name` lines (and the `* var` names of OPB);
 //! - [`sat_answer`]: SAT solvers' answers, competition `s`/`v` lines and MiniSat's file;
+//! - [`witness`]: a model's values as `v` lines, a certificate's `witness.txt`;
+//! - [`cuts`], [`solutions`]: a certificate's cut file and a count certificate's list of
+//!   solutions;
 //! - [`wcnf`], [`opb`], [`lp`]: WCNF, OPB and CPLEX LP files, over [`linear`]'s rows;
 //! - [`milp_solution`]: the solution files of CBC, GLPK and HiGHS;
 //! - [`minizinc`]: MiniZinc and FlatZinc files and the answers their solvers print;
 //! - [`veripb`]: VeriPB 3.0 pseudo-Boolean proofs and the OPB files they refer to;
-//! - [`lrat`]: LRAT clausal proofs, written and read a step at a time.
+//! - [`lrat`]: LRAT clausal proofs, written and read a step at a time;
+//! - [`count_shard`]: the `--json` output of `solve --count` as a merge reads it back;
+//! - [`sniff`]: which of the grammars above a solver's answer or an emitted file is in,
+//!   told from its first lines.
 
+pub mod count_shard;
+pub mod cuts;
 pub mod dimacs;
 pub mod linear;
 pub mod lines;
@@ -22,8 +30,11 @@ pub mod milp_solution;
 pub mod minizinc;
 pub mod opb;
 pub mod sat_answer;
+pub mod sniff;
+pub mod solutions;
 pub mod veripb;
 pub mod wcnf;
+pub mod witness;
 
 /// A solver file (WCNF, OPB) that does not read back: where, and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -1,6 +1,7 @@
 //! SAT solvers' answers: the SAT competition's output (`s SATISFIABLE`, `v` lines of
 //! literals ending with `0`; MaxSAT and pseudo-Boolean solvers print the same shape) and
-//! MiniSat's result file (`SAT`, `UNSAT` or `INDET`, then the literals ending with `0`).
+//! MiniSat's result file (`SAT`, `UNSAT` or `INDET`, then the literals ending with `0`);
+//! and the `v` lines of a witness file ([`AnswerReader::witness`], see [`super::witness`]).
 //!
 //! [`AnswerReader`] goes through the answer in order, giving each status line and each
 //! literal with its line, so that a caller can check as it reads (a second status, a
@@ -67,6 +68,12 @@ pub enum AnswerError {
         /// The 1-based line.
         line: usize,
     },
+    /// A line of a witness file that is neither a `c` nor a `v` line.
+    #[error("line {line}: expected a `c` or `v` line")]
+    NotAnswerLine {
+        /// The 1-based line.
+        line: usize,
+    },
 }
 
 /// Reads an answer item by item: `(line, item)`, or the first problem (after which it
@@ -82,6 +89,8 @@ pub struct AnswerReader<'a> {
     seen_literal: bool,
     closed: bool,
     failed: bool,
+    /// A witness file's lines (see [`AnswerReader::witness`]).
+    witness: bool,
 }
 
 impl<'a> AnswerReader<'a> {
@@ -96,6 +105,22 @@ impl<'a> AnswerReader<'a> {
             seen_literal: false,
             closed: false,
             failed: false,
+            witness: false,
+        }
+    }
+
+    /// A reader of a witness file: `c` comment lines (and blank ones), and `v` lines of
+    /// integer literals (the words after the `v`, with or without a space) ending with 0;
+    /// no status line. Any other line is refused ([`AnswerError::NotAnswerLine`]), and so is
+    /// a word after the closing 0, before it is read.
+    pub fn witness(text: &'a str) -> AnswerReader<'a> {
+        let syntax = AnswerSyntax {
+            result_file: false,
+            lenient: false,
+        };
+        AnswerReader {
+            witness: true,
+            ..AnswerReader::new(text, syntax)
         }
     }
 
@@ -166,7 +191,7 @@ impl<'a> AnswerReader<'a> {
         let word = words.next()?;
         // More words may follow on this line.
         self.words = Some((line, words));
-        if self.syntax.lenient && self.closed {
+        if (self.syntax.lenient || self.witness) && self.closed {
             return Some(Err(AnswerError::AfterClosingZero { line }));
         }
         let Some((var, value)) = self.literal(word) else {
@@ -202,6 +227,17 @@ impl<'a> Iterator for AnswerReader<'a> {
             let (index, raw) = self.lines.next()?;
             let number = index + 1;
             let line = raw.trim();
+            if self.witness {
+                if line.is_empty() || line.starts_with('c') {
+                    continue;
+                }
+                let Some(words) = line.strip_prefix('v') else {
+                    self.failed = true;
+                    return Some(Err(AnswerError::NotAnswerLine { line: number }));
+                };
+                self.words = Some((number, words.split_whitespace()));
+                continue;
+            }
             if let Some(status) = self.status(line) {
                 self.seen_status = true;
                 return Some(Ok((number, AnswerItem::Status(status))));

@@ -7,7 +7,7 @@ use crate::session::Session;
 use crate::solve;
 use puzzlec::base::error::InputError;
 use puzzlec::base::{Goal, Status};
-use puzzlec::driver::decode::{decode, AnswerKind, DecodeError, DecodeInput};
+use puzzlec::driver::decode::{backend_of, decode, AnswerKind, DecodeError, DecodeInput};
 use puzzlec::driver::Outcome;
 use puzzlec::report::json::SolveReport;
 use puzzlec::report::{color, render, svg, text};
@@ -36,7 +36,7 @@ pub fn run(args: &Decode, session: &Session) -> Result<u8, Failure> {
     })?;
     let has_objective = puzzle.has_objective();
     let outcome = Outcome {
-        backend: decoded.kind.backend(),
+        backend: backend_of(decoded.kind),
         // An answer read back proves a solution exists, never that it is the best.
         status: if has_objective {
             Status::Feasible

@@ -49,6 +49,7 @@ use crate::base::error::{InputError, Setting};
 use crate::base::{plural, Control};
 use crate::driver::{enumerate, Backend, EnumerateOptions, Misuse};
 use crate::engines::cover_proof::MAX_CELLS;
+use crate::formats::solutions::{read_solutions, write_solutions};
 use crate::geometry::isometry::RectSymmetry;
 use crate::model::{Assignment, Lit, Model, Var};
 use crate::puzzle::packing::PackingKind;
@@ -202,13 +203,10 @@ impl Counting {
 
 /// The solution file's text: comments saying what the lines are, then one line per entry.
 fn solutions_text(entries: &[Vec<usize>], claim: &Claim) -> String {
-    let mut text = format!(
-        "c puzzlec solutions of {MODEL_FILE}: {}\n",
-        claim_words(claim)
-    );
-    text.push_str(
-        "c each line: the model variables true in a solution (DIMACS numbers, as named in the CNF's `c var` lines), ended by 0\n",
-    );
+    let mut comments = vec![
+        format!("puzzlec solutions of {MODEL_FILE}: {}", claim_words(claim)),
+        "each line: the model variables true in a solution (DIMACS numbers, as named in the CNF's `c var` lines), ended by 0".to_string(),
+    ];
     if matches!(
         claim,
         Claim::Count {
@@ -216,62 +214,11 @@ fn solutions_text(entries: &[Vec<usize>], claim: &Claim) -> String {
             ..
         }
     ) {
-        text.push_str(
-            "c one line per class under the symmetries that map the puzzle onto itself: its least member\n",
+        comments.push(
+            "one line per class under the symmetries that map the puzzle onto itself: its least member".to_string(),
         );
     }
-    for entry in entries {
-        for v in entry {
-            let _ = write!(text, "{} ", v + 1);
-        }
-        text.push_str("0\n");
-    }
-    text
-}
-
-/// Reads the solution file: each line's true variables (0-based, sorted), with its line
-/// number.
-fn parse_solutions(text: &str, num_vars: usize) -> Result<Vec<(usize, Vec<usize>)>, String> {
-    let mut entries = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        let number = index + 1;
-        let trimmed = line.trim();
-        if trimmed.is_empty() || trimmed.starts_with('c') {
-            continue;
-        }
-        let mut vars = Vec::new();
-        let mut ended = false;
-        for token in trimmed.split_whitespace() {
-            if ended {
-                return Err(format!("line {number}: values after the closing 0"));
-            }
-            let var: usize = token
-                .parse()
-                .map_err(|_| format!("line {number}: {token:?} is not a variable number"))?;
-            if var == 0 {
-                ended = true;
-            } else if var > num_vars {
-                return Err(format!(
-                    "line {number}: variable {var} is not a model variable (1..={num_vars})"
-                ));
-            } else {
-                vars.push(var - 1);
-            }
-        }
-        if !ended {
-            return Err(format!("line {number}: not ended by 0"));
-        }
-        let mut sorted = vars.clone();
-        sorted.sort_unstable();
-        sorted.dedup();
-        if sorted != vars {
-            return Err(format!(
-                "line {number}: the variables are not in increasing order, each once"
-            ));
-        }
-        entries.push((number, vars));
-    }
-    Ok(entries)
+    write_solutions(&comments, entries)
 }
 
 /// The claim in words: "92 solutions of value 8 (the optimum)", with the classes.
@@ -674,7 +621,7 @@ pub(super) fn check(
 
     // The list: every entry (and class member) a verified solution, all distinct.
     let text = folder.text(SOLUTIONS_FILE)?;
-    let entries = parse_solutions(&text, model.num_vars())
+    let entries = read_solutions(&text, model.num_vars())
         .map_err(|e| failed(format!("{SOLUTIONS_FILE}: {e}")))?;
     let mut seen: HashMap<Vec<usize>, usize> = HashMap::new();
     let mut members_in_order: Vec<Vec<usize>> = Vec::new();
@@ -789,33 +736,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn solution_lines_round_trip_and_are_refused_when_malformed() {
+    fn the_solution_file_says_what_its_lines_are() {
         let claim = Claim::Count {
             count: 2,
             value: None,
-            classes: None,
+            classes: Some(BTreeMap::from([(2, 1)])),
         };
-        let text = solutions_text(&[vec![0, 2], vec![1]], &claim);
+        let text = solutions_text(&[vec![0, 2]], &claim);
         assert_eq!(
-            parse_solutions(&text, 3).unwrap(),
-            vec![(3, vec![0, 2]), (4, vec![1])]
+            text,
+            "c puzzlec solutions of model.toml: 2 solutions; 1 class: 1 of size 2\n\
+             c each line: the model variables true in a solution (DIMACS numbers, as named in \
+             the CNF's `c var` lines), ended by 0\n\
+             c one line per class under the symmetries that map the puzzle onto itself: its \
+             least member\n\
+             1 3 0\n"
         );
-        assert_eq!(
-            parse_solutions("1 4 0\n", 3).unwrap_err(),
-            "line 1: variable 4 is not a model variable (1..=3)"
-        );
-        assert_eq!(
-            parse_solutions("1 2\n", 3).unwrap_err(),
-            "line 1: not ended by 0"
-        );
-        assert_eq!(
-            parse_solutions("2 1 0\n", 3).unwrap_err(),
-            "line 1: the variables are not in increasing order, each once"
-        );
-        assert_eq!(
-            parse_solutions("1 0 2\n", 3).unwrap_err(),
-            "line 1: values after the closing 0"
-        );
+        assert_eq!(read_solutions(&text, 3).unwrap(), vec![(4, vec![0, 2])]);
     }
 
     #[test]

@@ -36,6 +36,8 @@ use crate::base::error::InputError;
 use crate::driver::Misuse;
 use crate::encode::amo::AmoEncoding;
 use crate::encode::{cnf as encode, dimacs, Cnf};
+use crate::formats::witness;
+pub use crate::formats::witness::WitnessError;
 use crate::model::{Assignment, Lit, Model};
 use crate::puzzle::Puzzle;
 use serde::{Deserialize, Serialize};
@@ -496,86 +498,13 @@ pub fn witness_text(puzzle: &Puzzle, assignment: &Assignment) -> String {
     for line in puzzle.render(&solution).lines() {
         let _ = writeln!(text, "c {line}");
     }
-    let values = assignment.values();
-    for (row, chunk) in values.chunks(16).enumerate() {
-        text.push('v');
-        for (i, &value) in chunk.iter().enumerate() {
-            let var = (row * 16 + i + 1) as i64;
-            let _ = write!(text, " {}", if value { var } else { -var });
-        }
-        text.push('\n');
-    }
-    text.push_str("v 0\n");
+    witness::push_values(&mut text, assignment.values());
     text
-}
-
-/// What is wrong with a witness file, at which line when one is to blame.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum WitnessError {
-    /// A line that is not a well-formed `c` or `v` line, or gives a variable wrongly.
-    #[error("line {line}: {problem}")]
-    Line {
-        /// The line.
-        line: usize,
-        /// The problem, in words.
-        problem: String,
-    },
-    /// The values are not ended by 0.
-    #[error("the values are not ended by 0")]
-    Unended,
-    /// A variable has no value.
-    #[error("variable {0} has no value")]
-    Missing(usize),
 }
 
 /// Reads a witness file: every variable `1..=num_vars` exactly once, ended by 0.
 pub fn parse_witness(text: &str, num_vars: usize) -> Result<Assignment, WitnessError> {
-    let mut values: Vec<Option<bool>> = vec![None; num_vars];
-    let mut ended = false;
-    for (index, line) in text.lines().enumerate() {
-        let line_number = index + 1;
-        let at = |problem: String| WitnessError::Line {
-            line: line_number,
-            problem,
-        };
-        let trimmed = line.trim();
-        if trimmed.is_empty() || trimmed.starts_with('c') {
-            continue;
-        }
-        let Some(rest) = trimmed.strip_prefix('v') else {
-            return Err(at("expected a `c` or `v` line".to_string()));
-        };
-        for token in rest.split_whitespace() {
-            if ended {
-                return Err(at("values after the closing 0".to_string()));
-            }
-            let literal: i64 = token
-                .parse()
-                .map_err(|_| at(format!("{token:?} is not a literal")))?;
-            if literal == 0 {
-                ended = true;
-                continue;
-            }
-            let var = literal.unsigned_abs() as usize;
-            if var > num_vars {
-                return Err(at(format!(
-                    "variable {var} is not a model variable (1..={num_vars})"
-                )));
-            }
-            if values[var - 1].replace(literal > 0).is_some() {
-                return Err(at(format!("variable {var} is given twice")));
-            }
-        }
-    }
-    if !ended {
-        return Err(WitnessError::Unended);
-    }
-    if let Some(missing) = values.iter().position(Option::is_none) {
-        return Err(WitnessError::Missing(missing + 1));
-    }
-    Ok(Assignment::new(
-        values.into_iter().map(|v| v.unwrap_or(false)).collect(),
-    ))
+    witness::read_witness(text, num_vars).map(Assignment::new)
 }
 
 #[cfg(test)]

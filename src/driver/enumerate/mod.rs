@@ -1,0 +1,197 @@
+//! Counting and enumerating every optimal solution (every solution, for a family without an
+//! objective), reduced by the board's symmetries on request, split into shards that add up.
+//!
+//! One entry point, [`enumerate`], for every backend: the native counters (the N-queens
+//! symmetry-class counter for empty boards, a bounded counting DFS for obstacle boards) and
+//! SAT enumeration with blocking clauses as an independent cross-check. Every solution
+//! handed out is verified against the puzzle's rules first.
+//!
+//! Each family counts in a file of its own (`queens`, `dissections`, `tilings`; `classes`
+//! holds the queens' symmetry classes, `stoppable` the SAT enumeration a limit can end),
+//! and [`merge`] adds up the shards' counts, read through [`crate::formats::count_shard`].
+
+use crate::base::shard::Shard;
+use crate::base::{Control, Goal, Status};
+use crate::driver::{Backend, Misuse, SolveError};
+use crate::puzzle::{Puzzle, Solution};
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+mod classes;
+mod dissections;
+mod merge;
+mod queens;
+mod stoppable;
+mod tilings;
+
+pub use dissections::{enumerate_dissections, DissectionCount};
+pub use merge::{merge, model_digest, MergeError, Merged};
+
+use classes::{consistent_when_stopped, Symmetries};
+use dissections::dissections;
+use queens::{native, sat};
+use tilings::tilings;
+
+/// What to enumerate and how.
+#[derive(Clone, Debug, Default)]
+pub struct EnumerateOptions {
+    /// Reduce by the board's own symmetries: count classes, list one member of each.
+    pub unique: bool,
+    /// Do one shard of a deterministic split (native counts only).
+    pub shard: Option<Shard>,
+    /// Hand every solution (every class representative, with `unique`) to the caller.
+    pub list: bool,
+    /// Count the solutions with at least this value instead of the optimal ones. It must
+    /// not be below the optimum (the counters rely on no solution exceeding it).
+    pub at_least: Option<usize>,
+}
+
+/// The answer of a count.
+#[derive(Clone, Debug)]
+pub struct CountOutcome {
+    /// Which backend counted.
+    pub backend: Backend,
+    /// The value every counted solution has (the optimum, or the `at_least` asked for),
+    /// `None` for a family without an objective.
+    pub value: Option<usize>,
+    /// Solutions counted (this shard's part, with a shard).
+    pub count: u64,
+    /// With `unique`: symmetry classes counted (this shard's part).
+    pub unique_count: Option<u64>,
+    /// With `unique`: classes by their number of members.
+    pub classes: BTreeMap<usize, u64>,
+    /// The board's symmetries used for `unique` (1 to 8).
+    pub symmetries: usize,
+    /// The shard this run did.
+    pub shard: Option<Shard>,
+    /// Whether the count is exact (not cut short by a limit or Ctrl-C).
+    pub complete: bool,
+    /// How the count was established, in words.
+    pub evidence: String,
+    /// Wall-clock time.
+    pub elapsed: Duration,
+}
+
+/// Counts (and with `options.list`, hands to `on_solution`) every optimal solution of
+/// `puzzle` with `backend`. A run stopped by `control` returns what it finished, marked
+/// incomplete.
+pub fn enumerate(
+    puzzle: &Puzzle,
+    backend: Backend,
+    options: &EnumerateOptions,
+    control: &Control,
+    on_solution: &mut dyn FnMut(&Solution),
+) -> Result<CountOutcome, SolveError> {
+    let start = Instant::now();
+    if options.shard.is_some() && backend != Backend::Native {
+        return Err(SolveError::Misused(Misuse::ShardNeedsNative));
+    }
+    // Refused before any search starts (queens would otherwise find the optimum first).
+    if backend == Backend::Milp {
+        return Err(SolveError::Misused(Misuse::CountWithMilp));
+    }
+    let board = match puzzle {
+        Puzzle::Queens(board) => board,
+        Puzzle::Dissection(shape) => {
+            return dissections(shape, backend, options, control, on_solution, start)
+        }
+        Puzzle::Packing(packing) => {
+            return tilings(packing, backend, options, control, on_solution, start)
+        }
+    };
+    let group = Symmetries::of(board);
+    let value = match optimum(puzzle, backend, control)? {
+        Some(optimum) => match options.at_least {
+            Some(k) if k < optimum => {
+                return Err(SolveError::Usage(format!(
+                    "counting solutions with at least {k} is not supported: the optimum is {optimum}, and only counts at or above it are"
+                )))
+            }
+            Some(k) => k,
+            None => optimum,
+        },
+        None => {
+            return Ok(CountOutcome {
+                backend,
+                value: None,
+                count: 0,
+                unique_count: options.unique.then_some(0),
+                classes: BTreeMap::new(),
+                symmetries: group.len(),
+                shard: options.shard,
+                complete: false,
+                evidence: format!("{} before the optimum was found", control.reason()),
+                elapsed: start.elapsed(),
+            })
+        }
+    };
+    let mut outcome = match backend {
+        Backend::Native => native(board, value, &group, options, control, on_solution)?,
+        Backend::Sat => sat(board, value, &group, options, control, on_solution)?,
+        Backend::Milp => unreachable!("refused above"),
+    };
+    outcome.backend = backend;
+    outcome.value = Some(value);
+    outcome.symmetries = group.len();
+    outcome.shard = options.shard;
+    outcome.elapsed = start.elapsed();
+    Ok(consistent_when_stopped(outcome))
+}
+
+/// The optimum, proved by the same backend; `None` when a limit stopped it first.
+fn optimum(
+    puzzle: &Puzzle,
+    backend: Backend,
+    control: &Control,
+) -> Result<Option<usize>, SolveError> {
+    // Counts are a native or SAT job; MILP is refused later, so any proof of the optimum
+    // will do for it.
+    let prover = if backend == Backend::Sat {
+        Backend::Sat
+    } else {
+        Backend::Native
+    };
+    let outcome = crate::driver::solve(puzzle, prover, Goal::Maximise, control)?;
+    Ok(match outcome.status {
+        Status::Optimal => outcome.value,
+        // No solution at all cannot happen for queens (the empty placement always is one).
+        _ => None,
+    })
+}
+
+/// A count of nothing yet, by the native backend: what each counter fills in.
+fn empty_outcome() -> CountOutcome {
+    CountOutcome {
+        backend: Backend::Native,
+        value: None,
+        count: 0,
+        unique_count: None,
+        classes: BTreeMap::new(),
+        symmetries: 1,
+        shard: None,
+        complete: false,
+        evidence: String::new(),
+        elapsed: Duration::ZERO,
+    }
+}
+
+/// Checks a solution against the rules and the value every counted solution must have.
+fn verified(
+    puzzle: &Puzzle,
+    solution: &Solution,
+    value: usize,
+    backend: &'static str,
+) -> Result<(), SolveError> {
+    puzzle
+        .verify(solution)
+        .map_err(|error| SolveError::WrongSolution { backend, error })?;
+    let actual = puzzle.value(solution);
+    if actual != value {
+        return Err(SolveError::WrongValue {
+            backend,
+            claimed: value,
+            actual,
+        });
+    }
+    Ok(())
+}

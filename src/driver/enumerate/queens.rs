@@ -1,0 +1,183 @@
+//! Counting queens: natively (the symmetry-class counter of empty square boards, the
+//! counting DFS of any other board) or by SAT enumeration with blocking clauses, every
+//! solution handed out verified first.
+
+use super::classes::Symmetries;
+use super::stoppable::enumerate_stoppable;
+use super::{empty_outcome, verified, CountOutcome, EnumerateOptions};
+use crate::base::{plural, Control};
+use crate::driver::{with_stop, SolveError};
+use crate::engines::nqueens_count;
+use crate::engines::obstacle_queens::{count_placements, CountRequest};
+use crate::model::Var;
+use crate::puzzle::queens::{Queens, QueensSolution};
+use crate::puzzle::{Puzzle, Solution};
+use std::collections::BTreeMap;
+
+/// Counts (and lists) the solutions of `board` with `value` queens natively.
+pub(super) fn native(
+    board: &Queens,
+    value: usize,
+    group: &Symmetries,
+    options: &EnumerateOptions,
+    control: &Control,
+    on_solution: &mut dyn FnMut(&Solution),
+) -> Result<CountOutcome, SolveError> {
+    let progress = |done: u64, total: u64| control.advance(done, total);
+    let n = board.width;
+    let empty_square = board.width == board.height && board.free.iter().all(|&f| f);
+    if empty_square
+        && value == n
+        && (1..=nqueens_count::MAX_N as usize).contains(&n)
+        && !options.list
+    {
+        // The symmetry-class counter: every solution counted once per class. It polls a
+        // flag only, so a watchdog raises one at the deadline too.
+        let (result, complete) = with_stop(control, |stop| {
+            nqueens_count::count_empty_board_so_far(n as u32, options.shard, &progress, stop)
+        });
+        control.finish_progress();
+        let classes: BTreeMap<usize, u64> = [1, 2, 4, 8]
+            .into_iter()
+            .zip(result.classes)
+            .filter(|&(_, count)| count > 0)
+            .collect();
+        let how = "native count of N-queens by start constellations (border queens canonical under the 8 symmetries, completions weighted by orbit size)";
+        return Ok(CountOutcome {
+            count: result.total,
+            unique_count: options.unique.then_some(result.unique),
+            classes: if options.unique {
+                classes
+            } else {
+                BTreeMap::new()
+            },
+            complete,
+            evidence: if complete {
+                format!("{how}, {}", plural(result.subproblems, "constellation"))
+            } else {
+                format!(
+                    "{}; {how}: the {} finished before the stop, a lower bound",
+                    control.reason(),
+                    plural(result.subproblems, "constellation")
+                )
+            },
+            ..empty_outcome()
+        });
+    }
+    let classify = |solution: &QueensSolution| group.canonical_class(board, solution);
+    let request = CountRequest {
+        queens: value,
+        shard: options.shard,
+        list: options.list,
+        classify: if options.unique {
+            Some(&classify)
+        } else {
+            None
+        },
+        progress: &progress,
+    };
+    let found = count_placements(&board.board(), &request, control);
+    control.finish_progress();
+    for solution in found.solutions {
+        let solution = Solution::Queens(solution);
+        verified(&Puzzle::Queens(board.clone()), &solution, value, "native")?;
+        on_solution(&solution);
+    }
+    let unique: u64 = found.classes.values().sum();
+    let evidence = if found.complete {
+        format!(
+            "native counting DFS over every placement of {} (the optimum, proved first), pruned by open row and column segments; {}, {}",
+            plural(value as u64, "queen"),
+            plural(found.subproblems.1, "subproblem"),
+            plural(found.nodes, "node")
+        )
+    } else {
+        format!(
+            "{}; {} of {} subproblems counted",
+            control.reason(),
+            found.subproblems.0,
+            found.subproblems.1
+        )
+    };
+    Ok(CountOutcome {
+        count: found.count,
+        unique_count: options.unique.then_some(unique),
+        classes: found.classes,
+        complete: found.complete,
+        evidence,
+        ..empty_outcome()
+    })
+}
+
+/// Counts (and lists) the solutions of `board` with `value` queens by SAT enumeration.
+pub(super) fn sat(
+    board: &Queens,
+    value: usize,
+    group: &Symmetries,
+    options: &EnumerateOptions,
+    control: &Control,
+    on_solution: &mut dyn FnMut(&Solution),
+) -> Result<CountOutcome, SolveError> {
+    let puzzle = &Puzzle::Queens(board.clone());
+    let model = puzzle.compile();
+    let mut outcome = CountOutcome {
+        complete: true,
+        ..empty_outcome()
+    };
+    let mut wrong = None;
+    // Solutions are blocked on the model's own variables (the cells), never on the
+    // encoding's auxiliary variables: each solution is found exactly once.
+    let cells: Vec<Var> = (0..model.num_vars()).map(Var::from_index).collect();
+    let thread_puzzle = puzzle.clone();
+    let compile = move || thread_puzzle.compile();
+    let found = enumerate_stoppable(compile, cells, Some(value), control, &mut |assignment| {
+        let solution = puzzle.decode(assignment);
+        if let Err(error) = verified(puzzle, &solution, value, "sat") {
+            wrong = Some(error);
+            return false;
+        }
+        outcome.count += 1;
+        let keep = match (options.unique, &solution) {
+            (false, _) => true,
+            (true, Solution::Queens(s)) => match group.canonical_class(board, s) {
+                Some(size) => {
+                    *outcome.classes.entry(size).or_default() += 1;
+                    true
+                }
+                None => false,
+            },
+            (true, _) => unreachable!("a queens puzzle decodes to queens"),
+        };
+        if keep && options.list {
+            on_solution(&solution);
+        }
+        true
+    })
+    .map_err(|error| SolveError::Backend {
+        backend: "sat",
+        failure: error.into(),
+    })?;
+    if let Some(error) = wrong {
+        return Err(error);
+    }
+    let Some(found) = found else {
+        return Ok(CountOutcome {
+            complete: true,
+            unique_count: options.unique.then_some(0),
+            evidence: format!("at least {value} is impossible by counting the at-most-one groups"),
+            ..empty_outcome()
+        });
+    };
+    outcome.complete = found.complete;
+    outcome.unique_count = options.unique.then(|| outcome.classes.values().sum());
+    outcome.evidence = if outcome.complete {
+        format!(
+            "varisat enumeration with \"at least {value}\" assumed and one blocking clause per solution over the {} cell variables, until unsatisfiable ({})",
+            model.num_vars(),
+            plural(found.calls as u64, "call")
+        )
+    } else {
+        format!("{}; enumeration not finished", control.reason())
+    };
+    Ok(outcome)
+}
