@@ -299,7 +299,7 @@ fn portfolio(c: &mut Criterion) {
 /// proof written to nothing (formatted, counted by nobody). The ratio of the two medians is
 /// the overhead; on 13 x 19 also the doll with the lookahead on, as the proof has it. 16 x 16
 /// (about 8 s and 22 s a run) is measured from the command line (`cross_refute MODEL
-/// one-thread` and `proof`, docs/certificates.md).
+/// one-thread` and `proof`, docs/speed.md).
 fn proof_overhead(c: &mut Criterion) {
     let mut group = c.benchmark_group("proof_overhead");
     group.sample_size(10);

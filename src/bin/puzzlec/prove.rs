@@ -64,8 +64,8 @@ pub fn run(args: &Prove, session: &Session) -> Result<u8, Failure> {
         } else {
             PackingRoute::Auto
         },
-        // One shard per core: on the 2-core machine, 13 x 19 was proved and checked
-        // faster in two shards on threads than in one proof (docs/certificates.md).
+        // One shard per core: each shard is proved on a thread of its own, and large boxes
+        // need shards to be checkable at all (docs/proof-design.md, "What shards cost").
         veripb_shards: args.veripb_shards.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
         }),

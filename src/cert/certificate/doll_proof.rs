@@ -1,6 +1,6 @@
 //! Certificates of maximum packing by the proof the Russian doll writes as it searches:
 //! `prove --veripb` (see [`crate::engines::russian_doll::write_proof`] for the proof's
-//! shape, and `docs/certificates.md`).
+//! shape, `docs/certificates.md` and `docs/proof-design.md`).
 //!
 //! The folder holds, besides `manifest.json`, `model.toml` and `witness.txt`:
 //!
