@@ -207,7 +207,7 @@ impl Table {
 /// fall by more than one from one position to the previous and never rise, `S[0]` is the
 /// optimum, and no entry is below the witness's pieces starting there or later (the witness
 /// shows that many fit). Names the first position that breaks a rule.
-pub(in crate::cert::certificate) fn check_shape(
+pub(super) fn check_shape(
     table: &Table,
     ranking_first: &[usize],
     witness: &[usize],

@@ -17,8 +17,8 @@ use crate::puzzle::packing::{Packing, PackingKind};
 use crate::puzzle::Puzzle;
 pub(super) use check::check_table_and_witness;
 pub use check::{check, StepCheckError};
-pub(super) use file::check_shape;
 pub use file::{Table, TableFileError, TableShapeError};
+pub(super) use prove::proved_table;
 pub use prove::{holds_steps, prove, StepRefuteError};
 pub use steps::{step_cnf, step_dimacs, Ranking, StepProofError};
 

@@ -20,7 +20,7 @@ use super::steps::{
 use super::{applies, StepProver, TableOptions, TABLE_FILE, TABLE_ROLE};
 use crate::base::Control;
 use crate::cert::refute::{refute, Refutation, SolverProofFormat};
-use crate::engines::russian_doll::{self, DollOptions};
+use crate::engines::russian_doll::{self, DollOptions, DollOutcome};
 use crate::model::Assignment;
 use crate::puzzle::packing::Packing;
 use crate::puzzle::Puzzle;
@@ -167,35 +167,9 @@ pub fn prove(
     if control.should_stop() {
         return Err(ProveError::Stopped(control.reason()));
     }
-    let entries: Vec<usize> = outcome
-        .table
-        .iter()
-        .map(|e| e.ok_or_else(|| internal("the Russian-doll table is incomplete".into())))
-        .collect::<Result<_, _>>()?;
-    if !outcome.proved || entries.last() != Some(&0) || entries[0] != outcome.best.len() {
-        return Err(internal(
-            "the Russian-doll search did not prove its answer".into(),
-        ));
-    }
-    let table = Table {
-        order: outcome.order.clone(),
-        entries,
-    };
-    let optimum = outcome.best.len();
     let solve_seconds = start.elapsed().as_secs_f64();
-
-    let mut values = vec![false; packing.instance.placements.len()];
-    for &i in &outcome.best {
-        values[i] = true;
-    }
-    let witness = Assignment::new(values);
-    let solution = puzzle.decode(&witness);
-    puzzle
-        .verify(&solution)
-        .map_err(|e| internal(format!("the Russian-doll packing: {e}")))?;
-    let ranking = Ranking::new(packing, &table.order);
-    check_shape(&table, &ranking.first, &outcome.best, optimum)
-        .map_err(|e| internal(format!("the Russian-doll table: {e}")))?;
+    let (table, ranking, witness) = proved_table(&outcome, puzzle, packing)?;
+    let optimum = outcome.best.len();
 
     let mut folder = Folder::open(dir)?;
     let positions = table.order.len();
@@ -264,6 +238,46 @@ pub fn prove(
         refute_seconds,
     };
     write_manifest(dir, model_path, model_bytes, puzzle, record, start)
+}
+
+/// The Russian-doll search's `outcome` on `packing` (of `puzzle`) as a proved table: its
+/// table, the ranking of the placements under its scan order and the witness, once the
+/// search is seen to have proved its answer, the witness to be a packing by the puzzle's
+/// rules and the table to have the doll's shape. The table route and the sharded VeriPB
+/// route both start from it.
+pub(in crate::cert::certificate) fn proved_table(
+    outcome: &DollOutcome,
+    puzzle: &Puzzle,
+    packing: &Packing,
+) -> Result<(Table, Ranking, Assignment), ProveError> {
+    let internal = ProveError::Internal;
+    let entries: Vec<usize> = outcome
+        .table
+        .iter()
+        .map(|e| e.ok_or_else(|| internal("the Russian-doll table is incomplete".into())))
+        .collect::<Result<_, _>>()?;
+    let optimum = outcome.best.len();
+    if !outcome.proved || entries.last() != Some(&0) || entries[0] != optimum {
+        return Err(internal(
+            "the Russian-doll search did not prove its answer".into(),
+        ));
+    }
+    let table = Table {
+        order: outcome.order.clone(),
+        entries,
+    };
+    let mut values = vec![false; packing.instance.placements.len()];
+    for &i in &outcome.best {
+        values[i] = true;
+    }
+    let witness = Assignment::new(values);
+    puzzle
+        .verify(&puzzle.decode(&witness))
+        .map_err(|e| internal(format!("the Russian-doll packing: {e}")))?;
+    let ranking = Ranking::new(packing, &table.order);
+    check_shape(&table, &ranking.first, &outcome.best, optimum)
+        .map_err(|e| internal(format!("the Russian-doll table: {e}")))?;
+    Ok((table, ranking, witness))
 }
 
 /// Refutes step `c` into `folder`, or keeps the proof already there if it checks; the
