@@ -63,7 +63,7 @@ pub fn shard(
     let options = DollOptions {
         stop: Some(control.stop_flag()),
         deadline,
-        memo_bytes: russian_doll::memo_bytes_within(control.max_memory()),
+        memo_bytes: russian_doll::memo_bytes_for(control),
         ..DollOptions::default()
     };
     let run = match box_shard::run_shard(puzzle, Some(&bytes), dir, shard, split_nodes, &options) {

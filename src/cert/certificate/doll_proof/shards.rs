@@ -153,7 +153,7 @@ fn table_nodes(instance: &PackingInstance, control: &Control) -> Result<DollOutc
     let doll = DollOptions {
         stop: Some(control.stop_flag()),
         threads: 1,
-        memo_bytes: russian_doll::memo_bytes_within(control.max_memory()),
+        memo_bytes: russian_doll::memo_bytes_for(control),
         ..DollOptions::default()
     };
     russian_doll::solve(instance, &doll, |_, _| {}).map_err(|e| e.to_string())

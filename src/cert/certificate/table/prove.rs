@@ -159,7 +159,7 @@ pub fn prove(
     let internal = ProveError::Internal;
     let doll = DollOptions {
         stop: Some(control.stop_flag()),
-        memo_bytes: russian_doll::memo_bytes_within(control.max_memory()),
+        memo_bytes: russian_doll::memo_bytes_for(control),
         ..DollOptions::default()
     };
     let outcome = russian_doll::solve(&packing.instance, &doll, |_, _| {})
