@@ -298,7 +298,7 @@ pub fn run_shard_under(
     let options = DollOptions {
         stop: Some(control.stop_flag()),
         deadline,
-        memo_bytes: russian_doll::memo_bytes_within(control.max_memory()),
+        memo_bytes: russian_doll::memo_bytes_for(control),
         ..DollOptions::default()
     };
     run_shard(puzzle, model_bytes, dir, shard, split_nodes, &options)

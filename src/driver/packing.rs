@@ -320,7 +320,7 @@ fn russian_doll(
             row_bounds: &row_bounds,
             row_weights: &row_weights,
             late_weights: race.as_ref().map(BoundRace::doll_weights),
-            memo_bytes: russian_doll::memo_bytes_within(control.max_memory()),
+            memo_bytes: russian_doll::memo_bytes_for(control),
             ..DollOptions::default()
         };
         let outcome = russian_doll::solve(instance, &options, |position, entry| {

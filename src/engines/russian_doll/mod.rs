@@ -73,6 +73,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 use std::time::Instant;
 
+use crate::base::Control;
 use crate::geometry::placements::PackingInstance;
 use crate::geometry::weights::CellWeights;
 
@@ -230,6 +231,13 @@ pub struct DollOptions<'a> {
 /// the rest for everything else the run holds (the doll's own tables take megabytes).
 pub fn memo_bytes_within(max_memory: u64) -> u64 {
     max_memory / 4 * 3
+}
+
+/// The memo's share of the `--max-memory` of the run `control` governs: the
+/// [`DollOptions::memo_bytes`] of every doll a command runs, so that each takes the same
+/// share.
+pub fn memo_bytes_for(control: &Control) -> u64 {
+    memo_bytes_within(control.max_memory())
 }
 
 impl Default for DollOptions<'_> {

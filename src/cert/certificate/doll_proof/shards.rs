@@ -51,9 +51,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::super::read::{check_digest, first_difference, CheckedFolder};
-use super::super::table::{
-    check_shape, check_table_and_witness, Ranking, Table, TABLE_FILE, TABLE_ROLE,
-};
+use super::super::table::{check_table_and_witness, proved_table, Table, TABLE_FILE, TABLE_ROLE};
 use super::super::write::{write_error, write_manifest, Folder, Record};
 use super::super::{
     witness_text, CheckError, Checked, Claim, EncodingEntry, FileEntry, Manifest, ProveError,
@@ -70,7 +68,6 @@ use crate::engines::russian_doll::{
     DollProofOptions, ShardOpb,
 };
 use crate::geometry::placements::PackingInstance;
-use crate::model::Assignment;
 use crate::puzzle::Puzzle;
 
 /// The start of a shard proof's manifest role; its presence marks a sharded certificate.
@@ -156,7 +153,7 @@ fn table_nodes(instance: &PackingInstance, control: &Control) -> Result<DollOutc
     let doll = DollOptions {
         stop: Some(control.stop_flag()),
         threads: 1,
-        memo_bytes: russian_doll::memo_bytes_within(control.max_memory()),
+        memo_bytes: russian_doll::memo_bytes_for(control),
         ..DollOptions::default()
     };
     russian_doll::solve(instance, &doll, |_, _| {}).map_err(|e| e.to_string())
@@ -274,32 +271,8 @@ pub(super) fn prove(
     if control.should_stop() {
         return Err(ProveError::Stopped(control.reason()));
     }
-    let entries: Vec<usize> = outcome
-        .table
-        .iter()
-        .map(|e| e.ok_or_else(|| internal("the Russian-doll table is incomplete".into())))
-        .collect::<Result<_, _>>()?;
+    let (table, _, witness) = proved_table(&outcome, puzzle, packing)?;
     let optimum = outcome.best.len();
-    if !outcome.proved || entries.last() != Some(&0) || entries[0] != optimum {
-        return Err(internal(
-            "the Russian-doll search did not prove its answer".into(),
-        ));
-    }
-    let table = Table {
-        order: outcome.order.clone(),
-        entries,
-    };
-    let mut values = vec![false; instance.placements.len()];
-    for &i in &outcome.best {
-        values[i] = true;
-    }
-    let witness = Assignment::new(values);
-    puzzle
-        .verify(&puzzle.decode(&witness))
-        .map_err(|e| internal(format!("the Russian-doll packing: {e}")))?;
-    let ranking = Ranking::new(packing, &table.order);
-    check_shape(&table, &ranking.first, &outcome.best, optimum)
-        .map_err(|e| internal(format!("the Russian-doll table: {e}")))?;
     let searched = start.elapsed().as_secs_f64();
 
     let positions = table.order.len();

@@ -34,10 +34,9 @@ use rustc_hash::FxHashMap;
 
 use super::super::instance::Prepared;
 use super::super::window::Window;
-use super::{
-    bits, packing_opb, push_exactly_one, supported, x, DollProofError, DollProofOptions, Prover,
-    ALL,
-};
+use super::cells::{bits, ALL};
+use super::model::{packing_opb, push_exactly_one, x};
+use super::{supported, DollProofError, DollProofOptions, Prover};
 use crate::formats::lines::{LineWriter, WriteError};
 use crate::formats::veripb::{
     Constraint, ConstraintId, Lit, Objective, OpbFile, PolItem, Relation, Step, VarNames,
