@@ -38,7 +38,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "report",
         &[
-            "cert", "driver", "puzzle", "checkers", "encode", "model", "geometry", "base",
+            "cert", "driver", "puzzle", "checkers", "encode", "formats", "model", "geometry",
+            "base",
         ],
     ),
 ];
