@@ -1,8 +1,9 @@
 //! The words of evidence: every [`Evidence`] as the sentence reports and `--json` give.
+//! The data comes up from the driver untouched; this file alone words it.
 
-use super::{
-    BoundFinder, Ceiling, DollStoppedAnswer, Evidence, MilpQuestion, Oracle, OracleKind,
-    PackingBound, PackingSearch,
+use crate::base::evidence::{
+    BoundFinder, Ceiling, CheckedFile, DollStoppedAnswer, Evidence, FileConstraint, MemberReached,
+    MilpQuestion, Oracle, OracleKind, PackingBound, PackingFrom, PackingSearch, SplitBound,
 };
 use crate::base::plural;
 use std::fmt;
@@ -45,27 +46,6 @@ impl fmt::Display for PackingBound {
                 f,
                 "the LP relaxation bound {value} (the relaxation's optimum is {relaxation:.3})"
             ),
-        }
-    }
-}
-
-impl PackingBound {
-    /// The bound's argument in a few words, as a model's stated upper bound gives it
-    /// ("area: 144 cells / 4 cells per piece").
-    pub fn reason(&self) -> String {
-        match self {
-            PackingBound::Area {
-                cells,
-                smallest,
-                limited: false,
-                ..
-            } => format!("area: {cells} cells / {}", plural(*smallest as u64, "cell")),
-            PackingBound::Area { cells, .. } => {
-                format!("area: {cells} cells, smallest pieces first within their maxima")
-            }
-            PackingBound::Lp { relaxation, .. } => {
-                format!("LP relaxation: {relaxation:.3} rounded down")
-            }
         }
     }
 }
@@ -499,7 +479,383 @@ impl fmt::Display for Evidence {
                 "{stopped} (the LP relaxation bound was not computed: {placements} placements, \
                  more than {limit})"
             ),
-            Evidence::Text(text) => f.write_str(text),
+            Evidence::Decoded {
+                answer,
+                answer_kind,
+                checked,
+                model_vars,
+                family,
+                claimed_optimal,
+            } => {
+                write!(f, "{answer} ({answer_kind}) ")?;
+                match checked {
+                    Some(CheckedFile { name, constraints }) => {
+                        let unit = match constraints {
+                            FileConstraint::Clause => "clause",
+                            FileConstraint::HardClause => "hard clause",
+                            FileConstraint::Row => "row",
+                            FileConstraint::Constraint => "constraint",
+                        };
+                        write!(f, "satisfies every {unit} of {name}")?
+                    }
+                    None => f.write_str(
+                        "read by the names `emit` writes now (no file given, so none of its \
+                         constraints was checked)",
+                    )?,
+                }
+                write!(
+                    f,
+                    "; the {model_vars} model variables matched by name, the solution verified \
+                     by the {family} rules"
+                )?;
+                f.write_str(match claimed_optimal {
+                    Some(true) => "; the solver's claim that it is optimal is not checked",
+                    Some(false) => "; not claimed optimal",
+                    None => "",
+                })
+            }
+            Evidence::Impossible { reason } => f.write_str(reason),
+            Evidence::SolverFailed { error } => f.write_str(error),
+            Evidence::Portfolio { chosen, others } => {
+                write!(f, "{chosen} (portfolio: ")?;
+                for (i, other) in others.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("; ")?;
+                    }
+                    write!(f, "{other}")?;
+                }
+                f.write_str(")")
+            }
+            Evidence::MeetsMemberBound {
+                label,
+                value,
+                prover,
+                proof,
+            } => write!(
+                f,
+                "{label} found {value}, which meets the bound {prover} proved: {proof}"
+            ),
+            Evidence::SettledBoxes {
+                own,
+                bound,
+                packing,
+                optimal,
+            } => {
+                let how: Vec<String> = [
+                    bound.as_ref().map(ToString::to_string),
+                    packing.as_ref().map(ToString::to_string),
+                ]
+                .into_iter()
+                .flatten()
+                .collect();
+                let how = how.join("; ");
+                if *optimal {
+                    write!(
+                        f,
+                        "optimal by cutting the box into boxes this sweep settled: {how} (its own \
+                         search: {own})"
+                    )
+                } else {
+                    write!(f, "{own}; from boxes this sweep settled: {how}")
+                }
+            }
         }
+    }
+}
+
+impl fmt::Display for MemberReached {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MemberReached::Answered {
+                label,
+                stopped_by,
+                value,
+                status,
+                bound,
+            } => {
+                f.write_str(label)?;
+                if let Some(chosen) = stopped_by {
+                    write!(f, ", stopped when {chosen} answered,")?;
+                }
+                match value {
+                    Some(value) => write!(f, " had found {value}")?,
+                    None => f.write_str(" had found nothing")?,
+                }
+                match (status.is_proven(), bound) {
+                    (true, _) => write!(f, " and says {}", status.answer(*value)),
+                    (false, Some(bound)) => write!(f, ", at most {bound}"),
+                    (false, None) => Ok(()),
+                }
+            }
+            MemberReached::Failed { label, error } => write!(f, "{label} failed: {error}"),
+            MemberReached::Silent { label, waited_ms } => write!(
+                f,
+                "{label} had not reported within {waited_ms} ms of being stopped"
+            ),
+        }
+    }
+}
+
+impl fmt::Display for SplitBound {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let SplitBound {
+            bound,
+            width,
+            height,
+            first,
+            extent,
+            near,
+            far,
+            columns,
+        } = *self;
+        if columns {
+            write!(
+                f,
+                "at most {bound}: {near} for the pieces whose left column is among the first \
+                 {first} (they lie in the left {} x {height} box) and {far} for the rest (the {} \
+                 x {height} box to their right)",
+                first + extent,
+                width - first
+            )
+        } else {
+            write!(
+                f,
+                "at most {bound}: {near} for the pieces whose top row is among the first {first} \
+                 (they lie in the top {width} x {} box) and {far} for the rest (the {width} x {} \
+                 box below)",
+                first + extent,
+                height - first
+            )
+        }
+    }
+}
+
+impl fmt::Display for PackingFrom {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            PackingFrom::Inside {
+                value,
+                width,
+                height,
+            } => write!(
+                f,
+                "a packing of {value} from the {width} x {height} box, which fits inside"
+            ),
+            PackingFrom::Stacked {
+                value,
+                width,
+                top,
+                bottom,
+            } => write!(
+                f,
+                "a packing of {value} stacked from packings of the {width} x {top} and {width} x \
+                 {bottom} boxes"
+            ),
+            PackingFrom::SideBySide {
+                value,
+                height,
+                left,
+                right,
+            } => write!(
+                f,
+                "a packing of {value} put together from packings of the {left} x {height} and \
+                 {right} x {height} boxes side by side"
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::evidence::{CheckedFile, FileConstraint};
+    use crate::base::{Status, Stop};
+
+    fn stopped() -> Evidence {
+        Evidence::ModelStopped {
+            stop: Stop::TimeLimit,
+            found: true,
+            objective: true,
+        }
+    }
+
+    #[test]
+    fn a_puzzles_reason_and_a_solvers_error_are_given_as_they_are() {
+        let reason = "no dissection: 25 cells cannot be split into 2 equal parts";
+        let impossible = Evidence::Impossible {
+            reason: reason.into(),
+        };
+        assert_eq!(impossible.to_string(), reason);
+        let failed = Evidence::SolverFailed {
+            error: "proof output failed".into(),
+        };
+        assert_eq!(failed.to_string(), "proof output failed");
+    }
+
+    #[test]
+    fn a_portfolio_says_what_every_other_member_reached() {
+        let evidence = Evidence::Portfolio {
+            chosen: Box::new(Evidence::DollFound { found: 46, k: 46 }),
+            others: vec![
+                MemberReached::Answered {
+                    label: "sat".into(),
+                    stopped_by: Some("native".into()),
+                    value: Some(45),
+                    status: Status::Feasible,
+                    bound: Some(47),
+                },
+                MemberReached::Answered {
+                    label: "milp:cbc".into(),
+                    stopped_by: None,
+                    value: None,
+                    status: Status::Unsatisfiable,
+                    bound: None,
+                },
+                MemberReached::Failed {
+                    label: "sat:cadical".into(),
+                    error: "crashed".into(),
+                },
+                MemberReached::Silent {
+                    label: "milp".into(),
+                    waited_ms: 30,
+                },
+            ],
+        };
+        assert_eq!(
+            evidence.to_string(),
+            "native Russian-doll search found 46 >= 46 (the optimum) (portfolio: sat, stopped \
+             when native answered, had found 45, at most 47; milp:cbc had found nothing and says \
+             unsatisfiable; sat:cadical failed: crashed; milp had not reported within 30 ms of \
+             being stopped)"
+        );
+    }
+
+    #[test]
+    fn a_packing_meeting_another_members_bound_names_both() {
+        let evidence = Evidence::MeetsMemberBound {
+            label: "sat".into(),
+            value: 45,
+            prover: "native".into(),
+            proof: Box::new(stopped()),
+        };
+        assert_eq!(
+            evidence.to_string(),
+            "sat found 45, which meets the bound native proved: time limit reached; the best \
+             solution found is not proven optimal"
+        );
+    }
+
+    #[test]
+    fn boxes_a_sweep_settled_are_worded_by_their_cuts() {
+        let rows = SplitBound {
+            bound: 3,
+            width: 5,
+            height: 13,
+            first: 6,
+            extent: 2,
+            near: 2,
+            far: 1,
+            columns: false,
+        };
+        assert_eq!(
+            rows.to_string(),
+            "at most 3: 2 for the pieces whose top row is among the first 6 (they lie in the top \
+             5 x 8 box) and 1 for the rest (the 5 x 7 box below)"
+        );
+        let columns = SplitBound {
+            columns: true,
+            width: 13,
+            height: 5,
+            ..rows
+        };
+        assert_eq!(
+            columns.to_string(),
+            "at most 3: 2 for the pieces whose left column is among the first 6 (they lie in the \
+             left 8 x 5 box) and 1 for the rest (the 7 x 5 box to their right)"
+        );
+        let inside = PackingFrom::Inside {
+            value: 3,
+            width: 5,
+            height: 12,
+        };
+        assert_eq!(
+            inside.to_string(),
+            "a packing of 3 from the 5 x 12 box, which fits inside"
+        );
+        let stacked = PackingFrom::Stacked {
+            value: 3,
+            width: 5,
+            top: 6,
+            bottom: 7,
+        };
+        assert_eq!(
+            stacked.to_string(),
+            "a packing of 3 stacked from packings of the 5 x 6 and 5 x 7 boxes"
+        );
+        let side = PackingFrom::SideBySide {
+            value: 3,
+            height: 5,
+            left: 6,
+            right: 7,
+        };
+        assert_eq!(
+            side.to_string(),
+            "a packing of 3 put together from packings of the 6 x 5 and 7 x 5 boxes side by side"
+        );
+        let optimal = Evidence::SettledBoxes {
+            own: Box::new(stopped()),
+            bound: Some(rows),
+            packing: Some(stacked),
+            optimal: true,
+        };
+        assert_eq!(
+            optimal.to_string(),
+            "optimal by cutting the box into boxes this sweep settled: at most 3: 2 for the \
+             pieces whose top row is among the first 6 (they lie in the top 5 x 8 box) and 1 for \
+             the rest (the 5 x 7 box below); a packing of 3 stacked from packings of the 5 x 6 \
+             and 5 x 7 boxes (its own search: time limit reached; the best solution found is not \
+             proven optimal)"
+        );
+        let bounded = Evidence::SettledBoxes {
+            own: Box::new(stopped()),
+            bound: None,
+            packing: Some(inside),
+            optimal: false,
+        };
+        assert_eq!(
+            bounded.to_string(),
+            "time limit reached; the best solution found is not proven optimal; from boxes this \
+             sweep settled: a packing of 3 from the 5 x 12 box, which fits inside"
+        );
+    }
+
+    #[test]
+    fn a_decoded_answer_says_what_was_checked() {
+        let decoded = |checked, family: &str, claimed_optimal| Evidence::Decoded {
+            answer: "answer.txt".into(),
+            answer_kind: "MaxSAT answer".into(),
+            checked,
+            model_vars: 64,
+            family: family.into(),
+            claimed_optimal,
+        };
+        let file = CheckedFile {
+            name: "model.wcnf".into(),
+            constraints: FileConstraint::HardClause,
+        };
+        let checked = decoded(Some(file), "queens", Some(true));
+        assert_eq!(
+            checked.to_string(),
+            "answer.txt (MaxSAT answer) satisfies every hard clause of model.wcnf; the 64 model \
+             variables matched by name, the solution verified by the queens rules; the solver's \
+             claim that it is optimal is not checked"
+        );
+        let unchecked = decoded(None, "dissection", None);
+        assert_eq!(
+            unchecked.to_string(),
+            "answer.txt (MaxSAT answer) read by the names `emit` writes now (no file given, so \
+             none of its constraints was checked); the 64 model variables matched by name, the \
+             solution verified by the dissection rules"
+        );
     }
 }
