@@ -1,9 +1,11 @@
-//! The words of evidence: every [`Evidence`] as the sentence reports and `--json` give.
+//! The words of evidence: every [`Evidence`] and [`CountEvidence`] as the sentence reports
+//! and `--json` give.
 //! The data comes up from the driver untouched; this file alone words it.
 
 use crate::base::evidence::{
-    BoundFinder, Ceiling, CheckedFile, DollStoppedAnswer, Evidence, FileConstraint, MemberReached,
-    MilpQuestion, Oracle, OracleKind, PackingBound, PackingFrom, PackingSearch, SplitBound,
+    BoundFinder, Ceiling, CheckedFile, CountEvidence, DissectionSearch, DollStoppedAnswer,
+    Evidence, FileConstraint, MemberReached, MilpQuestion, Oracle, OracleKind, PackingBound,
+    PackingFrom, PackingSearch, SplitBound, TilingCounter,
 };
 use crate::base::plural;
 use std::fmt;
@@ -665,6 +667,135 @@ impl fmt::Display for PackingFrom {
     }
 }
 
+impl fmt::Display for CountEvidence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CountEvidence::NoOptimum { stop } => {
+                write!(f, "{} before the optimum was found", stop.reason())
+            }
+            CountEvidence::Constellations {
+                constellations,
+                stop,
+            } => {
+                let how = "native count of N-queens by start constellations (border queens canonical under the 8 symmetries, completions weighted by orbit size)";
+                let counted = plural(*constellations, "constellation");
+                match stop {
+                    None => write!(f, "{how}, {counted}"),
+                    Some(stop) => write!(
+                        f,
+                        "{}; {how}: the {counted} finished before the stop, a lower bound",
+                        stop.reason()
+                    ),
+                }
+            }
+            CountEvidence::QueensSearch {
+                queens,
+                done,
+                subproblems,
+                nodes,
+                stop,
+            } => match stop {
+                None => write!(
+                    f,
+                    "native counting DFS over every placement of {} (the optimum, proved first), pruned by open row and column segments; {}, {}",
+                    plural(*queens as u64, "queen"),
+                    plural(*subproblems, "subproblem"),
+                    plural(*nodes, "node")
+                ),
+                Some(stop) => write!(
+                    f,
+                    "{}; {done} of {subproblems} subproblems counted",
+                    stop.reason()
+                ),
+            },
+            CountEvidence::TooFewGroups { value } => write!(
+                f,
+                "at least {value} is impossible by counting the at-most-one groups"
+            ),
+            CountEvidence::SatQueens {
+                value,
+                cell_vars,
+                calls,
+                stop,
+            } => match stop {
+                None => write!(
+                    f,
+                    "varisat enumeration with \"at least {value}\" assumed and one blocking clause per solution over the {cell_vars} cell variables, until unsatisfiable ({})",
+                    plural(*calls, "call")
+                ),
+                Some(stop) => write!(f, "{}; enumeration not finished", stop.reason()),
+            },
+            CountEvidence::Tilings {
+                by,
+                tilings,
+                up_to_symmetry,
+                symmetries,
+                stop,
+            } => {
+                let how = match by {
+                    TilingCounter::ExactCover => {
+                        "native exact cover (symmetric count: one piece placed once per orbit)"
+                    }
+                    TilingCounter::Varisat => {
+                        "varisat enumeration with one blocking clause per tiling, orbits named by their least image"
+                    }
+                };
+                let counted = format!(
+                    "{tilings} tilings, {up_to_symmetry} up to the region's {symmetries} symmetries"
+                );
+                match stop {
+                    None => write!(f, "{how}: {counted}"),
+                    Some(stop) => write!(
+                        f,
+                        "{}; {how}: {counted} found before the stop, a lower bound",
+                        stop.reason()
+                    ),
+                }
+            }
+            CountEvidence::TilingsListed => {
+                f.write_str("native exact cover, every tiling listed and verified")
+            }
+            CountEvidence::Impossible { reason } => f.write_str(reason),
+            CountEvidence::Dissections { search, stop } => {
+                if let Some(stop) = stop {
+                    write!(f, "{}; ", stop.reason())?;
+                }
+                match search {
+                    DissectionSearch::Native { nodes } => {
+                        write!(f, "native search ({nodes} nodes)")?
+                    }
+                    DissectionSearch::Varisat { calls, cuts } => write!(
+                        f,
+                        "varisat with blocking clauses on the part variables ({}, {})",
+                        plural(*calls, "call"),
+                        plural(*cuts, "cut")
+                    )?,
+                }
+                if stop.is_some() {
+                    f.write_str(": the dissections found before the stop, a lower bound")?;
+                }
+                Ok(())
+            }
+            CountEvidence::ClassesKept {
+                counted,
+                seen,
+                members,
+                classes,
+            } => write!(
+                f,
+                "{counted}; {} seen one by one; the count given is the {} of the {} whose least member was found",
+                plural(*seen, "solution"),
+                plural(*members, "member"),
+                if *classes == 1 {
+                    "1 class".to_string()
+                } else {
+                    format!("{classes} classes")
+                },
+            ),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -857,5 +988,140 @@ mod tests {
              none of its constraints was checked); the 64 model variables matched by name, the \
              solution verified by the dissection rules"
         );
+    }
+
+    #[test]
+    fn counts_say_how_they_were_counted() {
+        let cases = [
+            (
+                CountEvidence::NoOptimum {
+                    stop: Stop::TimeLimit,
+                },
+                "time limit reached before the optimum was found",
+            ),
+            (
+                CountEvidence::Constellations {
+                    constellations: 12,
+                    stop: None,
+                },
+                "native count of N-queens by start constellations (border queens canonical under \
+                 the 8 symmetries, completions weighted by orbit size), 12 constellations",
+            ),
+            (
+                CountEvidence::Constellations {
+                    constellations: 1,
+                    stop: Some(Stop::Interrupted),
+                },
+                "interrupted; native count of N-queens by start constellations (border queens \
+                 canonical under the 8 symmetries, completions weighted by orbit size): the 1 \
+                 constellation finished before the stop, a lower bound",
+            ),
+            (
+                CountEvidence::QueensSearch {
+                    queens: 8,
+                    done: 64,
+                    subproblems: 64,
+                    nodes: 1000,
+                    stop: None,
+                },
+                "native counting DFS over every placement of 8 queens (the optimum, proved \
+                 first), pruned by open row and column segments; 64 subproblems, 1000 nodes",
+            ),
+            (
+                CountEvidence::QueensSearch {
+                    queens: 8,
+                    done: 3,
+                    subproblems: 64,
+                    nodes: 10,
+                    stop: Some(Stop::TimeLimit),
+                },
+                "time limit reached; 3 of 64 subproblems counted",
+            ),
+            (
+                CountEvidence::TooFewGroups { value: 9 },
+                "at least 9 is impossible by counting the at-most-one groups",
+            ),
+            (
+                CountEvidence::SatQueens {
+                    value: 8,
+                    cell_vars: 64,
+                    calls: 93,
+                    stop: None,
+                },
+                "varisat enumeration with \"at least 8\" assumed and one blocking clause per \
+                 solution over the 64 cell variables, until unsatisfiable (93 calls)",
+            ),
+            (
+                CountEvidence::SatQueens {
+                    value: 8,
+                    cell_vars: 64,
+                    calls: 5,
+                    stop: Some(Stop::TimeLimit),
+                },
+                "time limit reached; enumeration not finished",
+            ),
+            (
+                CountEvidence::Tilings {
+                    by: TilingCounter::ExactCover,
+                    tilings: 8,
+                    up_to_symmetry: 2,
+                    symmetries: 4,
+                    stop: None,
+                },
+                "native exact cover (symmetric count: one piece placed once per orbit): 8 \
+                 tilings, 2 up to the region's 4 symmetries",
+            ),
+            (
+                CountEvidence::Tilings {
+                    by: TilingCounter::Varisat,
+                    tilings: 8,
+                    up_to_symmetry: 2,
+                    symmetries: 4,
+                    stop: Some(Stop::TimeLimit),
+                },
+                "time limit reached; varisat enumeration with one blocking clause per tiling, \
+                 orbits named by their least image: 8 tilings, 2 up to the region's 4 symmetries \
+                 found before the stop, a lower bound",
+            ),
+            (
+                CountEvidence::TilingsListed,
+                "native exact cover, every tiling listed and verified",
+            ),
+            (
+                CountEvidence::Dissections {
+                    search: DissectionSearch::Native { nodes: 40 },
+                    stop: None,
+                },
+                "native search (40 nodes)",
+            ),
+            (
+                CountEvidence::Dissections {
+                    search: DissectionSearch::Varisat { calls: 3, cuts: 1 },
+                    stop: Some(Stop::Interrupted),
+                },
+                "interrupted; varisat with blocking clauses on the part variables (3 calls, 1 \
+                 cut): the dissections found before the stop, a lower bound",
+            ),
+            (
+                CountEvidence::ClassesKept {
+                    counted: Box::new(CountEvidence::QueensSearch {
+                        queens: 8,
+                        done: 3,
+                        subproblems: 64,
+                        nodes: 10,
+                        stop: Some(Stop::TimeLimit),
+                    }),
+                    seen: 1291,
+                    members: 1384,
+                    classes: 692,
+                },
+                "time limit reached; 3 of 64 subproblems counted; 1291 solutions seen one by one; \
+                 the count given is the 1384 members of the 692 classes whose least member was \
+                 found",
+            ),
+        ];
+        for (evidence, words) in cases {
+            assert_eq!(evidence.to_string(), words, "{evidence:?}");
+        }
     }
 }

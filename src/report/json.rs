@@ -3,7 +3,7 @@
 //! [`JSON_SCHEMA`](super::JSON_SCHEMA) key by [`document`]; `docs/json-schema.md` describes
 //! every field.
 
-use crate::base::evidence::{Evidence, PackingBound};
+use crate::base::evidence::{CountEvidence, Evidence, PackingBound};
 use crate::base::shard::Shard;
 use crate::base::{Goal, Size, Status};
 use crate::driver::enumerate::{model_digest, CountOutcome, EnumerateOptions, Merged};
@@ -275,8 +275,10 @@ pub struct CountReport {
     pub classes: Vec<ClassCount>,
     /// Whether the count is exact.
     pub complete: bool,
-    /// How the count was established.
+    /// How the count was established, in words.
     pub evidence: String,
+    /// How the count was established, as data.
+    pub established: CountEvidence,
     /// Wall-clock seconds.
     pub seconds: f64,
     /// With `--all`: every solution's grid.
@@ -305,7 +307,8 @@ impl CountReport {
             symmetries: outcome.symmetries,
             classes: class_counts(outcome.classes.iter().map(|(&s, &n)| (s as u64, n))),
             complete: outcome.complete,
-            evidence: outcome.evidence.clone(),
+            evidence: outcome.evidence.to_string(),
+            established: outcome.evidence.clone(),
             seconds: outcome.elapsed.as_secs_f64(),
             solutions: None,
         }

@@ -674,3 +674,118 @@ pub enum PackingFrom {
         right: usize,
     },
 }
+
+/// How a count (`solve --count`, `--all`, `--unique`) was established.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "how", rename_all = "snake_case")]
+pub enum CountEvidence {
+    /// The run stopped before the optimum, the value to count, was proved.
+    NoOptimum {
+        /// Why it stopped.
+        stop: Stop,
+    },
+    /// The native count of N-queens on an empty board by start constellations.
+    Constellations {
+        /// Start constellations counted (all of them, or those finished before the stop).
+        constellations: u64,
+        /// Why it stopped before finishing, if it did.
+        stop: Option<Stop>,
+    },
+    /// The native counting DFS over every placement of `queens` queens.
+    QueensSearch {
+        /// The queens of every counted placement (the optimum, proved first).
+        queens: usize,
+        /// Subproblems counted.
+        done: u64,
+        /// Subproblems planned.
+        subproblems: u64,
+        /// Search nodes.
+        nodes: u64,
+        /// Why it stopped before finishing, if it did.
+        stop: Option<Stop>,
+    },
+    /// No placement of `value` queens: the objective's at-most-one groups are fewer.
+    TooFewGroups {
+        /// The value asked.
+        value: usize,
+    },
+    /// varisat enumeration of the placements of at least `value` queens, one blocking
+    /// clause per solution over the cell variables.
+    SatQueens {
+        /// The value assumed.
+        value: usize,
+        /// The cell variables the blocking clauses are over.
+        cell_vars: usize,
+        /// Solver calls made.
+        calls: u64,
+        /// Why it stopped before finishing, if it did.
+        stop: Option<Stop>,
+    },
+    /// Tilings counted, in all and up to the region's symmetries.
+    Tilings {
+        /// Who counted them.
+        by: TilingCounter,
+        /// Tilings found.
+        tilings: u64,
+        /// Tilings found up to the region's symmetries.
+        up_to_symmetry: u64,
+        /// The region's symmetries.
+        symmetries: usize,
+        /// Why it stopped before finishing, if it did.
+        stop: Option<Stop>,
+    },
+    /// Tilings listed by the native exact cover, each verified.
+    TilingsListed,
+    /// Counting alone shows the puzzle impossible, for the puzzle's stated reason.
+    Impossible {
+        /// The puzzle's reason, in its words.
+        reason: String,
+    },
+    /// Dissections enumerated, each once.
+    Dissections {
+        /// The search that listed them.
+        search: DissectionSearch,
+        /// Why it stopped before finishing, if it did.
+        stop: Option<Stop>,
+    },
+    /// A stopped `--unique` count that keeps only the classes whose least member was found.
+    ClassesKept {
+        /// How the count went before the stop.
+        counted: Box<CountEvidence>,
+        /// Solutions seen one by one.
+        seen: u64,
+        /// The members of the classes kept: the count given.
+        members: u64,
+        /// The classes kept.
+        classes: u64,
+    },
+}
+
+/// Which counter counted tilings.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TilingCounter {
+    /// The native exact cover (symmetric count: one piece placed once per orbit).
+    ExactCover,
+    /// varisat enumeration with one blocking clause per tiling, orbits named by their
+    /// least image.
+    Varisat,
+}
+
+/// The search that enumerated dissections.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum DissectionSearch {
+    /// The native search.
+    Native {
+        /// Search nodes.
+        nodes: u64,
+    },
+    /// varisat with blocking clauses on the part variables.
+    Varisat {
+        /// Solver calls made.
+        calls: u64,
+        /// Lazy-constraint cuts added.
+        cuts: u64,
+    },
+}
