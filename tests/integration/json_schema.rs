@@ -376,16 +376,8 @@ fn sweep_json_matches_the_documented_schema() {
 
 #[test]
 fn the_evidence_comes_as_data_beside_its_words() {
-    let run = puzzlec(
-        &models(),
-        &[
-            "solve",
-            "obstacle-queens.toml",
-            "--backend",
-            "sat",
-            "--json",
-        ],
-    );
+    let args = "solve obstacle-queens.toml --backend sat --json";
+    let run = puzzlec(&models(), &args.split(' ').collect::<Vec<_>>());
     assert_eq!(run.code, 0, "{}", run.stderr);
     let value: Value = serde_json::from_str(&run.stdout).unwrap();
     let established = &value["established"];
