@@ -24,7 +24,7 @@ pub enum Goal {
 }
 
 /// How a run ended.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// The best value was found and proved best.
@@ -48,6 +48,14 @@ impl Status {
             Status::Unsatisfiable => "unsatisfiable",
             Status::Feasible => "feasible",
             Status::Unknown => "unknown",
+        }
+    }
+
+    /// The answer in a few words, given the value found: "optimal 20", "unsatisfiable".
+    pub fn answer(self, value: Option<usize>) -> String {
+        match (self, value) {
+            (Status::Unsatisfiable | Status::Unknown, _) | (_, None) => self.name().to_string(),
+            (status, Some(value)) => format!("{} {value}", status.name()),
         }
     }
 

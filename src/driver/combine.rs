@@ -20,7 +20,8 @@
 use std::collections::HashMap;
 
 use super::{finish, Outcome, SolveError};
-use crate::base::{Goal, RawOutcome, Status};
+use crate::base::evidence::{PackingFrom, SplitBound};
+use crate::base::{Evidence, Goal, RawOutcome, Status};
 use crate::geometry::placements::orientations;
 use crate::puzzle::packing::{Packing, PackingKind, PackingSolution};
 use crate::puzzle::{Puzzle, Solution};
@@ -48,12 +49,12 @@ enum Cut {
 pub struct Combined {
     /// The proven upper bound (the box's own where no cut does better).
     pub bound: usize,
-    /// How the bound was combined, in words; `None` when it is the box's own.
-    pub bound_why: Option<String>,
+    /// How the bound was combined; `None` when it is the box's own.
+    pub bound_why: Option<SplitBound>,
     /// The best packing, in the box's row-major cells (not yet verified).
     pub packing: PackingSolution,
-    /// How the packing was combined, in words; `None` when it is the box's own.
-    pub packing_why: Option<String>,
+    /// How the packing was combined; `None` when it is the box's own.
+    pub packing_why: Option<PackingFrom>,
 }
 
 /// The boxes of one piece set that a sweep has settled or bounded (see the module doc).
@@ -148,42 +149,41 @@ impl BoxTable {
             return None;
         }
         let (ev, eh) = self.extent;
+        let split =
+            |columns: bool, first, extent, near: (usize, usize), far: (usize, usize)| SplitBound {
+                bound,
+                width,
+                height,
+                first,
+                extent,
+                near: memo.upper[&near].0,
+                far: memo.upper[&far].0,
+                columns,
+            };
         let bound_why = match bound_cut {
             Cut::Own | Cut::Inside(..) => None,
-            Cut::Rows(a) => Some(format!(
-                "at most {bound}: {} for the pieces whose top row is among the first {a} (they \
-                 lie in the top {width} x {} box) and {} for the rest (the {width} x {} box \
-                 below)",
-                memo.upper[&(width, a + ev)].0,
-                a + ev,
-                memo.upper[&(width, height - a)].0,
-                height - a
-            )),
-            Cut::Columns(b) => Some(format!(
-                "at most {bound}: {} for the pieces whose left column is among the first {b} \
-                 (they lie in the left {} x {height} box) and {} for the rest (the {} x \
-                 {height} box to their right)",
-                memo.upper[&(b + eh, height)].0,
-                b + eh,
-                memo.upper[&(width - b, height)].0,
-                width - b
-            )),
+            Cut::Rows(a) => Some(split(false, a, ev, (width, a + ev), (width, height - a))),
+            Cut::Columns(b) => Some(split(true, b, eh, (b + eh, height), (width - b, height))),
         };
         let packing_why = match packing_cut {
             Cut::Own => None,
-            Cut::Inside(w, h) => Some(format!(
-                "a packing of {value} from the {w} x {h} box, which fits inside"
-            )),
-            Cut::Rows(a) => Some(format!(
-                "a packing of {value} stacked from packings of the {width} x {a} and {width} x \
-                 {} boxes",
-                height - a
-            )),
-            Cut::Columns(b) => Some(format!(
-                "a packing of {value} put together from packings of the {b} x {height} and {} \
-                 x {height} boxes side by side",
-                width - b
-            )),
+            Cut::Inside(w, h) => Some(PackingFrom::Inside {
+                value,
+                width: w,
+                height: h,
+            }),
+            Cut::Rows(a) => Some(PackingFrom::Stacked {
+                value,
+                width,
+                top: a,
+                bottom: height - a,
+            }),
+            Cut::Columns(b) => Some(PackingFrom::SideBySide {
+                value,
+                height,
+                left: b,
+                right: width - b,
+            }),
         };
         let mut placed = Vec::new();
         self.build((width, height), (0, 0), width, &memo, &mut placed);
@@ -375,25 +375,16 @@ impl BoxTable {
         } else {
             (outcome.solution.clone(), own_value)
         };
-        let how: Vec<String> = [combined.bound_why, combined.packing_why]
-            .into_iter()
-            .flatten()
-            .collect();
-        let how = how.join("; ");
+        let optimal = witness.is_some() && value == bound;
+        let evidence = Evidence::SettledBoxes {
+            own: Box::new(outcome.evidence),
+            bound: combined.bound_why,
+            packing: combined.packing_why,
+            optimal,
+        };
         let raw = match witness {
-            Some(witness) if value == bound => {
-                let evidence = format!(
-                    "optimal by cutting the box into boxes this sweep settled: {how} (its own \
-                     search: {})",
-                    outcome.evidence
-                );
-                RawOutcome::optimal(witness, value, evidence.into(), outcome.size)
-            }
-            witness => {
-                let evidence =
-                    format!("{}; from boxes this sweep settled: {how}", outcome.evidence);
-                RawOutcome::stopped(witness, Some(bound), evidence.into(), outcome.size)
-            }
+            Some(witness) if optimal => RawOutcome::optimal(witness, value, evidence, outcome.size),
+            witness => RawOutcome::stopped(witness, Some(bound), evidence, outcome.size),
         };
         let mut improved = finish(
             &Puzzle::Packing(box_.clone()),

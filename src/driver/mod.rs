@@ -88,8 +88,9 @@ pub struct Outcome {
     pub value: Option<usize>,
     /// A proven upper bound, when known.
     pub bound: Option<usize>,
-    /// How the status was established: backend, bound refuted, proof.
-    pub evidence: String,
+    /// How the status was established: backend, bound refuted, proof (worded by
+    /// `report::evidence`).
+    pub evidence: Evidence,
     /// Wall-clock time.
     pub elapsed: Duration,
     /// The size of what the backend worked on.
@@ -104,12 +105,7 @@ pub struct Outcome {
 impl Outcome {
     /// The answer in a few words: "optimal 20", "unsatisfiable".
     pub fn answer(&self) -> String {
-        match (self.status, self.value) {
-            (Status::Unsatisfiable | Status::Unknown, _) | (_, None) => {
-                self.status.name().to_string()
-            }
-            (status, Some(value)) => format!("{} {value}", status.name()),
-        }
+        self.status.answer(self.value)
     }
 
     /// Who answered, for reports: the backend's name, or `backend:solver` for an external
@@ -314,7 +310,18 @@ impl From<packing::NativePackingError> for SolveError {
 /// let puzzle = puzzlec::load_model_file(&model)?;
 /// let outcome = puzzlec::solve(&puzzle, Backend::Native, Goal::Maximise, &Control::unlimited())?;
 /// assert_eq!(outcome.answer(), "optimal 20");
-/// assert!(outcome.evidence.starts_with("native"), "{}", outcome.evidence);
+/// // The evidence is data: here the native search's exhaustive refutation of one more queen,
+/// // or the structural bound met (`puzzlec::report::evidence` words it).
+/// use puzzlec::base::Evidence;
+/// assert!(
+///     matches!(
+///         outcome.evidence,
+///         Evidence::QueensExhausted { value: 20, .. } | Evidence::QueensStructural { found: 20 }
+///     ),
+///     "{:?}",
+///     outcome.evidence
+/// );
+/// assert!(outcome.evidence.to_string().starts_with("native"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn solve(
@@ -338,7 +345,7 @@ pub(crate) fn solve_knowing(
     let start = Instant::now();
     if let Some(reason) = puzzle.trivially_impossible() {
         // Counting alone settles it; every backend gives the same reason.
-        let raw = RawOutcome::unsatisfiable(None, Evidence::Text(reason), Size::default());
+        let raw = RawOutcome::unsatisfiable(None, Evidence::Impossible { reason }, Size::default());
         return finish(puzzle, backend, goal, raw, start.elapsed(), None);
     }
     // The native search solves a large model's LP beside its own when maximising; for "at
@@ -453,7 +460,7 @@ pub fn solve_with_sub_boxes(
     let puzzle = Puzzle::Packing(packing.clone());
     let (goal, backend) = (Goal::Maximise, Backend::Native);
     if let Some(reason) = puzzle.trivially_impossible() {
-        let raw = RawOutcome::unsatisfiable(None, Evidence::Text(reason), Size::default());
+        let raw = RawOutcome::unsatisfiable(None, Evidence::Impossible { reason }, Size::default());
         return Ok((
             finish(&puzzle, backend, goal, raw, start.elapsed(), None)?,
             Vec::new(),
@@ -793,8 +800,7 @@ fn finish(
         solution: raw.witness,
         value,
         bound: raw.bound,
-        // The sentence `base::evidence` words it as.
-        evidence: raw.evidence.to_string(),
+        evidence: raw.evidence,
         elapsed,
         size: raw.size,
         solver: None,
@@ -839,8 +845,8 @@ pub fn disagreement(outcomes: &[Outcome]) -> Option<String> {
 /// was not run because the comparison was interrupted.
 #[derive(Clone, Debug)]
 pub enum CompareRow {
-    /// The backend answered (proven or not).
-    Answered(Outcome),
+    /// The backend answered (proven or not); boxed, for its evidence makes it large.
+    Answered(Box<Outcome>),
     /// The run failed; `compare` records it and goes on.
     Failed {
         /// Who was asked, as [`Outcome::label`] names it.
@@ -869,7 +875,7 @@ impl CompareRow {
     /// The answer, when there is one.
     pub fn outcome(&self) -> Option<&Outcome> {
         match self {
-            CompareRow::Answered(outcome) => Some(outcome),
+            CompareRow::Answered(outcome) => Some(outcome.as_ref()),
             _ => None,
         }
     }

@@ -29,7 +29,8 @@ use super::external::{Contender, ExternalSolver};
 use super::guard::{self, Work};
 use super::packing_bounds::{LpOutcome, PackingBounds};
 use super::{bounds_of, solve, solve_external, solve_knowing, Backend, Outcome, SolveError};
-use crate::base::{Control, Goal, Status};
+use crate::base::evidence::MemberReached;
+use crate::base::{Control, Evidence, Goal, Status};
 use crate::puzzle::Puzzle;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
@@ -310,26 +311,26 @@ fn combine(
         return Err(error);
     };
     let mut outcome = answered.remove(chosen);
-    let others: Vec<String> = answered
+    let others: Vec<MemberReached> = answered
         .iter()
         .map(|o| reached(o, &outcome))
-        .chain(
-            failures
-                .iter()
-                .map(|(label, e)| format!("{label} failed: {e}")),
-        )
-        .chain(silent.iter().map(|label| {
-            format!(
-                "{label} had not reported within {} ms of being stopped",
-                REPORT_WAIT.as_millis()
-            )
+        .chain(failures.iter().map(|(label, e)| MemberReached::Failed {
+            label: label.clone(),
+            error: e.to_string(),
+        }))
+        .chain(silent.iter().map(|label| MemberReached::Silent {
+            label: label.clone(),
+            waited_ms: REPORT_WAIT.as_millis() as u64,
         }))
         .collect();
     if !outcome.status.is_proven() {
         settle_by_bounds(puzzle, goal, &mut outcome, &answered);
     }
     if !others.is_empty() {
-        outcome.evidence = format!("{} (portfolio: {})", outcome.evidence, others.join("; "));
+        outcome.evidence = Evidence::Portfolio {
+            chosen: Box::new(outcome.evidence),
+            others,
+        };
     }
     outcome.elapsed = elapsed;
     Ok(outcome)
@@ -355,35 +356,28 @@ fn settle_by_bounds(puzzle: &Puzzle, goal: Goal, outcome: &mut Outcome, others: 
         if bound == value {
             outcome.status = Status::Optimal;
             outcome.bound = Some(bound);
-            outcome.evidence = format!(
-                "{} found {value}, which meets the bound {} proved: {}",
-                outcome.label(),
-                other.label(),
-                other.evidence
-            );
+            outcome.evidence = Evidence::MeetsMemberBound {
+                label: outcome.label(),
+                value,
+                prover: other.label(),
+                proof: Box::new(other.evidence.clone()),
+            };
         } else if outcome.bound.is_none_or(|b| bound < b) {
             outcome.bound = Some(bound);
         }
     }
 }
 
-/// What a member other than the chosen one had reached, in words.
-fn reached(other: &Outcome, chosen: &Outcome) -> String {
-    let when = if chosen.status.is_proven() && !other.status.is_proven() {
-        format!(", stopped when {} answered,", chosen.label())
-    } else {
-        String::new()
-    };
-    let found = match other.value {
-        Some(value) => format!("found {value}"),
-        None => "found nothing".to_string(),
-    };
-    let bound = match (other.status.is_proven(), other.bound) {
-        (true, _) => format!(" and says {}", other.answer()),
-        (false, Some(bound)) => format!(", at most {bound}"),
-        (false, None) => String::new(),
-    };
-    format!("{}{when} had {found}{bound}", other.label())
+/// What a member other than the chosen one had reached.
+fn reached(other: &Outcome, chosen: &Outcome) -> MemberReached {
+    MemberReached::Answered {
+        label: other.label(),
+        stopped_by: (chosen.status.is_proven() && !other.status.is_proven())
+            .then(|| chosen.label()),
+        value: other.value,
+        status: other.status,
+        bound: other.bound,
+    }
 }
 
 /// Gives this process's threads of the given names the lowest scheduling priority (nice
@@ -432,7 +426,10 @@ mod tests {
             solution: None,
             value,
             bound,
-            evidence: format!("{} said so", backend.name()),
+            // A stand-in in words: the portfolio carries it whatever it says.
+            evidence: Evidence::Impossible {
+                reason: format!("{} said so", backend.name()),
+            },
             elapsed: Duration::from_secs(1),
             size: Size::default(),
             solver: None,
@@ -481,7 +478,7 @@ mod tests {
             (Backend::Sat, Status::Optimal, Some(46))
         );
         assert_eq!(
-            won.evidence,
+            won.evidence.to_string(),
             "sat said so (portfolio: native, stopped when sat answered, had found 45, at most 47)"
         );
         assert_eq!(won.elapsed, Duration::from_secs(3));
@@ -500,7 +497,7 @@ mod tests {
         );
         assert_eq!((best.value, best.bound), (Some(45), Some(48)));
         assert_eq!(
-            best.evidence,
+            best.evidence.to_string(),
             "sat said so (portfolio: native had found 44, at most 50)"
         );
     }
@@ -518,6 +515,7 @@ mod tests {
         );
         assert!(
             best.evidence
+                .to_string()
                 .starts_with("sat found 45, which meets the bound native proved: native said so"),
             "{}",
             best.evidence
@@ -540,7 +538,7 @@ mod tests {
         ];
         let won = combine(&maximised(), Goal::Maximise, members, Duration::ZERO).unwrap();
         assert_eq!(
-            won.evidence,
+            won.evidence.to_string(),
             "sat said so (portfolio: native failed: no; milp had not reported within 30 ms of being \
              stopped)"
         );

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::base::error::{NamesSettings, Setting};
 use crate::base::shard::{Shard, ShardFiles, ShardSet, ShardSetError};
-use crate::base::{Control, Goal};
+use crate::base::{Control, Evidence, Goal};
 use crate::driver::combine::BoxTable;
 use crate::driver::{solve, solve_with_sub_boxes, Backend, Outcome, SolveError};
 use crate::puzzle::packing::PackingKind;
@@ -67,8 +67,10 @@ pub struct SweepRow {
     pub bound: Option<usize>,
     /// The backend that answered.
     pub backend: String,
-    /// How the answer was established (the backend's evidence line).
-    pub evidence: String,
+    /// How the answer was established (the backend's evidence), as data: `established` in
+    /// the JSON, beside the `evidence` in words that `report::sweep` adds.
+    #[serde(rename = "established")]
+    pub evidence: Evidence,
     /// Wall-clock time of the instance.
     pub seconds: f64,
 }
@@ -527,57 +529,6 @@ pub fn merge(inputs: &[(String, String)]) -> Result<SweepReport, SweepMergeError
         stopped: rows.iter().filter(|r| !r.proven).count(),
         rows,
     })
-}
-
-/// The rows as text: one line per instance (size, answer, how established, time).
-pub fn text_table(report: &SweepReport) -> String {
-    let mut out = format!(
-        "{:<9} {:>7}  {:<9} {:>10}  {}\n",
-        "size", "optimum", "status", "time", "how"
-    );
-    for row in &report.rows {
-        let value = match (row.proven, row.value, row.bound) {
-            (true, Some(v), _) => v.to_string(),
-            (false, v, b) => format!(
-                "{}..{}",
-                v.map_or("?".into(), |v| v.to_string()),
-                b.map_or("?".into(), |b| b.to_string())
-            ),
-            (true, None, _) => "-".into(),
-        };
-        out.push_str(&format!(
-            "{:<9} {:>7}  {:<9} {:>8.3} s  {}\n",
-            row.name(),
-            value,
-            row.status,
-            row.seconds,
-            row.evidence
-        ));
-    }
-    out
-}
-
-/// The rows as CSV with a header line (`width,height,status,proven,value,bound,backend,
-/// seconds,evidence`); shards' CSV files concatenate into the whole (drop the repeated
-/// headers, sort by the first two columns).
-pub fn csv(report: &SweepReport) -> String {
-    let mut out = String::from("width,height,status,proven,value,bound,backend,seconds,evidence\n");
-    let opt = |v: Option<usize>| v.map_or(String::new(), |v| v.to_string());
-    for row in &report.rows {
-        out.push_str(&format!(
-            "{},{},{},{},{},{},{},{:.3},\"{}\"\n",
-            row.width,
-            row.height,
-            row.status,
-            row.proven,
-            opt(row.value),
-            opt(row.bound),
-            row.backend,
-            row.seconds,
-            row.evidence.replace('"', "\"\"")
-        ));
-    }
-    out
 }
 
 #[cfg(test)]

@@ -495,7 +495,7 @@ mod tests {
         };
         assert_eq!((value_of(6, 11), value_of(9, 11)), (Some(4), Some(6)));
         assert_eq!(
-            report.rows[2].evidence,
+            report.rows[2].evidence.to_string(),
             "native Russian-doll search refuted \"at least 5\": the suffix table of 66 scan cells, from the last back, filled in 1 round of 2 shards (processes with files between them)"
         );
         assert_eq!(

@@ -203,7 +203,9 @@ pub fn answer(
                 status: Status::Unknown,
                 witness: None,
                 bound: None,
-                evidence: Evidence::Text(error.to_string()),
+                evidence: Evidence::SolverFailed {
+                    error: error.to_string(),
+                },
                 size: oracle.size(),
             }))
         }

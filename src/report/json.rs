@@ -3,7 +3,7 @@
 //! [`JSON_SCHEMA`](super::JSON_SCHEMA) key by [`document`]; `docs/json-schema.md` describes
 //! every field.
 
-use crate::base::evidence::PackingBound;
+use crate::base::evidence::{CountEvidence, Evidence, PackingBound};
 use crate::base::shard::Shard;
 use crate::base::{Goal, Size, Status};
 use crate::driver::enumerate::{model_digest, CountOutcome, EnumerateOptions, Merged};
@@ -34,8 +34,11 @@ pub struct OutcomeRow<'a> {
     pub value: Option<usize>,
     /// A proven upper bound.
     pub bound: Option<usize>,
-    /// How the status was established.
-    pub evidence: &'a str,
+    /// How the status was established, in words.
+    pub evidence: String,
+    /// How the status was established, as data (see [`Evidence`]); `None` for a row of
+    /// `compare` with no answer.
+    pub established: Option<&'a Evidence>,
     /// Wall-clock seconds.
     pub seconds: f64,
     /// What the backend worked on; `None` when no size is known (a run stopped before
@@ -97,7 +100,8 @@ impl<'a> OutcomeRow<'a> {
             proven: outcome.status.is_proven(),
             value: outcome.value,
             bound: outcome.bound,
-            evidence: &outcome.evidence,
+            evidence: outcome.evidence.to_string(),
+            established: Some(&outcome.evidence),
             seconds: outcome.elapsed.as_secs_f64(),
             // An empty unit is `Size::default()`: no size was reported.
             size: (!outcome.size.unit.is_empty()).then_some(&outcome.size),
@@ -203,7 +207,8 @@ impl<'a> CompareRowJson<'a> {
                 proven: false,
                 value: None,
                 bound: None,
-                evidence,
+                evidence: evidence.to_string(),
+                established: None,
                 seconds,
                 size: None,
                 bounds: None,
@@ -270,8 +275,10 @@ pub struct CountReport {
     pub classes: Vec<ClassCount>,
     /// Whether the count is exact.
     pub complete: bool,
-    /// How the count was established.
+    /// How the count was established, in words.
     pub evidence: String,
+    /// How the count was established, as data.
+    pub established: CountEvidence,
     /// Wall-clock seconds.
     pub seconds: f64,
     /// With `--all`: every solution's grid.
@@ -300,7 +307,8 @@ impl CountReport {
             symmetries: outcome.symmetries,
             classes: class_counts(outcome.classes.iter().map(|(&s, &n)| (s as u64, n))),
             complete: outcome.complete,
-            evidence: outcome.evidence.clone(),
+            evidence: outcome.evidence.to_string(),
+            established: outcome.evidence.clone(),
             seconds: outcome.elapsed.as_secs_f64(),
             solutions: None,
         }

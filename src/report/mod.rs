@@ -1,12 +1,14 @@
 //! Reports: what the command line shows of puzzles and answers. Text pictures and SVG,
-//! terminal colour, JSON documents, model descriptions and catalogues.
+//! terminal colour, the words of evidence, JSON documents, model descriptions and catalogues.
 
 pub mod catalog;
 pub mod color;
+pub mod evidence;
 pub mod explain;
 pub mod json;
 pub mod render;
 pub mod svg;
+pub mod sweep;
 pub mod text;
 
 /// The version of every `--json` output's layout, in its `"schema"` key (documented in

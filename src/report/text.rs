@@ -33,7 +33,7 @@ pub fn comparison_table(rows: &[CompareRow], verdict: &Verdict) -> String {
     let mut errors = String::new();
     for row in rows {
         let o = match row {
-            CompareRow::Answered(o) => o,
+            CompareRow::Answered(o) => o.as_ref(),
             CompareRow::Failed {
                 label,
                 error,

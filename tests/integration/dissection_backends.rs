@@ -238,7 +238,7 @@ fn impossible_shapes_give_the_reason_in_every_backend() {
         let outcome = solve(&wrapped, backend, Goal::Maximise, &Control::unlimited()).unwrap();
         assert_eq!(outcome.status, Status::Unsatisfiable);
         assert_eq!(
-            outcome.evidence,
+            outcome.evidence.to_string(),
             "no dissection: 25 cells cannot be split into 2 equal parts"
         );
     }

@@ -37,11 +37,13 @@ fn documented() -> BTreeMap<String, BTreeMap<String, String>> {
 
 /// Every field path of `value` with its JSON value: objects recurse, arrays of objects
 /// recurse through `name[]`, other arrays are leaves. The keys of an object documented as
-/// a `map` (keys chosen by the data, such as file roles) all become `*`.
+/// a `map` (keys chosen by the data, such as file roles) all become `*`; an object
+/// documented as `data` (evidence, whose fields its own list documents) is a leaf.
 fn flatten<'a>(
     prefix: &str,
     value: &'a Value,
     maps: &BTreeSet<String>,
+    data: &BTreeSet<String>,
     out: &mut Vec<(String, &'a Value)>,
 ) {
     let Value::Object(map) = value else { return };
@@ -53,11 +55,14 @@ fn flatten<'a>(
             format!("{prefix}.{key}")
         };
         out.push((path.clone(), child));
+        if data.contains(&path) {
+            continue;
+        }
         match child {
-            Value::Object(_) => flatten(&path, child, maps, out),
+            Value::Object(_) => flatten(&path, child, maps, data, out),
             Value::Array(items) => {
                 for item in items.iter().filter(|i| i.is_object()) {
-                    flatten(&format!("{path}[]"), item, maps, out);
+                    flatten(&format!("{path}[]"), item, maps, data, out);
                 }
             }
             _ => {}
@@ -72,6 +77,8 @@ fn type_matches(documented: &str, value: &Value) -> bool {
         "number" => value.is_number(),
         "boolean" => value.is_boolean(),
         "object" | "map" => value.is_object(),
+        // Evidence as data: an object with a `how` tag.
+        "data" => value.is_object() && value["how"].is_string(),
         "array" => value.is_array(),
         "null" => value.is_null(),
         other => panic!("unknown documented type {other:?}"),
@@ -87,6 +94,11 @@ fn check_section(section: &str, runs: &[&[&str]]) {
     let maps: BTreeSet<String> = fields
         .iter()
         .filter(|(_, t)| t.as_str() == "map")
+        .map(|(f, _)| f.clone())
+        .collect();
+    let data: BTreeSet<String> = fields
+        .iter()
+        .filter(|(_, t)| t.split(" or ").any(|t| t == "data"))
         .map(|(f, _)| f.clone())
         .collect();
     let mut seen = BTreeSet::new();
@@ -143,7 +155,7 @@ fn check_section(section: &str, runs: &[&[&str]]) {
             .unwrap_or_else(|e| panic!("{args:?} prints JSON: {e}\n{}", run.stdout));
         assert_eq!(value["schema"], puzzlec::report::JSON_SCHEMA, "{args:?}");
         let mut flat = Vec::new();
-        flatten("", &value, &maps, &mut flat);
+        flatten("", &value, &maps, &data, &mut flat);
         for (path, v) in flat {
             let documented_type = fields
                 .get(&path)
@@ -251,12 +263,16 @@ fn explain_json_matches_the_documented_schema() {
 #[test]
 fn the_flattening_sees_nested_and_array_fields() {
     // Guards the checker itself: a nested field and an array-of-objects field are found.
-    let value: Value = serde_json::json!({"a": {"b": 1}, "c": [{"d": null}], "e": [1, 2]});
+    let value: Value = serde_json::json!({
+        "a": {"b": 1}, "c": [{"d": null}], "e": [1, 2], "f": {"how": "x", "g": 1}
+    });
     let mut flat = Vec::new();
     let maps = BTreeSet::from(["a".to_string()]);
-    flatten("", &value, &maps, &mut flat);
+    let data = BTreeSet::from(["f".to_string()]);
+    flatten("", &value, &maps, &data, &mut flat);
     let paths: Vec<&str> = flat.iter().map(|(p, _)| p.as_str()).collect();
-    assert_eq!(paths, ["a", "a.*", "c", "c[].d", "e"]);
+    assert_eq!(paths, ["a", "a.*", "c", "c[].d", "e", "f"]);
+    assert!(type_matches("data", &value["f"]));
     assert!(type_matches("integer or null", &Value::Null));
     assert!(!type_matches("integer", &serde_json::json!(0.5)));
 }
@@ -356,4 +372,26 @@ fn sweep_json_matches_the_documented_schema() {
             ],
         ],
     );
+}
+
+#[test]
+fn the_evidence_comes_as_data_beside_its_words() {
+    let args = "solve obstacle-queens.toml --backend sat --json";
+    let run = puzzlec(&models(), &args.split(' ').collect::<Vec<_>>());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let value: Value = serde_json::from_str(&run.stdout).unwrap();
+    let established = &value["established"];
+    assert_eq!(established["how"], "sat_refuted", "{established}");
+    assert_eq!(established["k"], 21, "{established}");
+    assert_eq!(established["by"]["name"], "varisat", "{established}");
+    assert_eq!(established["by"]["kind"], "embedded", "{established}");
+    assert_eq!(established["drat_lemmas"], Value::Null, "{established}");
+    // The words are those of the data.
+    let evidence = value["evidence"].as_str().unwrap();
+    assert!(
+        evidence.starts_with("varisat refuted \"at least 21\" ("),
+        "{evidence}"
+    );
+    let calls = established["calls"].as_u64().unwrap();
+    assert!(evidence.contains(&format!("; {calls} call")), "{evidence}");
 }

@@ -108,6 +108,7 @@ fn round_trip(dir: &Path, puzzle: &Puzzle, name: &str, format: Format) -> Result
         assert!(
             decoded
                 .evidence
+                .to_string()
                 .contains("claim that it is optimal is not checked"),
             "{name}: {}",
             decoded.evidence

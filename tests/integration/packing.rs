@@ -4,7 +4,7 @@
 use crate::common;
 
 use common::{models, puzzlec};
-use puzzlec::base::{Control, Goal, Status};
+use puzzlec::base::{Control, Evidence, Goal, Status, Stop};
 use puzzlec::driver::packing::{assignment_of, count_native, count_sat};
 use puzzlec::driver::{solve, Backend, Misuse, SolveError};
 use puzzlec::geometry::placements::{orientations, PieceLimit};
@@ -163,10 +163,11 @@ fn a_stopped_doll_hands_its_packing_to_the_neighbourhood_search() {
     assert_eq!(outcome.status, Status::Feasible, "{}", outcome.evidence);
     assert!(outcome.value.unwrap() >= 18, "{}", outcome.evidence);
     assert!(
-        outcome.evidence.starts_with(
+        outcome.evidence.to_string().starts_with(
             "time limit reached; the native Russian-doll search had not finished (at most "
         ) && outcome
             .evidence
+            .to_string()
             .contains(" by re-solving windows of it (large-neighbourhood search, "),
         "{}",
         outcome.evidence
@@ -176,9 +177,10 @@ fn a_stopped_doll_hands_its_packing_to_the_neighbourhood_search() {
     assert_eq!(outcome.status, Status::Satisfiable, "{}", outcome.evidence);
     assert!(outcome.value.unwrap() >= 20);
     assert!(
-        outcome.evidence.starts_with("found ")
+        outcome.evidence.to_string().starts_with("found ")
             && outcome
                 .evidence
+                .to_string()
                 .contains(" >= 20 after the native Russian-doll search stopped (at most "),
         "{}",
         outcome.evidence
@@ -193,7 +195,10 @@ fn the_cross_box_holds_19_and_no_more() {
     assert_eq!(outcome.status, Status::Optimal, "{}", outcome.evidence);
     assert_eq!(outcome.value, Some(19));
     assert!(
-        outcome.evidence.contains("refuted \"at least 20\""),
+        outcome
+            .evidence
+            .to_string()
+            .contains("refuted \"at least 20\""),
         "{}",
         outcome.evidence
     );
@@ -423,6 +428,7 @@ fn a_boxs_doll_table_settles_the_smaller_boxes_each_verified_and_as_solved_alone
             assert!(
                 outcome
                     .evidence
+                    .to_string()
                     .contains(&format!("Russian-doll search of the {w} x {h} box")),
                 "{}",
                 outcome.evidence
@@ -502,20 +508,26 @@ fn a_stopped_outcome_is_improved_verified_and_proved_when_the_cuts_meet() {
     stopped.solution = None;
     stopped.value = None;
     stopped.bound = Some(7);
-    stopped.evidence = "time limit reached".into();
+    stopped.evidence = Evidence::ModelStopped {
+        stop: Stop::TimeLimit,
+        found: false,
+        objective: true,
+    };
     let improved = table.improve(&box_, stopped).unwrap();
     assert_eq!(improved.answer(), "optimal 3");
     assert_eq!(improved.bound, Some(3));
     assert!(
         improved
             .evidence
+            .to_string()
             .starts_with("optimal by cutting the box into boxes this sweep settled: at most 3"),
         "{}",
         improved.evidence
     );
     assert!(improved
         .evidence
-        .ends_with("(its own search: time limit reached)"));
+        .to_string()
+        .ends_with("(its own search: time limit reached; no solution found)"));
     // Counts make the parts share an allowance: no table.
     let mut counted = crosses.clone();
     counted.pieces[0].limit = PieceLimit {

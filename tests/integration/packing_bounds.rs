@@ -37,9 +37,12 @@ fn t_and_i_tetrominoes_tile_12x12_so_the_area_bound_proves_36_at_once() {
             "native Russian-doll search found 36 (",
         ];
         assert!(
-            found.iter().any(|f| outcome.evidence.starts_with(f))
+            found
+                .iter()
+                .any(|f| outcome.evidence.to_string().starts_with(f))
                 && outcome
                     .evidence
+                    .to_string()
                     .ends_with("which meets the area bound (144 cells / 4 cells = 36)"),
             "{model}: {}",
             outcome.evidence
@@ -54,7 +57,7 @@ fn skew_tetrominoes_in_15x15_meet_the_lp_bound_49() {
     let outcome = maximise(&puzzle, Backend::Native, &Control::unlimited());
     assert_eq!(outcome.answer(), "optimal 49");
     assert!(
-        outcome.evidence.contains(
+        outcome.evidence.to_string().contains(
             "which meets the LP relaxation bound 49 (the relaxation's optimum is 49.000)"
         ),
         "{}",
@@ -96,6 +99,7 @@ fn sat_stops_at_the_bound_it_is_given() {
     assert!(
         outcome
             .evidence
+            .to_string()
             .ends_with("which equals the upper bound (area: 144 cells / 4 cells)"),
         "{}",
         outcome.evidence
@@ -115,7 +119,7 @@ fn at_least_above_a_bound_is_refuted_without_a_search() {
         assert_eq!(outcome.status, Status::Unsatisfiable);
         assert_eq!(outcome.bound, Some(36));
         assert_eq!(
-            outcome.evidence,
+            outcome.evidence.to_string(),
             "at least 37 is impossible: the area bound (144 cells / 4 cells = 36) is lower"
         );
     }
@@ -152,7 +156,7 @@ fn a_stopped_run_never_reports_a_bound_above_the_area_or_lp_bound() {
     let bounds = outcome.bounds.unwrap();
     assert_eq!(bounds.lp, LpOutcome::Skipped { placements: 11_664 });
     assert!(
-        outcome.evidence.contains(
+        outcome.evidence.to_string().contains(
             "; at most 177 by the area bound (1600 cells / 9 cells = 177) (the LP relaxation \
              bound was not computed: 11664 placements, more than 2000)"
         ),
@@ -202,6 +206,7 @@ fn skew_tetrominoes_in_16x16_are_proved_60_with_the_weights_the_race_hands_over(
     assert!(
         outcome
             .evidence
+            .to_string()
             .contains("cuts by the LP dual's cell weights"),
         "{}",
         outcome.evidence
@@ -262,7 +267,7 @@ fn quick_answers_and_named_backends_are_one_search() {
     if outcome.elapsed < puzzlec::driver::portfolio::HEAD_START {
         assert_eq!(outcome.backend, Backend::Native);
         assert!(
-            !outcome.evidence.contains("portfolio"),
+            !outcome.evidence.to_string().contains("portfolio"),
             "{}",
             outcome.evidence
         );

@@ -33,7 +33,7 @@ fn every_backend_proves_n_optimal_at_once_for_n_from_4_to_64() {
             assert_eq!(outcome.bound, Some(n), "n = {n}, {}", backend.name());
             // The evidence names the row bound; SAT and MILP start from the construction.
             assert!(
-                outcome.evidence.contains("one queen per row"),
+                outcome.evidence.to_string().contains("one queen per row"),
                 "n = {n}, {}: {}",
                 backend.name(),
                 outcome.evidence
@@ -42,8 +42,12 @@ fn every_backend_proves_n_optimal_at_once_for_n_from_4_to_64() {
                 assert!(
                     outcome
                         .evidence
+                        .to_string()
                         .contains("explicit construction (even columns, then odd")
-                        && outcome.evidence.contains("no solver call was needed"),
+                        && outcome
+                            .evidence
+                            .to_string()
+                            .contains("no solver call was needed"),
                     "n = {n}, {}: {}",
                     backend.name(),
                     outcome.evidence
@@ -124,9 +128,12 @@ fn external_solvers_ask_for_the_row_bound_first() {
             assert_eq!(outcome.value, Some(n), "{program}, n = {n}");
             if backend == Backend::Sat {
                 assert!(
-                    outcome.evidence.contains("minisat found")
-                        && outcome.evidence.contains("when asked for it first")
-                        && outcome.evidence.contains("one queen per row"),
+                    outcome.evidence.to_string().contains("minisat found")
+                        && outcome
+                            .evidence
+                            .to_string()
+                            .contains("when asked for it first")
+                        && outcome.evidence.to_string().contains("one queen per row"),
                     "n = {n}: {}",
                     outcome.evidence
                 );

@@ -1,13 +1,14 @@
 //! How a run's answer was established, as data: what was refuted or found, by whom, with
-//! what counts. The oracles and engines build it; the `wording` file alone turns it into the
-//! sentences of reports and `--json`. The wording sits here, beside the data, rather than in
-//! `report`: the driver fills `Outcome::evidence` with it, and the driver may not depend on
-//! the reports above it.
+//! what counts. The oracles, engines and the driver build it and carry it up to the
+//! reports; `report::evidence` alone turns it into the sentences of reports and `--json`,
+//! and `--json` gives the data too (serialised with snake_case tags).
 
-mod wording;
+use crate::base::{plural, Status};
+use serde::{Deserialize, Serialize};
 
 /// Why a run stopped before it finished.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Stop {
     /// An outside request (Ctrl-C) stopped it.
     Interrupted,
@@ -26,7 +27,8 @@ impl Stop {
 }
 
 /// What kind of solver an oracle is, which decides how its claims are worded.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum OracleKind {
     /// Linked in and called in-process (varisat, microlp).
     Embedded,
@@ -38,7 +40,7 @@ pub enum OracleKind {
 }
 
 /// The oracle that established an answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Oracle {
     /// Its name: `varisat`, `cadical`, `microlp`, `cbc`, `gecode`.
     pub name: String,
@@ -47,7 +49,8 @@ pub struct Oracle {
 }
 
 /// The largest objective value a model allows, and where that bound comes from.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Ceiling {
     /// The puzzle's stated upper bound, with its reason.
     Stated {
@@ -62,7 +65,8 @@ pub enum Ceiling {
 }
 
 /// The question a MILP oracle found infeasible.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum MilpQuestion {
     /// "At least k".
     AtLeast(usize),
@@ -71,7 +75,8 @@ pub enum MilpQuestion {
 }
 
 /// What a stopped Russian doll's packing answered.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum DollStoppedAnswer {
     /// It meets the bound: optimal.
     MeetsBound,
@@ -87,7 +92,8 @@ pub enum DollStoppedAnswer {
 }
 
 /// Which native packing search answered.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum PackingSearch {
     /// The exact-cover tiling search.
     ExactCover,
@@ -96,7 +102,7 @@ pub enum PackingSearch {
 }
 
 /// What a finished Russian-doll search's table rested on.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DollTable {
     /// Scan cells of the suffix table.
     pub cells: usize,
@@ -113,7 +119,7 @@ pub struct DollTable {
 }
 
 /// A stopped Russian doll's best packing improved by re-solving windows of it.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WindowsImproved {
     /// Pieces of the doll's own packing.
     pub from: usize,
@@ -125,7 +131,8 @@ pub struct WindowsImproved {
 
 /// A bound on a maximum packing known before any search (see
 /// [`crate::driver::packing_bounds`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum PackingBound {
     /// Counting cells: the pieces of a packing cover at most `cells` cells (those some
     /// placement covers), and the most pieces that fit in that many cells, smallest pieces
@@ -157,10 +164,30 @@ impl PackingBound {
             PackingBound::Area { value, .. } | PackingBound::Lp { value, .. } => value,
         }
     }
+
+    /// The bound's argument in a few words, as a model's stated upper bound gives it
+    /// ("area: 144 cells / 4 cells per piece").
+    pub fn reason(&self) -> String {
+        match self {
+            PackingBound::Area {
+                cells,
+                smallest,
+                limited: false,
+                ..
+            } => format!("area: {cells} cells / {}", plural(*smallest as u64, "cell")),
+            PackingBound::Area { cells, .. } => {
+                format!("area: {cells} cells, smallest pieces first within their maxima")
+            }
+            PackingBound::Lp { relaxation, .. } => {
+                format!("LP relaxation: {relaxation:.3} rounded down")
+            }
+        }
+    }
 }
 
 /// Which search found a packing that meets a [`PackingBound`].
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum BoundFinder {
     /// A native packing search.
     Native(PackingSearch),
@@ -179,7 +206,8 @@ pub enum BoundFinder {
 }
 
 /// How a run's status was established.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "how", rename_all = "snake_case")]
 pub enum Evidence {
     /// A SAT oracle refuted "at least k"; `calls` solver calls (runs), `cuts` cuts;
     /// an external program's refutation checked with a DRAT proof of `drat_lemmas`
@@ -472,13 +500,292 @@ pub enum Evidence {
         /// The most placements the LP is solved for.
         limit: usize,
     },
-    /// Anything else, already in words: a puzzle's reason it is impossible by counting, a
-    /// solver's error, and answers combined from other outcomes.
-    Text(String),
+    /// Counting alone shows the puzzle impossible, for the puzzle's stated reason.
+    Impossible {
+        /// The puzzle's reason, in its words.
+        reason: String,
+    },
+    /// The solver failed before it answered.
+    SolverFailed {
+        /// The solver's error message.
+        error: String,
+    },
+    /// A portfolio's answer: the evidence of the member whose answer was taken, and what
+    /// the other members had reached.
+    Portfolio {
+        /// The evidence of the member whose answer was taken.
+        chosen: Box<Evidence>,
+        /// What each other member had reached, failed or not reported.
+        others: Vec<MemberReached>,
+    },
+    /// A portfolio member's stopped packing meets the bound another member proved: optimal.
+    MeetsMemberBound {
+        /// Who found the packing (`native`, `sat:cadical`).
+        label: String,
+        /// Its pieces.
+        value: usize,
+        /// The member that proved the bound.
+        prover: String,
+        /// How that member proved it.
+        proof: Box<Evidence>,
+    },
+    /// A box's own stopped answer improved by cutting the box into boxes a sweep settled.
+    SettledBoxes {
+        /// How the box's own search ended.
+        own: Box<Evidence>,
+        /// The bound combined from two boxes, when it is better than the box's own.
+        bound: Option<SplitBound>,
+        /// The packing combined from smaller boxes, when it is better than the box's own.
+        packing: Option<PackingFrom>,
+        /// Whether the combined packing meets the combined bound.
+        optimal: bool,
+    },
+    /// A solver's answer file read back, checked and decoded into a verified solution.
+    Decoded {
+        /// The answer file's name.
+        answer: String,
+        /// What kind of answer it is, as its format is named ("MaxSAT answer").
+        answer_kind: String,
+        /// The emitted file whose constraints the answer's values satisfy; `None` when no
+        /// file was given (the variables are read by the names `emit` writes now).
+        checked: Option<CheckedFile>,
+        /// The model's variables, matched by name.
+        model_vars: usize,
+        /// The puzzle family whose rules verified the solution.
+        family: String,
+        /// Whether the solver claimed its solution optimal; `None` for a family without an
+        /// objective.
+        claimed_optimal: Option<bool>,
+    },
 }
 
-impl From<String> for Evidence {
-    fn from(text: String) -> Evidence {
-        Evidence::Text(text)
-    }
+/// An emitted file an answer's values were checked against.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckedFile {
+    /// The file's name.
+    pub name: String,
+    /// What its constraints are.
+    pub constraints: FileConstraint,
+}
+
+/// What an emitted file's constraints are.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FileConstraint {
+    /// Clauses of a CNF file.
+    Clause,
+    /// Hard clauses of a WCNF file.
+    HardClause,
+    /// Rows of an OPB or LP file.
+    Row,
+    /// Constraints of a MiniZinc model.
+    Constraint,
+}
+
+/// What a portfolio member other than the one whose answer was taken had reached.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "member", rename_all = "snake_case")]
+pub enum MemberReached {
+    /// It answered.
+    Answered {
+        /// The member (`native`, `sat:cadical`).
+        label: String,
+        /// The member whose proven answer stopped this unproven one, if that is how it
+        /// ended.
+        stopped_by: Option<String>,
+        /// The best value it found.
+        value: Option<usize>,
+        /// How its run ended.
+        status: Status,
+        /// Its proven upper bound, when known.
+        bound: Option<usize>,
+    },
+    /// It failed.
+    Failed {
+        /// The member.
+        label: String,
+        /// Its error, in words.
+        error: String,
+    },
+    /// It had not reported within `waited_ms` of being stopped.
+    Silent {
+        /// The member.
+        label: String,
+        /// How long the portfolio waited for it, in milliseconds.
+        waited_ms: u64,
+    },
+}
+
+/// A box's bound from cutting it in two where a row (or column) boundary splits the pieces:
+/// those that start among the first rows lie in one box, the rest in the other.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SplitBound {
+    /// The bound: `near + far`.
+    pub bound: usize,
+    /// The box's width.
+    pub width: usize,
+    /// The box's height.
+    pub height: usize,
+    /// Rows (columns) in which the near pieces start.
+    pub first: usize,
+    /// How far a piece reaches past the row (column) it starts in.
+    pub extent: usize,
+    /// The near box's bound.
+    pub near: usize,
+    /// The far box's bound.
+    pub far: usize,
+    /// Whether the cut is between columns (else rows).
+    pub columns: bool,
+}
+
+/// Where a box's packing, put together from smaller boxes' packings, comes from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PackingFrom {
+    /// A smaller box's packing, which fits inside.
+    Inside {
+        /// Its pieces.
+        value: usize,
+        /// The smaller box's width.
+        width: usize,
+        /// The smaller box's height.
+        height: usize,
+    },
+    /// Two boxes' packings, one above the other.
+    Stacked {
+        /// Their pieces.
+        value: usize,
+        /// The boxes' width.
+        width: usize,
+        /// The upper box's height.
+        top: usize,
+        /// The lower box's height.
+        bottom: usize,
+    },
+    /// Two boxes' packings, side by side.
+    SideBySide {
+        /// Their pieces.
+        value: usize,
+        /// The boxes' height.
+        height: usize,
+        /// The left box's width.
+        left: usize,
+        /// The right box's width.
+        right: usize,
+    },
+}
+
+/// How a count (`solve --count`, `--all`, `--unique`) was established.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "how", rename_all = "snake_case")]
+pub enum CountEvidence {
+    /// The run stopped before the optimum, the value to count, was proved.
+    NoOptimum {
+        /// Why it stopped.
+        stop: Stop,
+    },
+    /// The native count of N-queens on an empty board by start constellations.
+    Constellations {
+        /// Start constellations counted (all of them, or those finished before the stop).
+        constellations: u64,
+        /// Why it stopped before finishing, if it did.
+        stop: Option<Stop>,
+    },
+    /// The native counting DFS over every placement of `queens` queens.
+    QueensSearch {
+        /// The queens of every counted placement (the optimum, proved first).
+        queens: usize,
+        /// Subproblems counted.
+        done: u64,
+        /// Subproblems planned.
+        subproblems: u64,
+        /// Search nodes.
+        nodes: u64,
+        /// Why it stopped before finishing, if it did.
+        stop: Option<Stop>,
+    },
+    /// No placement of `value` queens: the objective's at-most-one groups are fewer.
+    TooFewGroups {
+        /// The value asked.
+        value: usize,
+    },
+    /// varisat enumeration of the placements of at least `value` queens, one blocking
+    /// clause per solution over the cell variables.
+    SatQueens {
+        /// The value assumed.
+        value: usize,
+        /// The cell variables the blocking clauses are over.
+        cell_vars: usize,
+        /// Solver calls made.
+        calls: u64,
+        /// Why it stopped before finishing, if it did.
+        stop: Option<Stop>,
+    },
+    /// Tilings counted, in all and up to the region's symmetries.
+    Tilings {
+        /// Who counted them.
+        by: TilingCounter,
+        /// Tilings found.
+        tilings: u64,
+        /// Tilings found up to the region's symmetries.
+        up_to_symmetry: u64,
+        /// The region's symmetries.
+        symmetries: usize,
+        /// Why it stopped before finishing, if it did.
+        stop: Option<Stop>,
+    },
+    /// Tilings listed by the native exact cover, each verified.
+    TilingsListed,
+    /// Counting alone shows the puzzle impossible, for the puzzle's stated reason.
+    Impossible {
+        /// The puzzle's reason, in its words.
+        reason: String,
+    },
+    /// Dissections enumerated, each once.
+    Dissections {
+        /// The search that listed them.
+        search: DissectionSearch,
+        /// Why it stopped before finishing, if it did.
+        stop: Option<Stop>,
+    },
+    /// A stopped `--unique` count that keeps only the classes whose least member was found.
+    ClassesKept {
+        /// How the count went before the stop.
+        counted: Box<CountEvidence>,
+        /// Solutions seen one by one.
+        seen: u64,
+        /// The members of the classes kept: the count given.
+        members: u64,
+        /// The classes kept.
+        classes: u64,
+    },
+}
+
+/// Which counter counted tilings.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TilingCounter {
+    /// The native exact cover (symmetric count: one piece placed once per orbit).
+    ExactCover,
+    /// varisat enumeration with one blocking clause per tiling, orbits named by their
+    /// least image.
+    Varisat,
+}
+
+/// The search that enumerated dissections.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum DissectionSearch {
+    /// The native search.
+    Native {
+        /// Search nodes.
+        nodes: u64,
+    },
+    /// varisat with blocking clauses on the part variables.
+    Varisat {
+        /// Solver calls made.
+        calls: u64,
+        /// Lazy-constraint cuts added.
+        cuts: u64,
+    },
 }

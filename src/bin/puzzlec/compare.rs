@@ -79,7 +79,7 @@ pub fn run(args: &Compare, session: &Session) -> Result<u8, Failure> {
             Contender::External(solver) => driver::solve_external(&puzzle, solver, goal, &control),
         };
         rows.push(match result {
-            Ok(outcome) => CompareRow::Answered(outcome),
+            Ok(outcome) => CompareRow::Answered(Box::new(outcome)),
             // A wrong solution is a bug to report loudly, not a row.
             Err(error @ (SolveError::WrongSolution { .. } | SolveError::WrongValue { .. })) => {
                 return Err(error.into())

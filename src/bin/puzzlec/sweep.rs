@@ -9,7 +9,7 @@ use crate::session::Session;
 use puzzlec::base::error::NamesSettings;
 use puzzlec::driver::box_shard::{BoxShardError, MODEL_FILE};
 use puzzlec::driver::sweep::{
-    csv, merge, parse_range, sweep, text_table, SweepAxes, SweepError, SweepOptions, SweepReport,
+    merge, parse_range, sweep, SweepAxes, SweepError, SweepOptions, SweepReport,
 };
 use puzzlec::driver::sweep_state::{self, BoxPart, ShardedSweep, SweepMerge, SweepStateError};
 use puzzlec::driver::Backend;
@@ -150,11 +150,11 @@ fn state_failure(error: SweepStateError) -> Failure {
 /// row was proved.
 fn print(report: &SweepReport, json: bool, as_csv: bool) -> Result<u8, Failure> {
     if json {
-        print_json(report);
+        print_json(puzzlec::report::sweep::json(report));
     } else if as_csv {
-        print_stdout(&csv(report));
+        print_stdout(&puzzlec::report::sweep::csv(report));
     } else {
-        print_stdout(&text_table(report));
+        print_stdout(&puzzlec::report::sweep::text_table(report));
     }
     let run = report.rows.len();
     if report.stopped > 0 {

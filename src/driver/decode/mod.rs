@@ -15,7 +15,8 @@
 //! two files through their formats' readers, `check` holds the answer to the file and the
 //! model, and `errors` words what goes wrong.
 
-use crate::base::Size;
+use crate::base::evidence::{CheckedFile, FileConstraint};
+use crate::base::{Evidence, Size};
 use crate::driver::emit::{emit, Format};
 use crate::driver::Backend;
 use crate::puzzle::{Puzzle, Solution};
@@ -84,8 +85,8 @@ pub struct Decoded {
     pub solution: Solution,
     /// Its objective value.
     pub value: usize,
-    /// How the answer was read and checked, in words.
-    pub evidence: String,
+    /// How the answer was read and checked.
+    pub evidence: Evidence,
     /// The emitted file's size (variables and clauses or rows).
     pub size: Size,
 }
@@ -164,37 +165,27 @@ pub fn decode(puzzle: &Puzzle, input: &DecodeInput) -> Result<Decoded, DecodeErr
         })
     })?;
     let value = puzzle.value(&solution);
-    let file_check = if emitted.checked {
-        format!(
-            "satisfies every {} of {}",
-            match emitted.body {
-                Body::Cnf(_) => "clause",
-                Body::Wcnf(_) => "hard clause",
-                Body::Opb(_) | Body::Lp(_) => "row",
-                Body::Mzn(..) => "constraint",
-            },
-            emitted.name
-        )
-    } else {
-        "read by the names `emit` writes now (no file given, so none of its constraints was checked)"
-            .to_string()
-    };
-    let claim = match (puzzle.has_objective(), optimal) {
-        (true, true) => "; the solver's claim that it is optimal is not checked",
-        (true, false) => "; not claimed optimal",
-        (false, _) => "",
-    };
+    let checked = emitted.checked.then(|| CheckedFile {
+        name: emitted.name.clone(),
+        constraints: match emitted.body {
+            Body::Cnf(_) => FileConstraint::Clause,
+            Body::Wcnf(_) => FileConstraint::HardClause,
+            Body::Opb(_) | Body::Lp(_) => FileConstraint::Row,
+            Body::Mzn(..) => FileConstraint::Constraint,
+        },
+    });
     Ok(Decoded {
         kind,
         solution,
         value,
-        evidence: format!(
-            "{answer_name} ({}) {file_check}; the {} model variables matched by name, the \
-             solution verified by the {} rules{claim}",
-            kind.describe(),
-            model.num_vars(),
-            puzzle.kind()
-        ),
+        evidence: Evidence::Decoded {
+            answer: answer_name.to_string(),
+            answer_kind: kind.describe().to_string(),
+            checked,
+            model_vars: model.num_vars(),
+            family: puzzle.kind().to_string(),
+            claimed_optimal: puzzle.has_objective().then_some(optimal),
+        },
         // The size reported is the file's, which the solver worked on.
         size: emitted.size(),
     })

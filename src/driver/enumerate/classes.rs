@@ -2,7 +2,7 @@
 //! which member of a class is counted for it, and what a stopped `--unique` count keeps.
 
 use super::CountOutcome;
-use crate::base::plural;
+use crate::base::evidence::CountEvidence;
 use crate::geometry::isometry::RectSymmetry;
 use crate::puzzle::queens::{Queens, QueensSolution};
 
@@ -22,17 +22,12 @@ pub(super) fn consistent_when_stopped(mut outcome: CountOutcome) -> CountOutcome
         .sum();
     let classes: u64 = outcome.classes.values().sum();
     if members != outcome.count {
-        outcome.evidence = format!(
-            "{}; {} seen one by one; the count given is the {} of the {} whose least member was found",
-            outcome.evidence,
-            plural(outcome.count, "solution"),
-            plural(members, "member"),
-            if classes == 1 {
-                "1 class".to_string()
-            } else {
-                format!("{classes} classes")
-            },
-        );
+        outcome.evidence = CountEvidence::ClassesKept {
+            counted: Box::new(outcome.evidence),
+            seen: outcome.count,
+            members,
+            classes,
+        };
     }
     outcome.count = members;
     outcome.unique_count = Some(classes);

@@ -4,7 +4,8 @@
 use super::stoppable::enumerate_stoppable;
 use super::{empty_outcome, CountOutcome, EnumerateOptions};
 use crate::base::error::Setting;
-use crate::base::{plural, Control};
+use crate::base::evidence::{CountEvidence, DissectionSearch};
+use crate::base::Control;
 use crate::driver::{Backend, Misuse, SolveError};
 use crate::puzzle::dissection::{Dissection, DissectionPuzzle};
 use crate::puzzle::Solution;
@@ -40,9 +41,8 @@ pub(super) fn dissections(
         backend,
         count: found.count,
         complete: found.complete,
-        evidence: found.evidence,
         elapsed: start.elapsed(),
-        ..empty_outcome()
+        ..empty_outcome(found.evidence)
     })
 }
 
@@ -53,8 +53,8 @@ pub struct DissectionCount {
     pub count: u64,
     /// Whether the search ran to the end, so `count` is the number of dissections.
     pub complete: bool,
-    /// How the count was established, in words.
-    pub evidence: String,
+    /// How the count was established.
+    pub evidence: CountEvidence,
 }
 
 /// Lists every dissection once (never once per labelling of its parts) with the native
@@ -70,7 +70,7 @@ pub fn enumerate_dissections(
         return Ok(DissectionCount {
             count: 0,
             complete: true,
-            evidence: reason,
+            evidence: CountEvidence::Impossible { reason },
         });
     }
     let mut wrong = None;
@@ -87,7 +87,12 @@ pub fn enumerate_dissections(
             DissectionCount {
                 count: search.count,
                 complete: search.complete,
-                evidence: format!("native search ({} nodes)", search.nodes),
+                evidence: CountEvidence::Dissections {
+                    search: DissectionSearch::Native {
+                        nodes: search.nodes,
+                    },
+                    stop: None,
+                },
             }
         }
         Backend::Sat => {
@@ -107,11 +112,13 @@ pub fn enumerate_dissections(
             DissectionCount {
                 count: found.count,
                 complete: found.complete,
-                evidence: format!(
-                    "varisat with blocking clauses on the part variables ({}, {})",
-                    plural(found.calls as u64, "call"),
-                    plural(found.cuts as u64, "cut")
-                ),
+                evidence: CountEvidence::Dissections {
+                    search: DissectionSearch::Varisat {
+                        calls: found.calls as u64,
+                        cuts: found.cuts as u64,
+                    },
+                    stop: None,
+                },
             }
         }
         Backend::Milp => {
@@ -126,11 +133,13 @@ pub fn enumerate_dissections(
             error,
         }),
         None if !result.complete && control.should_stop() => Ok(DissectionCount {
-            evidence: format!(
-                "{}; {}: the dissections found before the stop, a lower bound",
-                control.reason(),
-                result.evidence
-            ),
+            evidence: match result.evidence {
+                CountEvidence::Dissections { search, .. } => CountEvidence::Dissections {
+                    search,
+                    stop: Some(control.stop()),
+                },
+                other => other,
+            },
             ..result
         }),
         None => Ok(result),

@@ -10,6 +10,7 @@
 //! holds the queens' symmetry classes, `stoppable` the SAT enumeration a limit can end),
 //! and [`merge`] adds up the shards' counts, read through [`crate::formats::count_shard`].
 
+use crate::base::evidence::CountEvidence;
 use crate::base::shard::Shard;
 use crate::base::{Control, Goal, Status};
 use crate::driver::{Backend, Misuse, SolveError};
@@ -66,8 +67,8 @@ pub struct CountOutcome {
     pub shard: Option<Shard>,
     /// Whether the count is exact (not cut short by a limit or Ctrl-C).
     pub complete: bool,
-    /// How the count was established, in words.
-    pub evidence: String,
+    /// How the count was established (worded by `report::evidence`).
+    pub evidence: CountEvidence,
     /// Wall-clock time.
     pub elapsed: Duration,
 }
@@ -120,7 +121,9 @@ pub fn enumerate(
                 symmetries: group.len(),
                 shard: options.shard,
                 complete: false,
-                evidence: format!("{} before the optimum was found", control.reason()),
+                evidence: CountEvidence::NoOptimum {
+                    stop: control.stop(),
+                },
                 elapsed: start.elapsed(),
             })
         }
@@ -159,8 +162,9 @@ fn optimum(
     })
 }
 
-/// A count of nothing yet, by the native backend: what each counter fills in.
-fn empty_outcome() -> CountOutcome {
+/// A count of nothing yet, by the native backend, established as `evidence` says: what
+/// each counter fills in.
+fn empty_outcome(evidence: CountEvidence) -> CountOutcome {
     CountOutcome {
         backend: Backend::Native,
         value: None,
@@ -170,7 +174,7 @@ fn empty_outcome() -> CountOutcome {
         symmetries: 1,
         shard: None,
         complete: false,
-        evidence: String::new(),
+        evidence,
         elapsed: Duration::ZERO,
     }
 }

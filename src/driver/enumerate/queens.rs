@@ -5,7 +5,8 @@
 use super::classes::Symmetries;
 use super::stoppable::enumerate_stoppable;
 use super::{empty_outcome, verified, CountOutcome, EnumerateOptions};
-use crate::base::{plural, Control};
+use crate::base::evidence::CountEvidence;
+use crate::base::Control;
 use crate::driver::{with_stop, SolveError};
 use crate::engines::nqueens_count;
 use crate::engines::obstacle_queens::{count_placements, CountRequest};
@@ -42,7 +43,6 @@ pub(super) fn native(
             .zip(result.classes)
             .filter(|&(_, count)| count > 0)
             .collect();
-        let how = "native count of N-queens by start constellations (border queens canonical under the 8 symmetries, completions weighted by orbit size)";
         return Ok(CountOutcome {
             count: result.total,
             unique_count: options.unique.then_some(result.unique),
@@ -52,16 +52,10 @@ pub(super) fn native(
                 BTreeMap::new()
             },
             complete,
-            evidence: if complete {
-                format!("{how}, {}", plural(result.subproblems, "constellation"))
-            } else {
-                format!(
-                    "{}; {how}: the {} finished before the stop, a lower bound",
-                    control.reason(),
-                    plural(result.subproblems, "constellation")
-                )
-            },
-            ..empty_outcome()
+            ..empty_outcome(CountEvidence::Constellations {
+                constellations: result.subproblems,
+                stop: (!complete).then(|| control.stop()),
+            })
         });
     }
     let classify = |solution: &QueensSolution| group.canonical_class(board, solution);
@@ -84,28 +78,19 @@ pub(super) fn native(
         on_solution(&solution);
     }
     let unique: u64 = found.classes.values().sum();
-    let evidence = if found.complete {
-        format!(
-            "native counting DFS over every placement of {} (the optimum, proved first), pruned by open row and column segments; {}, {}",
-            plural(value as u64, "queen"),
-            plural(found.subproblems.1, "subproblem"),
-            plural(found.nodes, "node")
-        )
-    } else {
-        format!(
-            "{}; {} of {} subproblems counted",
-            control.reason(),
-            found.subproblems.0,
-            found.subproblems.1
-        )
+    let evidence = CountEvidence::QueensSearch {
+        queens: value,
+        done: found.subproblems.0,
+        subproblems: found.subproblems.1,
+        nodes: found.nodes,
+        stop: (!found.complete).then(|| control.stop()),
     };
     Ok(CountOutcome {
         count: found.count,
         unique_count: options.unique.then_some(unique),
         classes: found.classes,
         complete: found.complete,
-        evidence,
-        ..empty_outcome()
+        ..empty_outcome(evidence)
     })
 }
 
@@ -120,9 +105,15 @@ pub(super) fn sat(
 ) -> Result<CountOutcome, SolveError> {
     let puzzle = &Puzzle::Queens(board.clone());
     let model = puzzle.compile();
+    // The evidence of a finished enumeration without its calls, until they are known.
     let mut outcome = CountOutcome {
         complete: true,
-        ..empty_outcome()
+        ..empty_outcome(CountEvidence::SatQueens {
+            value,
+            cell_vars: model.num_vars(),
+            calls: 0,
+            stop: None,
+        })
     };
     let mut wrong = None;
     // Solutions are blocked on the model's own variables (the cells), never on the
@@ -164,20 +155,16 @@ pub(super) fn sat(
         return Ok(CountOutcome {
             complete: true,
             unique_count: options.unique.then_some(0),
-            evidence: format!("at least {value} is impossible by counting the at-most-one groups"),
-            ..empty_outcome()
+            ..empty_outcome(CountEvidence::TooFewGroups { value })
         });
     };
     outcome.complete = found.complete;
     outcome.unique_count = options.unique.then(|| outcome.classes.values().sum());
-    outcome.evidence = if outcome.complete {
-        format!(
-            "varisat enumeration with \"at least {value}\" assumed and one blocking clause per solution over the {} cell variables, until unsatisfiable ({})",
-            model.num_vars(),
-            plural(found.calls as u64, "call")
-        )
-    } else {
-        format!("{}; enumeration not finished", control.reason())
+    outcome.evidence = CountEvidence::SatQueens {
+        value,
+        cell_vars: model.num_vars(),
+        calls: found.calls as u64,
+        stop: (!outcome.complete).then(|| control.stop()),
     };
     Ok(outcome)
 }

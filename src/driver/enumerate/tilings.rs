@@ -4,6 +4,7 @@
 use super::stoppable::enumerate_stoppable;
 use super::{empty_outcome, CountOutcome, EnumerateOptions};
 use crate::base::error::Setting;
+use crate::base::evidence::{CountEvidence, TilingCounter};
 use crate::base::Control;
 use crate::driver::{Backend, Misuse, SolveError};
 use crate::model::Var;
@@ -40,32 +41,23 @@ pub(super) fn tilings(
         return list_tilings(packing, backend, options, control, on_solution, start);
     }
     let (counts, how) = match backend {
-        Backend::Native => (
-            count_native(packing, control)?,
-            "native exact cover (symmetric count: one piece placed once per orbit)",
-        ),
+        Backend::Native => (count_native(packing, control)?, TilingCounter::ExactCover),
         Backend::Sat => (
             count_tilings_sat(packing, control).map_err(|e| SolveError::Backend {
                 backend: backend.name(),
                 failure: e.into(),
             })?,
-            "varisat enumeration with one blocking clause per tiling, orbits named by their least image",
+            TilingCounter::Varisat,
         ),
         Backend::Milp => unreachable!("refused in enumerate"),
     };
     let group = symmetries(packing).len();
-    let evidence = if counts.complete {
-        format!(
-            "{how}: {} tilings, {} up to the region's {group} symmetries",
-            counts.raw, counts.up_to_symmetry
-        )
-    } else {
-        format!(
-            "{}; {how}: {} tilings, {} up to the region's {group} symmetries found before the stop, a lower bound",
-            control.reason(),
-            counts.raw,
-            counts.up_to_symmetry
-        )
+    let evidence = CountEvidence::Tilings {
+        by: how,
+        tilings: counts.raw,
+        up_to_symmetry: counts.up_to_symmetry,
+        symmetries: group,
+        stop: (!counts.complete).then(|| control.stop()),
     };
     Ok(CountOutcome {
         backend,
@@ -73,9 +65,8 @@ pub(super) fn tilings(
         unique_count: options.unique.then_some(counts.up_to_symmetry),
         symmetries: group,
         complete: counts.complete,
-        evidence,
         elapsed: start.elapsed(),
-        ..empty_outcome()
+        ..empty_outcome(evidence)
     })
 }
 
@@ -119,9 +110,8 @@ fn list_tilings(
         backend,
         count,
         complete,
-        evidence: "native exact cover, every tiling listed and verified".into(),
         elapsed: start.elapsed(),
-        ..empty_outcome()
+        ..empty_outcome(CountEvidence::TilingsListed)
     })
 }
 
