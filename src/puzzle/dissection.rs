@@ -27,12 +27,14 @@ use crate::base::error::InputError;
 use crate::geometry::isometry::{Cell, Isometry};
 use crate::geometry::partition::trivially_impossible;
 pub use crate::geometry::partition::Dissection;
+use crate::model::shape::{ConstraintShape, ModelShape};
 use crate::model::{
     Assignment, Constraint, CutRejected, JustifiedCut, JustifyCuts, LazyConstraint, Lit, Model, Var,
 };
+use crate::puzzle::family::{cells_text, digits};
 use crate::puzzle::grid::Grid;
 use crate::puzzle::source::Source;
-use crate::puzzle::VerifyError;
+use crate::puzzle::{Family, VerifyError};
 use serde::Deserialize;
 use std::collections::{HashMap, HashSet, VecDeque};
 use toml::Spanned;
@@ -117,8 +119,92 @@ impl DissectionPuzzle {
         }
     }
 
+    /// The shape's cells in scan order (row by row), as (x, y).
+    pub fn cells(&self) -> Vec<Cell> {
+        (0..self.height)
+            .flat_map(|y| (0..self.width).map(move |x| (x, y)))
+            .filter(|&(x, y)| self.inside[y * self.width + x])
+            .map(|(x, y)| (x as i32, y as i32))
+            .collect()
+    }
+
+    /// How many orientations a part may take: 8 with reflection, 4 without.
+    pub fn orientations(&self) -> usize {
+        if self.reflect {
+            8
+        } else {
+            4
+        }
+    }
+
+    /// The variables that determine a dissection: the part variables (the first
+    /// `cells * parts` of the compiled model). Enumeration blocks assignments of these.
+    pub fn solution_vars(&self) -> Vec<Var> {
+        (0..self.cells().len() * self.parts)
+            .map(Var::from_index)
+            .collect()
+    }
+
+    /// The picture with one letter per part (`A`, `B`, ...) and `.` outside.
+    pub fn render_grid(&self, solution: &Dissection) -> Vec<String> {
+        let mut labels = solution.labels.iter();
+        (0..self.height)
+            .map(|y| {
+                (0..self.width)
+                    .map(|x| {
+                        if self.inside[y * self.width + x] {
+                            labels.next().map_or('?', |&l| letter(l as usize))
+                        } else {
+                            '.'
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+impl Family for DissectionPuzzle {
+    type Solution = Dissection;
+
+    const KIND: &'static str = "dissection";
+
+    fn has_objective(&self) -> bool {
+        false
+    }
+
+    fn canonical_text(&self) -> String {
+        format!(
+            "dissection {}x{} parts {} reflect {} {}",
+            self.width,
+            self.height,
+            self.parts,
+            self.reflect,
+            cells_text(self.width, &self.inside, '#', '.')
+        )
+    }
+
+    fn shape(&self, lazy_written_out: bool) -> ModelShape {
+        dissection_shape(self, lazy_written_out)
+    }
+
+    fn symmetry_rows(&self) -> Vec<(&'static str, Constraint)> {
+        Vec::new()
+    }
+
+    fn value(_solution: &Dissection) -> usize {
+        0
+    }
+
+    fn solution_json(&self, solution: &Dissection) -> serde_json::Value {
+        serde_json::json!({
+            "parts": self.parts,
+            "grid": self.render_grid(solution),
+        })
+    }
+
     /// Parses and validates a `kind = "dissection"` model file.
-    pub fn from_source(source: &Source) -> Result<DissectionPuzzle, InputError> {
+    fn from_source(source: &Source) -> Result<DissectionPuzzle, InputError> {
         let file: DissectionFile = source.parse()?;
         let Some(shape) = file.shape else {
             return Err(source.error_line(
@@ -159,39 +245,21 @@ impl DissectionPuzzle {
         })
     }
 
-    /// The shape's cells in scan order (row by row), as (x, y).
-    pub fn cells(&self) -> Vec<Cell> {
-        (0..self.height)
-            .flat_map(|y| (0..self.width).map(move |x| (x, y)))
-            .filter(|&(x, y)| self.inside[y * self.width + x])
-            .map(|(x, y)| (x as i32, y as i32))
-            .collect()
-    }
-
-    /// How many orientations a part may take: 8 with reflection, 4 without.
-    pub fn orientations(&self) -> usize {
-        if self.reflect {
-            8
-        } else {
-            4
-        }
-    }
-
     /// Why no dissection can exist, when that is obvious (cell count not divisible by the
     /// number of parts, more components than parts...), in words for the user.
-    pub fn trivially_impossible(&self) -> Option<String> {
+    fn trivially_impossible(&self) -> Option<String> {
         trivially_impossible(&self.cells(), self.parts)
             .map(|reason| format!("no dissection: {reason}"))
     }
 
     /// Compiles to the model described in the module docs.
-    pub fn compile(&self) -> Model {
+    fn compile(&self) -> Model {
         Compiled::new(self).model
     }
 
     /// Reads the dissection from an assignment of the compiled model, parts renumbered by
     /// first appearance in scan order and maps permuted to match.
-    pub fn decode(&self, assignment: &Assignment) -> Dissection {
+    fn decode(&self, assignment: &Assignment) -> Dissection {
         let cells = self.cells();
         let k = self.parts;
         // Variables are numbered as `Compiled::new` creates them: part vars cell-major.
@@ -215,18 +283,10 @@ impl DissectionPuzzle {
         canonical(&raw, &raw_maps, k)
     }
 
-    /// The variables that determine a dissection: the part variables (the first
-    /// `cells * parts` of the compiled model). Enumeration blocks assignments of these.
-    pub fn solution_vars(&self) -> Vec<Var> {
-        (0..self.cells().len() * self.parts)
-            .map(Var::from_index)
-            .collect()
-    }
-
     /// Checks the rules from scratch: every cell in one of `parts` parts, each part
     /// edge-connected, and part `i` the image of part 0 under the claimed `maps[i - 1]`,
     /// an allowed isometry (no reflection unless `reflect`).
-    pub fn verify(&self, solution: &Dissection) -> Result<(), VerifyError> {
+    fn verify(&self, solution: &Dissection) -> Result<(), VerifyError> {
         let cells = self.cells();
         let k = self.parts;
         let fail = |message: String| Err(VerifyError(message));
@@ -278,26 +338,8 @@ impl DissectionPuzzle {
         Ok(())
     }
 
-    /// The picture with one letter per part (`A`, `B`, ...) and `.` outside.
-    pub fn render_grid(&self, solution: &Dissection) -> Vec<String> {
-        let mut labels = solution.labels.iter();
-        (0..self.height)
-            .map(|y| {
-                (0..self.width)
-                    .map(|x| {
-                        if self.inside[y * self.width + x] {
-                            labels.next().map_or('?', |&l| letter(l as usize))
-                        } else {
-                            '.'
-                        }
-                    })
-                    .collect()
-            })
-            .collect()
-    }
-
     /// The picture with one letter per part, one row a line.
-    pub fn render(&self, solution: &Dissection) -> String {
+    fn render(&self, solution: &Dissection) -> String {
         let mut out = String::new();
         for row in self.render_grid(solution) {
             out.push_str(&row);
@@ -888,6 +930,127 @@ impl Connectivity {
         }
         Ok(())
     }
+}
+
+/// An upper bound on the number of candidate maps the dissection compiler keeps for each
+/// part after the first: one per orientation and target cell of the first cell, kept only
+/// when part 0 can have `m` cells whose images lie in the shape. The compiler also asks
+/// that those cells be connected and not fixed by the map; this bound only counts the
+/// cells whose image is inside the shape (a bitwise overlap of the shape with its turned
+/// copy, row by row), so it is at least the compiler's count.
+pub fn dissection_candidates(puzzle: &DissectionPuzzle) -> u64 {
+    let cells = puzzle.cells();
+    let k = puzzle.parts;
+    if k < 2 || cells.is_empty() || !cells.len().is_multiple_of(k) {
+        return 0;
+    }
+    let m = cells.len() / k;
+    let height = puzzle.height as i32;
+    // Shape rows as bit masks (sides are at most 64, so x < 64).
+    let mut rows = vec![0u128; puzzle.height];
+    for &(x, y) in &cells {
+        rows[y as usize] |= 1 << x;
+    }
+    let anchor = cells[0];
+    let mut candidates = 0;
+    for orientation in 0..puzzle.orientations() {
+        let turn = Isometry::new(orientation, (0, 0));
+        let turned: Vec<(i32, i32)> = cells.iter().map(|&c| turn.apply(c)).collect();
+        let min_x = turned.iter().map(|c| c.0).min().unwrap_or(0);
+        let min_y = turned.iter().map(|c| c.1).min().unwrap_or(0);
+        let max_y = turned.iter().map(|c| c.1).max().unwrap_or(0);
+        // The turned shape's rows, shifted so its leftmost cell is bit 0.
+        let mut turned_rows = vec![0u128; (max_y - min_y + 1) as usize];
+        for &(x, y) in &turned {
+            turned_rows[(y - min_y) as usize] |= 1 << (x - min_x);
+        }
+        let turned_anchor = turn.apply(anchor);
+        for &target in &cells[1..] {
+            let (dx, dy) = (target.0 - turned_anchor.0, target.1 - turned_anchor.1);
+            // Turned cell (x, y) lands on (x + dx, y + dy): bit x - min_x moves to x + dx.
+            let shift = min_x + dx;
+            let mut overlap = 0;
+            for (row, &bits) in turned_rows.iter().enumerate() {
+                let y = row as i32 + min_y + dy;
+                if !(0..height).contains(&y) {
+                    continue;
+                }
+                let moved = match shift {
+                    s if s >= 128 || s <= -128 => 0,
+                    s if s >= 0 => bits << s,
+                    s => bits >> -s,
+                };
+                overlap += (moved & rows[y as usize]).count_ones() as usize;
+            }
+            if overlap >= m {
+                candidates += 1;
+            }
+        }
+    }
+    candidates
+}
+
+fn dissection_shape(puzzle: &DissectionPuzzle, lazy_written_out: bool) -> ModelShape {
+    let cells = puzzle.cells();
+    let n = cells.len();
+    let k = puzzle.parts;
+    let mut shape = ModelShape::new();
+    for &(x, y) in &cells {
+        // part[x,y,p]
+        let name = 8 + digits(x as usize) + digits(y as usize);
+        for p in 0..k {
+            shape.add_vars(1, name + digits(p));
+        }
+    }
+    if puzzle.trivially_impossible().is_some() {
+        shape.add(ConstraintShape::Clause(0), 1);
+        return shape;
+    }
+    shape.add(ConstraintShape::ExactlyOne(k), n as u64);
+    shape.add(ConstraintShape::Clause(1), 1);
+    for _ in 2..k {
+        for c in 1..n {
+            shape.add(ConstraintShape::Clause(c + 1), 1);
+        }
+    }
+    let candidates = dissection_candidates(puzzle);
+    // The compiler keeps each candidate's image (16 bytes a cell) and domain (1 byte a cell)
+    // until the model is built.
+    shape.scratch_bytes = candidates * n as u64 * 17;
+    for p in 1..k {
+        // map[p,oO,DX,DY]: about 16 bytes.
+        shape.add_vars(candidates, 12 + digits(p) + 4);
+        shape.add(ConstraintShape::ExactlyOne(candidates as usize), 1);
+        // Forward and backward clauses per candidate and cell, of 2 or 3 literals (counted
+        // as 3: an upper bound).
+        shape.add(ConstraintShape::Clause(3), 2 * n as u64 * candidates);
+    }
+    if lazy_written_out && k >= 1 {
+        // The connectivity write-out: distance layers per cell and part (see
+        // `Connectivity::write_out`).
+        let layers = (n / k).max(1) as u64;
+        let neighbours = |&(x, y): &(i32, i32)| {
+            [(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)]
+                .iter()
+                .filter(|&&(a, b)| {
+                    (0..puzzle.width as i32).contains(&a)
+                        && (0..puzzle.height as i32).contains(&b)
+                        && puzzle.inside[b as usize * puzzle.width + a as usize]
+                })
+                .count()
+        };
+        for cell in &cells {
+            // within[p,t]@(x,y) or root[p]@(x,y): about 20 bytes.
+            shape.add_vars(k as u64 * layers, k as u64 * layers * 20);
+            shape.add(ConstraintShape::Clause(2), k as u64 * layers + k as u64);
+            shape.add(
+                ConstraintShape::Clause(2 + neighbours(cell)),
+                k as u64 * (layers - 1),
+            );
+        }
+        shape.add(ConstraintShape::ExactlyOne(n), k as u64);
+    }
+    shape
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use crate::base::error::Setting;
 use crate::base::{plural, Control};
 use crate::driver::{Backend, Misuse, SolveError};
 use crate::puzzle::dissection::{Dissection, DissectionPuzzle};
-use crate::puzzle::Solution;
+use crate::puzzle::{Family, Solution};
 use std::time::Instant;
 
 /// Every dissection of `shape`, each once (the family has no objective and labels parts

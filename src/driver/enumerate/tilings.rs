@@ -8,7 +8,7 @@ use crate::base::Control;
 use crate::driver::{Backend, Misuse, SolveError};
 use crate::model::Var;
 use crate::oracle::OracleError;
-use crate::puzzle::{Puzzle, Solution};
+use crate::puzzle::{Family, Puzzle, Solution};
 use std::collections::HashSet;
 use std::time::Instant;
 
