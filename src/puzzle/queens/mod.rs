@@ -3,16 +3,18 @@
 //! the first obstacle or the edge, so every maximal run of free cells in one of the four
 //! directions (a *segment*) holds at most one queen. Classic N-queens is the empty board.
 
+mod shape;
+
 use crate::base::error::InputError;
 use crate::geometry::board::Board;
 pub use crate::geometry::board::{QueensSolution, DIRECTIONS};
-use crate::model::shape::{ConstraintShape, ModelShape, ObjectiveShape};
+use crate::model::shape::ModelShape;
 use crate::model::{Assignment, Constraint, Model, Objective, UpperBound, Var};
-use crate::puzzle::family::digits;
 use crate::puzzle::grid::{Grid, MAX_SIDE};
 use crate::puzzle::source::Source;
 use crate::puzzle::{Family, VerifyError};
 use serde::Deserialize;
+use shape::queens_shape;
 use toml::Spanned;
 
 /// Names of the four directions, in the order of [`DIRECTIONS`].
@@ -335,28 +337,6 @@ impl Family for Queens {
         }
         out
     }
-}
-
-fn queens_shape(queens: &Queens) -> ModelShape {
-    let mut shape = ModelShape::new();
-    for (cell, _) in queens.free.iter().enumerate().filter(|(_, &f)| f) {
-        let (x, y) = (cell % queens.width, cell / queens.width);
-        // q[x,y]
-        shape.add_vars(1, 4 + digits(x) + digits(y));
-    }
-    let segments = queens.segments();
-    for direction in &segments {
-        for segment in direction.iter().filter(|s| s.len() >= 2) {
-            shape.add(ConstraintShape::AtMostOne(segment.len()), 1);
-        }
-    }
-    let best = (0..4).min_by_key(|&d| segments[d].len()).unwrap_or(0);
-    shape.objective = Some(ObjectiveShape {
-        lits: shape.variables,
-        groups: Some(segments[best].len() as u64),
-        singleton_groups: segments[best].iter().filter(|s| s.len() == 1).count() as u64,
-    });
-    shape
 }
 
 #[cfg(test)]
