@@ -432,11 +432,7 @@ pub fn sweep(
 }
 
 fn kind_name(puzzle: &Puzzle) -> &'static str {
-    match puzzle {
-        Puzzle::Queens(_) => "queens",
-        Puzzle::Packing(_) => "packing",
-        Puzzle::Dissection(_) => "dissection",
-    }
+    puzzle.kind()
 }
 
 /// Whether `text` is a sweep's JSON (so `merge` reads it as one).
