@@ -356,7 +356,7 @@ pub fn sweep(
     // Boxes the searches could not settle get what cutting them into settled boxes gives.
     let mut table = match puzzle {
         Puzzle::Packing(p) => BoxTable::for_pieces(p),
-        _ => None,
+        Puzzle::Queens(_) | Puzzle::Dissection(_) => None,
     };
     let mut rows = Vec::new();
     // With reuse, a group is a width's boxes; otherwise each instance is a group of its own.
