@@ -2,7 +2,7 @@
 //! the native search or SAT with blocking clauses on the part variables.
 
 use super::stoppable::enumerate_stoppable;
-use super::{empty_outcome, CountOutcome, EnumerateOptions};
+use super::{empty_outcome, CountFamily, CountOutcome, EnumerateOptions};
 use crate::base::error::Setting;
 use crate::base::{plural, Control};
 use crate::driver::{Backend, Misuse, SolveError};
@@ -10,9 +10,22 @@ use crate::puzzle::dissection::{Dissection, DissectionPuzzle};
 use crate::puzzle::{Family, Solution};
 use std::time::Instant;
 
+impl CountFamily for DissectionPuzzle {
+    fn count(
+        &self,
+        backend: Backend,
+        options: &EnumerateOptions,
+        control: &Control,
+        on_solution: &mut dyn FnMut(&Solution),
+        start: Instant,
+    ) -> Result<CountOutcome, SolveError> {
+        dissections(self, backend, options, control, on_solution, start)
+    }
+}
+
 /// Every dissection of `shape`, each once (the family has no objective and labels parts
 /// canonically, so there is nothing to reduce or shard).
-pub(super) fn dissections(
+fn dissections(
     shape: &DissectionPuzzle,
     backend: Backend,
     options: &EnumerateOptions,

@@ -2,7 +2,7 @@
 //! SAT enumeration as an independent check, or every tiling listed natively.
 
 use super::stoppable::enumerate_stoppable;
-use super::{empty_outcome, CountOutcome, EnumerateOptions};
+use super::{empty_outcome, CountFamily, CountOutcome, EnumerateOptions};
 use crate::base::error::Setting;
 use crate::base::Control;
 use crate::driver::{Backend, Misuse, SolveError};
@@ -12,9 +12,22 @@ use crate::puzzle::{Family, Puzzle, Solution};
 use std::collections::HashSet;
 use std::time::Instant;
 
+impl CountFamily for crate::puzzle::packing::Packing {
+    fn count(
+        &self,
+        backend: Backend,
+        options: &EnumerateOptions,
+        control: &Control,
+        on_solution: &mut dyn FnMut(&Solution),
+        start: Instant,
+    ) -> Result<CountOutcome, SolveError> {
+        tilings(self, backend, options, control, on_solution, start)
+    }
+}
+
 /// Counts the tilings of a tile model, raw and up to the region's symmetries (natively by
 /// exact cover, or by SAT enumeration as an independent check). Listing is not offered.
-pub(super) fn tilings(
+fn tilings(
     packing: &crate::puzzle::packing::Packing,
     backend: Backend,
     options: &EnumerateOptions,
