@@ -10,6 +10,8 @@ use crate::puzzle::dissection::{Dissection, DissectionPuzzle};
 use crate::puzzle::{Family, Solution};
 use std::time::Instant;
 
+/// Every dissection of `shape`, each once (the family has no objective and labels parts
+/// canonically, so there is nothing to reduce or shard).
 impl CountFamily for DissectionPuzzle {
     fn count(
         &self,
@@ -19,44 +21,32 @@ impl CountFamily for DissectionPuzzle {
         on_solution: &mut dyn FnMut(&Solution),
         start: Instant,
     ) -> Result<CountOutcome, SolveError> {
-        dissections(self, backend, options, control, on_solution, start)
-    }
-}
-
-/// Every dissection of `shape`, each once (the family has no objective and labels parts
-/// canonically, so there is nothing to reduce or shard).
-fn dissections(
-    shape: &DissectionPuzzle,
-    backend: Backend,
-    options: &EnumerateOptions,
-    control: &Control,
-    on_solution: &mut dyn FnMut(&Solution),
-    start: Instant,
-) -> Result<CountOutcome, SolveError> {
-    let unsupported = |setting| SolveError::Misused(Misuse::NotForDissections(setting));
-    if options.unique {
-        return Err(unsupported(Setting::Unique));
-    }
-    if options.shard.is_some() {
-        return Err(unsupported(Setting::Shard));
-    }
-    if options.at_least.is_some() {
-        return Err(unsupported(Setting::AtLeast));
-    }
-    let found = enumerate_dissections(shape, backend, control, &mut |dissection| {
-        if options.list {
-            on_solution(&Solution::Dissection(dissection.clone()));
+        let shape = self;
+        let unsupported = |setting| SolveError::Misused(Misuse::NotForDissections(setting));
+        if options.unique {
+            return Err(unsupported(Setting::Unique));
         }
-        true
-    })?;
-    Ok(CountOutcome {
-        backend,
-        count: found.count,
-        complete: found.complete,
-        evidence: found.evidence,
-        elapsed: start.elapsed(),
-        ..empty_outcome()
-    })
+        if options.shard.is_some() {
+            return Err(unsupported(Setting::Shard));
+        }
+        if options.at_least.is_some() {
+            return Err(unsupported(Setting::AtLeast));
+        }
+        let found = enumerate_dissections(shape, backend, control, &mut |dissection| {
+            if options.list {
+                on_solution(&Solution::Dissection(dissection.clone()));
+            }
+            true
+        })?;
+        Ok(CountOutcome {
+            backend,
+            count: found.count,
+            complete: found.complete,
+            evidence: found.evidence,
+            elapsed: start.elapsed(),
+            ..empty_outcome()
+        })
+    }
 }
 
 /// What [`enumerate_dissections`] found.

@@ -12,6 +12,8 @@ use crate::puzzle::{Family, Puzzle, Solution};
 use std::collections::HashSet;
 use std::time::Instant;
 
+/// Counts the tilings of a tile model, raw and up to the region's symmetries (natively by
+/// exact cover, or by SAT enumeration as an independent check). Listing is not offered.
 impl CountFamily for crate::puzzle::packing::Packing {
     fn count(
         &self,
@@ -21,75 +23,63 @@ impl CountFamily for crate::puzzle::packing::Packing {
         on_solution: &mut dyn FnMut(&Solution),
         start: Instant,
     ) -> Result<CountOutcome, SolveError> {
-        tilings(self, backend, options, control, on_solution, start)
+        let packing = self;
+        use crate::driver::packing::{count_native, symmetries};
+        use crate::puzzle::packing::PackingKind;
+        if packing.kind != PackingKind::Tile {
+            return Err(SolveError::Usage(
+                "counting is available for tiling models (goal = \"tile\"); this model maximises"
+                    .into(),
+            ));
+        }
+        if options.shard.is_some() {
+            return Err(SolveError::Misused(Misuse::NotForTilings(Setting::Shard)));
+        }
+        if options.at_least.is_some() {
+            return Err(SolveError::Misused(Misuse::NotForTilings(Setting::AtLeast)));
+        }
+        if options.list {
+            return list_tilings(packing, backend, options, control, on_solution, start);
+        }
+        let (counts, how) = match backend {
+            Backend::Native => (
+                count_native(packing, control)?,
+                "native exact cover (symmetric count: one piece placed once per orbit)",
+            ),
+            Backend::Sat => (
+                count_tilings_sat(packing, control).map_err(|e| SolveError::Backend {
+                    backend: backend.name(),
+                    failure: e.into(),
+                })?,
+                "varisat enumeration with one blocking clause per tiling, orbits named by their least image",
+            ),
+            Backend::Milp => unreachable!("refused in enumerate"),
+        };
+        let group = symmetries(packing).len();
+        let evidence = if counts.complete {
+            format!(
+                "{how}: {} tilings, {} up to the region's {group} symmetries",
+                counts.raw, counts.up_to_symmetry
+            )
+        } else {
+            format!(
+                "{}; {how}: {} tilings, {} up to the region's {group} symmetries found before the stop, a lower bound",
+                control.reason(),
+                counts.raw,
+                counts.up_to_symmetry
+            )
+        };
+        Ok(CountOutcome {
+            backend,
+            count: counts.raw,
+            unique_count: options.unique.then_some(counts.up_to_symmetry),
+            symmetries: group,
+            complete: counts.complete,
+            evidence,
+            elapsed: start.elapsed(),
+            ..empty_outcome()
+        })
     }
-}
-
-/// Counts the tilings of a tile model, raw and up to the region's symmetries (natively by
-/// exact cover, or by SAT enumeration as an independent check). Listing is not offered.
-fn tilings(
-    packing: &crate::puzzle::packing::Packing,
-    backend: Backend,
-    options: &EnumerateOptions,
-    control: &Control,
-    on_solution: &mut dyn FnMut(&Solution),
-    start: Instant,
-) -> Result<CountOutcome, SolveError> {
-    use crate::driver::packing::{count_native, symmetries};
-    use crate::puzzle::packing::PackingKind;
-    if packing.kind != PackingKind::Tile {
-        return Err(SolveError::Usage(
-            "counting is available for tiling models (goal = \"tile\"); this model maximises"
-                .into(),
-        ));
-    }
-    if options.shard.is_some() {
-        return Err(SolveError::Misused(Misuse::NotForTilings(Setting::Shard)));
-    }
-    if options.at_least.is_some() {
-        return Err(SolveError::Misused(Misuse::NotForTilings(Setting::AtLeast)));
-    }
-    if options.list {
-        return list_tilings(packing, backend, options, control, on_solution, start);
-    }
-    let (counts, how) = match backend {
-        Backend::Native => (
-            count_native(packing, control)?,
-            "native exact cover (symmetric count: one piece placed once per orbit)",
-        ),
-        Backend::Sat => (
-            count_tilings_sat(packing, control).map_err(|e| SolveError::Backend {
-                backend: backend.name(),
-                failure: e.into(),
-            })?,
-            "varisat enumeration with one blocking clause per tiling, orbits named by their least image",
-        ),
-        Backend::Milp => unreachable!("refused in enumerate"),
-    };
-    let group = symmetries(packing).len();
-    let evidence = if counts.complete {
-        format!(
-            "{how}: {} tilings, {} up to the region's {group} symmetries",
-            counts.raw, counts.up_to_symmetry
-        )
-    } else {
-        format!(
-            "{}; {how}: {} tilings, {} up to the region's {group} symmetries found before the stop, a lower bound",
-            control.reason(),
-            counts.raw,
-            counts.up_to_symmetry
-        )
-    };
-    Ok(CountOutcome {
-        backend,
-        count: counts.raw,
-        unique_count: options.unique.then_some(counts.up_to_symmetry),
-        symmetries: group,
-        complete: counts.complete,
-        evidence,
-        elapsed: start.elapsed(),
-        ..empty_outcome()
-    })
 }
 
 /// Lists every tiling natively, each verified before it is handed out.
