@@ -174,6 +174,7 @@ pub fn verify(model: &Model, cuts: &[ParsedCut]) -> Result<(), CutFileError> {
 mod tests {
     use super::*;
     use crate::puzzle::dissection::DissectionPuzzle;
+    use crate::puzzle::Family;
 
     /// The T tetromino into two halves: impossible, and a good source of cuts.
     fn tee() -> DissectionPuzzle {

@@ -45,10 +45,7 @@ impl Backend {
     /// (SAT with the group-counted objective for queens; the native searches for packing,
     /// where SAT and MILP are weak, and for dissection).
     pub fn preferred_for(puzzle: &Puzzle) -> Backend {
-        match puzzle {
-            Puzzle::Queens(_) => Backend::Sat,
-            Puzzle::Packing(_) | Puzzle::Dissection(_) => Backend::Native,
-        }
+        native::preferred(puzzle)
     }
 
     /// Every backend, in the order `compare` runs them.

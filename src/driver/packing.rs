@@ -18,6 +18,7 @@ use crate::geometry::placements::{placement_action, placement_index, PackingErro
 use crate::model::{Assignment, Var};
 use crate::oracle::{varisat, OracleError};
 use crate::puzzle::packing::{Packing, PackingKind, PackingSolution};
+use crate::puzzle::Family;
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -358,7 +358,7 @@ pub fn sweep(
     // Boxes the searches could not settle get what cutting them into settled boxes gives.
     let mut table = match puzzle {
         Puzzle::Packing(p) => BoxTable::for_pieces(p),
-        _ => None,
+        Puzzle::Queens(_) | Puzzle::Dissection(_) => None,
     };
     let mut rows = Vec::new();
     // With reuse, a group is a width's boxes; otherwise each instance is a group of its own.
@@ -434,11 +434,7 @@ pub fn sweep(
 }
 
 fn kind_name(puzzle: &Puzzle) -> &'static str {
-    match puzzle {
-        Puzzle::Queens(_) => "queens",
-        Puzzle::Packing(_) => "packing",
-        Puzzle::Dissection(_) => "dissection",
-    }
+    puzzle.kind()
 }
 
 /// Whether `text` is a sweep's JSON (so `merge` reads it as one).

@@ -3,7 +3,8 @@
 
 use crate::base::error::InputError;
 use crate::puzzle::source::Source;
-use crate::puzzle::{dissection, packing, queens, Puzzle};
+pub use crate::puzzle::KINDS;
+use crate::puzzle::{parse_kind, Puzzle};
 use serde::Deserialize;
 use std::path::Path;
 
@@ -15,9 +16,6 @@ const MAX_FILE_BYTES: u64 = 1 << 20;
 struct KindOnly {
     kind: Option<toml::Spanned<String>>,
 }
-
-/// The families a model file may name.
-pub const KINDS: &[&str] = &["queens", "dissection", "packing"];
 
 /// Reads and validates the model file at `path`.
 ///
@@ -72,18 +70,16 @@ pub fn parse_model(path: &Path, text: String) -> Result<Puzzle, InputError> {
             format!("missing key `kind` (one of: {})", KINDS.join(", ")),
         ));
     };
-    match kind.get_ref().as_str() {
-        "queens" => queens::Queens::from_source(&source).map(Puzzle::Queens),
-        "dissection" => dissection::DissectionPuzzle::from_source(&source).map(Puzzle::Dissection),
-        "packing" => packing::Packing::from_source(&source).map(Puzzle::Packing),
-        other => Err(source.error_at(
+    let name = kind.get_ref().as_str();
+    parse_kind(name, &source).unwrap_or_else(|| {
+        Err(source.error_at(
             kind.span().start,
             format!(
-                "unknown kind {other:?} (expected one of: {})",
+                "unknown kind {name:?} (expected one of: {})",
                 KINDS.join(", ")
             ),
-        )),
-    }
+        ))
+    })
 }
 
 fn io_reason(error: &std::io::Error) -> String {

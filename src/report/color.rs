@@ -1,7 +1,10 @@
 //! Colours: the palette of SVG regions, and ANSI colouring of the text renderings (queens
 //! highlighted, each piece or part letter in its own colour).
 
-use crate::puzzle::Puzzle;
+use crate::puzzle::dissection::DissectionPuzzle;
+use crate::puzzle::packing::Packing;
+use crate::puzzle::queens::Queens;
+use crate::puzzle::{each_family, Family, Puzzle};
 use anstyle::{Ansi256Color, AnsiColor, Color, Style};
 
 /// The colour of region `k` as (red, green, blue): hues a golden angle apart, so
@@ -50,13 +53,32 @@ pub enum Scheme {
     Letters,
 }
 
+/// A family's colours in the reports. Each family implements it once, below;
+/// [`Scheme::of`] dispatches over the registration list.
+pub trait ColorFamily: Family {
+    /// The colour scheme of the family's text pictures.
+    const SCHEME: Scheme;
+}
+
+impl ColorFamily for Queens {
+    const SCHEME: Scheme = Scheme::Queens;
+}
+
+impl ColorFamily for DissectionPuzzle {
+    const SCHEME: Scheme = Scheme::Letters;
+}
+
+impl ColorFamily for Packing {
+    const SCHEME: Scheme = Scheme::Letters;
+}
+
 impl Scheme {
     /// The scheme of `puzzle`'s family.
     pub fn of(puzzle: &Puzzle) -> Scheme {
-        match puzzle {
-            Puzzle::Queens(_) => Scheme::Queens,
-            Puzzle::Dissection(_) | Puzzle::Packing(_) => Scheme::Letters,
+        fn of<F: ColorFamily>(_: &F) -> Scheme {
+            F::SCHEME
         }
+        each_family!(puzzle, p => of(p))
     }
 }
 

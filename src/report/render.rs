@@ -10,7 +10,7 @@ use crate::geometry::partition::Dissection;
 use crate::puzzle::dissection::DissectionPuzzle;
 use crate::puzzle::packing::{Packing, PackingSolution};
 use crate::puzzle::queens::{Queens, QueensSolution};
-use crate::puzzle::{Puzzle, Solution};
+use crate::puzzle::{each_family, Family, Puzzle, Solution};
 
 /// What one cell of a picture holds.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -117,16 +117,37 @@ impl LabelledGrid {
     }
 }
 
-/// The picture of `solution` of `puzzle`: one arm per family.
-pub fn picture(puzzle: &Puzzle, solution: &Solution) -> LabelledGrid {
-    match (puzzle, solution) {
-        (Puzzle::Queens(q), Solution::Queens(s)) => queens_picture(q, s),
-        (Puzzle::Dissection(d), Solution::Dissection(s)) => dissection_picture(d, s),
-        (Puzzle::Packing(p), Solution::Packing(s)) => packing_picture(p, s),
-        // The driver verifies every solution against its own puzzle, so a mismatch never
-        // reaches here; an empty picture is the harmless answer if it did.
-        _ => LabelledGrid::from_letters::<&str>(&[], Boundaries::Outline),
+/// A family's picture in the reports. Each family implements it once, below; [`picture`]
+/// dispatches over the registration list.
+pub trait PictureFamily: Family {
+    /// The picture of `solution`.
+    fn picture(&self, solution: &Self::Solution) -> LabelledGrid;
+}
+
+impl PictureFamily for Queens {
+    fn picture(&self, solution: &QueensSolution) -> LabelledGrid {
+        queens_picture(self, solution)
     }
+}
+
+impl PictureFamily for DissectionPuzzle {
+    fn picture(&self, solution: &Dissection) -> LabelledGrid {
+        dissection_picture(self, solution)
+    }
+}
+
+impl PictureFamily for Packing {
+    fn picture(&self, solution: &PackingSolution) -> LabelledGrid {
+        packing_picture(self, solution)
+    }
+}
+
+/// The picture of `solution` of `puzzle`, by its family's [`PictureFamily::picture`].
+pub fn picture(puzzle: &Puzzle, solution: &Solution) -> LabelledGrid {
+    // The driver verifies every solution against its own puzzle, so a mismatch never
+    // reaches here; an empty picture is the harmless answer if it did.
+    each_family!(puzzle, solution, p, s => p.picture(s),
+        LabelledGrid::from_letters::<&str>(&[], Boundaries::Outline))
 }
 
 /// Packings: blocked cells blocked, each placed piece its own label (named by the letter

@@ -10,6 +10,7 @@ use puzzlec::base::Control;
 use puzzlec::engines::dissection::{dissect, trivially_impossible, Cell, Dissection, Isometry};
 use puzzlec::model::{Assignment, Constraint, Lit, Model};
 use puzzlec::puzzle::dissection::DissectionPuzzle;
+use puzzlec::puzzle::Family;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -9,7 +9,7 @@ use puzzlec::driver::enumerate::enumerate_dissections;
 use puzzlec::driver::{solve, Backend};
 use puzzlec::model::{Assignment, LazyConstraint, Lit, Var};
 use puzzlec::puzzle::dissection::DissectionPuzzle;
-use puzzlec::puzzle::{Puzzle, Solution};
+use puzzlec::puzzle::{Family, Puzzle, Solution};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashSet;

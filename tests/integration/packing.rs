@@ -10,7 +10,7 @@ use puzzlec::driver::{solve, Backend, Misuse, SolveError};
 use puzzlec::geometry::placements::{orientations, PieceLimit};
 use puzzlec::geometry::shapes::picture_cells as shape;
 use puzzlec::puzzle::packing::{Packing, PackingKind, PackingSolution, PieceSpec};
-use puzzlec::puzzle::{load_model_file, Puzzle, Solution};
+use puzzlec::puzzle::{load_model_file, Family, Puzzle, Solution};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::Duration;

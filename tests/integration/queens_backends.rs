@@ -11,7 +11,7 @@ use puzzlec::formats::lp::read_lp;
 use puzzlec::model::Assignment;
 use puzzlec::oracle::microlp::solve_microlp;
 use puzzlec::puzzle::queens::Queens;
-use puzzlec::puzzle::{load_model_file, Puzzle, Solution};
+use puzzlec::puzzle::{load_model_file, Family, Puzzle, Solution};
 
 fn contest() -> Puzzle {
     load_model_file(&models().join("obstacle-queens.toml")).unwrap()

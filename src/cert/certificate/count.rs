@@ -496,7 +496,7 @@ pub(super) fn record(
         plural(count, "solution"),
         match puzzle {
             Puzzle::Dissection(_) => "varisat enumeration on the part variables",
-            _ => "native search",
+            Puzzle::Queens(_) | Puzzle::Packing(_) => "native search",
         },
         solver.name(),
         entry.refuted.as_deref().unwrap_or_default(),

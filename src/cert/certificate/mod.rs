@@ -516,6 +516,7 @@ mod tests {
     use crate::cert::refute::{check_with_varisat, refute, Refutation, SolverProofFormat};
     use crate::checkers::lrat::{check_lrat, parse_dimacs};
     use crate::model::Constraint;
+    use crate::puzzle::Family;
     use std::path::Path;
 
     #[test]

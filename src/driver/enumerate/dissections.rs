@@ -2,48 +2,51 @@
 //! the native search or SAT with blocking clauses on the part variables.
 
 use super::stoppable::enumerate_stoppable;
-use super::{empty_outcome, CountOutcome, EnumerateOptions};
+use super::{empty_outcome, CountFamily, CountOutcome, EnumerateOptions};
 use crate::base::error::Setting;
 use crate::base::evidence::{CountEvidence, DissectionSearch};
 use crate::base::Control;
 use crate::driver::{Backend, Misuse, SolveError};
 use crate::puzzle::dissection::{Dissection, DissectionPuzzle};
-use crate::puzzle::Solution;
+use crate::puzzle::{Family, Solution};
 use std::time::Instant;
 
 /// Every dissection of `shape`, each once (the family has no objective and labels parts
 /// canonically, so there is nothing to reduce or shard).
-pub(super) fn dissections(
-    shape: &DissectionPuzzle,
-    backend: Backend,
-    options: &EnumerateOptions,
-    control: &Control,
-    on_solution: &mut dyn FnMut(&Solution),
-    start: Instant,
-) -> Result<CountOutcome, SolveError> {
-    let unsupported = |setting| SolveError::Misused(Misuse::NotForDissections(setting));
-    if options.unique {
-        return Err(unsupported(Setting::Unique));
-    }
-    if options.shard.is_some() {
-        return Err(unsupported(Setting::Shard));
-    }
-    if options.at_least.is_some() {
-        return Err(unsupported(Setting::AtLeast));
-    }
-    let found = enumerate_dissections(shape, backend, control, &mut |dissection| {
-        if options.list {
-            on_solution(&Solution::Dissection(dissection.clone()));
+impl CountFamily for DissectionPuzzle {
+    fn count(
+        &self,
+        backend: Backend,
+        options: &EnumerateOptions,
+        control: &Control,
+        on_solution: &mut dyn FnMut(&Solution),
+        start: Instant,
+    ) -> Result<CountOutcome, SolveError> {
+        let shape = self;
+        let unsupported = |setting| SolveError::Misused(Misuse::NotForDissections(setting));
+        if options.unique {
+            return Err(unsupported(Setting::Unique));
         }
-        true
-    })?;
-    Ok(CountOutcome {
-        backend,
-        count: found.count,
-        complete: found.complete,
-        elapsed: start.elapsed(),
-        ..empty_outcome(found.evidence)
-    })
+        if options.shard.is_some() {
+            return Err(unsupported(Setting::Shard));
+        }
+        if options.at_least.is_some() {
+            return Err(unsupported(Setting::AtLeast));
+        }
+        let found = enumerate_dissections(shape, backend, control, &mut |dissection| {
+            if options.list {
+                on_solution(&Solution::Dissection(dissection.clone()));
+            }
+            true
+        })?;
+        Ok(CountOutcome {
+            backend,
+            count: found.count,
+            complete: found.complete,
+            elapsed: start.elapsed(),
+            ..empty_outcome(found.evidence)
+        })
+    }
 }
 
 /// What [`enumerate_dissections`] found.

@@ -6,7 +6,8 @@
 //! SAT enumeration with blocking clauses as an independent cross-check. Every solution
 //! handed out is verified against the puzzle's rules first.
 //!
-//! Each family counts in a file of its own (`queens`, `dissections`, `tilings`; `classes`
+//! Each family counts in a file of its own, implementing [`CountFamily`] (`queens`,
+//! `dissections`, `tilings`; `classes`
 //! holds the queens' symmetry classes, `stoppable` the SAT enumeration a limit can end),
 //! and [`merge`] adds up the shards' counts, read through [`crate::formats::count_shard`].
 
@@ -14,7 +15,7 @@ use crate::base::evidence::CountEvidence;
 use crate::base::shard::Shard;
 use crate::base::{Control, Goal, Status};
 use crate::driver::{Backend, Misuse, SolveError};
-use crate::puzzle::{Puzzle, Solution};
+use crate::puzzle::{each_family, Family, Puzzle, Solution};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
@@ -28,10 +29,7 @@ mod tilings;
 pub use dissections::{enumerate_dissections, DissectionCount};
 pub use merge::{merge, model_digest, MergeError, Merged};
 
-use classes::{consistent_when_stopped, Symmetries};
-use dissections::dissections;
-use queens::{native, sat};
-use tilings::tilings;
+use classes::consistent_when_stopped;
 
 /// What to enumerate and how.
 #[derive(Clone, Debug, Default)]
@@ -91,54 +89,24 @@ pub fn enumerate(
     if backend == Backend::Milp {
         return Err(SolveError::Misused(Misuse::CountWithMilp));
     }
-    let board = match puzzle {
-        Puzzle::Queens(board) => board,
-        Puzzle::Dissection(shape) => {
-            return dissections(shape, backend, options, control, on_solution, start)
-        }
-        Puzzle::Packing(packing) => {
-            return tilings(packing, backend, options, control, on_solution, start)
-        }
-    };
-    let group = Symmetries::of(board);
-    let value = match optimum(puzzle, backend, control)? {
-        Some(optimum) => match options.at_least {
-            Some(k) if k < optimum => {
-                return Err(SolveError::Usage(format!(
-                    "counting solutions with at least {k} is not supported: the optimum is {optimum}, and only counts at or above it are"
-                )))
-            }
-            Some(k) => k,
-            None => optimum,
-        },
-        None => {
-            return Ok(CountOutcome {
-                backend,
-                value: None,
-                count: 0,
-                unique_count: options.unique.then_some(0),
-                classes: BTreeMap::new(),
-                symmetries: group.len(),
-                shard: options.shard,
-                complete: false,
-                evidence: CountEvidence::NoOptimum {
-                    stop: control.stop(),
-                },
-                elapsed: start.elapsed(),
-            })
-        }
-    };
-    let mut outcome = match backend {
-        Backend::Native => native(board, value, &group, options, control, on_solution)?,
-        Backend::Sat => sat(board, value, &group, options, control, on_solution)?,
-        Backend::Milp => unreachable!("refused above"),
-    };
-    outcome.backend = backend;
-    outcome.value = Some(value);
-    outcome.symmetries = group.len();
-    outcome.shard = options.shard;
-    outcome.elapsed = start.elapsed();
-    Ok(consistent_when_stopped(outcome))
+    each_family!(puzzle, p => p.count(backend, options, control, on_solution, start))
+}
+
+/// A family's counts: every optimal solution (every solution, for a family without an
+/// objective) with `backend`, which is native or SAT (MILP and misplaced shards are refused
+/// before). Each family implements it once, in this folder's file of its name;
+/// [`enumerate`] dispatches over the registration list.
+pub trait CountFamily: Family {
+    /// Counts (and with `options.list`, hands to `on_solution`) the solutions; `start` is
+    /// when the count began, for its elapsed time.
+    fn count(
+        &self,
+        backend: Backend,
+        options: &EnumerateOptions,
+        control: &Control,
+        on_solution: &mut dyn FnMut(&Solution),
+        start: Instant,
+    ) -> Result<CountOutcome, SolveError>;
 }
 
 /// The optimum, proved by the same backend; `None` when a limit stopped it first.

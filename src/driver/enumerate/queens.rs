@@ -4,19 +4,76 @@
 
 use super::classes::Symmetries;
 use super::stoppable::enumerate_stoppable;
-use super::{empty_outcome, verified, CountOutcome, EnumerateOptions};
+use super::{
+    consistent_when_stopped, empty_outcome, optimum, verified, CountFamily, CountOutcome,
+    EnumerateOptions,
+};
 use crate::base::evidence::CountEvidence;
 use crate::base::Control;
-use crate::driver::{with_stop, SolveError};
+use crate::driver::{with_stop, Backend, SolveError};
 use crate::engines::nqueens_count;
 use crate::engines::obstacle_queens::{count_placements, CountRequest};
 use crate::model::Var;
 use crate::puzzle::queens::{Queens, QueensSolution};
 use crate::puzzle::{Puzzle, Solution};
 use std::collections::BTreeMap;
+use std::time::Instant;
+
+impl CountFamily for Queens {
+    fn count(
+        &self,
+        backend: Backend,
+        options: &EnumerateOptions,
+        control: &Control,
+        on_solution: &mut dyn FnMut(&Solution),
+        start: Instant,
+    ) -> Result<CountOutcome, SolveError> {
+        let board = self;
+        let puzzle = &Puzzle::Queens(board.clone());
+        let group = Symmetries::of(board);
+        let value = match optimum(puzzle, backend, control)? {
+            Some(optimum) => match options.at_least {
+                Some(k) if k < optimum => {
+                    return Err(SolveError::Usage(format!(
+                        "counting solutions with at least {k} is not supported: the optimum is {optimum}, and only counts at or above it are"
+                    )))
+                }
+                Some(k) => k,
+                None => optimum,
+            },
+            None => {
+                return Ok(CountOutcome {
+                    backend,
+                    value: None,
+                    count: 0,
+                    unique_count: options.unique.then_some(0),
+                    classes: BTreeMap::new(),
+                    symmetries: group.len(),
+                    shard: options.shard,
+                    complete: false,
+                    evidence: CountEvidence::NoOptimum {
+                        stop: control.stop(),
+                    },
+                    elapsed: start.elapsed(),
+                })
+            }
+        };
+        let mut outcome = match backend {
+            Backend::Native => native(board, value, &group, options, control, on_solution)?,
+            Backend::Sat => sat(board, value, &group, options, control, on_solution)?,
+            Backend::Milp => unreachable!("refused above"),
+        };
+        outcome.backend = backend;
+        outcome.value = Some(value);
+        outcome.symmetries = group.len();
+        outcome.shard = options.shard;
+        outcome.elapsed = start.elapsed();
+        Ok(consistent_when_stopped(outcome))
+    }
+}
 
 /// Counts (and lists) the solutions of `board` with `value` queens natively.
-pub(super) fn native(
+fn native(
     board: &Queens,
     value: usize,
     group: &Symmetries,
@@ -95,7 +152,7 @@ pub(super) fn native(
 }
 
 /// Counts (and lists) the solutions of `board` with `value` queens by SAT enumeration.
-pub(super) fn sat(
+fn sat(
     board: &Queens,
     value: usize,
     group: &Symmetries,

@@ -2,72 +2,75 @@
 //! SAT enumeration as an independent check, or every tiling listed natively.
 
 use super::stoppable::enumerate_stoppable;
-use super::{empty_outcome, CountOutcome, EnumerateOptions};
+use super::{empty_outcome, CountFamily, CountOutcome, EnumerateOptions};
 use crate::base::error::Setting;
 use crate::base::evidence::{CountEvidence, TilingCounter};
 use crate::base::Control;
 use crate::driver::{Backend, Misuse, SolveError};
 use crate::model::Var;
 use crate::oracle::OracleError;
-use crate::puzzle::{Puzzle, Solution};
+use crate::puzzle::{Family, Puzzle, Solution};
 use std::collections::HashSet;
 use std::time::Instant;
 
 /// Counts the tilings of a tile model, raw and up to the region's symmetries (natively by
 /// exact cover, or by SAT enumeration as an independent check). Listing is not offered.
-pub(super) fn tilings(
-    packing: &crate::puzzle::packing::Packing,
-    backend: Backend,
-    options: &EnumerateOptions,
-    control: &Control,
-    on_solution: &mut dyn FnMut(&Solution),
-    start: Instant,
-) -> Result<CountOutcome, SolveError> {
-    use crate::driver::packing::{count_native, symmetries};
-    use crate::puzzle::packing::PackingKind;
-    if packing.kind != PackingKind::Tile {
-        return Err(SolveError::Usage(
-            "counting is available for tiling models (goal = \"tile\"); this model maximises"
-                .into(),
-        ));
+impl CountFamily for crate::puzzle::packing::Packing {
+    fn count(
+        &self,
+        backend: Backend,
+        options: &EnumerateOptions,
+        control: &Control,
+        on_solution: &mut dyn FnMut(&Solution),
+        start: Instant,
+    ) -> Result<CountOutcome, SolveError> {
+        let packing = self;
+        use crate::driver::packing::{count_native, symmetries};
+        use crate::puzzle::packing::PackingKind;
+        if packing.kind != PackingKind::Tile {
+            return Err(SolveError::Usage(
+                "counting is available for tiling models (goal = \"tile\"); this model maximises"
+                    .into(),
+            ));
+        }
+        if options.shard.is_some() {
+            return Err(SolveError::Misused(Misuse::NotForTilings(Setting::Shard)));
+        }
+        if options.at_least.is_some() {
+            return Err(SolveError::Misused(Misuse::NotForTilings(Setting::AtLeast)));
+        }
+        if options.list {
+            return list_tilings(packing, backend, options, control, on_solution, start);
+        }
+        let (counts, how) = match backend {
+            Backend::Native => (count_native(packing, control)?, TilingCounter::ExactCover),
+            Backend::Sat => (
+                count_tilings_sat(packing, control).map_err(|e| SolveError::Backend {
+                    backend: backend.name(),
+                    failure: e.into(),
+                })?,
+                TilingCounter::Varisat,
+            ),
+            Backend::Milp => unreachable!("refused in enumerate"),
+        };
+        let group = symmetries(packing).len();
+        let evidence = CountEvidence::Tilings {
+            by: how,
+            tilings: counts.raw,
+            up_to_symmetry: counts.up_to_symmetry,
+            symmetries: group,
+            stop: (!counts.complete).then(|| control.stop()),
+        };
+        Ok(CountOutcome {
+            backend,
+            count: counts.raw,
+            unique_count: options.unique.then_some(counts.up_to_symmetry),
+            symmetries: group,
+            complete: counts.complete,
+            elapsed: start.elapsed(),
+            ..empty_outcome(evidence)
+        })
     }
-    if options.shard.is_some() {
-        return Err(SolveError::Misused(Misuse::NotForTilings(Setting::Shard)));
-    }
-    if options.at_least.is_some() {
-        return Err(SolveError::Misused(Misuse::NotForTilings(Setting::AtLeast)));
-    }
-    if options.list {
-        return list_tilings(packing, backend, options, control, on_solution, start);
-    }
-    let (counts, how) = match backend {
-        Backend::Native => (count_native(packing, control)?, TilingCounter::ExactCover),
-        Backend::Sat => (
-            count_tilings_sat(packing, control).map_err(|e| SolveError::Backend {
-                backend: backend.name(),
-                failure: e.into(),
-            })?,
-            TilingCounter::Varisat,
-        ),
-        Backend::Milp => unreachable!("refused in enumerate"),
-    };
-    let group = symmetries(packing).len();
-    let evidence = CountEvidence::Tilings {
-        by: how,
-        tilings: counts.raw,
-        up_to_symmetry: counts.up_to_symmetry,
-        symmetries: group,
-        stop: (!counts.complete).then(|| control.stop()),
-    };
-    Ok(CountOutcome {
-        backend,
-        count: counts.raw,
-        unique_count: options.unique.then_some(counts.up_to_symmetry),
-        symmetries: group,
-        complete: counts.complete,
-        elapsed: start.elapsed(),
-        ..empty_outcome(evidence)
-    })
 }
 
 /// Lists every tiling natively, each verified before it is handed out.

@@ -3,17 +3,22 @@
 //! Pieces are shapes with `rotate` / `reflect` switches and a count: unlimited, at most n
 //! or exactly n. The 13 x 19 cross box and the 6 x 10 pentomino box are instances.
 
+mod shape;
+
 use crate::base::error::InputError;
 use crate::geometry::isometry::RectSymmetry;
 use crate::geometry::placements::{
     mirror_halves, orientations, placement_action, placement_index, placements, PackingInstance,
     PieceLimit,
 };
+use crate::model::shape::ModelShape;
 use crate::model::{Assignment, Constraint, Lit, Model, Objective, Var};
+use crate::puzzle::family::cells_text;
 use crate::puzzle::grid::{Grid, MAX_SIDE};
 use crate::puzzle::source::Source;
-use crate::puzzle::VerifyError;
+use crate::puzzle::{Family, VerifyError};
 use serde::Deserialize;
+use shape::packing_shape;
 use std::collections::BTreeSet;
 use toml::Spanned;
 
@@ -185,157 +190,6 @@ impl Packing {
         }
     }
 
-    /// Parses and validates a `kind = "packing"` model file.
-    pub fn from_source(source: &Source) -> Result<Packing, InputError> {
-        let file: PackingFile = source.parse()?;
-        let side = |v: &Option<Spanned<i64>>, key: &str| -> Result<Option<usize>, InputError> {
-            match v {
-                None => Ok(None),
-                Some(s) if (1..=MAX_SIDE as i64).contains(s.get_ref()) => {
-                    Ok(Some(*s.get_ref() as usize))
-                }
-                Some(s) => Err(source.error_at(
-                    s.span().start,
-                    format!(
-                        "`{key}` is {}; it must be between 1 and {MAX_SIDE}",
-                        s.get_ref()
-                    ),
-                )),
-            }
-        };
-        let (width, height) = (side(&file.width, "width")?, side(&file.height, "height")?);
-        let (width, height, blocked) = match (&file.region, width, height) {
-            (Some(region), None, None) => {
-                let grid =
-                    Grid::parse(source, "region", region.get_ref(), region.span(), &['.', '#'])?;
-                let blocked = grid.cells.iter().map(|&c| c == '#').collect();
-                (grid.width, grid.height, blocked)
-            }
-            (Some(region), _, _) => {
-                return Err(source.error_at(
-                    region.span().start,
-                    "give either `region` or `width` and `height`, not both",
-                ))
-            }
-            (None, Some(w), Some(h)) => (w, h, vec![false; w * h]),
-            (None, _, _) => {
-                return Err(source.error_line(
-                    1,
-                    "missing the region: `width` and `height`, or `region` (a grid of '.' free and '#' blocked)",
-                ))
-            }
-        };
-        let kind = match file.goal.get_ref().as_str() {
-            "maximise" | "maximize" => PackingKind::Maximise,
-            "tile" => PackingKind::Tile,
-            other => {
-                return Err(source.error_at(
-                    file.goal.span().start,
-                    format!("unknown goal {other:?} (expected \"maximise\" or \"tile\")"),
-                ))
-            }
-        };
-        let Some(piece_files) = file.piece.filter(|p| !p.is_empty()) else {
-            return Err(source.error_line(
-                1,
-                "missing pieces: add one or more [[piece]] tables with `name` and `shape`",
-            ));
-        };
-        let mut pieces: Vec<PieceSpec> = Vec::new();
-        for piece in &piece_files {
-            let name = piece.name.get_ref().trim().to_string();
-            let name_ok = !name.is_empty()
-                && name
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-            if !name_ok {
-                return Err(source.error_at(
-                    piece.name.span().start,
-                    format!("piece name {name:?} must be letters, digits, '_' or '-'"),
-                ));
-            }
-            if pieces.iter().any(|p| p.name == name) {
-                return Err(source.error_at(
-                    piece.name.span().start,
-                    format!("piece name {name:?} is used twice"),
-                ));
-            }
-            let grid = Grid::parse(
-                source,
-                "shape",
-                piece.shape.get_ref(),
-                piece.shape.span(),
-                &['.', '#'],
-            )?;
-            let cells: Vec<(i32, i32)> = (0..grid.height)
-                .flat_map(|y| (0..grid.width).map(move |x| (x, y)))
-                .filter(|&(x, y)| grid.at(x, y) == '#')
-                .map(|(x, y)| (x as i32, y as i32))
-                .collect();
-            if cells.is_empty() {
-                return Err(source.error_at(
-                    piece.shape.span().start,
-                    format!("piece {name:?} has no cells: mark them with '#'"),
-                ));
-            }
-            let count = |v: &Spanned<i64>, key: &str| -> Result<usize, InputError> {
-                usize::try_from(*v.get_ref())
-                    .ok()
-                    .filter(|&n| n <= 10_000)
-                    .ok_or_else(|| {
-                        source.error_at(
-                            v.span().start,
-                            format!("`{key}` is {}; it must be 0 to 10000", v.get_ref()),
-                        )
-                    })
-            };
-            let limit = match (&piece.exactly, &piece.at_most) {
-                (Some(_), Some(m)) => {
-                    return Err(source.error_at(
-                        m.span().start,
-                        "give either `exactly` or `at_most`, not both",
-                    ))
-                }
-                (Some(n), None) => PieceLimit::exactly(count(n, "exactly")?),
-                (None, Some(m)) => PieceLimit::at_most(count(m, "at_most")?),
-                (None, None) => PieceLimit::unlimited(),
-            };
-            let rotate = piece.rotate.unwrap_or(true);
-            let reflect = piece.reflect.unwrap_or(true);
-            let cells = orientations(&cells, false, false).remove(0);
-            pieces.push(PieceSpec {
-                name,
-                cells,
-                rotate,
-                reflect,
-                limit,
-            });
-        }
-        // Count placements before building them, so an absurd instance fails fast.
-        let total: usize = pieces
-            .iter()
-            .map(|p| orientations(&p.cells, p.rotate, p.reflect).len() * width * height)
-            .sum();
-        if total > MAX_PLACEMENTS * 4 {
-            return Err(source.error_line(
-                1,
-                format!("the pieces have up to {total} placements; at most {MAX_PLACEMENTS} are supported"),
-            ));
-        }
-        let mut packing = Packing::new(width, height, blocked, pieces, kind);
-        if packing.instance.placements.len() > MAX_PLACEMENTS {
-            return Err(source.error_line(
-                1,
-                format!(
-                    "the pieces have {} placements; at most {MAX_PLACEMENTS} are supported",
-                    packing.instance.placements.len()
-                ),
-            ));
-        }
-        packing.description = file.description;
-        Ok(packing)
-    }
-
     /// The readable name of placement `i`: `place[NAME/ORIENTATION@(X,Y)]`, with (X, Y) the
     /// top-left corner of its bounding box.
     pub fn placement_name(&self, i: usize) -> String {
@@ -344,11 +198,6 @@ impl Packing {
             "place[{}/{}@({},{})]",
             self.pieces[info.piece].name, info.orientation, info.x, info.y
         )
-    }
-
-    /// Compiles with symmetry breaking (see [`Packing::compile_with`]).
-    pub fn compile(&self) -> Model {
-        self.compile_with(true)
     }
 
     /// Compiles to the model: one boolean per placement (variable i is placement i), at most
@@ -532,8 +381,241 @@ impl Packing {
         )
     }
 
+    /// The region's rows: one letter per piece (`A`..`Z`, then `a`..`z`, then again from
+    /// `A`), in the order of their first cells; `.` empty, `#` blocked.
+    pub fn render_grid(&self, solution: &PackingSolution) -> Vec<String> {
+        const LETTERS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+        let mut grid: Vec<char> = self
+            .blocked
+            .iter()
+            .map(|&b| if b { '#' } else { '.' })
+            .collect();
+        for (k, (_, cells)) in solution.placed.iter().enumerate() {
+            for &c in cells {
+                grid[c] = LETTERS[k % LETTERS.len()] as char;
+            }
+        }
+        grid.chunks(self.width)
+            .map(|row| row.iter().collect())
+            .collect()
+    }
+}
+
+impl Family for Packing {
+    type Solution = PackingSolution;
+
+    const KIND: &'static str = "packing";
+
+    fn has_objective(&self) -> bool {
+        self.kind == PackingKind::Maximise
+    }
+
+    fn trivially_impossible(&self) -> Option<String> {
+        None
+    }
+
+    fn canonical_text(&self) -> String {
+        let pieces: Vec<String> = self
+            .pieces
+            .iter()
+            .map(|piece| {
+                format!(
+                    "{} min {} max {} rotate {} reflect {} cells {:?}",
+                    piece.name,
+                    piece.limit.min,
+                    piece
+                        .limit
+                        .max
+                        .map_or("none".to_string(), |m| m.to_string()),
+                    piece.rotate,
+                    piece.reflect,
+                    piece.cells
+                )
+            })
+            .collect();
+        format!(
+            "packing {}x{} {} {} pieces: {}",
+            self.width,
+            self.height,
+            match self.kind {
+                PackingKind::Maximise => "maximise",
+                PackingKind::Tile => "tile",
+            },
+            cells_text(self.width, &self.blocked, '#', '.'),
+            pieces.join("; ")
+        )
+    }
+
+    fn shape(&self, _lazy_written_out: bool) -> ModelShape {
+        packing_shape(self)
+    }
+
+    fn symmetry_rows(&self) -> Vec<(&'static str, Constraint)> {
+        self.mirror_rows()
+    }
+
+    fn value(solution: &PackingSolution) -> usize {
+        solution.placed.len()
+    }
+
+    /// Parses and validates a `kind = "packing"` model file.
+    fn from_source(source: &Source) -> Result<Packing, InputError> {
+        let file: PackingFile = source.parse()?;
+        let side = |v: &Option<Spanned<i64>>, key: &str| -> Result<Option<usize>, InputError> {
+            match v {
+                None => Ok(None),
+                Some(s) if (1..=MAX_SIDE as i64).contains(s.get_ref()) => {
+                    Ok(Some(*s.get_ref() as usize))
+                }
+                Some(s) => Err(source.error_at(
+                    s.span().start,
+                    format!(
+                        "`{key}` is {}; it must be between 1 and {MAX_SIDE}",
+                        s.get_ref()
+                    ),
+                )),
+            }
+        };
+        let (width, height) = (side(&file.width, "width")?, side(&file.height, "height")?);
+        let (width, height, blocked) = match (&file.region, width, height) {
+            (Some(region), None, None) => {
+                let grid =
+                    Grid::parse(source, "region", region.get_ref(), region.span(), &['.', '#'])?;
+                let blocked = grid.cells.iter().map(|&c| c == '#').collect();
+                (grid.width, grid.height, blocked)
+            }
+            (Some(region), _, _) => {
+                return Err(source.error_at(
+                    region.span().start,
+                    "give either `region` or `width` and `height`, not both",
+                ))
+            }
+            (None, Some(w), Some(h)) => (w, h, vec![false; w * h]),
+            (None, _, _) => {
+                return Err(source.error_line(
+                    1,
+                    "missing the region: `width` and `height`, or `region` (a grid of '.' free and '#' blocked)",
+                ))
+            }
+        };
+        let kind = match file.goal.get_ref().as_str() {
+            "maximise" | "maximize" => PackingKind::Maximise,
+            "tile" => PackingKind::Tile,
+            other => {
+                return Err(source.error_at(
+                    file.goal.span().start,
+                    format!("unknown goal {other:?} (expected \"maximise\" or \"tile\")"),
+                ))
+            }
+        };
+        let Some(piece_files) = file.piece.filter(|p| !p.is_empty()) else {
+            return Err(source.error_line(
+                1,
+                "missing pieces: add one or more [[piece]] tables with `name` and `shape`",
+            ));
+        };
+        let mut pieces: Vec<PieceSpec> = Vec::new();
+        for piece in &piece_files {
+            let name = piece.name.get_ref().trim().to_string();
+            let name_ok = !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+            if !name_ok {
+                return Err(source.error_at(
+                    piece.name.span().start,
+                    format!("piece name {name:?} must be letters, digits, '_' or '-'"),
+                ));
+            }
+            if pieces.iter().any(|p| p.name == name) {
+                return Err(source.error_at(
+                    piece.name.span().start,
+                    format!("piece name {name:?} is used twice"),
+                ));
+            }
+            let grid = Grid::parse(
+                source,
+                "shape",
+                piece.shape.get_ref(),
+                piece.shape.span(),
+                &['.', '#'],
+            )?;
+            let cells: Vec<(i32, i32)> = (0..grid.height)
+                .flat_map(|y| (0..grid.width).map(move |x| (x, y)))
+                .filter(|&(x, y)| grid.at(x, y) == '#')
+                .map(|(x, y)| (x as i32, y as i32))
+                .collect();
+            if cells.is_empty() {
+                return Err(source.error_at(
+                    piece.shape.span().start,
+                    format!("piece {name:?} has no cells: mark them with '#'"),
+                ));
+            }
+            let count = |v: &Spanned<i64>, key: &str| -> Result<usize, InputError> {
+                usize::try_from(*v.get_ref())
+                    .ok()
+                    .filter(|&n| n <= 10_000)
+                    .ok_or_else(|| {
+                        source.error_at(
+                            v.span().start,
+                            format!("`{key}` is {}; it must be 0 to 10000", v.get_ref()),
+                        )
+                    })
+            };
+            let limit = match (&piece.exactly, &piece.at_most) {
+                (Some(_), Some(m)) => {
+                    return Err(source.error_at(
+                        m.span().start,
+                        "give either `exactly` or `at_most`, not both",
+                    ))
+                }
+                (Some(n), None) => PieceLimit::exactly(count(n, "exactly")?),
+                (None, Some(m)) => PieceLimit::at_most(count(m, "at_most")?),
+                (None, None) => PieceLimit::unlimited(),
+            };
+            let rotate = piece.rotate.unwrap_or(true);
+            let reflect = piece.reflect.unwrap_or(true);
+            let cells = orientations(&cells, false, false).remove(0);
+            pieces.push(PieceSpec {
+                name,
+                cells,
+                rotate,
+                reflect,
+                limit,
+            });
+        }
+        // Count placements before building them, so an absurd instance fails fast.
+        let total: usize = pieces
+            .iter()
+            .map(|p| orientations(&p.cells, p.rotate, p.reflect).len() * width * height)
+            .sum();
+        if total > MAX_PLACEMENTS * 4 {
+            return Err(source.error_line(
+                1,
+                format!("the pieces have up to {total} placements; at most {MAX_PLACEMENTS} are supported"),
+            ));
+        }
+        let mut packing = Packing::new(width, height, blocked, pieces, kind);
+        if packing.instance.placements.len() > MAX_PLACEMENTS {
+            return Err(source.error_line(
+                1,
+                format!(
+                    "the pieces have {} placements; at most {MAX_PLACEMENTS} are supported",
+                    packing.instance.placements.len()
+                ),
+            ));
+        }
+        packing.description = file.description;
+        Ok(packing)
+    }
+
+    /// Compiles with symmetry breaking (see [`Packing::compile_with`]).
+    fn compile(&self) -> Model {
+        self.compile_with(true)
+    }
+
     /// Reads the placed pieces from an assignment of the compiled model.
-    pub fn decode(&self, assignment: &Assignment) -> PackingSolution {
+    fn decode(&self, assignment: &Assignment) -> PackingSolution {
         let chosen: Vec<usize> = (0..self.instance.placements.len())
             .filter(|&i| assignment.value(Var::from_index(i)))
             .collect();
@@ -544,7 +626,7 @@ impl Packing {
     /// piece's cells are an allowed orientation of its shape, inside the region and off
     /// blocked cells; no cell is covered twice; every piece count is respected; a tiling
     /// covers every free cell.
-    pub fn verify(&self, solution: &PackingSolution) -> Result<(), VerifyError> {
+    fn verify(&self, solution: &PackingSolution) -> Result<(), VerifyError> {
         let (w, h) = (self.width, self.height);
         let mut covered = vec![false; w * h];
         let mut used = vec![0usize; self.pieces.len()];
@@ -615,27 +697,8 @@ impl Packing {
         Ok(())
     }
 
-    /// The region's rows: one letter per piece (`A`..`Z`, then `a`..`z`, then again from
-    /// `A`), in the order of their first cells; `.` empty, `#` blocked.
-    pub fn render_grid(&self, solution: &PackingSolution) -> Vec<String> {
-        const LETTERS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-        let mut grid: Vec<char> = self
-            .blocked
-            .iter()
-            .map(|&b| if b { '#' } else { '.' })
-            .collect();
-        for (k, (_, cells)) in solution.placed.iter().enumerate() {
-            for &c in cells {
-                grid[c] = LETTERS[k % LETTERS.len()] as char;
-            }
-        }
-        grid.chunks(self.width)
-            .map(|row| row.iter().collect())
-            .collect()
-    }
-
     /// The number of pieces, then the region.
-    pub fn render(&self, solution: &PackingSolution) -> String {
+    fn render(&self, solution: &PackingSolution) -> String {
         let mut out = format!("{}\n", solution.placed.len());
         for row in self.render_grid(solution) {
             out.push_str(&row);
@@ -645,7 +708,7 @@ impl Packing {
     }
 
     /// The solution as JSON: pieces with their names and cells, and the grid.
-    pub fn solution_json(&self, solution: &PackingSolution) -> serde_json::Value {
+    fn solution_json(&self, solution: &PackingSolution) -> serde_json::Value {
         let pieces: Vec<serde_json::Value> = solution
             .placed
             .iter()

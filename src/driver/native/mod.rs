@@ -1,12 +1,44 @@
-//! The native backend: each family handed to its hand-written search.
+//! The native backend: each family handed to its hand-written search, through
+//! [`NativeFamily`] (one file per family here).
+
+mod dissection;
+mod packing;
+mod queens;
 
 use super::packing::NativePackingError;
 use super::packing_bounds::PackingBounds;
+use super::Backend;
 use crate::base::{Control, Evidence, Goal, RawOutcome, Size, Status};
-use crate::engines::dissection::{self, Dissection, DissectionSearch};
+use crate::engines::dissection::{dissect, Dissection, DissectionSearch};
 use crate::puzzle::dissection::DissectionPuzzle;
-use crate::puzzle::{Puzzle, Solution};
+use crate::puzzle::{each_family, Family, Puzzle, Solution};
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+
+/// A family's answers in the driver: the backend it prefers and its native search. Each
+/// family implements it once, in this folder's file of its name; [`solve`] and
+/// [`Backend::preferred_for`] dispatch over the registration list.
+pub trait NativeFamily: Family {
+    /// The backend `solve` uses for the family when none is named: the one measured
+    /// fastest on it.
+    const PREFERRED: Backend;
+
+    /// Answers `goal` with the family's native search. `bounds`: a maximum packing's
+    /// bounds known before the search ([`super::packing_bounds`]), ignored by the others.
+    fn solve_native(
+        &self,
+        goal: Goal,
+        control: &Control,
+        bounds: Option<&mut PackingBounds>,
+    ) -> Result<RawOutcome<Self::Solution>, NativePackingError>;
+}
+
+/// The backend `puzzle`'s family prefers ([`NativeFamily::PREFERRED`]).
+pub(super) fn preferred(puzzle: &Puzzle) -> Backend {
+    fn of<F: NativeFamily>(_: &F) -> Backend {
+        F::PREFERRED
+    }
+    each_family!(puzzle, p => of(p))
+}
 
 /// Answers `goal` for `puzzle` with its family's native search. Only the packing searches
 /// can refuse (the queens and dissection searches take every instance). `bounds`: a maximum
@@ -17,20 +49,12 @@ pub fn solve(
     control: &Control,
     bounds: Option<&mut PackingBounds>,
 ) -> Result<RawOutcome<Solution>, NativePackingError> {
-    match puzzle {
-        Puzzle::Queens(q) => Ok(
-            crate::engines::obstacle_queens::solve(&q.board(), goal, control)
-                .map_solution(Solution::Queens),
-        ),
-        Puzzle::Dissection(d) => {
-            Ok(solve_dissection(d, control).map_solution(Solution::Dissection))
-        }
-        Puzzle::Packing(p) => super::packing::solve(p, goal, control, bounds)
-            .map(|r| r.map_solution(Solution::Packing)),
-    }
+    each_family!(puzzle, p => p
+        .solve_native(goal, control, bounds)
+        .map(|r| r.map_solution(Solution::from)))
 }
 
-/// Runs [`dissection::dissect`] on a model file's puzzle, stopping when `control` says (the search polls
+/// Runs [`dissect`] on a model file's puzzle, stopping when `control` says (the search polls
 /// a flag, so a watcher thread raises it at the deadline or on Ctrl-C).
 pub fn enumerate_puzzle(
     puzzle: &DissectionPuzzle,
@@ -50,7 +74,7 @@ pub fn enumerate_puzzle(
                 std::thread::sleep(std::time::Duration::from_millis(5));
             }
         });
-        let search = dissection::dissect(&cells, puzzle.parts, puzzle.reflect, on_solution, &stop);
+        let search = dissect(&cells, puzzle.parts, puzzle.reflect, on_solution, &stop);
         done.store(true, AtomicOrdering::Relaxed);
         search
     })

@@ -3,14 +3,18 @@
 //! the first obstacle or the edge, so every maximal run of free cells in one of the four
 //! directions (a *segment*) holds at most one queen. Classic N-queens is the empty board.
 
+mod shape;
+
 use crate::base::error::InputError;
 use crate::geometry::board::Board;
 pub use crate::geometry::board::{QueensSolution, DIRECTIONS};
+use crate::model::shape::ModelShape;
 use crate::model::{Assignment, Constraint, Model, Objective, UpperBound, Var};
 use crate::puzzle::grid::{Grid, MAX_SIDE};
 use crate::puzzle::source::Source;
-use crate::puzzle::VerifyError;
+use crate::puzzle::{Family, VerifyError};
 use serde::Deserialize;
+use shape::queens_shape;
 use toml::Spanned;
 
 /// Names of the four directions, in the order of [`DIRECTIONS`].
@@ -65,44 +69,6 @@ impl Queens {
         }
     }
 
-    /// Parses and validates a `kind = "queens"` model file.
-    pub fn from_source(source: &Source) -> Result<Queens, InputError> {
-        let file: QueensFile = source.parse()?;
-        let mut queens =
-            match (file.board, file.size) {
-                (Some(_), Some(size)) => {
-                    return Err(source
-                        .error_at(size.span().start, "give either `board` or `size`, not both"))
-                }
-                (None, None) => return Err(source.error_line(
-                    1,
-                    "missing key `board` (a grid of '-' and '*') or `size` (an empty N x N board)",
-                )),
-                (None, Some(size)) => {
-                    let n = *size.get_ref();
-                    if !(1..=MAX_SIDE as i64).contains(&n) {
-                        return Err(source.error_at(
-                            size.span().start,
-                            format!("`size` is {n}; it must be between 1 and {MAX_SIDE}"),
-                        ));
-                    }
-                    Queens::empty(n as usize)
-                }
-                (Some(board), None) => {
-                    let span = board.span();
-                    let grid = Grid::parse(source, "board", board.get_ref(), span, &['-', '*'])?;
-                    Queens {
-                        width: grid.width,
-                        height: grid.height,
-                        free: grid.cells.iter().map(|&c| c == '-').collect(),
-                        description: None,
-                    }
-                }
-            };
-        queens.description = file.description;
-        Ok(queens)
-    }
-
     /// The board alone: its cells, free or not, without the model file's details.
     pub fn board(&self) -> Board {
         Board {
@@ -120,49 +86,6 @@ impl Queens {
     /// The segments of each direction (see [`Board::segments`]).
     pub fn segments(&self) -> [Vec<Vec<usize>>; 4] {
         self.board().segments()
-    }
-
-    /// Compiles to the model: one boolean `q[x,y]` per free cell, one at-most-one per
-    /// segment of two or more cells, maximise the number of queens; the objective's
-    /// at-most-one groups are the segments of the direction with the fewest.
-    pub fn compile(&self) -> Model {
-        let mut model = Model::new();
-        let mut var_of_cell: Vec<Option<Var>> = vec![None; self.free.len()];
-        let mut lits = Vec::new();
-        for y in 0..self.height {
-            for x in 0..self.width {
-                if self.free[y * self.width + x] {
-                    let var = model.new_var(format!("q[{x},{y}]"));
-                    var_of_cell[y * self.width + x] = Some(var);
-                    lits.push(var.positive());
-                }
-            }
-        }
-        let lit = |cell: usize| {
-            var_of_cell[cell]
-                .expect("segment cells are free")
-                .positive()
-        };
-        let segments = self.segments();
-        for direction in &segments {
-            for segment in direction.iter().filter(|s| s.len() >= 2) {
-                model.add(Constraint::AtMostOne(
-                    segment.iter().map(|&c| lit(c)).collect(),
-                ));
-            }
-        }
-        let best = (0..4).min_by_key(|&d| segments[d].len()).unwrap_or(0);
-        // Objective literal i is the i-th free cell; its variable index is the same.
-        let groups = segments[best]
-            .iter()
-            .map(|segment| segment.iter().map(|&c| lit(c).var().index()).collect())
-            .collect();
-        model.objective = Some(Objective {
-            lits,
-            amo_groups: Some(groups),
-        });
-        model.upper_bound = self.line_bound();
-        model
     }
 
     /// On a board without obstacles, every row and every column is one line a queen
@@ -214,8 +137,156 @@ impl Queens {
         Assignment::new(values)
     }
 
+    /// The board's rows with `Q` for queens, `*` for obstacles and `-` for free cells.
+    pub fn render_grid(&self, solution: &QueensSolution) -> Vec<String> {
+        let mut rows: Vec<Vec<char>> = (0..self.height)
+            .map(|y| {
+                (0..self.width)
+                    .map(|x| {
+                        // `-` as in the model files, so a printed board reads back as one.
+                        if self.free[y * self.width + x] {
+                            '-'
+                        } else {
+                            '*'
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        for &(x, y) in &solution.queens {
+            rows[y][x] = 'Q';
+        }
+        rows.into_iter().map(|r| r.into_iter().collect()).collect()
+    }
+}
+
+impl Family for Queens {
+    type Solution = QueensSolution;
+
+    const KIND: &'static str = "queens";
+
+    fn has_objective(&self) -> bool {
+        true
+    }
+
+    fn trivially_impossible(&self) -> Option<String> {
+        None
+    }
+
+    fn canonical_text(&self) -> String {
+        format!(
+            "queens {}x{} {}",
+            self.width,
+            self.height,
+            self.free
+                .iter()
+                .map(|&f| if f { '-' } else { '*' })
+                .collect::<String>()
+        )
+    }
+
+    fn shape(&self, _lazy_written_out: bool) -> ModelShape {
+        queens_shape(self)
+    }
+
+    fn symmetry_rows(&self) -> Vec<(&'static str, Constraint)> {
+        Vec::new()
+    }
+
+    fn value(solution: &QueensSolution) -> usize {
+        solution.queens.len()
+    }
+
+    fn solution_json(&self, solution: &QueensSolution) -> serde_json::Value {
+        serde_json::json!({
+            "queens": solution.queens.iter().map(|&(x, y)| [x, y]).collect::<Vec<_>>(),
+            "grid": self.render_grid(solution),
+        })
+    }
+
+    /// Parses and validates a `kind = "queens"` model file.
+    fn from_source(source: &Source) -> Result<Queens, InputError> {
+        let file: QueensFile = source.parse()?;
+        let mut queens =
+            match (file.board, file.size) {
+                (Some(_), Some(size)) => {
+                    return Err(source
+                        .error_at(size.span().start, "give either `board` or `size`, not both"))
+                }
+                (None, None) => return Err(source.error_line(
+                    1,
+                    "missing key `board` (a grid of '-' and '*') or `size` (an empty N x N board)",
+                )),
+                (None, Some(size)) => {
+                    let n = *size.get_ref();
+                    if !(1..=MAX_SIDE as i64).contains(&n) {
+                        return Err(source.error_at(
+                            size.span().start,
+                            format!("`size` is {n}; it must be between 1 and {MAX_SIDE}"),
+                        ));
+                    }
+                    Queens::empty(n as usize)
+                }
+                (Some(board), None) => {
+                    let span = board.span();
+                    let grid = Grid::parse(source, "board", board.get_ref(), span, &['-', '*'])?;
+                    Queens {
+                        width: grid.width,
+                        height: grid.height,
+                        free: grid.cells.iter().map(|&c| c == '-').collect(),
+                        description: None,
+                    }
+                }
+            };
+        queens.description = file.description;
+        Ok(queens)
+    }
+
+    /// Compiles to the model: one boolean `q[x,y]` per free cell, one at-most-one per
+    /// segment of two or more cells, maximise the number of queens; the objective's
+    /// at-most-one groups are the segments of the direction with the fewest.
+    fn compile(&self) -> Model {
+        let mut model = Model::new();
+        let mut var_of_cell: Vec<Option<Var>> = vec![None; self.free.len()];
+        let mut lits = Vec::new();
+        for y in 0..self.height {
+            for x in 0..self.width {
+                if self.free[y * self.width + x] {
+                    let var = model.new_var(format!("q[{x},{y}]"));
+                    var_of_cell[y * self.width + x] = Some(var);
+                    lits.push(var.positive());
+                }
+            }
+        }
+        let lit = |cell: usize| {
+            var_of_cell[cell]
+                .expect("segment cells are free")
+                .positive()
+        };
+        let segments = self.segments();
+        for direction in &segments {
+            for segment in direction.iter().filter(|s| s.len() >= 2) {
+                model.add(Constraint::AtMostOne(
+                    segment.iter().map(|&c| lit(c)).collect(),
+                ));
+            }
+        }
+        let best = (0..4).min_by_key(|&d| segments[d].len()).unwrap_or(0);
+        // Objective literal i is the i-th free cell; its variable index is the same.
+        let groups = segments[best]
+            .iter()
+            .map(|segment| segment.iter().map(|&c| lit(c).var().index()).collect())
+            .collect();
+        model.objective = Some(Objective {
+            lits,
+            amo_groups: Some(groups),
+        });
+        model.upper_bound = self.line_bound();
+        model
+    }
+
     /// Reads the queens from an assignment of the compiled model.
-    pub fn decode(&self, assignment: &Assignment) -> QueensSolution {
+    fn decode(&self, assignment: &Assignment) -> QueensSolution {
         let free_cells = (0..self.free.len()).filter(|&c| self.free[c]);
         let queens = free_cells
             .enumerate()
@@ -227,7 +298,7 @@ impl Queens {
 
     /// Checks the rules from scratch: queens on distinct free cells, and no queen sees
     /// another along a row, column or diagonal before an obstacle or the edge.
-    pub fn verify(&self, solution: &QueensSolution) -> Result<(), VerifyError> {
+    fn verify(&self, solution: &QueensSolution) -> Result<(), VerifyError> {
         let mut occupied = vec![false; self.width * self.height];
         for &(x, y) in &solution.queens {
             if !self.is_free(x as i64, y as i64) {
@@ -257,30 +328,8 @@ impl Queens {
         Ok(())
     }
 
-    /// The board's rows with `Q` for queens, `*` for obstacles and `-` for free cells.
-    pub fn render_grid(&self, solution: &QueensSolution) -> Vec<String> {
-        let mut rows: Vec<Vec<char>> = (0..self.height)
-            .map(|y| {
-                (0..self.width)
-                    .map(|x| {
-                        // `-` as in the model files, so a printed board reads back as one.
-                        if self.free[y * self.width + x] {
-                            '-'
-                        } else {
-                            '*'
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        for &(x, y) in &solution.queens {
-            rows[y][x] = 'Q';
-        }
-        rows.into_iter().map(|r| r.into_iter().collect()).collect()
-    }
-
     /// The seed's output format: the number of queens, then the board.
-    pub fn render(&self, solution: &QueensSolution) -> String {
+    fn render(&self, solution: &QueensSolution) -> String {
         let mut out = format!("{}\n", solution.queens.len());
         for row in self.render_grid(solution) {
             out.push_str(&row);
