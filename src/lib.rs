@@ -17,7 +17,8 @@
 //! - [`driver`]: solve, count, compare and emit: a goal turned into engine and oracle calls,
 //!   every answer verified against the puzzle's rules ([`driver::solve`]).
 //! - [`cert`]: certificates (`prove`, `check`) and the proof checkers.
-//! - [`report`]: JSON, text pictures, SVG, colour, model descriptions.
+//! - [`report`]: JSON, text pictures, SVG, colour, model descriptions, and the wording of
+//!   how each answer was established.
 //!
 //! The command line (`src/bin/puzzlec`) sits on top and is the only part that prints.
 //!
