@@ -15,6 +15,7 @@
 //! - [`minizinc`]: MiniZinc and FlatZinc files and the answers their solvers print;
 //! - [`veripb`]: VeriPB 3.0 pseudo-Boolean proofs and the OPB files they refer to;
 //! - [`lrat`]: LRAT clausal proofs, written and read a step at a time;
+//! - [`drat`]: DRAT clausal proofs, text and binary, read whole;
 //! - [`count_shard`]: the `--json` output of `solve --count` as a merge reads it back;
 //! - [`sniff`]: which of the grammars above a solver's answer or an emitted file is in,
 //!   told from its first lines.
@@ -22,6 +23,7 @@
 pub mod count_shard;
 pub mod cuts;
 pub mod dimacs;
+pub mod drat;
 pub mod linear;
 pub mod lines;
 pub mod lp;
