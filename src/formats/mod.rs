@@ -10,6 +10,7 @@
 //! - [`witness`]: a model's values as `v` lines, a certificate's `witness.txt`;
 //! - [`cuts`], [`solutions`]: a certificate's cut file and a count certificate's list of
 //!   solutions;
+//! - [`doll_table`]: a packing certificate's Russian-doll table;
 //! - [`wcnf`], [`opb`], [`lp`]: WCNF, OPB and CPLEX LP files, over [`linear`]'s rows;
 //! - [`milp_solution`]: the solution files of CBC, GLPK and HiGHS;
 //! - [`minizinc`]: MiniZinc and FlatZinc files and the answers their solvers print;
@@ -23,6 +24,7 @@
 pub mod count_shard;
 pub mod cuts;
 pub mod dimacs;
+pub mod doll_table;
 pub mod drat;
 pub mod linear;
 pub mod lines;
