@@ -11,6 +11,7 @@
 //! - [`cuts`], [`solutions`]: a certificate's cut file and a count certificate's list of
 //!   solutions;
 //! - [`doll_table`]: a packing certificate's Russian-doll table;
+//! - [`manifest`]: a certificate folder's manifest (JSON);
 //! - [`wcnf`], [`opb`], [`lp`]: WCNF, OPB and CPLEX LP files, over [`linear`]'s rows;
 //! - [`milp_solution`]: the solution files of CBC, GLPK and HiGHS;
 //! - [`minizinc`]: MiniZinc and FlatZinc files and the answers their solvers print;
@@ -30,6 +31,7 @@ pub mod linear;
 pub mod lines;
 pub mod lp;
 pub mod lrat;
+pub mod manifest;
 pub mod milp_solution;
 pub mod minizinc;
 pub mod opb;
