@@ -85,6 +85,10 @@ class Solution:
     def __str__(self) -> str:
         return "\n".join(self.rows)
 
+    def text(self) -> str:
+        """The solution as the command line prints it: the value, then the grid."""
+        return self._drawing.text()
+
     def __repr__(self) -> str:
         return f"<puzzlec.Solution value={self.value}>"
 

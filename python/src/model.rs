@@ -251,14 +251,22 @@ impl Model {
         let thread = std::thread::Builder::new()
             .name("puzzlec-solutions".to_string())
             .spawn(move || {
+                // Some searches list every solution before handing any over (native queens):
+                // once the reader has stopped, the rest are dropped here, not sent.
                 let mut hand_over = |solution: &Solution| {
+                    if stop.load(Ordering::SeqCst) {
+                        return;
+                    }
                     // The reader dropped the iterator: stop the search.
                     if sender.send(solution.clone()).is_err() {
                         stop.store(true, Ordering::SeqCst);
                     }
                 };
-                driver::enumerate(&puzzle, chosen, &options, &control, &mut hand_over)
-                    .map(|outcome| outcome.complete)
+                let outcome =
+                    driver::enumerate(&puzzle, chosen, &options, &control, &mut hand_over);
+                // Complete only when the search finished and the reader was handed everything.
+                outcome
+                    .map(|outcome| outcome.complete && !stop.load(Ordering::SeqCst))
                     .map_err(|e| e.to_string())
             })
             .map_err(|e| errors::SolveError::new_err(format!("cannot start a thread: {e}")))?;
@@ -594,13 +602,22 @@ pub struct Drawing {
 
 #[pymethods]
 impl Drawing {
-    /// The solution as the command line prints it, one string per row.
+    /// The solution's grid, one string per row (as `solve --json` gives it).
     fn rows(&self) -> Vec<String> {
-        self.puzzle
-            .render(&self.solution)
-            .lines()
-            .map(str::to_string)
-            .collect()
+        let data = self.puzzle.solution_json(&self.solution);
+        data["grid"]
+            .as_array()
+            .map(|rows| {
+                rows.iter()
+                    .filter_map(|row| row.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The solution as the command line prints it (the value, then the grid).
+    fn text(&self) -> String {
+        self.puzzle.render(&self.solution)
     }
 
     /// The solution as data: the family's coordinates (`queens`, `pieces` or `parts`) and

@@ -14,7 +14,7 @@ pub const POLL: Duration = Duration::from_millis(50);
 
 /// How long an interrupted call waits for its search to wind down before it raises; a search
 /// still running then (a checker that polls no flag) finishes on its own thread, unobserved.
-const WIND_DOWN: Duration = Duration::from_millis(300);
+const WIND_DOWN: Duration = Duration::from_millis(250);
 
 /// The limits of one call: a stop flag (raised by Ctrl-C), a time limit, a memory limit.
 pub struct Limits {
