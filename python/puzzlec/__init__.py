@@ -207,6 +207,9 @@ class Count(int):
         count.evidence_text = fields["evidence_text"]
         return count
 
+    def __str__(self) -> str:
+        return str(int(self))
+
     def __repr__(self) -> str:
         classes = "" if self.classes is None else f", {self.classes} classes"
         more = "" if self.complete else " (incomplete)"
@@ -468,11 +471,12 @@ def loads(text: str, name: str = "<string>") -> Model:
     return Model(_native.loads(text, name))
 
 
-def check(folder: PathLike) -> Verdict:
-    """Re-verifies the certificate in ``folder`` without trusting any of its files; raises
-    :class:`CertificateError` naming the step that failed.
+def check(folder: Union[PathLike, Certificate]) -> Verdict:
+    """Re-verifies the certificate in ``folder`` (or a :class:`Certificate`'s folder)
+    without trusting any of its files; raises :class:`CertificateError` naming the step
+    that failed.
     """
-    path = os.fspath(folder)
+    path = folder.folder if isinstance(folder, Certificate) else os.fspath(folder)
     return Verdict(path, _native.check(path))
 
 

@@ -392,6 +392,8 @@ impl Model {
 
     /// Writes a certificate of the model's answer (or, with `count`, of its number of
     /// solutions) into `folder`: the manifest as a dict.
+    // One argument per Python keyword, as the command line has one flag each.
+    #[allow(clippy::too_many_arguments)]
     #[pyo3(signature = (folder, count=false, unique=false, max_solutions=None, time_limit=None, max_memory=None))]
     fn prove<'py>(
         &self,
