@@ -342,9 +342,9 @@ class Model:
     def solve(
         self,
         backend: Optional[str] = None,
-        *,
         time_limit: Optional[float] = None,
         max_memory: Optional[int] = None,
+        *,
         at_least: Optional[int] = None,
         solver: Optional[str] = None,
     ) -> Answer:

@@ -70,6 +70,27 @@ def test_ctrl_c_stops_within_half_a_second(work):
     assert time.monotonic() - sent[0] < 0.5
 
 
+def test_other_threads_run_during_a_search():
+    ticks = []
+    done = threading.Event()
+
+    def tick():
+        while not done.is_set():
+            ticks.append(time.monotonic())
+            time.sleep(0.001)
+
+    ticker = threading.Thread(target=tick)
+    ticker.start()
+    start = time.monotonic()
+    try:
+        assert puzzlec.queens(size=16).count() == 14772512
+    finally:
+        done.set()
+        ticker.join()
+    # The GIL was released: the other thread ticked while the count ran.
+    assert len([t for t in ticks if t > start]) >= 10
+
+
 def test_time_limit_stops_a_count():
     count = puzzlec.queens(size=20).count(time_limit=0.3)
     assert not count.complete and count.evidence_text.startswith("time limit reached")
