@@ -3,7 +3,22 @@
 The public API is ``puzzlec`` itself (``__init__.py``); these are the calls it makes.
 """
 
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple, final
+
+__all__ = [
+    "CertificateError",
+    "Drawing",
+    "Model",
+    "ModelError",
+    "PuzzlecError",
+    "Solutions",
+    "SolveError",
+    "StoppedError",
+    "UsageError",
+    "check",
+    "load",
+    "loads",
+]
 
 class PuzzlecError(Exception):
     """The base of every error puzzlec raises."""
@@ -29,6 +44,7 @@ class CertificateError(PuzzlecError):
 
     reason: str
 
+@final
 class Drawing:
     """A solution: its rows, its data and its SVG picture."""
 
@@ -38,6 +54,7 @@ class Drawing:
     def value(self) -> Optional[int]: ...
     def svg(self) -> str: ...
 
+@final
 class Solutions(Iterator[Drawing]):
     """The solutions of an enumeration as they are found."""
 
@@ -46,6 +63,7 @@ class Solutions(Iterator[Drawing]):
     def __next__(self) -> Drawing: ...
     def close(self) -> None: ...
 
+@final
 class Model:
     """A loaded puzzle."""
 
