@@ -11,3 +11,4 @@ pub mod nqueens_count;
 pub mod obstacle_queens;
 pub mod packing;
 pub mod russian_doll;
+pub mod domination;

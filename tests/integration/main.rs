@@ -13,6 +13,7 @@ mod certificates;
 mod certify;
 mod certify_counts;
 mod certify_dissection;
+mod chess;
 mod checked_refutations;
 mod cli;
 mod cli_extras;
