@@ -10,11 +10,14 @@
 //! - [`witness`]: a model's values as `v` lines, a certificate's `witness.txt`;
 //! - [`cuts`], [`solutions`]: a certificate's cut file and a count certificate's list of
 //!   solutions;
+//! - [`doll_table`]: a packing certificate's Russian-doll table;
+//! - [`manifest`]: a certificate folder's manifest (JSON);
 //! - [`wcnf`], [`opb`], [`lp`]: WCNF, OPB and CPLEX LP files, over [`linear`]'s rows;
 //! - [`milp_solution`]: the solution files of CBC, GLPK and HiGHS;
 //! - [`minizinc`]: MiniZinc and FlatZinc files and the answers their solvers print;
 //! - [`veripb`]: VeriPB 3.0 pseudo-Boolean proofs and the OPB files they refer to;
 //! - [`lrat`]: LRAT clausal proofs, written and read a step at a time;
+//! - [`drat`]: DRAT clausal proofs, text and binary, read whole;
 //! - [`count_shard`]: the `--json` output of `solve --count` as a merge reads it back;
 //! - [`sniff`]: which of the grammars above a solver's answer or an emitted file is in,
 //!   told from its first lines.
@@ -22,10 +25,13 @@
 pub mod count_shard;
 pub mod cuts;
 pub mod dimacs;
+pub mod doll_table;
+pub mod drat;
 pub mod linear;
 pub mod lines;
 pub mod lp;
 pub mod lrat;
+pub mod manifest;
 pub mod milp_solution;
 pub mod minizinc;
 pub mod opb;

@@ -4,11 +4,12 @@
 //! every field.
 
 use crate::base::evidence::{CountEvidence, Evidence, PackingBound};
-use crate::base::shard::Shard;
 use crate::base::{Goal, Size, Status};
 use crate::driver::enumerate::{model_digest, CountOutcome, EnumerateOptions, Merged};
 use crate::driver::packing_bounds::PackingBounds;
 use crate::driver::{CompareRow, Outcome};
+pub use crate::formats::count_shard::ClassCount;
+use crate::formats::count_shard::{CountShard, ShardPart};
 use crate::puzzle::Puzzle;
 use serde::Serialize;
 use std::path::Path;
@@ -239,79 +240,37 @@ impl<'a> CompareRowJson<'a> {
     }
 }
 
-/// A class size and how many classes have it.
-#[derive(Serialize)]
-pub struct ClassCount {
-    /// Members per class.
-    pub size: u64,
-    /// Classes of that size.
-    pub classes: u64,
-}
+/// `solve --count --json` (and `--all`, `--unique`): the count and how it was established,
+/// in the count shard format that `merge` reads back.
+pub type CountReport = CountShard<CountEvidence>;
 
-/// `solve --count --json` (and `--all`, `--unique`): the count and how it was established.
-#[derive(Serialize)]
-pub struct CountReport {
-    /// The model file.
-    pub model: String,
-    /// The identity of the instance, for checking that shards belong together.
-    pub model_digest: String,
-    /// The puzzle family.
-    pub kind: &'static str,
-    /// What was counted.
-    pub goal: String,
-    /// The backend that counted.
-    pub backend: &'static str,
-    /// The value of every counted solution.
-    pub value: Option<usize>,
-    /// The shard this run did.
-    pub shard: Option<Shard>,
-    /// Solutions counted.
-    pub count: u64,
-    /// Symmetry classes counted.
-    pub unique_count: Option<u64>,
-    /// The board's symmetries used.
-    pub symmetries: usize,
-    /// Classes by size.
-    pub classes: Vec<ClassCount>,
-    /// Whether the count is exact.
-    pub complete: bool,
-    /// How the count was established, in words.
-    pub evidence: String,
-    /// How the count was established, as data.
-    pub established: CountEvidence,
-    /// Wall-clock seconds.
-    pub seconds: f64,
-    /// With `--all`: every solution's grid.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub solutions: Option<Vec<serde_json::Value>>,
-}
-
-impl CountReport {
-    /// The report of `outcome` for `puzzle` read from `path`.
-    pub fn of(
-        path: &Path,
-        puzzle: &Puzzle,
-        options: &EnumerateOptions,
-        outcome: &CountOutcome,
-    ) -> CountReport {
-        CountReport {
-            model: path.display().to_string(),
-            model_digest: model_digest(puzzle),
-            kind: puzzle.kind(),
-            goal: count_goal(options),
-            backend: outcome.backend.name(),
-            value: outcome.value,
-            shard: outcome.shard,
-            count: outcome.count,
-            unique_count: outcome.unique_count,
-            symmetries: outcome.symmetries,
-            classes: class_counts(outcome.classes.iter().map(|(&s, &n)| (s as u64, n))),
-            complete: outcome.complete,
-            evidence: outcome.evidence.to_string(),
-            established: outcome.evidence.clone(),
-            seconds: outcome.elapsed.as_secs_f64(),
-            solutions: None,
-        }
+/// The report of `outcome` for `puzzle` read from `path`.
+pub fn count_report(
+    path: &Path,
+    puzzle: &Puzzle,
+    options: &EnumerateOptions,
+    outcome: &CountOutcome,
+) -> CountReport {
+    CountShard {
+        model: path.display().to_string(),
+        model_digest: model_digest(puzzle),
+        kind: puzzle.kind().to_string(),
+        goal: count_goal(options),
+        backend: outcome.backend.name().to_string(),
+        value: outcome.value.map(|v| v as u64),
+        shard: outcome.shard.map(|shard| ShardPart {
+            index: shard.index.into(),
+            count: shard.count.into(),
+        }),
+        count: outcome.count,
+        unique_count: outcome.unique_count,
+        symmetries: outcome.symmetries as u64,
+        classes: class_counts(outcome.classes.iter().map(|(&s, &n)| (s as u64, n))),
+        complete: outcome.complete,
+        evidence: outcome.evidence.to_string(),
+        established: outcome.evidence.clone(),
+        seconds: outcome.elapsed.as_secs_f64(),
+        solutions: None,
     }
 }
 

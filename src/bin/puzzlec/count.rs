@@ -6,7 +6,7 @@ use puzzlec::base::Control;
 use puzzlec::driver::enumerate::EnumerateOptions;
 use puzzlec::driver::{self, Backend};
 use puzzlec::puzzle::{Puzzle, Solution};
-use puzzlec::report::json::CountReport;
+use puzzlec::report::json::count_report;
 use puzzlec::report::render::{self, LabelledGrid};
 use puzzlec::report::{svg, text};
 use std::path::Path;
@@ -65,7 +65,7 @@ pub fn run(
         write_sheet(path, &pictures, drawn)?;
     }
     if json {
-        let mut report = CountReport::of(path, puzzle, options, &outcome);
+        let mut report = count_report(path, puzzle, options, &outcome);
         if options.list {
             report.solutions = Some(listed);
         }

@@ -83,14 +83,15 @@ pub fn check_writing(
     if matches!(manifest.claim, Claim::Optimal { .. } | Claim::Satisfiable) {
         steps.push(folder.witness(&puzzle, &model, &manifest.claim)?);
     }
-    let cuts = if manifest.claim.refuted_bound().is_some() && manifest.files.contains_key("cuts") {
-        // Its SHA-256 was compared by `check_files`.
-        let (cuts, step) = folder.cuts(&puzzle, &model)?;
-        steps.push(step);
-        cuts
-    } else {
-        Vec::new()
-    };
+    let cuts =
+        if super::refuted_bound(&manifest.claim).is_some() && manifest.files.contains_key("cuts") {
+            // Its SHA-256 was compared by `check_files`.
+            let (cuts, step) = folder.cuts(&puzzle, &model)?;
+            steps.push(step);
+            cuts
+        } else {
+            Vec::new()
+        };
     match refuted_dimacs(&model, &manifest.claim, &cuts) {
         Some((rebuilt, entry)) => {
             steps.extend(folder.refutation(

@@ -37,11 +37,11 @@ use crate::base::plural;
 use crate::driver::Misuse;
 use crate::encode::amo::AmoEncoding;
 use crate::encode::{cnf as encode, dimacs, Cnf};
+pub use crate::formats::manifest::{Claim, EncodingEntry, FileEntry, Manifest, ModelEntry, Times};
 use crate::formats::witness;
 pub use crate::formats::witness::WitnessError;
 use crate::model::{Assignment, Lit, Model};
 use crate::puzzle::Puzzle;
-use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -116,7 +116,8 @@ pub const COUNT_REFUTATION: RefutationFiles = RefutationFiles {
     varisat: ("count_varisat", COUNT_VARISAT_FILE),
 };
 
-/// The `format` written into every manifest; [`check`] refuses others. Version 2: every file
+/// The `format` written into every manifest ([`Manifest::format`]); [`check`] refuses
+/// others. Version 2: every file
 /// is hashed, the folder holds no others, and every proof ends with the empty clause.
 pub const FORMAT: &str = "puzzlec-certificate/2";
 
@@ -141,196 +142,24 @@ const WRITTEN_FILES: [&str; 13] = [
 /// The at-most-one encoding certificates use (the CNF must be rebuilt exactly).
 const AMO: AmoEncoding = AmoEncoding::Auto;
 
-/// What a certificate claims about its model.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "answer", rename_all = "snake_case")]
-pub enum Claim {
-    /// The objective's best value is `value`: the witness has it, and "at least value + 1"
-    /// is refuted.
-    Optimal {
-        /// The optimum.
-        value: usize,
-    },
-    /// The model has no objective and the witness satisfies it; nothing is refuted.
-    Satisfiable,
-    /// No assignment satisfies the constraints: the constraints' CNF is refuted (with the
-    /// cuts of [`CUTS_FILE`] appended, for models with lazy constraints).
-    Unsatisfiable,
-    /// No solution, for a reason that needs no search ([`Puzzle::trivially_impossible`]:
-    /// a dissection of 25 cells into 2 parts, say); `check` recomputes the reason. Nothing is
-    /// refuted.
-    Impossible {
-        /// The reason, in the puzzle's words.
-        reason: String,
-    },
-    /// The puzzle has exactly `count` optimal solutions (all solutions, for a family
-    /// without an objective): every one is listed in [`SOLUTIONS_FILE`] (or, with
-    /// `classes`, one member of each class under the symmetries that map the puzzle onto
-    /// itself), and [`COUNT_CNF_FILE`], the model with every listed solution blocked, is
-    /// refuted. For a family with an objective the folder also certifies the optimum
-    /// `value`, as [`Claim::Optimal`] does. See [`count`].
-    Count {
-        /// The number of solutions.
-        count: u64,
-        /// The optimum every counted solution has, for families with an objective.
-        value: Option<usize>,
-        /// With `--unique`: how many classes there are of each size (class size -> number
-        /// of classes); in JSON a list of `{"size": 8, "classes": 11}`.
-        #[serde(default, skip_serializing_if = "Option::is_none", with = "class_sizes")]
-        classes: Option<std::collections::BTreeMap<usize, u64>>,
-    },
-}
-
-/// A count's classes in JSON: `[{"size": 4, "classes": 1}, {"size": 8, "classes": 11}]`
-/// (a map's keys would be strings, which a tagged enum cannot read back as numbers).
-mod class_sizes {
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-    use std::collections::BTreeMap;
-
-    #[derive(Serialize, Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct SizeEntry {
-        size: usize,
-        classes: u64,
-    }
-
-    pub fn serialize<S: Serializer>(
-        value: &Option<BTreeMap<usize, u64>>,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        let entries: Option<Vec<SizeEntry>> = value.as_ref().map(|map| {
-            map.iter()
-                .map(|(&size, &classes)| SizeEntry { size, classes })
-                .collect()
-        });
-        entries.serialize(serializer)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Option<BTreeMap<usize, u64>>, D::Error> {
-        let entries: Option<Vec<SizeEntry>> = Option::deserialize(deserializer)?;
-        Ok(entries.map(|entries| {
-            entries
-                .into_iter()
-                .map(|entry| (entry.size, entry.classes))
-                .collect()
-        }))
+/// The objective bound the CNF of `claim` asserts, and whether there is a CNF at all.
+fn refuted_bound(claim: &Claim) -> Option<Option<usize>> {
+    match claim {
+        Claim::Optimal { value } => Some(Some(value + 1)),
+        Claim::Unsatisfiable => Some(None),
+        Claim::Satisfiable | Claim::Impossible { .. } | Claim::Count { .. } => None,
     }
 }
 
-impl Claim {
-    /// The objective bound the CNF asserts, and whether there is a CNF at all.
-    fn refuted_bound(&self) -> Option<Option<usize>> {
-        match self {
-            Claim::Optimal { value } => Some(Some(value + 1)),
-            Claim::Unsatisfiable => Some(None),
-            Claim::Satisfiable | Claim::Impossible { .. } | Claim::Count { .. } => None,
-        }
+/// The manifest's entry for a model file: `model_bytes` hashed, the path `source` they
+/// were read from, and `puzzle`'s family (both routes of `prove` record it so).
+pub fn model_entry(source: &std::path::Path, model_bytes: &[u8], puzzle: &Puzzle) -> ModelEntry {
+    ModelEntry {
+        file: MODEL_FILE.to_string(),
+        sha256: crate::base::digest::sha256_hex(model_bytes),
+        source: source.display().to_string(),
+        kind: puzzle.kind().to_string(),
     }
-}
-
-/// The model file a certificate is about.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ModelEntry {
-    /// The copy's file name inside the folder ([`MODEL_FILE`]).
-    pub file: String,
-    /// SHA-256 of the file's bytes, in lower-case hex.
-    pub sha256: String,
-    /// The path it was copied from: informational, not checked.
-    pub source: String,
-    /// The puzzle family: checked against the model file's.
-    pub kind: String,
-}
-
-impl ModelEntry {
-    /// The manifest's entry for a model file: `model_bytes` hashed, the path `source` they
-    /// were read from, and `puzzle`'s family (both routes of `prove` record it so).
-    pub fn of(
-        source: &std::path::Path,
-        model_bytes: &[u8],
-        puzzle: &crate::puzzle::Puzzle,
-    ) -> ModelEntry {
-        ModelEntry {
-            file: MODEL_FILE.to_string(),
-            sha256: crate::base::digest::sha256_hex(model_bytes),
-            source: source.display().to_string(),
-            kind: puzzle.kind().to_string(),
-        }
-    }
-}
-
-/// How the refuted CNF was built.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct EncodingEntry {
-    /// The at-most-one encoding.
-    pub at_most_one: String,
-    /// How the objective is counted.
-    pub objective: String,
-    /// The question the CNF asks, in words ("objective at least 21", "the constraints alone").
-    pub refuted: Option<String>,
-    /// Variables of the CNF (model variables first, then auxiliaries).
-    pub variables: usize,
-    /// Clauses of the CNF.
-    pub clauses: usize,
-    /// Of those clauses, the last ones that are the cuts of [`CUTS_FILE`].
-    #[serde(default)]
-    pub cuts: usize,
-}
-
-/// One file of the certificate.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FileEntry {
-    /// The file name inside the folder.
-    pub name: String,
-    /// Its size in bytes: checked against the file.
-    pub bytes: u64,
-    /// SHA-256 of its bytes, in lower-case hex; `check` compares it before reading the file.
-    /// Always written; optional only so that an entry without it gets a clear message.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sha256: Option<String>,
-}
-
-/// Wall-clock times of `prove`, in seconds: informational, not checked.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Times {
-    /// Finding the answer (the optimisation by the SAT backend).
-    pub solve_seconds: f64,
-    /// The varisat runs that wrote the proofs.
-    pub refute_seconds: f64,
-    /// Everything, writing the files included.
-    pub total_seconds: f64,
-}
-
-/// `manifest.json`: what a certificate claims and how it was established. Every field is
-/// either checked by `check` against the folder or marked informational in its doc; a
-/// field the format does not have is refused.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Manifest {
-    /// Always [`FORMAT`].
-    pub format: String,
-    /// The program that wrote it, with its version: informational, not checked.
-    pub tool: String,
-    /// The model file.
-    pub model: ModelEntry,
-    /// The claim.
-    pub claim: Claim,
-    /// How the claim was established, in words: informational, not checked (what it says
-    /// is what `check` verifies).
-    pub how: String,
-    /// How the CNF was built: checked against the rebuilt CNF (for a count, the count's
-    /// CNF); for a table certificate, step 0's, informational.
-    pub encoding: EncodingEntry,
-    /// The files besides the model and the manifest, by role: "witness", "cnf", "cuts",
-    /// "lrat", "drat", "varisat". The folder holds these and no others.
-    pub files: std::collections::BTreeMap<String, FileEntry>,
-    /// How long `prove` took.
-    pub times: Times,
 }
 
 /// Why `prove` could not write a certificate.
@@ -414,7 +243,7 @@ fn refuted_cnf(
     claim: &Claim,
     cuts: &[Vec<Lit>],
 ) -> Option<(Cnf, String, EncodingEntry)> {
-    let bound = claim.refuted_bound()?;
+    let bound = refuted_bound(claim)?;
     Some(certificate_cnf(model, bound, cuts, &[]))
 }
 

@@ -9,6 +9,7 @@ use crate::base::digest::{sha256_hex, sha256_hex_of};
 use crate::cert::refute::check_with_varisat;
 use crate::checkers::drat::{check_drat, ProofEncoding};
 use crate::checkers::lrat::{check_lrat_reader, parse_dimacs};
+use crate::formats::manifest::{encoding_json, read_manifest_json};
 use crate::model::{Assignment, Lit, Model};
 use crate::puzzle::load::parse_model;
 use crate::puzzle::Puzzle;
@@ -63,8 +64,8 @@ pub(super) fn check_encoding(
     if manifest.encoding == *expected {
         return Ok(());
     }
-    let said = serde_json::to_string(&manifest.encoding).unwrap_or_default();
-    let is = serde_json::to_string(expected).unwrap_or_default();
+    let said = encoding_json(&manifest.encoding);
+    let is = encoding_json(expected);
     Err(failed(format!(
         "{MANIFEST_FILE}: the encoding entry {said} does not describe the rebuilt CNF, which is {is}"
     )))
@@ -82,8 +83,8 @@ pub(super) fn read_manifest(dir: &Path) -> Result<Manifest, CheckError> {
     let manifest_text = std::fs::read_to_string(&manifest_path).map_err(|e| {
         CheckError::NotACertificate(format!("{}: cannot read: {e}", manifest_path.display()))
     })?;
-    let manifest: Manifest = serde_json::from_str(&manifest_text)
-        .map_err(|e| failed(format!("{MANIFEST_FILE}: {e}")))?;
+    let manifest =
+        read_manifest_json(&manifest_text).map_err(|e| failed(format!("{MANIFEST_FILE}: {e}")))?;
     if manifest.format != FORMAT {
         return Err(failed(format!(
             "{MANIFEST_FILE}: format {:?} is not {FORMAT:?}",

@@ -2,7 +2,7 @@
 //! file recorded in the manifest with its hash.
 
 use super::{
-    refuted_cnf, unrefuted_encoding, witness_text, Claim, FileEntry, Manifest, ModelEntry,
+    model_entry, refuted_cnf, unrefuted_encoding, witness_text, Claim, FileEntry, Manifest,
     ProveError, RefutationFiles, Times, CNF_FILE, CUTS_FILE, FORMAT, MANIFEST_FILE, MODEL_FILE,
     SINGLE_REFUTATION, WITNESS_FILE, WRITTEN_FILES,
 };
@@ -10,6 +10,7 @@ use crate::base::digest::{sha256_hex, DigestReader};
 use crate::base::{plural, Control, Goal, Incumbent, Status};
 use crate::cert::refute::{refute, Refutation, SolverProofFormat};
 use crate::checkers::lrat::{check_lrat_reader, parse_dimacs};
+use crate::formats::manifest::write_manifest_json;
 use crate::model::{Assignment, Lit, Model};
 use crate::oracle::external_sat::{ExternalSat, SatCommand};
 use crate::oracle::varisat::Varisat;
@@ -507,7 +508,7 @@ impl Folder {
     /// written from several threads, recorded in `files` afterwards.
     pub(super) fn write(&self, name: &str, bytes: &[u8]) -> Result<FileEntry, ProveError> {
         self.write_file(name, bytes)?;
-        Ok(FileEntry::of(name, bytes))
+        Ok(file_entry(name, bytes))
     }
 
     fn write_file(&self, name: &str, bytes: &[u8]) -> Result<(), ProveError> {
@@ -516,14 +517,12 @@ impl Folder {
     }
 }
 
-impl FileEntry {
-    /// The manifest entry of the file `name` holding `bytes`.
-    pub(super) fn of(name: &str, bytes: &[u8]) -> FileEntry {
-        FileEntry {
-            name: name.to_string(),
-            bytes: bytes.len() as u64,
-            sha256: Some(sha256_hex(bytes)),
-        }
+/// The manifest entry of the file `name` holding `bytes`.
+pub(super) fn file_entry(name: &str, bytes: &[u8]) -> FileEntry {
+    FileEntry {
+        name: name.to_string(),
+        bytes: bytes.len() as u64,
+        sha256: Some(sha256_hex(bytes)),
     }
 }
 
@@ -539,7 +538,7 @@ pub(super) fn write_manifest(
     let mut manifest = Manifest {
         format: FORMAT.to_string(),
         tool: format!("puzzlec {}", env!("CARGO_PKG_VERSION")),
-        model: ModelEntry::of(model_path, model_bytes, puzzle),
+        model: model_entry(model_path, model_bytes, puzzle),
         claim: record.claim,
         how: record.how,
         encoding: record.encoding,
@@ -551,10 +550,10 @@ pub(super) fn write_manifest(
         },
     };
     manifest.times.total_seconds = start.elapsed().as_secs_f64();
-    let text = serde_json::to_string_pretty(&manifest)
+    let text = write_manifest_json(&manifest)
         .map_err(|e| ProveError::Internal(format!("manifest: {e}")))?;
     let path = dir.join(MANIFEST_FILE);
-    std::fs::write(&path, text + "\n").map_err(|e| write_error(&path, &e))?;
+    std::fs::write(&path, text).map_err(|e| write_error(&path, &e))?;
     Ok(manifest)
 }
 

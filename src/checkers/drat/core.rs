@@ -2,8 +2,8 @@
 //! only the lemmas marked as core by the conflict analyses of the steps that need them.
 
 use super::clauses::{set_hash, Checker, ACTIVE, CORE, TAUTOLOGY};
-use super::parse::{ParsedProof, VarMap};
 use super::rat::Verdict;
+use super::vars::{ParsedProof, VarMap};
 use super::{DratError, DratSummary, NONE};
 
 impl Checker {

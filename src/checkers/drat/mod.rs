@@ -47,21 +47,9 @@
 //!
 //! # Formats
 //!
-//! * **Text**: whitespace-separated integers; each clause ends with `0` (usually one clause per
-//!   line, but a clause may span lines); a clause prefixed with the token `d` is a deletion; a token
-//!   starting with `c` where a clause could start begins a comment that runs to the end of the line.
-//!   Errors name the 1-based line where the clause starts.
-//! * **Binary**: each step is the byte `a` (0x61, addition) or `d` (0x64, deletion), then literals,
-//!   then a zero byte. A literal `l` is encoded as the unsigned number `2*|l| + (l < 0)`, written
-//!   seven bits per byte, least significant group first, with the high bit set on every byte but
-//!   the last. Errors name the 0-based byte offset of the step (or of the faulty literal).
-//! * **Detection** ([`ProofEncoding::Detect`], see [`ProofEncoding::detect`]): the proof is binary
-//!   if its first byte is `a`, or if any of its first 10 bytes is neither printable ASCII
-//!   (0x20..=0x7E) nor a tab, line feed or carriage return; otherwise it is text. Like drat-trim's
-//!   rule (which also looks at the first 10 bytes), this can mistake a binary proof whose first 10
-//!   bytes happen to be printable (e.g. a long first deletion over variables 16..=63) for text;
-//!   callers that know the encoding should say so. The `a` rule is our addition: no text proof
-//!   starts with `a`.
+//! Proofs in text or binary DRAT are read by [`crate::formats::drat`], which describes both
+//! encodings and how [`ProofEncoding::Detect`] tells them apart; syntax errors name the
+//! 1-based line of a text proof or the 0-based byte offset of a binary one.
 //!
 //! # Algorithm
 //!
@@ -84,7 +72,8 @@
 //! core are propagated to a fixpoint before one unmarked clause may imply a literal, which keeps the
 //! core (and so the number of lemmas to check) small.
 //!
-//! The parts: `parse.rs` (text and binary proofs), `clauses.rs` (the clause arena, trail and
+//! The parts: `vars.rs` (the internal numbering of variables, and the proof read by the
+//! formats carried over to it), `clauses.rs` (the clause arena, trail and
 //! watches), `propagate.rs` (plain and core-first unit propagation), `core.rs` (the two passes
 //! and the core marking) and `rat.rs` (checking one lemma, RUP then RAT).
 //!
@@ -104,56 +93,10 @@ use std::fmt;
 
 use thiserror::Error;
 
+use crate::formats::drat::{read_drat, DratReadError};
+pub use crate::formats::drat::{ProofEncoding, ProofPosition};
 use clauses::Checker;
-use parse::{parse_binary, parse_text, VarMap};
-
-/// How the proof bytes are encoded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ProofEncoding {
-    /// Text DRAT: lines of DIMACS literals ending in `0`, `d` for deletions, `c` comments.
-    Text,
-    /// Binary DRAT: `a`/`d` bytes followed by variable-length literals and a zero byte.
-    Binary,
-    /// Decide from the first bytes, see [`ProofEncoding::detect`].
-    Detect,
-}
-
-impl ProofEncoding {
-    /// Decides the encoding of `proof` the way [`ProofEncoding::Detect`] does: binary if the first
-    /// byte is `a` or if any of the first 10 bytes is neither printable ASCII (0x20..=0x7E) nor a
-    /// tab, line feed or carriage return; text otherwise (including an empty proof). Never returns
-    /// [`ProofEncoding::Detect`].
-    pub fn detect(proof: &[u8]) -> ProofEncoding {
-        let binary = proof.first() == Some(&b'a')
-            || proof
-                .iter()
-                .take(10)
-                .any(|&b| !(matches!(b, 0x20..=0x7e) || matches!(b, b'\t' | b'\n' | b'\r')));
-        if binary {
-            ProofEncoding::Binary
-        } else {
-            ProofEncoding::Text
-        }
-    }
-}
-
-/// Where a proof step is: a 1-based line of a text proof or a 0-based byte offset of a binary one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ProofPosition {
-    /// 1-based line of a text proof (the line where the step starts).
-    Line(usize),
-    /// 0-based byte offset into a binary proof (of the step's `a`/`d` byte, or of a bad literal).
-    Byte(usize),
-}
-
-impl fmt::Display for ProofPosition {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ProofPosition::Line(line) => write!(f, "proof line {line}"),
-            ProofPosition::Byte(offset) => write!(f, "proof byte offset {offset}"),
-        }
-    }
-}
+use vars::{ParsedProof, VarMap};
 
 /// What a successful check found. Counts of lemmas and deletions cover the whole proof; the other
 /// counts cover the part up to the refutation, which is all that is checked.
@@ -231,6 +174,15 @@ pub enum DratError {
     },
 }
 
+impl From<DratReadError> for DratError {
+    fn from(error: DratReadError) -> DratError {
+        match error {
+            DratReadError::Syntax { at, message } => DratError::Syntax { at, message },
+            DratReadError::Truncated { at } => DratError::Truncated { at },
+        }
+    }
+}
+
 /// Formats literals as DIMACS separated by spaces.
 struct DimacsLits<'a>(&'a [i32]);
 
@@ -291,14 +243,7 @@ pub fn check_drat(
         .iter()
         .map(|c| c.iter().map(|&l| vars.code(l)).collect())
         .collect();
-    let encoding = match encoding {
-        ProofEncoding::Detect => ProofEncoding::detect(proof),
-        other => other,
-    };
-    let parsed = match encoding {
-        ProofEncoding::Binary => parse_binary(proof, &mut vars)?,
-        _ => parse_text(proof, &mut vars)?,
-    };
+    let parsed = ParsedProof::new(read_drat(proof, encoding)?, &mut vars);
     let mut summary = DratSummary {
         lemmas: parsed.steps.iter().filter(|s| !s.delete).count(),
         deletions: parsed.steps.iter().filter(|s| s.delete).count(),
@@ -334,9 +279,9 @@ const NONE: u32 = u32::MAX;
 
 mod clauses;
 mod core;
-mod parse;
 mod propagate;
 mod rat;
+mod vars;
 
 #[cfg(test)]
 mod tests;

@@ -52,7 +52,7 @@ use rayon::prelude::*;
 
 use super::super::read::{check_digest, first_difference, CheckedFolder};
 use super::super::table::{check_table_and_witness, proved_table, Table, TABLE_FILE, TABLE_ROLE};
-use super::super::write::{write_error, write_manifest, Folder, Record};
+use super::super::write::{file_entry, write_error, write_manifest, Folder, Record};
 use super::super::{
     witness_text, CheckError, Checked, Claim, EncodingEntry, FileEntry, Manifest, ProveError,
     MANIFEST_FILE, WITNESS_FILE,
@@ -479,7 +479,7 @@ fn prove_shard(
     let (opb_path, proof_path) = (dir.join(&opb_name), dir.join(&proof_name));
     let shard = shard_opb(instance, &table.order, &table.entries, range.clone());
     let opb_bytes = opb_text(&shard.file);
-    let opb_entry = FileEntry::of(&opb_name, &opb_bytes);
+    let opb_entry = file_entry(&opb_name, &opb_bytes);
     if std::fs::read(&opb_path).is_ok_and(|found| found == opb_bytes) {
         let started = Instant::now();
         if let Ok(checked) = check_pb_files(&opb_path, &proof_path) {
@@ -488,7 +488,7 @@ fn prove_shard(
                 return Ok(Proved {
                     range,
                     opb: opb_entry,
-                    proof: FileEntry::of(&proof_name, &proof),
+                    proof: file_entry(&proof_name, &proof),
                     nodes: None,
                     derived: checked.stats.largest_id - checked.stats.formula_constraints,
                     write_seconds: 0.0,

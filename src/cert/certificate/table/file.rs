@@ -1,8 +1,9 @@
-//! The table file (`table.txt`): its grammar, the scan order and `S[k]` one line per
-//! position, and the shape its entries must have to be a Russian-doll table of the claimed
-//! optimum that the witness fits.
+//! The table file (`table.txt`), read and written through [`crate::formats::doll_table`]:
+//! what its rows mean (the scan order, a permutation of the region's cells, and `S[k]` one
+//! row per position), and the shape its entries must have to be a Russian-doll table of the
+//! claimed optimum that the witness fits.
 
-use std::fmt::Write as _;
+use crate::formats::doll_table::{read_doll_table, write_doll_table, DollTableError, DollTableRow};
 
 use super::super::MODEL_FILE;
 
@@ -70,6 +71,25 @@ pub enum TableFileError {
     },
 }
 
+impl From<DollTableError> for TableFileError {
+    fn from(error: DollTableError) -> TableFileError {
+        match error {
+            DollTableError::NoHeader => TableFileError::NoHeader,
+            DollTableError::BadHeader(header) => TableFileError::BadHeader(header),
+            DollTableError::BadLine { line } => TableFileError::BadLine { line },
+            DollTableError::OutOfOrder {
+                line,
+                found,
+                expected,
+            } => TableFileError::OutOfOrder {
+                line,
+                found,
+                expected,
+            },
+        }
+    }
+}
+
 /// A table that is not shaped as a Russian-doll table of the claimed optimum and its witness.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TableShapeError {
@@ -129,68 +149,46 @@ pub struct Table {
 impl Table {
     /// The table as text: comments, `positions P`, then `k x y S[k]` per position.
     pub fn text(&self, width: usize) -> String {
-        let mut out = String::new();
-        let _ = writeln!(out, "c puzzlec Russian-doll table of {MODEL_FILE}");
-        let _ = writeln!(
-            out,
-            "c line `k x y S`: scan position k is cell (x, y); at most S pieces have their first cell (smallest scan position) at k or later"
-        );
-        let _ = writeln!(
-            out,
-            "c step k refutes \"at least S + 1 pieces start at k or later\" given the entries after k; S = 0 past the last position"
-        );
-        let _ = writeln!(out, "positions {}", self.order.len());
-        for (k, (&cell, &s)) in self.order.iter().zip(&self.entries).enumerate() {
-            let _ = writeln!(out, "{k} {} {} {s}", cell % width, cell / width);
-        }
-        out
+        let comments = [
+            format!("puzzlec Russian-doll table of {MODEL_FILE}"),
+            "line `k x y S`: scan position k is cell (x, y); at most S pieces have their first cell (smallest scan position) at k or later".to_string(),
+            "step k refutes \"at least S + 1 pieces start at k or later\" given the entries after k; S = 0 past the last position".to_string(),
+        ];
+        let rows: Vec<DollTableRow> = self
+            .order
+            .iter()
+            .zip(&self.entries)
+            .map(|(&cell, &entry)| DollTableRow {
+                x: cell % width,
+                y: cell / width,
+                entry,
+            })
+            .collect();
+        write_doll_table(&comments, &rows)
     }
 
     /// Reads [`Table::text`] for a `width x height` region, checking that the positions are
     /// numbered in order and the cells form a permutation.
     pub fn parse(text: &str, width: usize, height: usize) -> Result<Table, TableFileError> {
         let cells = width * height;
-        let mut lines = text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('c'));
-        let (_, header) = lines.next().ok_or(TableFileError::NoHeader)?;
-        let positions: usize = header
-            .strip_prefix("positions ")
-            .and_then(|n| n.trim().parse().ok())
-            .ok_or_else(|| TableFileError::BadHeader(header.to_string()))?;
+        let (positions, rows) = read_doll_table(text)?;
         if positions != cells {
             return Err(TableFileError::WrongSize { positions, cells });
         }
         let mut order = Vec::with_capacity(cells);
         let mut entries = Vec::with_capacity(cells + 1);
         let mut seen = vec![false; cells];
-        for (index, line) in lines {
-            let number = index + 1;
-            let fields: Vec<usize> = line
-                .split_whitespace()
-                .map(str::parse)
-                .collect::<Result<_, _>>()
-                .map_err(|_| TableFileError::BadLine { line: number })?;
-            let &[k, x, y, s] = &fields[..] else {
-                return Err(TableFileError::BadLine { line: number });
-            };
-            if k != order.len() {
-                return Err(TableFileError::OutOfOrder {
-                    line: number,
-                    found: k,
-                    expected: order.len(),
-                });
-            }
+        for row in rows {
+            let (line, DollTableRow { x, y, entry }) = row?;
             if x >= width || y >= height {
-                return Err(TableFileError::Outside { line: number, x, y });
+                return Err(TableFileError::Outside { line, x, y });
             }
             let cell = y * width + x;
             if std::mem::replace(&mut seen[cell], true) {
-                return Err(TableFileError::Repeated { line: number, x, y });
+                return Err(TableFileError::Repeated { line, x, y });
             }
             order.push(cell);
-            entries.push(s);
+            entries.push(entry);
         }
         if order.len() != cells {
             return Err(TableFileError::Missing {

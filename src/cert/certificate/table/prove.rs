@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::super::write::{write_error, write_manifest, Folder, Record};
+use super::super::write::{file_entry, write_error, write_manifest, Folder, Record};
 use super::super::{
     witness_text, Claim, EncodingEntry, FileEntry, Manifest, ProveError, CNF_FILE, CUTS_FILE,
     DRAT_FILE, LRAT_FILE, VARISAT_FILE, WITNESS_FILE,
@@ -308,7 +308,7 @@ fn prove_step(
         let path = folder.dir.join(&file);
         if let Ok(proof) = std::fs::read(&path) {
             if check_step_proof(extension, cnf.num_vars, &clauses, &proof).is_ok() {
-                entries.push((name, FileEntry::of(&file, &proof)));
+                entries.push((name, file_entry(&file, &proof)));
                 return Ok(entries);
             }
             std::fs::remove_file(&path).map_err(|e| write_error(&path, &e))?;
