@@ -29,7 +29,7 @@ fn optimum(piece: Piece, question: Question, n: usize) -> usize {
 
 #[test]
 fn queen_domination_numbers_are_the_published_ones() {
-    for (n, gamma) in [1, 1, 1, 2, 3, 3, 4, 5].into_iter().enumerate() {
+    for (n, gamma) in [1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5, 6].into_iter().enumerate() {
         assert_eq!(
             optimum(Piece::Queen, Question::Dominate, n + 1),
             gamma,
@@ -41,7 +41,7 @@ fn queen_domination_numbers_are_the_published_ones() {
 
 #[test]
 fn independent_queen_domination_numbers_are_the_published_ones() {
-    for (n, i) in [1, 1, 1, 3, 3, 4, 4, 5].into_iter().enumerate() {
+    for (n, i) in [1, 1, 1, 3, 3, 4, 4, 5, 5, 5, 5, 7].into_iter().enumerate() {
         let q = Question::IndependentDominate;
         assert_eq!(optimum(Piece::Queen, q, n + 1), i, "n = {}", n + 1);
     }
@@ -49,7 +49,7 @@ fn independent_queen_domination_numbers_are_the_published_ones() {
 
 #[test]
 fn knight_domination_numbers_are_the_published_ones() {
-    for (n, gamma) in [1, 4, 4, 4, 5, 8].into_iter().enumerate() {
+    for (n, gamma) in [1, 4, 4, 4, 5, 8, 10, 12, 14, 16].into_iter().enumerate() {
         assert_eq!(
             optimum(Piece::Knight, Question::Dominate, n + 1),
             gamma,
@@ -138,6 +138,31 @@ fn five_queens_dominate_8_by_8_in_4860_ways_638_up_to_symmetry() {
         .map(|(&size, &n)| size as u64 * n)
         .sum();
     assert_eq!(weighted, 4860);
+}
+
+#[test]
+fn minimum_queen_dominating_sets_are_counted_as_published() {
+    let all = [1, 4, 1, 12, 186, 4, 86, 4860, 114, 8, 2, 8];
+    let classes = [1, 1, 1, 3, 37, 1, 13, 638, 21, 1, 1, 1];
+    for n in 1..=12 {
+        let instance = Instance::new(&empty(n, n), Piece::Queen, Question::Dominate);
+        let gamma = [1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5, 6][n - 1];
+        let answer = count(
+            &instance,
+            gamma,
+            None,
+            true,
+            &Control::unlimited(),
+            &mut |_| {},
+        );
+        assert_eq!(answer.count, all[n - 1], "n = {n}");
+        assert_eq!(
+            answer.classes.values().sum::<u64>(),
+            classes[n - 1],
+            "n = {n}"
+        );
+        assert_eq!(answer.subproblems.0, answer.subproblems.1);
+    }
 }
 
 /// A seeded random board: each cell an obstacle with probability about `percent` / 100.
