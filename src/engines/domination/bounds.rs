@@ -50,17 +50,24 @@ pub(crate) fn disjoint_squares(
     taken
 }
 
-/// The coverage bound: the fewest pieces whose largest gains (unguarded squares an allowed
-/// square guards) add up to the unguarded count, looking at no more than `enough + 1`
-/// pieces (past `enough`, `enough + 1` is returned).
+/// Each allowed square's gain: how many unguarded squares it guards (0 for the others).
+pub(crate) fn gains(near: &Neighbourhoods, unguarded: &[u64], allowed: &[u64], gain: &mut [usize]) {
+    gain.fill(0);
+    for c in bitset::ones(allowed) {
+        gain[c] = near.count_in(c, unguarded);
+    }
+}
+
+/// The coverage bound: the fewest pieces whose largest gains add up to the unguarded
+/// count, looking at no more than `enough + 1` pieces (past `enough`, `enough + 1` is
+/// returned).
 pub(crate) fn coverage(
-    near: &Neighbourhoods,
-    unguarded: &[u64],
+    gain: &[usize],
     allowed: &[u64],
+    need: usize,
     enough: usize,
     scratch: &mut Scratch,
 ) -> usize {
-    let need = bitset::len(unguarded);
     if need == 0 {
         return 0;
     }
@@ -68,7 +75,7 @@ pub(crate) fn coverage(
     let top = &mut scratch.top;
     top.clear();
     for c in bitset::ones(allowed) {
-        let gain = near.count_in(c, unguarded);
+        let gain = gain[c];
         if top.len() == keep && top[keep - 1] >= gain {
             continue;
         }
@@ -86,6 +93,28 @@ pub(crate) fn coverage(
         }
     }
     keep
+}
+
+/// The fractional bound: each unguarded square weighs one over the largest gain of its
+/// allowed guards. The squares one piece guards then weigh at most 1 in all (each weighs
+/// at most one over that piece's gain), so the pieces needed are at least the total
+/// weight: a feasible solution of the covering linear program's dual.
+pub(crate) fn fractional(near: &Neighbourhoods, unguarded: &[u64], gain: &[usize]) -> usize {
+    let mut weight = 0.0f64;
+    for u in bitset::ones(unguarded) {
+        let most = near
+            .list(u)
+            .iter()
+            .map(|&c| gain[c as usize])
+            .max()
+            .unwrap_or(0);
+        if most == 0 {
+            return usize::MAX;
+        }
+        weight += 1.0 / most as f64;
+    }
+    // Rounding errors must not raise the bound past a whole number it equals.
+    (weight - 1e-9).ceil().max(0.0) as usize
 }
 
 /// A greedy cover of `candidates` by cliques of the attack graph (sets of squares that

@@ -2,7 +2,7 @@
 //! when independent). A depth-first search with a fixed number of pieces branches on the
 //! unguarded square with the fewest allowed guards, over those guards, and takes each
 //! guard out of the later branches, so that every placement lies in exactly one branch.
-//! The disjoint-squares and coverage bounds prune; at the root, guards that a symmetry
+//! The disjoint-squares, coverage and fractional bounds prune; at the root, guards that a symmetry
 //! fixing the branched square maps onto an earlier guard are skipped. The fewest is found
 //! by raising the number of pieces from the root's lower bound until a placement exists.
 
@@ -43,6 +43,9 @@ pub(crate) struct Cover<'a> {
     order: Vec<Vec<usize>>,
     /// (allowed guards, square) of the unguarded squares of the current node.
     ranked: Vec<(usize, usize)>,
+    /// Each square's gain at the current node (unguarded squares it guards; 0 when not
+    /// allowed).
+    gain: Vec<usize>,
     scratch: Scratch,
     placed: Vec<usize>,
     /// Skip root branches that a symmetry maps onto earlier ones (deciding only: a count
@@ -75,6 +78,7 @@ impl<'a> Cover<'a> {
             levels: vec![vec![0; 2 * words]; pieces + 2],
             order: vec![Vec::new(); pieces + 2],
             ranked: Vec::new(),
+            gain: vec![0; instance.free_squares()],
             scratch: Scratch::new(words),
             placed: Vec::new(),
             break_symmetry: false,
@@ -135,7 +139,13 @@ impl<'a> Cover<'a> {
             if bounds::disjoint_squares(near, order, allowed, left, &mut self.scratch) > left {
                 return false;
             }
-            if bounds::coverage(near, unguarded, allowed, left, &mut self.scratch) > left {
+        }
+        bounds::gains(near, unguarded, allowed, &mut self.gain);
+        if self.ranked.len() > left {
+            let need = self.ranked.len();
+            if bounds::coverage(&self.gain, allowed, need, left, &mut self.scratch) > left
+                || bounds::fractional(near, unguarded, &self.gain) > left
+            {
                 return false;
             }
         }
@@ -152,7 +162,7 @@ impl<'a> Cover<'a> {
             .iter()
             .map(|&c| c as usize)
             .filter(|&c| bitset::contains(allowed, c))
-            .map(|c| (usize::MAX - near.count_in(c, unguarded), c))
+            .map(|c| (usize::MAX - self.gain[c], c))
             .collect();
         gains.sort_unstable();
         order.clear();
@@ -228,20 +238,23 @@ pub(crate) fn root(instance: &Instance) -> Prefix {
 }
 
 /// The root's lower bound: the better of the disjoint-squares bound (squares in row-major
-/// order, and squares with the fewest guards first) and the coverage bound, and the known
-/// bound.
+/// order, and squares with the fewest guards first), the coverage and fractional bounds,
+/// and the known bound.
 pub(crate) fn root_bound(instance: &Instance) -> usize {
     let near = &instance.near;
     let m = instance.free_squares();
     let root = root(instance);
     let (all, _) = root.sets.split_at(near.words);
     let mut scratch = Scratch::new(near.words);
+    let mut gain = vec![0; m];
+    bounds::gains(near, all, all, &mut gain);
     let mut by_guards: Vec<(usize, usize)> = (0..m).map(|s| (near.list(s).len(), s)).collect();
     by_guards.sort_unstable();
     let bound = [
         bounds::disjoint_squares(near, 0..m, all, m, &mut scratch),
         bounds::disjoint_squares(near, by_guards.iter().map(|g| g.1), all, m, &mut scratch),
-        bounds::coverage(near, all, all, m, &mut scratch),
+        bounds::coverage(&gain, all, m, m, &mut scratch),
+        bounds::fractional(near, all, &gain),
         instance.known_bound.unwrap_or(0),
     ];
     bound.into_iter().max().unwrap_or(0)
