@@ -12,4 +12,3 @@ pub mod nqueens_count;
 pub mod obstacle_queens;
 pub mod packing;
 pub mod russian_doll;
-pub mod domination;
