@@ -3,9 +3,9 @@
 //! The data comes up from the driver untouched; this file alone words it.
 
 use crate::base::evidence::{
-    BoundFinder, Ceiling, CheckedFile, ChessAnswer, CountEvidence, DissectionSearch, DollStoppedAnswer,
-    Evidence, FileConstraint, MemberReached, MilpQuestion, Oracle, OracleKind, PackingBound,
-    PackingFrom, PackingSearch, SplitBound, TilingCounter,
+    BoundFinder, Ceiling, CheckedFile, ChessAnswer, CountEvidence, DissectionSearch,
+    DollStoppedAnswer, Evidence, FileConstraint, MemberReached, MilpQuestion, Oracle, OracleKind,
+    PackingBound, PackingFrom, PackingSearch, SplitBound, TilingCounter,
 };
 use crate::base::plural;
 use std::fmt;

@@ -6,8 +6,8 @@ use crate::common;
 use common::{models, puzzlec};
 use itertools::Itertools;
 use puzzlec::base::{Control, Goal, Sense, Status};
-use puzzlec::geometry::isometry::RectSymmetry;
 use puzzlec::driver::{enumerate, solve, Backend, EnumerateOptions};
+use puzzlec::geometry::isometry::RectSymmetry;
 use puzzlec::puzzle::chess::{Chess, ChessSolution, Piece, Question};
 use puzzlec::puzzle::{load_model_file, Family, Puzzle};
 use rand::{Rng, SeedableRng};
@@ -61,35 +61,65 @@ fn other_pieces_dominate_and_stand_apart_as_published() {
     for (i, &want) in [1, 4, 4, 4, 5, 8, 10, 12].iter().enumerate() {
         let n = i + 1;
         assert_eq!(
-            optimum(&square(n, Piece::Knight, Question::Dominate), Backend::Native),
+            optimum(
+                &square(n, Piece::Knight, Question::Dominate),
+                Backend::Native
+            ),
             want,
             "gamma(N_{n})"
         );
     }
     for n in 1..=9usize {
         let kings = n.div_ceil(3) * n.div_ceil(3);
-        assert_eq!(optimum(&square(n, Piece::King, Question::Dominate), Backend::Native), kings);
+        assert_eq!(
+            optimum(&square(n, Piece::King, Question::Dominate), Backend::Native),
+            kings
+        );
         let apart = n.div_ceil(2) * n.div_ceil(2);
         assert_eq!(
-            optimum(&square(n, Piece::King, Question::Independent), Backend::Native),
+            optimum(
+                &square(n, Piece::King, Question::Independent),
+                Backend::Native
+            ),
             apart
         );
-        assert_eq!(optimum(&square(n, Piece::Rook, Question::Dominate), Backend::Native), n);
-        assert_eq!(optimum(&square(n, Piece::Rook, Question::Independent), Backend::Native), n);
+        assert_eq!(
+            optimum(&square(n, Piece::Rook, Question::Dominate), Backend::Native),
+            n
+        );
+        assert_eq!(
+            optimum(
+                &square(n, Piece::Rook, Question::Independent),
+                Backend::Native
+            ),
+            n
+        );
         let bishops_apart = if n == 1 { 1 } else { 2 * n - 2 };
         assert_eq!(
-            optimum(&square(n, Piece::Bishop, Question::Independent), Backend::Native),
+            optimum(
+                &square(n, Piece::Bishop, Question::Independent),
+                Backend::Native
+            ),
             bishops_apart
         );
         let knights_apart = if n == 2 { 4 } else { (n * n).div_ceil(2) };
         assert_eq!(
-            optimum(&square(n, Piece::Knight, Question::Independent), Backend::Native),
+            optimum(
+                &square(n, Piece::Knight, Question::Independent),
+                Backend::Native
+            ),
             knights_apart,
             "knights apart on {n} x {n}"
         );
     }
     for n in 1..=7 {
-        assert_eq!(optimum(&square(n, Piece::Bishop, Question::Dominate), Backend::Native), n);
+        assert_eq!(
+            optimum(
+                &square(n, Piece::Bishop, Question::Dominate),
+                Backend::Native
+            ),
+            n
+        );
     }
 }
 
@@ -236,14 +266,19 @@ fn a_model_backend_says_it_counted_the_squares_left_empty() {
     assert_eq!(outcome.answer(), "optimal 2");
     assert_eq!(outcome.bound, Some(2));
     assert!(
-        outcome
-            .evidence
-            .to_string()
-            .starts_with("the model counts the squares left empty, of 16 free: varisat refuted \"at least 15\""),
+        outcome.evidence.to_string().starts_with(
+            "the model counts the squares left empty, of 16 free: varisat refuted \"at least 15\""
+        ),
         "{}",
         outcome.evidence
     );
-    let native = solve(&puzzle, Backend::Native, Goal::Maximise, &Control::unlimited()).unwrap();
+    let native = solve(
+        &puzzle,
+        Backend::Native,
+        Goal::Maximise,
+        &Control::unlimited(),
+    )
+    .unwrap();
     assert!(
         native
             .evidence
@@ -259,8 +294,15 @@ fn the_command_line_solves_and_counts_a_domination_model() {
     let run = puzzlec(&models(), &["solve", "chess-queens-dominate-8.toml"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.starts_with("5\n"), "{}", run.stdout);
-    assert!(run.stderr.starts_with("optimal 5 by native"), "{}", run.stderr);
-    let run = puzzlec(&models(), &["solve", "chess-queens-dominate-8.toml", "--at-least", "3"]);
+    assert!(
+        run.stderr.starts_with("optimal 5 by native"),
+        "{}",
+        run.stderr
+    );
+    let run = puzzlec(
+        &models(),
+        &["solve", "chess-queens-dominate-8.toml", "--at-least", "3"],
+    );
     assert_eq!(run.code, 2);
     assert_eq!(
         run.stderr,

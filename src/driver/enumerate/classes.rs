@@ -4,8 +4,8 @@
 
 use super::CountOutcome;
 use crate::base::evidence::CountEvidence;
-use crate::geometry::isometry::RectSymmetry;
 use crate::geometry::board::Board;
+use crate::geometry::isometry::RectSymmetry;
 
 /// A stopped `--unique` count keeps only what is known consistently: the classes whose
 /// least member was found (each a whole class, its members solutions by symmetry), and as

@@ -72,7 +72,9 @@ fn solve(chess: &Chess, goal: Goal, control: &Control) -> RawOutcome<ChessSoluti
         (Some(solution), true, None) => {
             let value = solution.pieces.len();
             let kind = match chess.stated_fewest() {
-                Some((fewest, reason)) if fewest == value => ChessAnswer::BoundMet { value, reason },
+                Some((fewest, reason)) if fewest == value => {
+                    ChessAnswer::BoundMet { value, reason }
+                }
                 _ => ChessAnswer::Optimal { value },
             };
             RawOutcome::optimal(solution, sense.score(value), evidence(kind), size)
@@ -81,9 +83,11 @@ fn solve(chess: &Chess, goal: Goal, control: &Control) -> RawOutcome<ChessSoluti
             let value = solution.pieces.len();
             RawOutcome::satisfiable(solution, evidence(ChessAnswer::Reaches { value, k }), size)
         }
-        (_, true, Some(k)) => {
-            RawOutcome::unsatisfiable(Some(score_bound), evidence(ChessAnswer::Refuted { k }), size)
-        }
+        (_, true, Some(k)) => RawOutcome::unsatisfiable(
+            Some(score_bound),
+            evidence(ChessAnswer::Refuted { k }),
+            size,
+        ),
         (best, _, _) => RawOutcome::stopped(
             best,
             Some(score_bound),

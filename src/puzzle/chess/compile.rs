@@ -42,7 +42,9 @@ pub(super) fn compile(chess: &Chess) -> Model {
             }
             _ => {
                 for line in lines.iter().flatten().filter(|l| l.len() >= 2) {
-                    model.add(Constraint::AtMostOne(line.iter().map(|&s| lit(s)).collect()));
+                    model.add(Constraint::AtMostOne(
+                        line.iter().map(|&s| lit(s)).collect(),
+                    ));
                 }
             }
         }
@@ -99,14 +101,16 @@ fn lines(chess: &Chess) -> Vec<Vec<Vec<usize>>> {
     }
 }
 
-/// The free squares of every 2 x 2 window holding two or more.
+/// The free squares of every 2 x 2 window holding two or more, windows clipped to the
+/// board (a board one square wide has 1 x 2 windows: its neighbours are in a line).
 fn king_windows(chess: &Chess) -> Vec<Vec<usize>> {
     let (w, h) = (chess.width, chess.height);
     let mut windows = Vec::new();
-    for y in 0..h.saturating_sub(1) {
-        for x in 0..w.saturating_sub(1) {
+    for y in 0..h.max(2) - 1 {
+        for x in 0..w.max(2) - 1 {
             let window: Vec<usize> = [(x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1)]
                 .into_iter()
+                .filter(|&(x, y)| x < w && y < h)
                 .map(|(x, y)| y * w + x)
                 .filter(|&s| chess.free[s])
                 .collect();
@@ -129,26 +133,33 @@ mod tests {
         // Every placement on small boards with an obstacle: the model and the rules agree.
         for piece in Piece::ALL {
             for question in Question::ALL {
-                let chess = Chess::from_rows(&["---", "-*-", "--*"], piece, question);
-                let model = chess.compile();
-                let free: Vec<(usize, usize)> = (0..9)
-                    .filter(|&s| chess.free[s])
-                    .map(|s| (s % 3, s / 3))
-                    .collect();
-                for mask in 0u32..1 << free.len() {
-                    let pieces = (0..free.len())
-                        .filter(|i| mask >> i & 1 == 1)
-                        .map(|i| free[i])
+                for rows in [
+                    &["---", "-*-", "--*"][..],
+                    &["-", "-", "*", "-", "-"],
+                    &["--*---"],
+                ] {
+                    let chess = Chess::from_rows(rows, piece, question);
+                    let model = chess.compile();
+                    let w = chess.width;
+                    let free: Vec<(usize, usize)> = (0..chess.free.len())
+                        .filter(|&s| chess.free[s])
+                        .map(|s| (s % w, s / w))
                         .collect();
-                    let solution = ChessSolution::new(pieces);
-                    let assignment = chess.assignment_of(&solution);
-                    assert_eq!(
-                        model.satisfied_by(&assignment),
-                        chess.verify(&solution).is_ok(),
-                        "{piece:?} {question:?} {solution:?}"
-                    );
+                    for mask in 0u32..1 << free.len() {
+                        let pieces = (0..free.len())
+                            .filter(|i| mask >> i & 1 == 1)
+                            .map(|i| free[i])
+                            .collect();
+                        let solution = ChessSolution::new(pieces);
+                        let assignment = chess.assignment_of(&solution);
+                        assert_eq!(
+                            model.satisfied_by(&assignment),
+                            chess.verify(&solution).is_ok(),
+                            "{piece:?} {question:?} {solution:?}"
+                        );
+                    }
+                    assert_eq!(model.check_hints(), Ok(()));
                 }
-                assert_eq!(model.check_hints(), Ok(()));
             }
         }
     }

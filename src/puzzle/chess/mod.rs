@@ -146,8 +146,7 @@ impl Chess {
     /// they cross unguarded, so every row or every column holds one; the shorter side's
     /// count of rooks on a diagonal guards the board and attacks no other. `None` otherwise.
     pub fn stated_fewest(&self) -> Option<(usize, String)> {
-        if self.piece != Piece::Rook || !self.question.dominating() || self.free.contains(&false)
-        {
+        if self.piece != Piece::Rook || !self.question.dominating() || self.free.contains(&false) {
             return None;
         }
         let fewest = self.width.min(self.height);
@@ -351,10 +350,7 @@ mod tests {
         let ok = ChessSolution::new(vec![(0, 0), (2, 2)]);
         assert_eq!(chess.verify(&ok), Ok(()));
         let err = chess.verify(&ChessSolution::new(vec![(0, 0)])).unwrap_err();
-        assert_eq!(
-            err.0,
-            "square (2, 1) holds no rook and no rook attacks it"
-        );
+        assert_eq!(err.0, "square (2, 1) holds no rook and no rook attacks it");
         let err = chess.verify(&ChessSolution::new(vec![(1, 1)])).unwrap_err();
         assert_eq!(err.0, "rook at (1, 1) is not on a free square");
         let independent = Chess {

@@ -26,7 +26,13 @@ struct ChessFile {
 /// Parses and validates a `kind = "chess"` model file.
 pub(super) fn parse(source: &Source) -> Result<Chess, InputError> {
     let file: ChessFile = source.parse()?;
-    let piece = named(source, "piece", file.piece, Piece::from_name, &piece_names())?;
+    let piece = named(
+        source,
+        "piece",
+        file.piece,
+        Piece::from_name,
+        &piece_names(),
+    )?;
     let question = named(
         source,
         "goal",
