@@ -1,11 +1,13 @@
 //! The shared vocabulary of every layer: what is asked ([`Goal`]), how a run ended
 //! ([`Status`]), when to stop ([`Control`]), the best answer so far ([`Incumbent`]), a
-//! backend's raw answer ([`RawOutcome`]) and its size ([`Size`]); with bad-input errors,
+//! backend's raw answer ([`RawOutcome`]) and its size ([`Size`]), which way a value goes
+//! ([`Sense`]); with bad-input errors,
 //! work shards and digests.
 
 pub mod digest;
 pub mod error;
 pub mod evidence;
+pub mod sense;
 pub mod shard;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -13,6 +15,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 pub use evidence::{Evidence, Stop};
+pub use sense::Sense;
 
 /// What is asked of a puzzle.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -19,7 +19,7 @@ pub mod sweep_state;
 use crate::base::error::{NamesSettings, Setting};
 use crate::base::evidence::{BoundFinder, PackingBound};
 use crate::base::shard::Shard;
-use crate::base::{plural, Control, Evidence, Goal, Incumbent, RawOutcome, Size, Status};
+use crate::base::{plural, Control, Evidence, Goal, Incumbent, RawOutcome, Sense, Size, Status};
 use crate::model::Assignment;
 use crate::oracle::OracleError;
 // Counting and enumeration (`solve --all / --count / --unique`) live in their own module.
@@ -81,10 +81,13 @@ pub struct Outcome {
     pub status: Status,
     /// The best solution found, verified against the puzzle's rules.
     pub solution: Option<Solution>,
-    /// The solution's objective value.
+    /// The solution's value (for a family that asks for the fewest, the fewest found).
     pub value: Option<usize>,
-    /// A proven upper bound, when known.
+    /// A proven bound, when known: an upper bound on the most, a lower bound on the fewest.
     pub bound: Option<usize>,
+    /// Which way the value goes; the model's score is the value counted the other way for
+    /// the fewest ([`Sense`]).
+    pub sense: Sense,
     /// How the status was established: backend, bound refuted, proof (worded by
     /// `report::evidence`).
     pub evidence: Evidence,
@@ -103,6 +106,16 @@ impl Outcome {
     /// The answer in a few words: "optimal 20", "unsatisfiable".
     pub fn answer(&self) -> String {
         self.status.answer(self.value)
+    }
+
+    /// The value as the model's score (see [`Sense`]): larger is better for every family.
+    pub fn score(&self) -> Option<usize> {
+        self.value.map(|v| self.sense.score(v))
+    }
+
+    /// The proven bound as a bound on the model's score (an upper bound).
+    pub fn score_bound(&self) -> Option<usize> {
+        self.bound.map(|b| self.sense.score(b))
     }
 
     /// Who answered, for reports: the backend's name, or `backend:solver` for an external
@@ -760,6 +773,9 @@ fn finish(
     elapsed: Duration,
     bounds: Option<packing_bounds::PackingBounds>,
 ) -> Result<Outcome, SolveError> {
+    // The raw answer's bound and the goal are on the model's score; the outcome speaks in
+    // the family's value.
+    let sense = puzzle.sense();
     let mut value = None;
     if let Some(solution) = &raw.witness {
         puzzle
@@ -778,7 +794,7 @@ fn finish(
         _ => None,
     };
     if let Some(claimed) = claimed {
-        let actual = value.unwrap_or(0);
+        let actual = value.map(|v| sense.score(v)).unwrap_or(0);
         let wrong = match raw.status {
             Status::Optimal => actual != claimed || value.is_none(),
             _ => actual < claimed || value.is_none(),
@@ -786,18 +802,27 @@ fn finish(
         if wrong {
             return Err(SolveError::WrongValue {
                 backend: backend.name(),
-                claimed,
-                actual,
+                claimed: sense.value(claimed),
+                actual: value.unwrap_or(0),
             });
         }
     }
+    let evidence = match sense {
+        // The native searches speak in the family's value; the model backends in the score.
+        Sense::Fewest { of } if backend != Backend::Native => Evidence::Fewest {
+            of,
+            inner: Box::new(raw.evidence),
+        },
+        _ => raw.evidence,
+    };
     Ok(Outcome {
         backend,
         status: raw.status,
         solution: raw.witness,
         value,
-        bound: raw.bound,
-        evidence: raw.evidence,
+        bound: raw.bound.map(|b| sense.value(b)),
+        sense,
+        evidence,
         elapsed,
         size: raw.size,
         solver: None,
@@ -824,7 +849,7 @@ pub fn disagreement(outcomes: &[Outcome]) -> Option<String> {
     }
     for optimum in proven.iter().filter(|o| o.status == Status::Optimal) {
         for other in outcomes {
-            if other.value > optimum.value {
+            if other.score() > optimum.score() {
                 return Some(format!(
                     "{} proved {} optimal, but {} found {}",
                     optimum.label(),

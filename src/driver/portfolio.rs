@@ -336,9 +336,10 @@ fn combine(
     Ok(outcome)
 }
 
-/// The stopped answer with the most pieces, the native search's on a tie.
+/// The stopped answer with the best value (the most pieces, or the fewest where that is
+/// asked), the native search's on a tie.
 fn best_unproven(answered: &[Outcome]) -> Option<usize> {
-    (0..answered.len()).max_by_key(|&i| (answered[i].value, std::cmp::Reverse(i)))
+    (0..answered.len()).max_by_key(|&i| (answered[i].score(), std::cmp::Reverse(i)))
 }
 
 /// A stopped maximisation whose best packing meets a bound another member proved is
@@ -347,23 +348,26 @@ fn settle_by_bounds(puzzle: &Puzzle, goal: Goal, outcome: &mut Outcome, others: 
     if goal != Goal::Maximise || !puzzle.has_objective() {
         return;
     }
-    let Some(value) = outcome.value else { return };
+    let (Some(value), Some(score)) = (outcome.value, outcome.score()) else {
+        return;
+    };
+    // Compared as scores, which every family maximises.
     let tightest = others
         .iter()
-        .filter_map(|o| o.bound.map(|b| (b, o)))
+        .filter_map(|o| o.score_bound().map(|b| (b, o)))
         .min_by_key(|(b, _)| *b);
     if let Some((bound, other)) = tightest {
-        if bound == value {
+        if bound == score {
             outcome.status = Status::Optimal;
-            outcome.bound = Some(bound);
+            outcome.bound = Some(value);
             outcome.evidence = Evidence::MeetsMemberBound {
                 label: outcome.label(),
                 value,
                 prover: other.label(),
                 proof: Box::new(other.evidence.clone()),
             };
-        } else if outcome.bound.is_none_or(|b| bound < b) {
-            outcome.bound = Some(bound);
+        } else if outcome.score_bound().is_none_or(|b| bound < b) {
+            outcome.bound = Some(outcome.sense.value(bound));
         }
     }
 }
@@ -426,6 +430,7 @@ mod tests {
             solution: None,
             value,
             bound,
+            sense: crate::base::Sense::Most,
             // A stand-in in words: the portfolio carries it whatever it says.
             evidence: Evidence::Impossible {
                 reason: format!("{} said so", backend.name()),

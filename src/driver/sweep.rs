@@ -20,6 +20,7 @@ use crate::base::shard::{Shard, ShardFiles, ShardSet, ShardSetError};
 use crate::base::{Control, Evidence, Goal};
 use crate::driver::combine::BoxTable;
 use crate::driver::{solve, solve_with_sub_boxes, Backend, Outcome, SolveError};
+use crate::puzzle::chess::Chess;
 use crate::puzzle::packing::PackingKind;
 use crate::puzzle::queens::Queens;
 use crate::puzzle::Puzzle;
@@ -266,6 +267,9 @@ pub enum NotSweepable {
     /// A dissection model.
     #[error("dissection models cannot be swept")]
     Dissection,
+    /// A chess model whose board has obstacles.
+    #[error("a chess sweep needs an empty board (size = N, or width and height), not a board with obstacles")]
+    ChessObstacles,
 }
 
 impl NamesSettings for NotSweepable {
@@ -314,6 +318,13 @@ pub fn check_sweepable(puzzle: &Puzzle, axes: &SweepAxes) -> Result<(), NotSweep
         }
         (Puzzle::Queens(_), SweepAxes::Boxes { .. }) => Err(NotSweepable::QueensByBox),
         (Puzzle::Dissection(_), _) => Err(NotSweepable::Dissection),
+        (Puzzle::Chess(c), _) => {
+            if c.free.iter().all(|&f| f) {
+                Ok(())
+            } else {
+                Err(NotSweepable::ChessObstacles)
+            }
+        }
     }
 }
 
@@ -322,6 +333,12 @@ pub(crate) fn resized(puzzle: &Puzzle, instance: Instance) -> Puzzle {
     match puzzle {
         Puzzle::Packing(p) => Puzzle::Packing(p.open_box(instance.width, instance.height)),
         Puzzle::Queens(_) => Puzzle::Queens(Queens::empty(instance.width)),
+        Puzzle::Chess(c) => Puzzle::Chess(Chess::empty(
+            instance.width,
+            instance.height,
+            c.piece,
+            c.question,
+        )),
         Puzzle::Dissection(_) => unreachable!("checked by check_sweepable"),
     }
 }
@@ -358,7 +375,7 @@ pub fn sweep(
     // Boxes the searches could not settle get what cutting them into settled boxes gives.
     let mut table = match puzzle {
         Puzzle::Packing(p) => BoxTable::for_pieces(p),
-        Puzzle::Queens(_) | Puzzle::Dissection(_) => None,
+        Puzzle::Queens(_) | Puzzle::Dissection(_) | Puzzle::Chess(_) => None,
     };
     let mut rows = Vec::new();
     // With reuse, a group is a width's boxes; otherwise each instance is a group of its own.

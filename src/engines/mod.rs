@@ -5,6 +5,7 @@
 
 pub mod cover_proof;
 pub mod dissection;
+pub mod domination;
 pub mod exact_cover;
 pub mod neighbourhood;
 pub mod nqueens_count;

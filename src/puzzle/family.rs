@@ -5,6 +5,7 @@
 //! above dispatch their own per-family traits over the same list.
 
 use crate::base::error::InputError;
+use crate::base::Sense;
 use crate::model::shape::ModelShape;
 use crate::model::{Assignment, Constraint, Model};
 use crate::puzzle::source::Source;
@@ -25,6 +26,12 @@ pub trait Family: Clone + std::fmt::Debug + PartialEq + Eq + Sized {
 
     /// Whether the puzzle has an objective; without one, solving means finding any solution.
     fn has_objective(&self) -> bool;
+
+    /// Which way the value goes: the most (the model's score), or the fewest (counted out
+    /// of a whole by the score; see [`Sense`]).
+    fn sense(&self) -> Sense {
+        Sense::Most
+    }
 
     /// Why the puzzle obviously has no solution, in words, when that needs no search.
     fn trivially_impossible(&self) -> Option<String>;

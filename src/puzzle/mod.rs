@@ -6,6 +6,7 @@
 //! per family and registered in the one list below, from which [`Puzzle`], [`Solution`],
 //! their dispatch and the loader's kinds are generated.
 
+pub mod chess;
 pub mod dissection;
 pub mod family;
 pub mod grid;
@@ -29,6 +30,8 @@ family::families! {
     Dissection(dissection::DissectionPuzzle, dissection::Dissection),
     /// Pieces packed into a region, or tiling it.
     Packing(packing::Packing, packing::PackingSolution),
+    /// Chess pieces that guard a board, or stand without attacking each other.
+    Chess(chess::Chess, chess::ChessSolution),
 }
 
 /// A solution that breaks the puzzle's rules: always a bug in a backend or an encoding.
@@ -48,6 +51,11 @@ impl Puzzle {
     /// Whether the puzzle has an objective; without one, solving means finding any solution.
     pub fn has_objective(&self) -> bool {
         each_family!(self, p => p.has_objective())
+    }
+
+    /// Which way the value goes ([`Family::sense`]).
+    pub fn sense(&self) -> crate::base::Sense {
+        each_family!(self, p => p.sense())
     }
 
     /// Why the puzzle obviously has no solution, in words, when that needs no search.
@@ -90,6 +98,12 @@ impl Puzzle {
     /// number of pieces, tilings included; 0 for dissections).
     pub fn value(&self, solution: &Solution) -> usize {
         solution_value(solution)
+    }
+
+    /// The solution's score, what its model maximises: its value, or for a family that
+    /// asks for the fewest, that value counted the other way ([`Family::sense`]).
+    pub fn score(&self, solution: &Solution) -> usize {
+        self.sense().score(self.value(solution))
     }
 
     /// Renders `solution` as text, in the family's usual format.

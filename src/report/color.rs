@@ -1,6 +1,7 @@
 //! Colours: the palette of SVG regions, and ANSI colouring of the text renderings (queens
 //! highlighted, each piece or part letter in its own colour).
 
+use crate::puzzle::chess::Chess;
 use crate::puzzle::dissection::DissectionPuzzle;
 use crate::puzzle::packing::Packing;
 use crate::puzzle::queens::Queens;
@@ -48,6 +49,8 @@ fn terminal_colour(k: usize) -> Ansi256Color {
 pub enum Scheme {
     /// `Q` is a queen (highlighted), `*` an obstacle (dimmed).
     Queens,
+    /// The letter is a chess piece (highlighted as queens are), `*` an obstacle (dimmed).
+    Pieces(char),
     /// Every letter names a piece or part and gets its own background colour (cycling
     /// through twelve), numbered in order of first appearance; `*` and `#` are dimmed.
     Letters,
@@ -56,29 +59,38 @@ pub enum Scheme {
 /// A family's colours in the reports. Each family implements it once, below;
 /// [`Scheme::of`] dispatches over the registration list.
 pub trait ColorFamily: Family {
-    /// The colour scheme of the family's text pictures.
-    const SCHEME: Scheme;
+    /// The colour scheme of the instance's text pictures.
+    fn scheme(&self) -> Scheme;
 }
 
 impl ColorFamily for Queens {
-    const SCHEME: Scheme = Scheme::Queens;
+    fn scheme(&self) -> Scheme {
+        Scheme::Queens
+    }
+}
+
+impl ColorFamily for Chess {
+    fn scheme(&self) -> Scheme {
+        Scheme::Pieces(self.piece.letter())
+    }
 }
 
 impl ColorFamily for DissectionPuzzle {
-    const SCHEME: Scheme = Scheme::Letters;
+    fn scheme(&self) -> Scheme {
+        Scheme::Letters
+    }
 }
 
 impl ColorFamily for Packing {
-    const SCHEME: Scheme = Scheme::Letters;
+    fn scheme(&self) -> Scheme {
+        Scheme::Letters
+    }
 }
 
 impl Scheme {
     /// The scheme of `puzzle`'s family.
     pub fn of(puzzle: &Puzzle) -> Scheme {
-        fn of<F: ColorFamily>(_: &F) -> Scheme {
-            F::SCHEME
-        }
-        each_family!(puzzle, p => of(p))
+        each_family!(puzzle, p => p.scheme())
     }
 }
 
@@ -96,6 +108,7 @@ pub fn paint(text: &str, scheme: Scheme) -> String {
         let style = match (scheme, ch) {
             (_, '*' | '#') => Some(dim),
             (Scheme::Queens, 'Q') => Some(queen),
+            (Scheme::Pieces(letter), c) if c == letter => Some(queen),
             (Scheme::Letters, c) if c.is_ascii_alphabetic() => {
                 let k = match letters.iter().position(|&l| l == c) {
                     Some(k) => k,

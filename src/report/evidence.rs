@@ -3,9 +3,9 @@
 //! The data comes up from the driver untouched; this file alone words it.
 
 use crate::base::evidence::{
-    BoundFinder, Ceiling, CheckedFile, CountEvidence, DissectionSearch, DollStoppedAnswer,
-    Evidence, FileConstraint, MemberReached, MilpQuestion, Oracle, OracleKind, PackingBound,
-    PackingFrom, PackingSearch, SplitBound, TilingCounter,
+    BoundFinder, Ceiling, CheckedFile, ChessAnswer, CountEvidence, DissectionSearch,
+    DollStoppedAnswer, Evidence, FileConstraint, MemberReached, MilpQuestion, Oracle, OracleKind,
+    PackingBound, PackingFrom, PackingSearch, SplitBound, TilingCounter,
 };
 use crate::base::plural;
 use std::fmt;
@@ -472,6 +472,59 @@ impl fmt::Display for Evidence {
             Evidence::Bounded { stopped, bound } => {
                 write!(f, "{stopped}; at most {} by {bound}", bound.value())
             }
+            Evidence::Fewest { of, inner } => write!(
+                f,
+                "the model counts the squares left empty, of {of} free: {inner}"
+            ),
+            Evidence::Chess {
+                fewest,
+                answer,
+                nodes,
+            } => {
+                let search = if *fewest {
+                    "native domination search"
+                } else {
+                    "native independence search"
+                };
+                let nodes = plural(*nodes, "node");
+                match answer {
+                    ChessAnswer::Optimal { value } if *fewest => write!(
+                        f,
+                        "{search} refuted {} ({nodes})",
+                        plural(value.saturating_sub(1) as u64, "piece")
+                    ),
+                    ChessAnswer::Optimal { value } => write!(
+                        f,
+                        "{search} refuted {} ({nodes})",
+                        plural(*value as u64 + 1, "piece")
+                    ),
+                    ChessAnswer::BoundMet { value, reason } => write!(
+                        f,
+                        "{search} found {}, which meets the bound ({reason}) ({nodes})",
+                        plural(*value as u64, "piece")
+                    ),
+                    ChessAnswer::Reaches { value, k } => {
+                        let side = if *fewest { "at most" } else { "at least" };
+                        write!(
+                            f,
+                            "{search} found {}, {side} the {k} asked ({nodes})",
+                            plural(*value as u64, "piece")
+                        )
+                    }
+                    ChessAnswer::Refuted { k } => {
+                        let side = if *fewest { "at most" } else { "at least" };
+                        write!(f, "{search} refuted \"{side} {k}\" ({nodes})")
+                    }
+                    ChessAnswer::Stopped { stop, bound } => {
+                        let side = if *fewest { "at least" } else { "at most" };
+                        write!(
+                            f,
+                            "{search} stopped ({}) after {nodes}; the optimum is {side} {bound}",
+                            stop.reason()
+                        )
+                    }
+                }
+            }
             Evidence::LpSkipped {
                 stopped,
                 placements,
@@ -721,6 +774,43 @@ impl fmt::Display for CountEvidence {
                 None => write!(
                     f,
                     "varisat enumeration with \"at least {value}\" assumed and one blocking clause per solution over the {cell_vars} cell variables, until unsatisfiable ({})",
+                    plural(*calls, "call")
+                ),
+                Some(stop) => write!(f, "{}; enumeration not finished", stop.reason()),
+            },
+            CountEvidence::ChessSearch {
+                pieces,
+                fewest,
+                done,
+                subproblems,
+                nodes,
+                stop,
+            } => match stop {
+                None => write!(
+                    f,
+                    "native {} search over every placement of {} (the optimum, proved first); {}, {}",
+                    if *fewest { "domination" } else { "independence" },
+                    plural(*pieces as u64, "piece"),
+                    plural(*subproblems, "subproblem"),
+                    plural(*nodes, "node")
+                ),
+                Some(stop) => write!(
+                    f,
+                    "{}; {done} of {subproblems} subproblems counted",
+                    stop.reason()
+                ),
+            },
+            CountEvidence::SatChess {
+                pieces,
+                fewest,
+                square_vars,
+                calls,
+                stop,
+            } => match stop {
+                None => write!(
+                    f,
+                    "varisat enumeration with \"{} {pieces}\" pieces assumed and one blocking clause per solution over the {square_vars} square variables, until unsatisfiable ({})",
+                    if *fewest { "at most" } else { "at least" },
                     plural(*calls, "call")
                 ),
                 Some(stop) => write!(f, "{}; enumeration not finished", stop.reason()),

@@ -7,6 +7,7 @@
 //! [`LabelledGrid::from_letters`] on it directly.
 
 use crate::geometry::partition::Dissection;
+use crate::puzzle::chess::{Chess, ChessSolution, Piece};
 use crate::puzzle::dissection::DissectionPuzzle;
 use crate::puzzle::packing::{Packing, PackingSolution};
 use crate::puzzle::queens::{Queens, QueensSolution};
@@ -31,6 +32,8 @@ pub enum Cell {
 pub enum Marker {
     /// A chess queen.
     Queen,
+    /// Another chess piece, drawn as its letter (`R`, `B`, `N`, `K`).
+    Piece(char),
 }
 
 /// How the borders between differently labelled cells are drawn.
@@ -127,6 +130,12 @@ pub trait PictureFamily: Family {
 impl PictureFamily for Queens {
     fn picture(&self, solution: &QueensSolution) -> LabelledGrid {
         queens_picture(self, solution)
+    }
+}
+
+impl PictureFamily for Chess {
+    fn picture(&self, solution: &ChessSolution) -> LabelledGrid {
+        chess_picture(self, solution)
     }
 }
 
@@ -241,6 +250,31 @@ pub fn queens_picture(queens: &Queens, solution: &QueensSolution) -> LabelledGri
             .queens
             .iter()
             .map(|&(x, y)| (x, y, Marker::Queen))
+            .collect(),
+        boundaries: Boundaries::Outline,
+    }
+}
+
+/// Chess pieces: obstacles blocked, every piece marked (queens as the queens family draws
+/// them, the others by their letter).
+pub fn chess_picture(chess: &Chess, solution: &ChessSolution) -> LabelledGrid {
+    let marker = match chess.piece {
+        Piece::Queen => Marker::Queen,
+        piece => Marker::Piece(piece.letter()),
+    };
+    LabelledGrid {
+        width: chess.width,
+        height: chess.height,
+        cells: chess
+            .free
+            .iter()
+            .map(|&free| if free { Cell::Empty } else { Cell::Blocked })
+            .collect(),
+        labels: Vec::new(),
+        markers: solution
+            .pieces
+            .iter()
+            .map(|&(x, y)| (x, y, marker))
             .collect(),
         boundaries: Boundaries::Outline,
     }

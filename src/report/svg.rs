@@ -109,6 +109,7 @@ fn body(grid: &LabelledGrid, out: &mut String) {
     for &(x, y, marker) in &grid.markers {
         match marker {
             Marker::Queen => queen(out, x, y),
+            Marker::Piece(letter) => piece(out, x, y, letter),
         }
     }
 }
@@ -186,6 +187,15 @@ fn queen(out: &mut String, x: usize, y: usize) {
     let _ = writeln!(
         out,
         r##"<g class="queen" data-x="{x}" data-y="{y}" transform="translate({cx},{cy})"><path d="M-10 6L-12 -6L-5 0L0 -10L5 0L12 -6L10 6Z" fill="#7a1fa2" stroke="#2a0a38" stroke-width="1.2"/><rect x="-10" y="7" width="20" height="4" rx="1.5" fill="#7a1fa2" stroke="#2a0a38" stroke-width="1"/></g>"##
+    );
+}
+
+/// A chess piece other than the queen: a disc with its letter.
+fn piece(out: &mut String, x: usize, y: usize, letter: char) {
+    let (cx, cy) = (x * CELL + CELL / 2, y * CELL + CELL / 2);
+    let _ = writeln!(
+        out,
+        r##"<g class="piece" data-x="{x}" data-y="{y}" transform="translate({cx},{cy})"><circle r="11" fill="#7a1fa2" stroke="#2a0a38" stroke-width="1.2"/><text y="5" text-anchor="middle" font-family="sans-serif" font-size="14" font-weight="bold" fill="#ffffff">{letter}</text></g>"##
     );
 }
 

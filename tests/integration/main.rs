@@ -14,6 +14,7 @@ mod certify;
 mod certify_counts;
 mod certify_dissection;
 mod checked_refutations;
+mod chess;
 mod cli;
 mod cli_extras;
 mod count;

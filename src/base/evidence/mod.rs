@@ -205,6 +205,45 @@ pub enum BoundFinder {
     BestSoFar,
 }
 
+/// What the native chess search settled, in pieces.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ChessAnswer {
+    /// `value` pieces found, and one better ruled out by a complete search.
+    Optimal {
+        /// The optimum.
+        value: usize,
+    },
+    /// `value` pieces found, which meets the puzzle's stated bound (with its reason).
+    BoundMet {
+        /// The optimum.
+        value: usize,
+        /// The bound's argument, in words.
+        reason: String,
+    },
+    /// A placement of `value` pieces answers the question asked ("at most `k`" when
+    /// minimising, "at least `k`" when maximising).
+    Reaches {
+        /// Pieces placed.
+        value: usize,
+        /// The bound asked.
+        k: usize,
+    },
+    /// No placement answers the question asked, by a complete search.
+    Refuted {
+        /// The bound asked.
+        k: usize,
+    },
+    /// The search stopped; `bound` is what it had proved (the fewest is at least, or the
+    /// most at most, `bound`).
+    Stopped {
+        /// Why it stopped.
+        stop: Stop,
+        /// The bound proved.
+        bound: usize,
+    },
+}
+
 /// How a run's status was established.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "how", rename_all = "snake_case")]
@@ -500,6 +539,24 @@ pub enum Evidence {
         /// The most placements the LP is solved for.
         limit: usize,
     },
+    /// A model backend's answer to a question of the fewest: its model maximises the
+    /// score, the `of` free squares left empty (see [`crate::base::Sense`]), and `inner`
+    /// speaks of that score.
+    Fewest {
+        /// What the score is counted out of.
+        of: usize,
+        /// The backend's evidence, in the score's terms.
+        inner: Box<Evidence>,
+    },
+    /// The native chess search: what it settled, and the nodes it took.
+    Chess {
+        /// Whether it asked for the fewest pieces (domination) or the most (independence).
+        fewest: bool,
+        /// What it settled.
+        answer: ChessAnswer,
+        /// Search nodes.
+        nodes: u64,
+    },
     /// Counting alone shows the puzzle impossible, for the puzzle's stated reason.
     Impossible {
         /// The puzzle's reason, in its words.
@@ -716,6 +773,35 @@ pub enum CountEvidence {
         value: usize,
         /// The cell variables the blocking clauses are over.
         cell_vars: usize,
+        /// Solver calls made.
+        calls: u64,
+        /// Why it stopped before finishing, if it did.
+        stop: Option<Stop>,
+    },
+    /// The native chess search listed every optimal placement (the optimum proved first).
+    ChessSearch {
+        /// The pieces of every counted placement.
+        pieces: usize,
+        /// Whether the optimum is the fewest (domination) or the most (independence).
+        fewest: bool,
+        /// Subproblems counted.
+        done: u64,
+        /// Subproblems planned.
+        subproblems: u64,
+        /// Search nodes.
+        nodes: u64,
+        /// Why it stopped before finishing, if it did.
+        stop: Option<Stop>,
+    },
+    /// SAT enumeration of chess placements of `pieces` pieces (the optimum proved first),
+    /// blocking each over the square variables.
+    SatChess {
+        /// The pieces of every counted placement.
+        pieces: usize,
+        /// Whether the optimum is the fewest (domination) or the most (independence).
+        fewest: bool,
+        /// The square variables the blocking clauses are over.
+        square_vars: usize,
         /// Solver calls made.
         calls: u64,
         /// Why it stopped before finishing, if it did.

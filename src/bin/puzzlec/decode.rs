@@ -46,6 +46,7 @@ pub fn run(args: &Decode, session: &Session) -> Result<u8, Failure> {
         value: has_objective.then_some(decoded.value),
         solution: Some(decoded.solution),
         bound: None,
+        sense: puzzle.sense(),
         bounds: None,
         evidence: decoded.evidence,
         elapsed: start.elapsed(),

@@ -116,11 +116,15 @@ pub fn goal(at_least: Option<usize>) -> Goal {
     at_least.map_or(Goal::Maximise, Goal::AtLeast)
 }
 
-/// `--at-least` only makes sense for a puzzle with an objective.
+/// `--at-least` only makes sense for a puzzle with an objective that asks for the most.
 pub fn check_goal(puzzle: &Puzzle, goal: Goal) -> Result<(), Failure> {
     match goal {
         Goal::AtLeast(_) if !puzzle.has_objective() => Err(Failure::Usage(format!(
             "--at-least does not apply: a {} puzzle has no objective",
+            puzzle.kind()
+        ))),
+        Goal::AtLeast(_) if puzzle.sense().is_fewest() => Err(Failure::Usage(format!(
+            "--at-least does not apply: this {} puzzle asks for the fewest pieces",
             puzzle.kind()
         ))),
         _ => Ok(()),

@@ -6,6 +6,7 @@ use crate::output::{
 };
 use crate::session::Session;
 use puzzlec::base::error::NamesSettings;
+use puzzlec::base::Sense;
 use puzzlec::cert::certificate::{self, Claim, PackingRoute, ProveError, ProveOptions};
 use puzzlec::cert::certificate::{parse_witness, MODEL_FILE, WITNESS_FILE};
 use puzzlec::driver::external::ExternalSolver;
@@ -107,8 +108,10 @@ fn prove(model: &Path, dir: &Path, options: &ProveOptions, json: bool) -> Result
             })
         }
     };
+    // A claim's value is the model's score; the answer gives the family's value.
+    let sense = load_model_file(model).map_or(Sense::Most, |p| p.sense());
     let answer = match &manifest.claim {
-        Claim::Optimal { value } => format!("optimal {value}"),
+        Claim::Optimal { value } => format!("optimal {}", sense.value(*value)),
         Claim::Satisfiable => "satisfiable".to_string(),
         Claim::Unsatisfiable => "unsatisfiable".to_string(),
         Claim::Impossible { reason } => format!("impossible ({reason})"),

@@ -107,7 +107,10 @@ pub fn check_writing(
     }
 
     let conclusion = match manifest.claim {
-        Claim::Optimal { value } => format!("certified: {value} is the optimum of {model_name}"),
+        Claim::Optimal { value } => format!(
+            "certified: {} is the optimum of {model_name}",
+            super::score_words(&puzzle, value)
+        ),
         Claim::Satisfiable => format!("certified: {model_name} has a solution"),
         Claim::Unsatisfiable => format!("certified: {model_name} has no solution"),
         Claim::Impossible { .. } | Claim::Count { .. } => {

@@ -50,6 +50,7 @@ use crate::base::{plural, Control};
 use crate::driver::{enumerate, Backend, EnumerateOptions, Misuse};
 use crate::engines::cover_proof::MAX_CELLS;
 use crate::formats::solutions::{read_solutions, write_solutions};
+use crate::geometry::board::Board;
 use crate::geometry::isometry::RectSymmetry;
 use crate::model::{Assignment, Lit, Model, Var};
 use crate::puzzle::packing::PackingKind;
@@ -88,22 +89,8 @@ impl Counting {
     /// The counting model of `puzzle`; `unique` asks for its symmetry group.
     pub fn of(puzzle: &Puzzle, unique: bool) -> Result<Counting, CountingError> {
         match puzzle {
-            Puzzle::Queens(board) => {
-                let model = puzzle.compile();
-                let (w, h) = (board.width, board.height);
-                let free: Vec<usize> = (0..w * h).filter(|&c| board.free[c]).collect();
-                let var_of_cell = var_of_cell(board);
-                let group = RectSymmetry::of_rectangle(w, h)
-                    .map(|symmetry| symmetry.cell_map(w, h))
-                    .filter(|map| (0..w * h).all(|c| board.free[c] == board.free[map[c]]))
-                    .map(|map| free.iter().map(|&c| var_of_cell[map[c]]).collect())
-                    .collect();
-                Ok(Counting {
-                    decision: vec![true; model.num_vars()],
-                    model,
-                    group,
-                })
-            }
+            Puzzle::Queens(board) => Ok(Counting::of_board(puzzle, &board.board())),
+            Puzzle::Chess(chess) => Ok(Counting::of_board(puzzle, &chess.board())),
             Puzzle::Packing(packing) => {
                 if packing.kind != PackingKind::Tile {
                     return Err(CountingError::Maximising);
@@ -156,6 +143,26 @@ impl Counting {
         }
     }
 
+    /// The counting model of a placement puzzle on `board` (queens, chess pieces): one
+    /// variable per free cell, every one deciding, and the board's symmetries as maps of
+    /// those variables.
+    fn of_board(puzzle: &Puzzle, board: &Board) -> Counting {
+        let model = puzzle.compile();
+        let (w, h) = (board.width, board.height);
+        let free: Vec<usize> = (0..w * h).filter(|&c| board.free[c]).collect();
+        let var_of_cell = var_of_cell(&board.free);
+        let group = RectSymmetry::of_rectangle(w, h)
+            .map(|symmetry| symmetry.cell_map(w, h))
+            .filter(|map| (0..w * h).all(|c| board.free[c] == board.free[map[c]]))
+            .map(|map| free.iter().map(|&c| var_of_cell[map[c]]).collect())
+            .collect();
+        Counting {
+            decision: vec![true; model.num_vars()],
+            model,
+            group,
+        }
+    }
+
     /// The model assignment with exactly the variables `true_vars` (0-based) true.
     fn assignment(&self, true_vars: &[usize]) -> Assignment {
         let mut values = vec![false; self.model.num_vars()];
@@ -202,9 +209,9 @@ impl Counting {
 }
 
 /// The solution file's text: comments saying what the lines are, then one line per entry.
-fn solutions_text(entries: &[Vec<usize>], claim: &Claim) -> String {
+fn solutions_text(entries: &[Vec<usize>], claim: &Claim, puzzle: &Puzzle) -> String {
     let mut comments = vec![
-        format!("puzzlec solutions of {MODEL_FILE}: {}", claim_words(claim)),
+        format!("puzzlec solutions of {MODEL_FILE}: {}", claim_words(claim, puzzle)),
         "each line: the model variables true in a solution (DIMACS numbers, as named in the CNF's `c var` lines), ended by 0".to_string(),
     ];
     if matches!(
@@ -222,7 +229,7 @@ fn solutions_text(entries: &[Vec<usize>], claim: &Claim) -> String {
 }
 
 /// The claim in words: "92 solutions of value 8 (the optimum)", with the classes.
-fn claim_words(claim: &Claim) -> String {
+fn claim_words(claim: &Claim, puzzle: &Puzzle) -> String {
     let Claim::Count {
         count,
         value,
@@ -233,7 +240,11 @@ fn claim_words(claim: &Claim) -> String {
     };
     let mut words = plural(*count, "solution");
     if let Some(value) = value {
-        let _ = write!(words, " of value {value} (the optimum)");
+        let _ = write!(
+            words,
+            " of value {} (the optimum)",
+            super::score_words(puzzle, *value)
+        );
     }
     if let Some(classes) = classes {
         let _ = write!(words, "; {}", classes_words(classes));
@@ -271,10 +282,10 @@ fn list_solutions(
             wrong = Some(e.to_string());
             return false;
         }
-        if value.is_some_and(|v| puzzle.value(&solution) != v) {
+        if value.is_some_and(|v| puzzle.score(&solution) != v) {
             wrong = Some(format!(
                 "a listed solution has value {}, not the optimum",
-                puzzle.value(&solution)
+                puzzle.score(&solution)
             ));
             return false;
         }
@@ -304,7 +315,7 @@ fn list_solutions(
                 return Err(stopped());
             }
         }
-        Puzzle::Queens(_) | Puzzle::Packing(_) => {
+        Puzzle::Queens(_) | Puzzle::Packing(_) | Puzzle::Chess(_) => {
             let options = EnumerateOptions {
                 list: true,
                 ..EnumerateOptions::default()
@@ -335,21 +346,21 @@ fn list_solutions(
     Ok(listed)
 }
 
-/// The model variable of each free cell of a queens board (row-major, as `compile` numbers
-/// them); `usize::MAX` on obstacles.
-fn var_of_cell(board: &crate::puzzle::queens::Queens) -> Vec<usize> {
-    let mut var_of_cell = vec![usize::MAX; board.free.len()];
-    for (var, cell) in (0..board.free.len()).filter(|&c| board.free[c]).enumerate() {
+/// The model variable of each free cell of a board (row-major, as the queens and chess
+/// models number them); `usize::MAX` on obstacles.
+fn var_of_cell(free: &[bool]) -> Vec<usize> {
+    let mut var_of_cell = vec![usize::MAX; free.len()];
+    for (var, cell) in (0..free.len()).filter(|&c| free[c]).enumerate() {
         var_of_cell[cell] = var;
     }
     var_of_cell
 }
 
-/// The model assignment of a native solution of queens or a tiling.
+/// The model assignment of a native solution of queens, chess pieces or a tiling.
 fn assignment_of(puzzle: &Puzzle, solution: &Solution) -> Assignment {
     match (puzzle, solution) {
         (Puzzle::Queens(board), Solution::Queens(queens)) => {
-            let var_of_cell = var_of_cell(board);
+            let var_of_cell = var_of_cell(&board.free);
             let mut values = vec![false; board.free.iter().filter(|&&f| f).count()];
             for &(x, y) in &queens.queens {
                 values[var_of_cell[y * board.width + x]] = true;
@@ -359,6 +370,7 @@ fn assignment_of(puzzle: &Puzzle, solution: &Solution) -> Assignment {
         (Puzzle::Packing(packing), Solution::Packing(tiling)) => {
             crate::driver::packing::assignment_of(packing, tiling)
         }
+        (Puzzle::Chess(chess), Solution::Chess(placement)) => chess.assignment_of(placement),
         _ => unreachable!("the native listing of a puzzle gives its own kind of solution"),
     }
 }
@@ -465,7 +477,7 @@ pub(super) fn record(
     folder.put(
         "solutions",
         SOLUTIONS_FILE,
-        solutions_text(&entries, &claim).as_bytes(),
+        solutions_text(&entries, &claim, puzzle).as_bytes(),
     )?;
     let solve_seconds = solve_start.elapsed().as_secs_f64();
 
@@ -496,7 +508,7 @@ pub(super) fn record(
         plural(count, "solution"),
         match puzzle {
             Puzzle::Dissection(_) => "varisat enumeration on the part variables",
-            Puzzle::Queens(_) | Puzzle::Packing(_) => "native search",
+            Puzzle::Queens(_) | Puzzle::Packing(_) | Puzzle::Chess(_) => "native search",
         },
         solver.name(),
         entry.refuted.as_deref().unwrap_or_default(),
@@ -650,7 +662,7 @@ pub(super) fn check(
                 .verify(&solution)
                 .map_err(|e| failed(format!("{SOLUTIONS_FILE}: {whose}: {e}")))?;
             if let Some(value) = value {
-                let has = puzzle.value(&solution);
+                let has = puzzle.score(&solution);
                 if has != *value {
                     return Err(failed(format!(
                         "{SOLUTIONS_FILE}: {whose}: the solution has value {has}, not the optimum {value}"
@@ -726,7 +738,7 @@ pub(super) fn check(
         steps,
         conclusion: format!(
             "certified: {model_name} has exactly {}",
-            claim_words(&manifest.claim)
+            claim_words(&manifest.claim, puzzle)
         ),
     })
 }
@@ -742,7 +754,8 @@ mod tests {
             value: None,
             classes: Some(BTreeMap::from([(2, 1)])),
         };
-        let text = solutions_text(&[vec![0, 2]], &claim);
+        let puzzle = Puzzle::Queens(crate::puzzle::queens::Queens::empty(1));
+        let text = solutions_text(&[vec![0, 2]], &claim, &puzzle);
         assert_eq!(
             text,
             "c puzzlec solutions of model.toml: 2 solutions; 1 class: 1 of size 2\n\

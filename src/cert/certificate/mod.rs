@@ -33,6 +33,7 @@
 //! refused.
 
 use crate::base::error::InputError;
+use crate::base::plural;
 use crate::driver::Misuse;
 use crate::encode::amo::AmoEncoding;
 use crate::encode::{cnf as encode, dimacs, Cnf};
@@ -313,6 +314,19 @@ fn unrefuted_encoding(model: &Model) -> EncodingEntry {
         variables: 0,
         clauses: 0,
         cuts: 0,
+    }
+}
+
+/// A score of `puzzle`'s model (what a claim's value is) in the family's words: the value
+/// itself, or for a family that asks for the fewest, "5 pieces (59 of 64 free squares left
+/// empty)".
+pub(super) fn score_words(puzzle: &Puzzle, score: usize) -> String {
+    match puzzle.sense() {
+        crate::base::Sense::Most => score.to_string(),
+        sense @ crate::base::Sense::Fewest { of } => format!(
+            "{} ({score} of {of} free squares left empty)",
+            plural(sense.value(score) as u64, "piece")
+        ),
     }
 }
 

@@ -34,7 +34,8 @@ pub(crate) fn verified_witness(
     puzzle
         .verify(&solution)
         .map_err(|e| failed(format!("{name}: {e}")))?;
-    let value = puzzle.value(&solution);
+    // A claim's value is the model's score.
+    let value = puzzle.score(&solution);
     if let Claim::Optimal { value: claimed } = *claim {
         if value != claimed {
             return Err(failed(format!(
@@ -43,7 +44,7 @@ pub(crate) fn verified_witness(
         }
     }
     let solution = if puzzle.has_objective() {
-        format!("a solution of value {value}")
+        format!("a solution of value {}", super::score_words(puzzle, value))
     } else {
         "a solution".to_string()
     };

@@ -1,10 +1,11 @@
-//! Symmetry classes of queens solutions: the symmetries that map a board onto itself,
-//! which member of a class is counted for it, and what a stopped `--unique` count keeps.
+//! Symmetry classes of placements on a board (queens, chess pieces): the symmetries that
+//! map a board onto itself, which member of a class is counted for it, and what a stopped
+//! `--unique` count keeps.
 
 use super::CountOutcome;
 use crate::base::evidence::CountEvidence;
+use crate::geometry::board::Board;
 use crate::geometry::isometry::RectSymmetry;
-use crate::puzzle::queens::{Queens, QueensSolution};
 
 /// A stopped `--unique` count keeps only what is known consistently: the classes whose
 /// least member was found (each a whole class, its members solutions by symmetry), and as
@@ -35,11 +36,15 @@ pub(super) fn consistent_when_stopped(mut outcome: CountOutcome) -> CountOutcome
 }
 
 /// The symmetries that map a board, obstacles included, onto itself: they map solutions to
-/// solutions, because the rules only ask about lines of free cells.
-pub(super) struct Symmetries(Vec<RectSymmetry>);
+/// solutions, because the rules only ask about what pieces attack along free cells.
+pub(super) struct Symmetries {
+    group: Vec<RectSymmetry>,
+    width: usize,
+    height: usize,
+}
 
 impl Symmetries {
-    pub(super) fn of(board: &Queens) -> Symmetries {
+    pub(super) fn of(board: &Board) -> Symmetries {
         let (w, h) = (board.width, board.height);
         let keeps_board = |s: RectSymmetry| {
             (0..h).all(|y| {
@@ -49,30 +54,28 @@ impl Symmetries {
                 })
             })
         };
-        Symmetries(
-            RectSymmetry::of_rectangle(w, h)
+        Symmetries {
+            group: RectSymmetry::of_rectangle(w, h)
                 .filter(|&s| keeps_board(s))
                 .collect(),
-        )
+            width: w,
+            height: h,
+        }
     }
 
     pub(super) fn len(&self) -> usize {
-        self.0.len()
+        self.group.len()
     }
 
-    /// The size of the solution's class if it is the class's canonical member (the least of
-    /// its images as a sorted list of cells), `None` otherwise.
-    pub(super) fn canonical_class(
-        &self,
-        board: &Queens,
-        solution: &QueensSolution,
-    ) -> Option<usize> {
-        let (w, h) = (board.width, board.height);
-        let own: Vec<(usize, usize)> = solution.queens.iter().map(|&(x, y)| (y, x)).collect();
-        let mut images: Vec<Vec<(usize, usize)>> = Vec::with_capacity(self.0.len());
-        for &symmetry in &self.0 {
-            let mut image: Vec<(usize, usize)> = solution
-                .queens
+    /// The size of the class of the placement on `squares` ((x, y), sorted row-major) if it
+    /// is the class's canonical member (the least of its images as a sorted list of
+    /// squares), `None` otherwise.
+    pub(super) fn canonical_class(&self, squares: &[(usize, usize)]) -> Option<usize> {
+        let (w, h) = (self.width, self.height);
+        let own: Vec<(usize, usize)> = squares.iter().map(|&(x, y)| (y, x)).collect();
+        let mut images: Vec<Vec<(usize, usize)>> = Vec::with_capacity(self.group.len());
+        for &symmetry in &self.group {
+            let mut image: Vec<(usize, usize)> = squares
                 .iter()
                 .map(|&q| {
                     let (x, y) = symmetry.map(q, w, h);

@@ -19,6 +19,7 @@ use crate::puzzle::{each_family, Family, Puzzle, Solution};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
+mod chess;
 mod classes;
 mod dissections;
 mod merge;

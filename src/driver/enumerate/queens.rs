@@ -30,7 +30,7 @@ impl CountFamily for Queens {
     ) -> Result<CountOutcome, SolveError> {
         let board = self;
         let puzzle = &Puzzle::Queens(board.clone());
-        let group = Symmetries::of(board);
+        let group = Symmetries::of(&board.board());
         let value = match optimum(puzzle, backend, control)? {
             Some(optimum) => match options.at_least {
                 Some(k) if k < optimum => {
@@ -115,7 +115,7 @@ fn native(
             })
         });
     }
-    let classify = |solution: &QueensSolution| group.canonical_class(board, solution);
+    let classify = |solution: &QueensSolution| group.canonical_class(&solution.queens);
     let request = CountRequest {
         queens: value,
         shard: options.shard,
@@ -187,7 +187,7 @@ fn sat(
         outcome.count += 1;
         let keep = match (options.unique, &solution) {
             (false, _) => true,
-            (true, Solution::Queens(s)) => match group.canonical_class(board, s) {
+            (true, Solution::Queens(s)) => match group.canonical_class(&s.queens) {
                 Some(size) => {
                     *outcome.classes.entry(size).or_default() += 1;
                     true

@@ -1,6 +1,9 @@
 //! The native backend: each family handed to its hand-written search, through
 //! [`NativeFamily`] (one file per family here).
 
+mod chess;
+
+pub(crate) use chess::instance as chess_instance;
 mod dissection;
 mod packing;
 mod queens;

@@ -1,0 +1,95 @@
+//! Solves chess domination or independence on an empty N x N board and reports the
+//! optimum, the nodes and the time taken.
+//!
+//! Usage: `cargo run --release --example domination -- PIECE QUESTION N [OPTIONS]`, with
+//! PIECE one of queen, rook, bishop, knight, king, QUESTION one of dominate,
+//! independent-dominate, independent, and OPTIONS among `seconds=S` (a time limit),
+//! `known=K` (a bound proved elsewhere) and `count` (also count the optimal placements,
+//! all and up to symmetry).
+
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use puzzlec::base::Control;
+use puzzlec::engines::domination::{count, solve, Instance, Question};
+use puzzlec::geometry::board::Board;
+use puzzlec::geometry::chess::Piece;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage = || {
+        eprintln!(
+            "usage: domination PIECE QUESTION N [seconds=S] [known=K] [count]\n  \
+             PIECE: queen rook bishop knight king; \
+             QUESTION: dominate independent-dominate independent"
+        );
+        ExitCode::from(2)
+    };
+    let (Some(piece), Some(question), Some(Ok(n))) = (
+        args.first().and_then(|a| Piece::from_name(a)),
+        args.get(1).and_then(|a| match a.as_str() {
+            "dominate" => Some(Question::Dominate),
+            "independent-dominate" => Some(Question::IndependentDominate),
+            "independent" => Some(Question::Independent),
+            _ => None,
+        }),
+        args.get(2).map(|a| a.parse::<usize>()),
+    ) else {
+        return usage();
+    };
+    let (mut seconds, mut known, mut counting) = (None, None, false);
+    for option in &args[3..] {
+        match option.split_once('=') {
+            Some(("seconds", s)) => seconds = s.parse::<f64>().ok(),
+            Some(("known", k)) => known = k.parse::<usize>().ok(),
+            None if option == "count" => counting = true,
+            _ => return usage(),
+        }
+    }
+    let board = Board {
+        width: n,
+        height: n,
+        free: vec![true; n * n],
+    };
+    let start = Instant::now();
+    let mut instance = Instance::new(&board, piece, question);
+    if let Some(k) = known {
+        instance = instance.with_known_bound(k);
+    }
+    let control = Control::new(
+        Arc::new(AtomicBool::new(false)),
+        seconds.map(Duration::from_secs_f64),
+    );
+    let answer = solve(&instance, None, &control);
+    let value = answer.best.as_ref().map(Vec::len);
+    println!(
+        "{} {:?} n = {n}: best {} bound {} proven {} nodes {} in {:.3} s{}",
+        piece.name(),
+        question,
+        value.map_or("-".to_string(), |v| v.to_string()),
+        answer.bound,
+        answer.proven,
+        answer.nodes,
+        start.elapsed().as_secs_f64(),
+        if answer.stopped { " (stopped)" } else { "" }
+    );
+    if let (true, Some(value)) = (counting, value) {
+        let start = Instant::now();
+        let counted = count(&instance, value, None, true, &control, &mut |_| {});
+        println!(
+            "  {} placements of {value}, {} classes, nodes {} in {:.3} s{}",
+            counted.count,
+            counted.classes.values().sum::<u64>(),
+            counted.nodes,
+            start.elapsed().as_secs_f64(),
+            if counted.complete {
+                ""
+            } else {
+                " (incomplete)"
+            }
+        );
+    }
+    ExitCode::SUCCESS
+}

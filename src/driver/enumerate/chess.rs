@@ -1,0 +1,216 @@
+//! Counting chess placements: natively (the domination and independence search lists every
+//! placement of the optimum) or by SAT enumeration with blocking clauses over the square
+//! variables, every placement handed out verified first.
+
+use super::classes::Symmetries;
+use super::stoppable::enumerate_stoppable;
+use super::{
+    consistent_when_stopped, empty_outcome, optimum, verified, CountFamily, CountOutcome,
+    EnumerateOptions,
+};
+use crate::base::evidence::CountEvidence;
+use crate::base::shard::Shard;
+use crate::base::Control;
+use crate::driver::native::chess_instance;
+use crate::driver::{Backend, SolveError};
+use crate::engines::domination;
+use crate::model::Var;
+use crate::puzzle::chess::{Chess, ChessSolution};
+use crate::puzzle::{Family, Puzzle, Solution};
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+impl CountFamily for Chess {
+    fn count(
+        &self,
+        backend: Backend,
+        options: &EnumerateOptions,
+        control: &Control,
+        on_solution: &mut dyn FnMut(&Solution),
+        start: Instant,
+    ) -> Result<CountOutcome, SolveError> {
+        let puzzle = &Puzzle::Chess(self.clone());
+        let group = Symmetries::of(&self.board());
+        let fewest = self.sense().is_fewest();
+        let value = match (optimum(puzzle, backend, control)?, options.at_least) {
+            (Some(_), Some(k)) if fewest => {
+                return Err(SolveError::Usage(format!(
+                    "counting solutions with at least {k} is not supported: {} asks for the fewest pieces",
+                    self.question.name()
+                )))
+            }
+            (Some(optimum), Some(k)) if k < optimum => {
+                return Err(SolveError::Usage(format!(
+                    "counting solutions with at least {k} is not supported: the optimum is {optimum}, and only counts at or above it are"
+                )))
+            }
+            (Some(_), Some(k)) => k,
+            (Some(optimum), None) => optimum,
+            (None, _) => {
+                return Ok(CountOutcome {
+                    backend,
+                    unique_count: options.unique.then_some(0),
+                    symmetries: group.len(),
+                    shard: options.shard,
+                    elapsed: start.elapsed(),
+                    ..empty_outcome(CountEvidence::NoOptimum {
+                        stop: control.stop(),
+                    })
+                })
+            }
+        };
+        let mut outcome = match backend {
+            Backend::Native => native(self, value, options, control, on_solution)?,
+            Backend::Sat => sat(self, value, &group, options, control, on_solution)?,
+            Backend::Milp => unreachable!("refused before"),
+        };
+        outcome.backend = backend;
+        outcome.value = Some(value);
+        outcome.symmetries = group.len();
+        outcome.shard = options.shard;
+        outcome.elapsed = start.elapsed();
+        Ok(consistent_when_stopped(outcome))
+    }
+}
+
+/// The placement on row-major `squares`.
+fn placement(chess: &Chess, squares: &[usize]) -> ChessSolution {
+    ChessSolution::new(
+        squares
+            .iter()
+            .map(|&s| (s % chess.width, s / chess.width))
+            .collect(),
+    )
+}
+
+/// Counts (and lists) the placements of `value` pieces natively; the search classifies
+/// them itself.
+fn native(
+    chess: &Chess,
+    value: usize,
+    options: &EnumerateOptions,
+    control: &Control,
+    on_solution: &mut dyn FnMut(&Solution),
+) -> Result<CountOutcome, SolveError> {
+    let puzzle = Puzzle::Chess(chess.clone());
+    let shard: Option<Shard> = options.shard;
+    let mut wrong = None;
+    let found = domination::count(
+        &chess_instance(chess),
+        value,
+        shard,
+        options.unique,
+        control,
+        &mut |squares| {
+            if !options.list || wrong.is_some() {
+                return;
+            }
+            let solution = Solution::Chess(placement(chess, squares));
+            match verified(&puzzle, &solution, value, "native") {
+                Ok(()) => on_solution(&solution),
+                Err(error) => wrong = Some(error),
+            }
+        },
+    );
+    control.finish_progress();
+    if let Some(error) = wrong {
+        return Err(error);
+    }
+    let unique: u64 = found.classes.values().sum();
+    let evidence = CountEvidence::ChessSearch {
+        pieces: value,
+        fewest: chess.sense().is_fewest(),
+        done: found.subproblems.0,
+        subproblems: found.subproblems.1,
+        nodes: found.nodes,
+        stop: (!found.complete).then(|| control.stop()),
+    };
+    Ok(CountOutcome {
+        count: found.count,
+        unique_count: options.unique.then_some(unique),
+        classes: if options.unique {
+            found.classes
+        } else {
+            BTreeMap::new()
+        },
+        complete: found.complete,
+        ..empty_outcome(evidence)
+    })
+}
+
+/// Counts (and lists) the placements of `value` pieces by SAT enumeration.
+fn sat(
+    chess: &Chess,
+    value: usize,
+    group: &Symmetries,
+    options: &EnumerateOptions,
+    control: &Control,
+    on_solution: &mut dyn FnMut(&Solution),
+) -> Result<CountOutcome, SolveError> {
+    let puzzle = &Puzzle::Chess(chess.clone());
+    let model = puzzle.compile();
+    let fewest = chess.sense().is_fewest();
+    let evidence = |calls, stop| CountEvidence::SatChess {
+        pieces: value,
+        fewest,
+        square_vars: model.num_vars(),
+        calls,
+        stop,
+    };
+    let mut outcome = CountOutcome {
+        complete: true,
+        ..empty_outcome(evidence(0, None))
+    };
+    let mut wrong = None;
+    // Placements are blocked on the square variables, never on the encoding's auxiliary
+    // ones: each placement is found exactly once.
+    let squares: Vec<Var> = (0..model.num_vars()).map(Var::from_index).collect();
+    let thread_puzzle = puzzle.clone();
+    let compile = move || thread_puzzle.compile();
+    // "At least the optimum's score": the fewest pieces are at most (so exactly) `value`.
+    let score = chess.sense().score(value);
+    let found = enumerate_stoppable(compile, squares, Some(score), control, &mut |assignment| {
+        let solution = puzzle.decode(assignment);
+        if let Err(error) = verified(puzzle, &solution, value, "sat") {
+            wrong = Some(error);
+            return false;
+        }
+        outcome.count += 1;
+        let keep = match (options.unique, &solution) {
+            (false, _) => true,
+            (true, Solution::Chess(s)) => match group.canonical_class(&s.pieces) {
+                Some(size) => {
+                    *outcome.classes.entry(size).or_default() += 1;
+                    true
+                }
+                None => false,
+            },
+            (true, _) => unreachable!("a chess puzzle decodes to chess placements"),
+        };
+        if keep && options.list {
+            on_solution(&solution);
+        }
+        true
+    })
+    .map_err(|error| SolveError::Backend {
+        backend: "sat",
+        failure: error.into(),
+    })?;
+    if let Some(error) = wrong {
+        return Err(error);
+    }
+    let Some(found) = found else {
+        return Ok(CountOutcome {
+            complete: true,
+            unique_count: options.unique.then_some(0),
+            ..empty_outcome(CountEvidence::TooFewGroups { value: score })
+        });
+    };
+    outcome.complete = found.complete;
+    outcome.unique_count = options.unique.then(|| outcome.classes.values().sum());
+    outcome.evidence = evidence(
+        found.calls as u64,
+        (!outcome.complete).then(|| control.stop()),
+    );
+    Ok(outcome)
+}

@@ -1,0 +1,365 @@
+//! Minimising: the fewest pieces that guard every free square (none attacking another
+//! when independent). A depth-first search with a fixed number of pieces branches on the
+//! unguarded square with the fewest allowed guards, over those guards, and takes each
+//! guard out of the later branches, so that every placement lies in exactly one branch.
+//! The disjoint-squares, coverage and fractional bounds prune; at the root, guards that a symmetry
+//! fixing the branched square maps onto an earlier guard are skipped. The fewest is found
+//! by raising the number of pieces from the root's lower bound until a placement exists.
+
+use super::bitset::{self, Neighbourhoods};
+use super::bounds::{self, Scratch};
+use super::symmetry::first_of_orbits;
+use super::{Answer, Instance};
+use crate::base::Control;
+
+/// How many nodes pass between checks of the stop flag and the clock.
+const POLL_INTERVAL: u64 = 1 << 12;
+
+/// Called with each placement that guards every square and the squares still allowed to
+/// take a piece; returns whether the search should stop.
+pub(crate) type Leaf<'a> = dyn FnMut(&[usize], &[u64]) -> bool + 'a;
+
+/// A node where a split of the search stops: the pieces placed and the node's sets (for
+/// this search the unguarded squares, then the allowed ones).
+#[derive(Clone, Debug)]
+pub(crate) struct Prefix {
+    /// Free-square indices of the pieces placed.
+    pub(crate) placed: Vec<usize>,
+    /// The node's sets, one after the other.
+    pub(crate) sets: Vec<u64>,
+}
+
+/// The search for placements of at most `pieces` pieces that guard every free square.
+pub(crate) struct Cover<'a> {
+    near: &'a Neighbourhoods,
+    instance: &'a Instance,
+    independent: bool,
+    words: usize,
+    /// The most pieces a placement may hold.
+    pieces: usize,
+    /// Each depth's unguarded squares, then its allowed squares.
+    levels: Vec<Vec<u64>>,
+    /// Each depth's guards to branch on, in order.
+    order: Vec<Vec<usize>>,
+    /// (allowed guards, square) of the unguarded squares of the current node.
+    ranked: Vec<(usize, usize)>,
+    /// Each square's gain at the current node (unguarded squares it guards; 0 when not
+    /// allowed).
+    gain: Vec<usize>,
+    scratch: Scratch,
+    placed: Vec<usize>,
+    /// Skip root branches that a symmetry maps onto earlier ones (deciding only: a count
+    /// must see every placement).
+    pub(crate) break_symmetry: bool,
+    /// Record nodes at this depth (and leaves above it) as prefixes instead of searching.
+    pub(crate) cut: Option<usize>,
+    pub(crate) prefixes: Vec<Prefix>,
+    pub(crate) nodes: u64,
+    pub(crate) stopped: bool,
+    control: &'a Control,
+    leaf: &'a mut Leaf<'a>,
+}
+
+impl<'a> Cover<'a> {
+    /// A search for at most `pieces` pieces, handing each placement found to `leaf`.
+    pub(crate) fn new(
+        instance: &'a Instance,
+        pieces: usize,
+        control: &'a Control,
+        leaf: &'a mut Leaf<'a>,
+    ) -> Cover<'a> {
+        let words = instance.near.words;
+        Cover {
+            near: &instance.near,
+            instance,
+            independent: instance.question.independent(),
+            words,
+            pieces,
+            levels: vec![vec![0; 2 * words]; pieces + 2],
+            order: vec![Vec::new(); pieces + 2],
+            ranked: Vec::new(),
+            gain: vec![0; instance.free_squares()],
+            scratch: Scratch::new(words),
+            placed: Vec::new(),
+            break_symmetry: false,
+            cut: None,
+            prefixes: Vec::new(),
+            nodes: 0,
+            stopped: false,
+            control,
+            leaf,
+        }
+    }
+
+    /// Searches below `prefix` (the root: nothing placed, everything unguarded and allowed,
+    /// from [`root`]); returns whether the leaf or the control stopped it.
+    pub(crate) fn run(&mut self, prefix: &Prefix) -> bool {
+        self.placed.clone_from(&prefix.placed);
+        self.levels[0].copy_from_slice(&prefix.sets);
+        self.node(0)
+    }
+
+    fn node(&mut self, d: usize) -> bool {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(POLL_INTERVAL) && self.control.should_stop() {
+            self.stopped = true;
+        }
+        if self.stopped {
+            return true;
+        }
+        let w = self.words;
+        let near = self.near;
+        let (unguarded, allowed) = self.levels[d].split_at(w);
+        let done = bitset::is_empty(unguarded);
+        if self.cut.is_some() && (done || self.cut == Some(d)) {
+            self.prefixes.push(Prefix {
+                placed: self.placed.clone(),
+                sets: self.levels[d].clone(),
+            });
+            return false;
+        }
+        if done {
+            return (self.leaf)(&self.placed, allowed);
+        }
+        let left = self.pieces - self.placed.len();
+        if left == 0 {
+            return false;
+        }
+        self.ranked.clear();
+        for s in bitset::ones(unguarded) {
+            let guards = near.count_in(s, allowed);
+            if guards == 0 {
+                return false;
+            }
+            self.ranked.push((guards, s));
+        }
+        self.ranked.sort_unstable();
+        if self.ranked.len() > left {
+            let order = self.ranked.iter().map(|&(_, s)| s);
+            if bounds::disjoint_squares(near, order, allowed, left, &mut self.scratch) > left {
+                return false;
+            }
+        }
+        bounds::gains(near, unguarded, allowed, &mut self.gain);
+        if self.ranked.len() > left {
+            let need = self.ranked.len();
+            if bounds::coverage(&self.gain, allowed, need, left, &mut self.scratch) > left
+                || bounds::fractional(near, unguarded, &self.gain) > left
+            {
+                return false;
+            }
+        }
+        let root_symmetry = d == 0 && self.break_symmetry;
+        let s = if root_symmetry {
+            self.fewest_orbits(allowed)
+        } else {
+            self.ranked[0].1
+        };
+        // The guards most useful first: a placement is found sooner.
+        let mut order = std::mem::take(&mut self.order[d]);
+        let mut gains: Vec<(usize, usize)> = near
+            .list(s)
+            .iter()
+            .map(|&c| c as usize)
+            .filter(|&c| bitset::contains(allowed, c))
+            .map(|c| (usize::MAX - self.gain[c], c))
+            .collect();
+        gains.sort_unstable();
+        order.clear();
+        order.extend(gains.iter().map(|&(_, c)| c));
+        let first = if root_symmetry {
+            first_of_orbits(&order, &self.instance.symmetries.stabiliser(s))
+        } else {
+            Vec::new()
+        };
+        for (k, &c) in order.iter().enumerate() {
+            if !root_symmetry || first[k] {
+                let (above, below) = self.levels.split_at_mut(d + 1);
+                let (here, next) = (&above[d], &mut below[0]);
+                let (unguarded, allowed) = here.split_at(w);
+                let (next_unguarded, next_allowed) = next.split_at_mut(w);
+                near.minus_into(c, unguarded, next_unguarded);
+                if self.independent {
+                    near.minus_into(c, allowed, next_allowed);
+                } else {
+                    next_allowed.copy_from_slice(allowed);
+                    bitset::remove(next_allowed, c);
+                }
+                self.placed.push(c);
+                let stop = self.node(d + 1);
+                self.placed.pop();
+                if stop {
+                    self.order[d] = order;
+                    return true;
+                }
+            }
+            // Later branches hold no piece on `c`: every placement with one was seen.
+            bitset::remove(&mut self.levels[d][w..], c);
+        }
+        self.order[d] = order;
+        false
+    }
+
+    /// The unguarded square whose allowed guards fall into the fewest orbits under the
+    /// symmetries that fix it: the fewest root branches.
+    fn fewest_orbits(&self, allowed: &[u64]) -> usize {
+        let mut best = (usize::MAX, 0);
+        for &(_, s) in &self.ranked {
+            let guards: Vec<usize> = self
+                .near
+                .list(s)
+                .iter()
+                .map(|&c| c as usize)
+                .filter(|&c| bitset::contains(allowed, c))
+                .collect();
+            let stabiliser = self.instance.symmetries.stabiliser(s);
+            let orbits = first_of_orbits(&guards, &stabiliser)
+                .iter()
+                .filter(|&&f| f)
+                .count();
+            best = best.min((orbits, s));
+        }
+        best.1
+    }
+}
+
+/// The root of the search: nothing placed, every free square unguarded and allowed.
+pub(crate) fn root(instance: &Instance) -> Prefix {
+    let words = instance.near.words;
+    let mut sets = vec![0u64; 2 * words];
+    for i in 0..instance.free_squares() {
+        bitset::insert(&mut sets[..words], i);
+        bitset::insert(&mut sets[words..], i);
+    }
+    Prefix {
+        placed: Vec::new(),
+        sets,
+    }
+}
+
+/// The root's lower bound: the better of the disjoint-squares bound (squares in row-major
+/// order, and squares with the fewest guards first), the coverage and fractional bounds,
+/// and the known bound.
+pub(crate) fn root_bound(instance: &Instance) -> usize {
+    let near = &instance.near;
+    let m = instance.free_squares();
+    let root = root(instance);
+    let (all, _) = root.sets.split_at(near.words);
+    let mut scratch = Scratch::new(near.words);
+    let mut gain = vec![0; m];
+    bounds::gains(near, all, all, &mut gain);
+    let mut by_guards: Vec<(usize, usize)> = (0..m).map(|s| (near.list(s).len(), s)).collect();
+    by_guards.sort_unstable();
+    let bound = [
+        bounds::disjoint_squares(near, 0..m, all, m, &mut scratch),
+        bounds::disjoint_squares(near, by_guards.iter().map(|g| g.1), all, m, &mut scratch),
+        bounds::coverage(&gain, all, m, m, &mut scratch),
+        bounds::fractional(near, all, &gain),
+        instance.known_bound.unwrap_or(0),
+    ];
+    bound.into_iter().max().unwrap_or(0)
+}
+
+/// A placement that guards every square, by taking the allowed square that guards the
+/// most unguarded ones until none is left (independent: never a square a piece attacks,
+/// and an unguarded square is always allowed, so this never gets stuck).
+pub(crate) fn greedy(instance: &Instance) -> Vec<usize> {
+    let near = &instance.near;
+    let w = near.words;
+    let root = root(instance);
+    let (mut unguarded, mut allowed) = (root.sets[..w].to_vec(), root.sets[w..].to_vec());
+    let mut next = vec![0u64; w];
+    let mut placed = Vec::new();
+    while !bitset::is_empty(&unguarded) {
+        let Some(c) = bitset::ones(&allowed).max_by_key(|&c| (near.count_in(c, &unguarded), !c))
+        else {
+            break;
+        };
+        placed.push(c);
+        near.minus_into(c, &unguarded, &mut next);
+        unguarded.copy_from_slice(&next);
+        if instance.question.independent() {
+            near.minus_into(c, &allowed, &mut next);
+            allowed.copy_from_slice(&next);
+        } else {
+            bitset::remove(&mut allowed, c);
+        }
+    }
+    placed
+}
+
+/// Whether a placement of at most `pieces` exists: the first one found, the nodes, and
+/// whether the control stopped the search.
+fn decide(
+    instance: &Instance,
+    pieces: usize,
+    control: &Control,
+) -> (Option<Vec<usize>>, u64, bool) {
+    let mut found = None;
+    let mut leaf = |placed: &[usize], _: &[u64]| {
+        found = Some(placed.to_vec());
+        true
+    };
+    let mut search = Cover::new(instance, pieces, control, &mut leaf);
+    search.break_symmetry = true;
+    search.run(&root(instance));
+    let (nodes, stopped) = (search.nodes, search.stopped);
+    drop(search);
+    (found, nodes, stopped)
+}
+
+/// The fewest pieces (or, with `limit`, whether at most `limit` do), as free-square
+/// indices.
+pub(crate) fn minimise(instance: &Instance, limit: Option<usize>, control: &Control) -> Answer {
+    let lower = root_bound(instance);
+    let greedy = greedy(instance);
+    let mut answer = Answer {
+        best: None,
+        proven: false,
+        bound: lower,
+        nodes: 0,
+        stopped: false,
+    };
+    if let Some(limit) = limit {
+        if greedy.len() <= limit {
+            answer.proven = greedy.len() <= lower;
+            answer.best = Some(greedy);
+        } else if lower > limit {
+            answer.proven = true;
+        } else {
+            let (found, nodes, stopped) = decide(instance, limit, control);
+            answer.nodes = nodes;
+            answer.stopped = stopped;
+            match found {
+                Some(found) => {
+                    answer.proven = found.len() <= lower;
+                    answer.best = Some(found);
+                }
+                None if !stopped => {
+                    answer.proven = true;
+                    answer.bound = limit + 1;
+                }
+                None => {}
+            }
+        }
+        return answer;
+    }
+    answer.best = Some(greedy);
+    let mut pieces = lower;
+    while answer.best.as_ref().is_some_and(|b| b.len() > pieces) {
+        let (found, nodes, stopped) = decide(instance, pieces, control);
+        answer.nodes += nodes;
+        if stopped {
+            answer.stopped = true;
+            return answer;
+        }
+        if found.is_some() {
+            answer.best = found;
+            break;
+        }
+        pieces += 1;
+        answer.bound = pieces;
+    }
+    answer.proven = true;
+    answer
+}

@@ -1,0 +1,375 @@
+//! Chess pieces on a board with obstacles, asked one of three questions: the most pieces
+//! none attacking another (`independent`; the queens family is its queen case), the fewest
+//! that guard every free square (`dominate`: each free square holds a piece or is attacked
+//! by one), and the fewest, none attacking another, that guard every free square
+//! (`independent-dominate`). What a piece attacks is in [`crate::geometry::chess`]:
+//! sliding pieces stop at obstacles, never at other pieces.
+
+mod compile;
+mod parse;
+
+use crate::base::error::InputError;
+use crate::base::Sense;
+use crate::geometry::board::Board;
+pub use crate::geometry::chess::Piece;
+use crate::geometry::chess::{attack_table, attacks};
+use crate::model::shape::ModelShape;
+use crate::model::{Assignment, Constraint, Model, Var};
+use crate::puzzle::family::cells_text;
+use crate::puzzle::source::Source;
+use crate::puzzle::{Family, VerifyError};
+
+/// What a chess model asks.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Question {
+    /// The most pieces, none attacking another.
+    Independent,
+    /// The fewest pieces such that every free square holds one or is attacked by one.
+    Dominate,
+    /// The fewest pieces, none attacking another, such that every free square holds one
+    /// or is attacked by one.
+    IndependentDominate,
+}
+
+impl Question {
+    /// Every question, in the order model files list them.
+    pub const ALL: [Question; 3] = [
+        Question::Independent,
+        Question::Dominate,
+        Question::IndependentDominate,
+    ];
+
+    /// The name model files use (`goal = "..."`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Question::Independent => "independent",
+            Question::Dominate => "dominate",
+            Question::IndependentDominate => "independent-dominate",
+        }
+    }
+
+    /// The question a model file's name means.
+    pub fn from_name(name: &str) -> Option<Question> {
+        Question::ALL.into_iter().find(|q| q.name() == name)
+    }
+
+    /// Whether no two pieces may attack each other.
+    pub fn independent(self) -> bool {
+        matches!(self, Question::Independent | Question::IndependentDominate)
+    }
+
+    /// Whether every free square must be guarded.
+    pub fn dominating(self) -> bool {
+        matches!(self, Question::Dominate | Question::IndependentDominate)
+    }
+}
+
+/// A chess instance: a board of free squares and obstacles, a piece and a question.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chess {
+    /// Number of columns.
+    pub width: usize,
+    /// Number of rows.
+    pub height: usize,
+    /// Whether each square (row-major) is free; `false` is an obstacle.
+    pub free: Vec<bool>,
+    /// The piece every placement uses.
+    pub piece: Piece,
+    /// What is asked.
+    pub question: Question,
+    /// The model file's one-line description, if any.
+    pub description: Option<String>,
+}
+
+/// Pieces on squares, as (x, y) = (column, row), sorted row-major.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChessSolution {
+    /// The occupied squares.
+    pub pieces: Vec<(usize, usize)>,
+}
+
+impl ChessSolution {
+    /// A solution of `pieces`, sorted row-major.
+    pub fn new(mut pieces: Vec<(usize, usize)>) -> ChessSolution {
+        pieces.sort_by_key(|&(x, y)| (y, x));
+        ChessSolution { pieces }
+    }
+}
+
+impl Chess {
+    /// An empty `width` x `height` board.
+    pub fn empty(width: usize, height: usize, piece: Piece, question: Question) -> Chess {
+        Chess {
+            width,
+            height,
+            free: vec![true; width * height],
+            piece,
+            question,
+            description: None,
+        }
+    }
+
+    /// A board from rows of `-` (free) and `*` (obstacle); for tests and generators.
+    pub fn from_rows(rows: &[&str], piece: Piece, question: Question) -> Chess {
+        let width = rows.first().map_or(0, |r| r.len());
+        assert!(rows.iter().all(|r| r.len() == width), "ragged rows");
+        Chess {
+            width,
+            height: rows.len(),
+            free: rows
+                .iter()
+                .flat_map(|r| r.chars().map(|c| c != '*'))
+                .collect(),
+            piece,
+            question,
+            description: None,
+        }
+    }
+
+    /// The board alone, without the piece and the question.
+    pub fn board(&self) -> Board {
+        Board {
+            width: self.width,
+            height: self.height,
+            free: self.free.clone(),
+        }
+    }
+
+    /// The number of free squares.
+    pub fn free_squares(&self) -> usize {
+        self.free.iter().filter(|&&f| f).count()
+    }
+
+    /// The fewest pieces a dominating question needs by an argument the puzzle states, with
+    /// the argument in words, and reached by a known placement: rooks on a board without
+    /// obstacles, where a row and a column both without a rook would leave the square where
+    /// they cross unguarded, so every row or every column holds one; the shorter side's
+    /// count of rooks on a diagonal guards the board and attacks no other. `None` otherwise.
+    pub fn stated_fewest(&self) -> Option<(usize, String)> {
+        if self.piece != Piece::Rook || !self.question.dominating() || self.free.contains(&false) {
+            return None;
+        }
+        let fewest = self.width.min(self.height);
+        Some((
+            fewest,
+            format!(
+                "every row or every column holds a rook, or the square where an empty row and \
+                 an empty column cross is unguarded: at least {fewest} rooks"
+            ),
+        ))
+    }
+
+    /// The model's variable of each square (row-major): the free squares numbered in scan
+    /// order, `None` for obstacles.
+    pub fn var_of_square(&self) -> Vec<Option<Var>> {
+        let mut next = 0;
+        self.free
+            .iter()
+            .map(|&free| {
+                free.then(|| {
+                    next += 1;
+                    Var::from_index(next - 1)
+                })
+            })
+            .collect()
+    }
+
+    /// The assignment of the compiled model that places `solution`'s pieces (pieces off the
+    /// free squares are ignored).
+    pub fn assignment_of(&self, solution: &ChessSolution) -> Assignment {
+        let vars = self.var_of_square();
+        let mut values = vec![false; self.free_squares()];
+        for &(x, y) in &solution.pieces {
+            if x < self.width && y < self.height {
+                if let Some(var) = vars[y * self.width + x] {
+                    values[var.index()] = true;
+                }
+            }
+        }
+        Assignment::new(values)
+    }
+
+    /// The board's rows: the piece's letter where one stands, `*` for obstacles and `-` for
+    /// free squares (as in model files, so a printed board reads back as one).
+    pub fn render_grid(&self, solution: &ChessSolution) -> Vec<String> {
+        let mut rows: Vec<Vec<char>> = self
+            .free
+            .chunks(self.width.max(1))
+            .map(|row| row.iter().map(|&f| if f { '-' } else { '*' }).collect())
+            .collect();
+        for &(x, y) in &solution.pieces {
+            rows[y][x] = self.piece.letter();
+        }
+        rows.into_iter().map(|r| r.into_iter().collect()).collect()
+    }
+}
+
+impl Family for Chess {
+    type Solution = ChessSolution;
+
+    const KIND: &'static str = "chess";
+
+    fn from_source(source: &Source) -> Result<Chess, InputError> {
+        parse::parse(source)
+    }
+
+    fn has_objective(&self) -> bool {
+        true
+    }
+
+    /// Domination counts pieces down: the model maximises the free squares left empty.
+    fn sense(&self) -> Sense {
+        if self.question.dominating() {
+            Sense::Fewest {
+                of: self.free_squares(),
+            }
+        } else {
+            Sense::Most
+        }
+    }
+
+    fn trivially_impossible(&self) -> Option<String> {
+        None
+    }
+
+    fn canonical_text(&self) -> String {
+        format!(
+            "chess {} {} {}x{} {}",
+            self.piece.name(),
+            self.question.name(),
+            self.width,
+            self.height,
+            cells_text(self.width, &self.free, '-', '*'),
+        )
+    }
+
+    fn compile(&self) -> Model {
+        compile::compile(self)
+    }
+
+    /// The model is built outright: at most 64 x 64 squares, each guarded from at most a
+    /// few hundred, so building it is as quick as estimating it.
+    fn shape(&self, _lazy_written_out: bool) -> ModelShape {
+        ModelShape::of(&self.compile())
+    }
+
+    fn symmetry_rows(&self) -> Vec<(&'static str, Constraint)> {
+        Vec::new()
+    }
+
+    fn decode(&self, assignment: &Assignment) -> ChessSolution {
+        let pieces = self
+            .var_of_square()
+            .into_iter()
+            .enumerate()
+            .filter_map(|(square, var)| {
+                var.filter(|&v| assignment.value(v))
+                    .map(|_| (square % self.width, square / self.width))
+            })
+            .collect();
+        ChessSolution::new(pieces)
+    }
+
+    /// Checks the rules from scratch: pieces on distinct free squares; with independence,
+    /// no piece attacks another; with domination, every free square holds a piece or is
+    /// attacked by one.
+    fn verify(&self, solution: &ChessSolution) -> Result<(), VerifyError> {
+        let board = self.board();
+        let name = self.piece.name();
+        let mut occupied = vec![false; self.free.len()];
+        for &(x, y) in &solution.pieces {
+            if !board.is_free(x as i64, y as i64) {
+                return Err(VerifyError(format!(
+                    "{name} at ({x}, {y}) is not on a free square"
+                )));
+            }
+            if std::mem::replace(&mut occupied[y * self.width + x], true) {
+                return Err(VerifyError(format!("two pieces at ({x}, {y})")));
+            }
+        }
+        let at = |square: usize| (square % self.width, square / self.width);
+        if self.question.independent() {
+            for &(x, y) in &solution.pieces {
+                let square = y * self.width + x;
+                if let Some(&other) = attacks(&board, self.piece, square)
+                    .iter()
+                    .find(|&&s| occupied[s])
+                {
+                    let (ox, oy) = at(other);
+                    return Err(VerifyError(format!(
+                        "{name}s at ({x}, {y}) and ({ox}, {oy}) attack each other"
+                    )));
+                }
+            }
+        }
+        if self.question.dominating() {
+            let table = attack_table(&board, self.piece);
+            for square in (0..self.free.len()).filter(|&s| self.free[s]) {
+                if !occupied[square] && !table[square].iter().any(|&s| occupied[s]) {
+                    let (x, y) = at(square);
+                    return Err(VerifyError(format!(
+                        "square ({x}, {y}) holds no {name} and no {name} attacks it"
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn value(solution: &ChessSolution) -> usize {
+        solution.pieces.len()
+    }
+
+    /// The number of pieces, then the board.
+    fn render(&self, solution: &ChessSolution) -> String {
+        let mut out = format!("{}\n", solution.pieces.len());
+        for row in self.render_grid(solution) {
+            out.push_str(&row);
+            out.push('\n');
+        }
+        out
+    }
+
+    fn solution_json(&self, solution: &ChessSolution) -> serde_json::Value {
+        serde_json::json!({
+            "piece": self.piece.name(),
+            "goal": self.question.name(),
+            "pieces": solution.pieces.iter().map(|&(x, y)| [x, y]).collect::<Vec<_>>(),
+            "grid": self.render_grid(solution),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verify_names_the_broken_rule() {
+        let chess = Chess::from_rows(&["---", "-*-", "---"], Piece::Rook, Question::Dominate);
+        let ok = ChessSolution::new(vec![(0, 0), (2, 2)]);
+        assert_eq!(chess.verify(&ok), Ok(()));
+        let err = chess.verify(&ChessSolution::new(vec![(0, 0)])).unwrap_err();
+        assert_eq!(err.0, "square (2, 1) holds no rook and no rook attacks it");
+        let err = chess.verify(&ChessSolution::new(vec![(1, 1)])).unwrap_err();
+        assert_eq!(err.0, "rook at (1, 1) is not on a free square");
+        let independent = Chess {
+            question: Question::IndependentDominate,
+            ..chess
+        };
+        let err = independent
+            .verify(&ChessSolution::new(vec![(0, 0), (2, 0), (0, 2), (2, 2)]))
+            .unwrap_err();
+        assert_eq!(err.0, "rooks at (0, 0) and (2, 0) attack each other");
+    }
+
+    #[test]
+    fn a_dominating_set_is_decoded_from_its_assignment() {
+        let chess = Chess::empty(3, 3, Piece::King, Question::Dominate);
+        let solution = ChessSolution::new(vec![(1, 1)]);
+        let assignment = chess.assignment_of(&solution);
+        assert_eq!(chess.decode(&assignment), solution);
+        assert!(chess.compile().satisfied_by(&assignment));
+        assert_eq!(chess.sense(), Sense::Fewest { of: 9 });
+    }
+}

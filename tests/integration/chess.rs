@@ -1,0 +1,349 @@
+//! The chess family: published domination and independence numbers, every backend agreeing
+//! on seeded random boards with obstacles, counts by two methods, and bad model files.
+
+use crate::common;
+
+use common::{models, puzzlec};
+use itertools::Itertools;
+use puzzlec::base::{Control, Goal, Sense, Status};
+use puzzlec::driver::{enumerate, solve, Backend, EnumerateOptions};
+use puzzlec::geometry::isometry::RectSymmetry;
+use puzzlec::puzzle::chess::{Chess, ChessSolution, Piece, Question};
+use puzzlec::puzzle::{load_model_file, Family, Puzzle};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// The optimum by `backend`, proved, its witness verified.
+fn optimum(chess: &Chess, backend: Backend) -> usize {
+    let puzzle = Puzzle::Chess(chess.clone());
+    let outcome = solve(&puzzle, backend, Goal::Maximise, &Control::unlimited()).unwrap();
+    assert_eq!(
+        outcome.status,
+        Status::Optimal,
+        "{} {:?} {:?} {}x{}: {}",
+        backend.name(),
+        chess.piece,
+        chess.question,
+        chess.width,
+        chess.height,
+        outcome.evidence
+    );
+    puzzle.verify(outcome.solution.as_ref().unwrap()).unwrap();
+    assert_eq!(outcome.bound, outcome.value, "an optimum is its own bound");
+    outcome.value.unwrap()
+}
+
+fn square(n: usize, piece: Piece, question: Question) -> Chess {
+    Chess::empty(n, n, piece, question)
+}
+
+#[test]
+fn queen_domination_numbers_are_the_published_ones() {
+    // Domination and independent domination of the n x n board by queens, n = 1..11.
+    let dominate = [1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5];
+    let independent = [1, 1, 1, 3, 3, 4, 4, 5, 5, 5, 5];
+    for (i, (&d, &id)) in dominate.iter().zip(&independent).enumerate() {
+        let n = i + 1;
+        let native = |q| optimum(&square(n, Piece::Queen, q), Backend::Native);
+        assert_eq!(native(Question::Dominate), d, "gamma(Q_{n})");
+        assert_eq!(native(Question::IndependentDominate), id, "i(Q_{n})");
+        if n <= 6 {
+            let sat = |q| optimum(&square(n, Piece::Queen, q), Backend::Sat);
+            assert_eq!(sat(Question::Dominate), d, "gamma(Q_{n}) by SAT");
+            assert_eq!(sat(Question::IndependentDominate), id, "i(Q_{n}) by SAT");
+        }
+    }
+}
+
+#[test]
+fn other_pieces_dominate_and_stand_apart_as_published() {
+    // Knights: 1, 4, 4, 4, 5, 8, 10, 12 for n = 1..8.
+    for (i, &want) in [1, 4, 4, 4, 5, 8, 10, 12].iter().enumerate() {
+        let n = i + 1;
+        assert_eq!(
+            optimum(
+                &square(n, Piece::Knight, Question::Dominate),
+                Backend::Native
+            ),
+            want,
+            "gamma(N_{n})"
+        );
+    }
+    for n in 1..=9usize {
+        let kings = n.div_ceil(3) * n.div_ceil(3);
+        assert_eq!(
+            optimum(&square(n, Piece::King, Question::Dominate), Backend::Native),
+            kings
+        );
+        let apart = n.div_ceil(2) * n.div_ceil(2);
+        assert_eq!(
+            optimum(
+                &square(n, Piece::King, Question::Independent),
+                Backend::Native
+            ),
+            apart
+        );
+        assert_eq!(
+            optimum(&square(n, Piece::Rook, Question::Dominate), Backend::Native),
+            n
+        );
+        assert_eq!(
+            optimum(
+                &square(n, Piece::Rook, Question::Independent),
+                Backend::Native
+            ),
+            n
+        );
+        let bishops_apart = if n == 1 { 1 } else { 2 * n - 2 };
+        assert_eq!(
+            optimum(
+                &square(n, Piece::Bishop, Question::Independent),
+                Backend::Native
+            ),
+            bishops_apart
+        );
+        let knights_apart = if n == 2 { 4 } else { (n * n).div_ceil(2) };
+        assert_eq!(
+            optimum(
+                &square(n, Piece::Knight, Question::Independent),
+                Backend::Native
+            ),
+            knights_apart,
+            "knights apart on {n} x {n}"
+        );
+    }
+    for n in 1..=7 {
+        assert_eq!(
+            optimum(
+                &square(n, Piece::Bishop, Question::Dominate),
+                Backend::Native
+            ),
+            n
+        );
+    }
+}
+
+/// A random board of `width` x `height` with about `density` of its squares obstacles.
+fn random_chess(rng: &mut ChaCha8Rng, piece: Piece, question: Question) -> Chess {
+    let (width, height) = (rng.gen_range(1..=5), rng.gen_range(1..=5));
+    let free = (0..width * height).map(|_| rng.gen_bool(0.8)).collect();
+    Chess {
+        width,
+        height,
+        free,
+        piece,
+        question,
+        description: None,
+    }
+}
+
+#[test]
+fn every_backend_agrees_on_seeded_random_boards_with_obstacles() {
+    let mut rng = ChaCha8Rng::seed_from_u64(60);
+    for round in 0..4 {
+        for piece in Piece::ALL {
+            for question in Question::ALL {
+                let chess = random_chess(&mut rng, piece, question);
+                let answers: Vec<usize> = Backend::ALL
+                    .iter()
+                    .map(|&backend| optimum(&chess, backend))
+                    .collect();
+                assert!(
+                    answers.windows(2).all(|w| w[0] == w[1]),
+                    "round {round}, {piece:?} {question:?} on {:?}: {answers:?}",
+                    chess.free
+                );
+            }
+        }
+    }
+}
+
+/// The optimum, the number of optimal placements and of their classes under the board's
+/// symmetries, by trying every set of squares, fewest (or most) first, against the rules.
+fn brute_force(chess: &Chess) -> (usize, u64, u64) {
+    let free: Vec<usize> = (0..chess.free.len()).filter(|&s| chess.free[s]).collect();
+    let (w, h) = (chess.width, chess.height);
+    let symmetries: Vec<Vec<usize>> = RectSymmetry::of_rectangle(w, h)
+        .map(|s| s.cell_map(w, h))
+        .filter(|map| (0..w * h).all(|c| chess.free[c] == chess.free[map[c]]))
+        .collect();
+    let mut sizes: Vec<usize> = (0..=free.len()).collect();
+    if chess.sense() == Sense::Most {
+        sizes.reverse();
+    }
+    for k in sizes {
+        let mut found = std::collections::BTreeSet::new();
+        let mut count = 0;
+        for set in free.iter().copied().combinations(k) {
+            let placement = ChessSolution::new(set.iter().map(|&s| (s % w, s / w)).collect());
+            if chess.verify(&placement).is_ok() {
+                count += 1;
+                let least = symmetries
+                    .iter()
+                    .map(|map| {
+                        let mut image: Vec<usize> = set.iter().map(|&s| map[s]).collect();
+                        image.sort_unstable();
+                        image
+                    })
+                    .min()
+                    .unwrap();
+                found.insert(least);
+            }
+        }
+        if count > 0 {
+            return (k, count, found.len() as u64);
+        }
+    }
+    unreachable!("the empty placement is independent, the full one dominates")
+}
+
+#[test]
+fn counts_agree_between_the_search_sat_enumeration_and_brute_force() {
+    let control = Control::unlimited();
+    let options = EnumerateOptions {
+        unique: true,
+        ..EnumerateOptions::default()
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(61);
+    let mut boards = vec![
+        square(5, Piece::Queen, Question::Dominate),
+        square(4, Piece::Knight, Question::Dominate),
+        square(5, Piece::Queen, Question::IndependentDominate),
+        square(4, Piece::Bishop, Question::Dominate),
+    ];
+    for piece in Piece::ALL {
+        for question in Question::ALL {
+            boards.push(random_chess(&mut rng, piece, question));
+        }
+    }
+    for chess in boards {
+        let (value, count, classes) = brute_force(&chess);
+        let puzzle = Puzzle::Chess(chess.clone());
+        for backend in [Backend::Native, Backend::Sat] {
+            let outcome = enumerate(&puzzle, backend, &options, &control, &mut |_| {}).unwrap();
+            assert!(outcome.complete);
+            assert_eq!(
+                (outcome.value, outcome.count, outcome.unique_count),
+                (Some(value), count, Some(classes)),
+                "{} on {:?} {:?} {}x{} {:?}",
+                backend.name(),
+                chess.piece,
+                chess.question,
+                chess.width,
+                chess.height,
+                chess.free
+            );
+        }
+    }
+}
+
+#[test]
+fn five_queens_dominate_the_board_in_4860_ways_638_up_to_symmetry() {
+    let puzzle = load_model_file(&models().join("chess-queens-dominate-8.toml")).unwrap();
+    let options = EnumerateOptions {
+        unique: true,
+        ..EnumerateOptions::default()
+    };
+    let outcome = enumerate(
+        &puzzle,
+        Backend::Native,
+        &options,
+        &Control::unlimited(),
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!(
+        (outcome.value, outcome.count, outcome.unique_count),
+        (Some(5), 4860, Some(638))
+    );
+}
+
+#[test]
+fn a_model_backend_says_it_counted_the_squares_left_empty() {
+    let chess = square(4, Piece::Queen, Question::Dominate);
+    let puzzle = Puzzle::Chess(chess);
+    let outcome = solve(&puzzle, Backend::Sat, Goal::Maximise, &Control::unlimited()).unwrap();
+    assert_eq!(outcome.answer(), "optimal 2");
+    assert_eq!(outcome.bound, Some(2));
+    assert!(
+        outcome.evidence.to_string().starts_with(
+            "the model counts the squares left empty, of 16 free: varisat refuted \"at least 15\""
+        ),
+        "{}",
+        outcome.evidence
+    );
+    let native = solve(
+        &puzzle,
+        Backend::Native,
+        Goal::Maximise,
+        &Control::unlimited(),
+    )
+    .unwrap();
+    assert!(
+        native
+            .evidence
+            .to_string()
+            .starts_with("native domination search refuted 1 piece"),
+        "{}",
+        native.evidence
+    );
+}
+
+#[test]
+fn the_command_line_solves_and_counts_a_domination_model() {
+    let run = puzzlec(&models(), &["solve", "chess-queens-dominate-8.toml"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.starts_with("5\n"), "{}", run.stdout);
+    assert!(
+        run.stderr.starts_with("optimal 5 by native"),
+        "{}",
+        run.stderr
+    );
+    let run = puzzlec(
+        &models(),
+        &["solve", "chess-queens-dominate-8.toml", "--at-least", "3"],
+    );
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        "error: --at-least does not apply: this chess puzzle asks for the fewest pieces\n"
+    );
+}
+
+#[test]
+fn bad_chess_models_name_the_file_the_line_and_the_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "kind = \"chess\"\npiece = \"pawn\"\ngoal = \"dominate\"\nsize = 8\n",
+            "2: `piece` is \"pawn\"; expected one of queen, rook, bishop, knight, king",
+        ),
+        (
+            "kind = \"chess\"\npiece = \"queen\"\ngoal = \"cover\"\nsize = 8\n",
+            "3: `goal` is \"cover\"; expected one of independent, dominate, independent-dominate",
+        ),
+        (
+            "kind = \"chess\"\npiece = \"queen\"\ngoal = \"dominate\"\nsize = 65\n",
+            "4: `size` is 65; it must be between 1 and 64",
+        ),
+        (
+            "kind = \"chess\"\ngoal = \"dominate\"\nsize = 8\n",
+            "1: missing key `piece` (one of queen, rook, bishop, knight, king)",
+        ),
+        (
+            "kind = \"chess\"\npiece = \"king\"\ngoal = \"dominate\"\nwidth = 8\n",
+            "4: give both `width` and `height` for a rectangle",
+        ),
+        (
+            "kind = \"chess\"\npiece = \"king\"\ngoal = \"dominate\"\nsize = 8\nwidth = 3\nheight = 4\n",
+            "6: give one of `board`, `size`, or `width` and `height`",
+        ),
+    ];
+    for (i, (text, message)) in cases.iter().enumerate() {
+        let name = format!("bad-{i}.toml");
+        std::fs::write(dir.path().join(&name), text).unwrap();
+        let run = puzzlec(dir.path(), &["solve", &name]);
+        assert_eq!(run.code, 2, "{name}: {}", run.stderr);
+        assert_eq!(run.stderr, format!("error: {name}:{message}\n"), "{name}");
+    }
+}
