@@ -42,6 +42,7 @@ __all__ = [
     "UsageError",
     "Verdict",
     "check",
+    "chess",
     "compare",
     "dissection",
     "load",
@@ -580,4 +581,32 @@ def dissection(
         f"reflect = {'true' if reflect else 'false'}",
         f"shape = {_grid(shape)}",
     ]
+    return loads("\n".join(lines) + "\n", name)
+
+
+def chess(
+    piece: str,
+    goal: str,
+    board: Optional[Grid] = None,
+    *,
+    size: Optional[int] = None,
+    width: Optional[int] = None,
+    height: Optional[int] = None,
+    name: str = "<chess>",
+) -> Model:
+    """Chess pieces (``piece``: queen, rook, bishop, knight or king) on ``board`` (rows of
+    ``-`` free and ``*`` obstacle), on an empty ``size`` x ``size`` board, or on an empty
+    ``width`` x ``height`` rectangle; ``goal`` is ``"independent"`` (the most pieces, none
+    attacking another), ``"dominate"`` (the fewest that guard every free square) or
+    ``"independent-dominate"`` (the fewest, none attacking another, that guard it).
+    """
+    lines = ['kind = "chess"', f"piece = {_string(piece)}", f"goal = {_string(goal)}"]
+    if board is not None:
+        lines.append(f"board = {_grid(board)}")
+    if size is not None:
+        lines.append(f"size = {int(size)}")
+    if width is not None:
+        lines.append(f"width = {int(width)}")
+    if height is not None:
+        lines.append(f"height = {int(height)}")
     return loads("\n".join(lines) + "\n", name)

@@ -7,7 +7,7 @@ use crate::errors::{self, check_error, model_error, prove_error, solve_error, us
 use crate::run::{interruptible, Limits};
 use puzzlec::base::{Goal, Status};
 use puzzlec::cert::certificate::{self, PackingRoute, ProveOptions};
-use puzzlec::driver::decode::{backend_of, decode, AnswerKind, DecodeError, DecodeInput};
+use puzzlec::driver::decode::{decode, DecodeError, DecodeInput};
 use puzzlec::driver::emit::{emit_to, EmitError, EmitOptions, Format};
 use puzzlec::driver::enumerate::EnumerateOptions;
 use puzzlec::driver::external::{Contender, ExternalSolver};
@@ -366,27 +366,7 @@ impl Model {
             DecodeError::Unreadable(error) => usage(error.to_string()),
             error @ DecodeError::Rejected { .. } => errors::SolveError::new_err(error.to_string()),
         })?;
-        let has_objective = self.puzzle.has_objective();
-        let outcome = Outcome {
-            backend: backend_of(decoded.kind),
-            // An answer read back proves a solution exists, never that it is the best.
-            status: if has_objective {
-                Status::Feasible
-            } else {
-                Status::Satisfiable
-            },
-            value: has_objective.then_some(decoded.value),
-            solution: Some(decoded.solution),
-            bound: None,
-            bounds: None,
-            evidence: decoded.evidence,
-            elapsed: start.elapsed(),
-            size: decoded.size,
-            solver: Some(match decoded.kind {
-                AnswerKind::MiniZinc => "cp:answer".into(),
-                _ => "answer".into(),
-            }),
-        };
+        let outcome = decoded.into_outcome(&self.puzzle, start.elapsed());
         answer(py, &self.puzzle, Goal::Maximise, &outcome)
     }
 

@@ -17,6 +17,12 @@ def test_builders_match_the_families():
     assert crosses.solve().value == 1
     square = puzzlec.dissection(["##", "##"], parts=2)
     assert square.count() == 2
+    queens = puzzlec.chess("queen", "dominate", size=8)
+    answer = queens.solve()
+    assert (answer.status, answer.value) == ("optimal", 5)
+    assert queens.count(unique=True).classes == 638
+    knights = puzzlec.chess("knight", "independent", ["---", "-*-", "---"])
+    assert knights.solve().value == 4
 
 
 def test_loads_names_the_text():

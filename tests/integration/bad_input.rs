@@ -56,7 +56,7 @@ fn missing_kind_is_rejected() {
     let run = solve_text(b"board = \"--\"\n");
     assert_input_error(
         &run,
-        "model.toml:1: missing key `kind` (one of: queens, dissection, packing)",
+        "model.toml:1: missing key `kind` (one of: queens, dissection, packing, chess)",
     );
 }
 
@@ -65,7 +65,7 @@ fn unknown_kind_is_rejected() {
     let run = solve_text(b"# a comment\nkind = \"sudoku\"\n");
     assert_input_error(
         &run,
-        "model.toml:2: unknown kind \"sudoku\" (expected one of: queens, dissection, packing)",
+        "model.toml:2: unknown kind \"sudoku\" (expected one of: queens, dissection, packing, chess)",
     );
 }
 

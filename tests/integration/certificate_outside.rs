@@ -270,3 +270,55 @@ fn a_misstated_size_encoding_kind_or_unknown_field_is_refused() {
     restore();
     assert_eq!(check(&dir).code, 0);
 }
+
+#[test]
+fn a_chess_minimum_and_its_count_are_certified_and_judged_outside() {
+    // Queens dominating 6 x 6: 3 is the fewest ("at least 34 of 36 squares left empty"
+    // refuted), and the count refutes every fourth placement beyond the listed ones.
+    let tmp = tempfile::tempdir().unwrap();
+    let model = tmp.path().join("queens-dominate-6.toml");
+    fs::write(
+        &model,
+        "kind = \"chess\"\npiece = \"queen\"\ngoal = \"dominate\"\nsize = 6\n",
+    )
+    .unwrap();
+    let dir = prove(tmp.path(), &model);
+    let run = check(&dir);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.ends_with(
+            "certified: 3 pieces (33 of 36 free squares left empty) is the optimum of model.toml\n"
+        ),
+        "{}",
+        run.stdout
+    );
+    let count = prove_with(tmp.path(), &model, &["--count", "--unique"]);
+    let run = check(&count);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.ends_with(
+            "certified: model.toml has exactly 4 solutions of value 3 pieces (33 of 36 free \
+             squares left empty) (the optimum); 1 class: 1 of size 4\n"
+        ),
+        "{}",
+        run.stdout
+    );
+    let out = tmp.path().join("cnf");
+    assert_eq!(write_cnf(&count, &out), ["cnf.dimacs", "count.dimacs"]);
+    if let Some(drat_trim) = outside_checker("PUZZLEC_DRAT_TRIM", "drat-trim") {
+        for (cnf, proof) in [("cnf.dimacs", "proof.drat"), ("count.dimacs", "count.drat")] {
+            assert!(
+                verified(&drat_trim, &out.join(cnf), &count.join(proof)),
+                "{proof}"
+            );
+        }
+    }
+    if let Some(lrat_check) = outside_checker("PUZZLEC_LRAT_CHECK", "lrat-check") {
+        for (cnf, proof) in [("cnf.dimacs", "proof.lrat"), ("count.dimacs", "count.lrat")] {
+            assert!(
+                verified(&lrat_check, &out.join(cnf), &count.join(proof)),
+                "{proof}"
+            );
+        }
+    }
+}

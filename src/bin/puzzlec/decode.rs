@@ -6,9 +6,8 @@ use crate::output::{exit, print_json, print_stdout, write_file, Failure};
 use crate::session::Session;
 use crate::solve;
 use puzzlec::base::error::InputError;
-use puzzlec::base::{Goal, Status};
-use puzzlec::driver::decode::{backend_of, decode, AnswerKind, DecodeError, DecodeInput};
-use puzzlec::driver::Outcome;
+use puzzlec::base::Goal;
+use puzzlec::driver::decode::{decode, DecodeError, DecodeInput};
 use puzzlec::report::json::SolveReport;
 use puzzlec::report::{color, render, svg, text};
 use std::path::Path;
@@ -34,29 +33,7 @@ pub fn run(args: &Decode, session: &Session) -> Result<u8, Failure> {
         DecodeError::Unreadable(error) => Failure::Usage(error.to_string()),
         error @ DecodeError::Rejected { .. } => Failure::Internal(error.to_string()),
     })?;
-    let has_objective = puzzle.has_objective();
-    let outcome = Outcome {
-        backend: backend_of(decoded.kind),
-        // An answer read back proves a solution exists, never that it is the best.
-        status: if has_objective {
-            Status::Feasible
-        } else {
-            Status::Satisfiable
-        },
-        value: has_objective.then_some(decoded.value),
-        solution: Some(decoded.solution),
-        bound: None,
-        sense: puzzle.sense(),
-        bounds: None,
-        evidence: decoded.evidence,
-        elapsed: start.elapsed(),
-        size: decoded.size,
-        // A MiniZinc answer is a constraint solver's: `cp:answer`.
-        solver: Some(match decoded.kind {
-            AnswerKind::MiniZinc => "cp:answer".into(),
-            _ => "answer".into(),
-        }),
-    };
+    let outcome = decoded.into_outcome(puzzle, start.elapsed());
     if args.report.json {
         print_json(SolveReport::of(model, puzzle, Goal::Maximise, &outcome));
     } else if let Some(solution) = &outcome.solution {

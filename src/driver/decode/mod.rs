@@ -16,9 +16,9 @@
 //! model, and `errors` words what goes wrong.
 
 use crate::base::evidence::{CheckedFile, FileConstraint};
-use crate::base::{Evidence, Size};
+use crate::base::{Evidence, Size, Status};
 use crate::driver::emit::{emit, Format};
-use crate::driver::Backend;
+use crate::driver::{Backend, Outcome};
 use crate::puzzle::{Puzzle, Solution};
 
 mod check;
@@ -89,6 +89,36 @@ pub struct Decoded {
     pub evidence: Evidence,
     /// The emitted file's size (variables and clauses or rows).
     pub size: Size,
+}
+
+impl Decoded {
+    /// The answer as an [`Outcome`] of `puzzle`, `elapsed` after the decoding began: a
+    /// solution read back proves that one exists, never that it is the best (feasible, or
+    /// satisfiable for a family without an objective).
+    pub fn into_outcome(self, puzzle: &Puzzle, elapsed: std::time::Duration) -> Outcome {
+        let has_objective = puzzle.has_objective();
+        Outcome {
+            backend: backend_of(self.kind),
+            status: if has_objective {
+                Status::Feasible
+            } else {
+                Status::Satisfiable
+            },
+            value: has_objective.then_some(self.value),
+            solution: Some(self.solution),
+            bound: None,
+            sense: puzzle.sense(),
+            bounds: None,
+            evidence: self.evidence,
+            elapsed,
+            size: self.size,
+            // A MiniZinc answer is a constraint solver's: `cp:answer`.
+            solver: Some(match self.kind {
+                AnswerKind::MiniZinc => "cp:answer".into(),
+                _ => "answer".into(),
+            }),
+        }
+    }
 }
 
 /// Reads `input.answer`, checks it and decodes it into a solution of `puzzle`, verified by
