@@ -7,9 +7,9 @@
 //! counts pieces up for independence and the squares left empty up for domination, so
 //! that every backend maximises.
 
-use super::{Chess, Piece, Question};
+use super::{Chess, ChessSolution, Piece, Question};
 use crate::geometry::chess::attack_table;
-use crate::model::{Constraint, Lit, Model, Objective, UpperBound};
+use crate::model::{Constraint, KnownSolution, Lit, Model, Objective, UpperBound};
 
 pub(super) fn compile(chess: &Chess) -> Model {
     let mut model = Model::new();
@@ -77,16 +77,37 @@ pub(super) fn compile(chess: &Chess) -> Model {
             amo_groups: None,
         },
     });
+    model.known_solution = stated_placement(chess).map(|placement| KnownSolution {
+        assignment: chess.assignment_of(&placement),
+        origin: format!(
+            "the explicit construction ({})",
+            match chess.piece {
+                Piece::Rook => "rooks on a diagonal",
+                _ => "bishops filling a middle column",
+            }
+        ),
+    });
     model.upper_bound = chess.stated_fewest().map(|(fewest, reason)| {
         let empty = chess.free.len() - fewest;
         UpperBound {
             value: empty,
             reason: format!("{reason}, so at most {empty} squares left empty"),
-            // Rooks on a diagonal of the shorter side guard the board, and attack no other.
+            // The placements named with each argument reach it.
             reached: true,
         }
     });
     model
+}
+
+/// The placement that reaches [`Chess::stated_fewest`]'s bound: rooks on a diagonal of the
+/// shorter side, or bishops filling the column right of the middle of an even square.
+fn stated_placement(chess: &Chess) -> Option<ChessSolution> {
+    let (fewest, _) = chess.stated_fewest()?;
+    let pieces = match chess.piece {
+        Piece::Rook => (0..fewest).map(|i| (i, i)).collect(),
+        _ => (0..fewest).map(|y| (chess.width / 2, y)).collect(),
+    };
+    Some(ChessSolution::new(pieces))
 }
 
 /// The lines a sliding piece attacks along, by direction (rows and columns for the rook,
@@ -125,7 +146,6 @@ fn king_windows(chess: &Chess) -> Vec<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzle::chess::ChessSolution;
     use crate::puzzle::Family;
 
     #[test]
@@ -165,8 +185,35 @@ mod tests {
     }
 
     #[test]
+    fn bishops_on_an_even_board_are_bounded_by_its_border() {
+        let chess = Chess::empty(6, 6, Piece::Bishop, Question::Dominate);
+        let bound = chess.compile().upper_bound.unwrap();
+        assert_eq!(bound.value, 30);
+        assert!(bound
+            .reason
+            .contains("each colour has 10 of them: at least 3 bishops"));
+        // The construction reaches it, and is a dominating set.
+        let model = chess.compile();
+        let known = model.known_solution.as_ref().unwrap();
+        assert!(model.satisfied_by(&known.assignment));
+        assert_eq!(
+            model.objective.as_ref().unwrap().value(&known.assignment),
+            30
+        );
+        assert_eq!(chess.verify(&chess.decode(&known.assignment)), Ok(()));
+        // Odd sides and independent domination state nothing.
+        let odd = Chess::empty(5, 5, Piece::Bishop, Question::Dominate);
+        assert!(odd.compile().upper_bound.is_none());
+        let apart = Chess::empty(6, 6, Piece::Bishop, Question::IndependentDominate);
+        assert!(apart.compile().upper_bound.is_none());
+    }
+
+    #[test]
     fn rooks_on_an_empty_board_are_bounded_by_the_shorter_side() {
         let chess = Chess::empty(5, 3, Piece::Rook, Question::Dominate);
+        let model = chess.compile();
+        let known = model.known_solution.as_ref().unwrap();
+        assert_eq!(chess.verify(&chess.decode(&known.assignment)), Ok(()));
         let bound = chess.compile().upper_bound.unwrap();
         assert_eq!(bound.value, 12);
         assert_eq!(

@@ -141,22 +141,48 @@ impl Chess {
     }
 
     /// The fewest pieces a dominating question needs by an argument the puzzle states, with
-    /// the argument in words, and reached by a known placement: rooks on a board without
-    /// obstacles, where a row and a column both without a rook would leave the square where
-    /// they cross unguarded, so every row or every column holds one; the shorter side's
-    /// count of rooks on a diagonal guards the board and attacks no other. `None` otherwise.
+    /// the argument in words, on a board without obstacles where a known placement reaches
+    /// it. Rooks: a row and a column both without a rook would leave the square where they
+    /// cross unguarded, so every row or every column holds one; the shorter side's count of
+    /// rooks on a diagonal guards the board and attacks no other. Bishops on an even n x n
+    /// board: a diagonal meets the border only at its two ends, so a bishop guards at most
+    /// four border squares, all of its own colour, and each colour has 2n - 2 of them: n / 2
+    /// bishops of each colour at least; n bishops filling a middle column guard the board
+    /// (but attack each other, so not for independent domination). `None` otherwise.
     pub fn stated_fewest(&self) -> Option<(usize, String)> {
-        if self.piece != Piece::Rook || !self.question.dominating() || self.free.contains(&false) {
+        if !self.question.dominating() || self.free.contains(&false) {
             return None;
         }
-        let fewest = self.width.min(self.height);
-        Some((
-            fewest,
-            format!(
-                "every row or every column holds a rook, or the square where an empty row and \
-                 an empty column cross is unguarded: at least {fewest} rooks"
-            ),
-        ))
+        match self.piece {
+            Piece::Rook => {
+                let fewest = self.width.min(self.height);
+                Some((
+                    fewest,
+                    format!(
+                        "every row or every column holds a rook, or the square where an empty \
+                         row and an empty column cross is unguarded: at least {fewest} rooks"
+                    ),
+                ))
+            }
+            Piece::Bishop
+                if self.question == Question::Dominate
+                    && self.width == self.height
+                    && self.width.is_multiple_of(2) =>
+            {
+                let n = self.width;
+                Some((
+                    n,
+                    format!(
+                        "a bishop guards at most four border squares, all of its colour, and \
+                         each colour has {} of them: at least {} bishops of each colour, {n} \
+                         in all",
+                        2 * n - 2,
+                        n / 2
+                    ),
+                ))
+            }
+            _ => None,
+        }
     }
 
     /// The model's variable of each square (row-major): the free squares numbered in scan
