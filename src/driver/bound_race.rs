@@ -35,7 +35,7 @@ const RACE_DELAY: Duration = Duration::from_millis(1000);
 
 /// Rounds of re-solved windows after the greedy packing: the greedy packing alone meets
 /// the LP bound of skew tetrominoes in 15 x 15; 400 rounds took 0.2 s on crosses in
-/// 13 x 19 (release build), where no bound is met, so the thread stops well before that.
+/// 13 x 19 (release build), where no bound is met, so the thread stops well within that.
 const WINDOW_ROUNDS: u64 = 100;
 
 /// A packing that meets a bound: placement indices and how it was found.

@@ -175,7 +175,7 @@ pub struct Settled {
 }
 
 /// The table of `dir`, checked to be of `puzzle`, once its rounds have decided it to the
-/// first cell; `None` before that (no merge yet, or rounds remain).
+/// first cell; `None` until then (no merge yet, or rounds remain).
 pub fn settled(puzzle: &Puzzle, dir: &Path) -> Result<Option<Settled>, BoxShardError> {
     let table = read_table(dir, &model_digest(puzzle), None, 0)?;
     Ok(table.filter(|t| t.known_from == 0).map(|t| Settled {

@@ -749,7 +749,7 @@ fn given_size(model: &crate::model::Model, backend: Backend) -> Size {
 }
 
 /// The answer of a model backend stopped by `control`: its best assignment, not proven,
-/// with the size of what it was given (`size`, or none if it was stopped before that).
+/// with the size of what it was given (`size`, or none if it was stopped first).
 fn stopped(
     puzzle: &Puzzle,
     control: &Control,

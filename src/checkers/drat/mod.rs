@@ -34,7 +34,7 @@
 //!   as in drat-trim; steps after that point are parsed but not checked. Unlike drat-trim, the proof
 //!   must also contain an explicit empty-clause addition (a text line `0`, binary `a 0x00`) at or
 //!   after that point, so that a truncated proof is rejected even when its last lemma happens to
-//!   complete the refutation. An explicit empty clause that comes before that point is rejected, as
+//!   complete the refutation. An explicit empty clause that comes earlier than that point is rejected, as
 //!   it is not RUP there (unit propagation finds no conflict yet). This also holds when the
 //!   formula alone is refuted by unit propagation, and when the formula itself contains the empty
 //!   clause: the proof must still contain `0`, so that every accepted proof is one that ends by
