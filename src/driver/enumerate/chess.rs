@@ -3,7 +3,7 @@
 //! variables, every placement handed out verified first.
 
 use super::classes::Symmetries;
-use super::stoppable::enumerate_stoppable;
+use super::placements::sat_placements;
 use super::{
     consistent_when_stopped, empty_outcome, optimum, verified, CountFamily, CountOutcome,
     EnumerateOptions,
@@ -14,7 +14,6 @@ use crate::base::Control;
 use crate::driver::native::chess_instance;
 use crate::driver::{Backend, SolveError};
 use crate::engines::domination;
-use crate::model::Var;
 use crate::puzzle::chess::{Chess, ChessSolution};
 use crate::puzzle::{Family, Puzzle, Solution};
 use std::collections::BTreeMap;
@@ -148,69 +147,44 @@ fn sat(
     on_solution: &mut dyn FnMut(&Solution),
 ) -> Result<CountOutcome, SolveError> {
     let puzzle = &Puzzle::Chess(chess.clone());
-    let model = puzzle.compile();
-    let fewest = chess.sense().is_fewest();
-    let evidence = |calls, stop| CountEvidence::SatChess {
-        pieces: value,
-        fewest,
-        square_vars: model.num_vars(),
-        calls,
-        stop,
-    };
-    let mut outcome = CountOutcome {
-        complete: true,
-        ..empty_outcome(evidence(0, None))
-    };
-    let mut wrong = None;
-    // Placements are blocked on the square variables, never on the encoding's auxiliary
-    // ones: each placement is found exactly once.
-    let squares: Vec<Var> = (0..model.num_vars()).map(Var::from_index).collect();
-    let thread_puzzle = puzzle.clone();
-    let compile = move || thread_puzzle.compile();
-    // "At least the optimum's score": the fewest pieces are at most (so exactly) `value`.
-    let score = chess.sense().score(value);
-    let found = enumerate_stoppable(compile, squares, Some(score), control, &mut |assignment| {
-        let solution = puzzle.decode(assignment);
-        if let Err(error) = verified(puzzle, &solution, value, "sat") {
-            wrong = Some(error);
-            return false;
-        }
-        outcome.count += 1;
-        let keep = match (options.unique, &solution) {
-            (false, _) => true,
-            (true, Solution::Chess(s)) => match group.canonical_class(&s.pieces) {
-                Some(size) => {
-                    *outcome.classes.entry(size).or_default() += 1;
-                    true
-                }
-                None => false,
-            },
-            (true, _) => unreachable!("a chess puzzle decodes to chess placements"),
-        };
-        if keep && options.list {
-            on_solution(&solution);
-        }
-        true
-    })
-    .map_err(|error| SolveError::Backend {
-        backend: "sat",
-        failure: error.into(),
-    })?;
-    if let Some(error) = wrong {
-        return Err(error);
-    }
+    let found = sat_placements(
+        puzzle,
+        value,
+        piece_squares,
+        group,
+        options,
+        control,
+        on_solution,
+    )?;
     let Some(found) = found else {
         return Ok(CountOutcome {
             complete: true,
             unique_count: options.unique.then_some(0),
-            ..empty_outcome(CountEvidence::TooFewGroups { value: score })
+            // The groups rule out the score: for the fewest, the squares left empty.
+            ..empty_outcome(CountEvidence::TooFewGroups {
+                value: chess.sense().score(value),
+            })
         });
     };
-    outcome.complete = found.complete;
-    outcome.unique_count = options.unique.then(|| outcome.classes.values().sum());
-    outcome.evidence = evidence(
-        found.calls as u64,
-        (!outcome.complete).then(|| control.stop()),
-    );
-    Ok(outcome)
+    Ok(CountOutcome {
+        count: found.count,
+        unique_count: options.unique.then(|| found.classes.values().sum()),
+        classes: found.classes,
+        complete: found.complete,
+        ..empty_outcome(CountEvidence::SatChess {
+            pieces: value,
+            fewest: chess.sense().is_fewest(),
+            square_vars: found.square_vars,
+            calls: found.calls as u64,
+            stop: (!found.complete).then(|| control.stop()),
+        })
+    })
+}
+
+/// The occupied squares of a solution of this family.
+fn piece_squares(solution: &Solution) -> &[(usize, usize)] {
+    match solution {
+        Solution::Chess(s) => &s.pieces,
+        _ => unreachable!("a chess puzzle decodes to chess placements"),
+    }
 }

@@ -23,6 +23,7 @@ mod chess;
 mod classes;
 mod dissections;
 mod merge;
+mod placements;
 mod queens;
 mod stoppable;
 mod tilings;

@@ -3,7 +3,7 @@
 //! solution handed out verified first.
 
 use super::classes::Symmetries;
-use super::stoppable::enumerate_stoppable;
+use super::placements::sat_placements;
 use super::{
     consistent_when_stopped, empty_outcome, optimum, verified, CountFamily, CountOutcome,
     EnumerateOptions,
@@ -13,7 +13,6 @@ use crate::base::Control;
 use crate::driver::{with_stop, Backend, SolveError};
 use crate::engines::nqueens_count;
 use crate::engines::obstacle_queens::{count_placements, CountRequest};
-use crate::model::Var;
 use crate::puzzle::queens::{Queens, QueensSolution};
 use crate::puzzle::{Puzzle, Solution};
 use std::collections::BTreeMap;
@@ -161,53 +160,15 @@ fn sat(
     on_solution: &mut dyn FnMut(&Solution),
 ) -> Result<CountOutcome, SolveError> {
     let puzzle = &Puzzle::Queens(board.clone());
-    let model = puzzle.compile();
-    // The evidence of a finished enumeration without its calls, until they are known.
-    let mut outcome = CountOutcome {
-        complete: true,
-        ..empty_outcome(CountEvidence::SatQueens {
-            value,
-            cell_vars: model.num_vars(),
-            calls: 0,
-            stop: None,
-        })
-    };
-    let mut wrong = None;
-    // Solutions are blocked on the model's own variables (the cells), never on the
-    // encoding's auxiliary variables: each solution is found exactly once.
-    let cells: Vec<Var> = (0..model.num_vars()).map(Var::from_index).collect();
-    let thread_puzzle = puzzle.clone();
-    let compile = move || thread_puzzle.compile();
-    let found = enumerate_stoppable(compile, cells, Some(value), control, &mut |assignment| {
-        let solution = puzzle.decode(assignment);
-        if let Err(error) = verified(puzzle, &solution, value, "sat") {
-            wrong = Some(error);
-            return false;
-        }
-        outcome.count += 1;
-        let keep = match (options.unique, &solution) {
-            (false, _) => true,
-            (true, Solution::Queens(s)) => match group.canonical_class(&s.queens) {
-                Some(size) => {
-                    *outcome.classes.entry(size).or_default() += 1;
-                    true
-                }
-                None => false,
-            },
-            (true, _) => unreachable!("a queens puzzle decodes to queens"),
-        };
-        if keep && options.list {
-            on_solution(&solution);
-        }
-        true
-    })
-    .map_err(|error| SolveError::Backend {
-        backend: "sat",
-        failure: error.into(),
-    })?;
-    if let Some(error) = wrong {
-        return Err(error);
-    }
+    let found = sat_placements(
+        puzzle,
+        value,
+        queen_squares,
+        group,
+        options,
+        control,
+        on_solution,
+    )?;
     let Some(found) = found else {
         return Ok(CountOutcome {
             complete: true,
@@ -215,13 +176,24 @@ fn sat(
             ..empty_outcome(CountEvidence::TooFewGroups { value })
         });
     };
-    outcome.complete = found.complete;
-    outcome.unique_count = options.unique.then(|| outcome.classes.values().sum());
-    outcome.evidence = CountEvidence::SatQueens {
-        value,
-        cell_vars: model.num_vars(),
-        calls: found.calls as u64,
-        stop: (!outcome.complete).then(|| control.stop()),
-    };
-    Ok(outcome)
+    Ok(CountOutcome {
+        count: found.count,
+        unique_count: options.unique.then(|| found.classes.values().sum()),
+        classes: found.classes,
+        complete: found.complete,
+        ..empty_outcome(CountEvidence::SatQueens {
+            value,
+            cell_vars: found.square_vars,
+            calls: found.calls as u64,
+            stop: (!found.complete).then(|| control.stop()),
+        })
+    })
+}
+
+/// The occupied squares of a solution of this family.
+fn queen_squares(solution: &Solution) -> &[(usize, usize)] {
+    match solution {
+        Solution::Queens(s) => &s.queens,
+        _ => unreachable!("a queens puzzle decodes to queens"),
+    }
 }
