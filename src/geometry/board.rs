@@ -16,6 +16,20 @@ pub struct Board {
 }
 
 impl Board {
+    /// A board from rows of `-` (free) and `*` (obstacle); for tests and generators.
+    pub fn from_rows(rows: &[&str]) -> Board {
+        let width = rows.first().map_or(0, |r| r.len());
+        assert!(rows.iter().all(|r| r.len() == width), "ragged rows");
+        Board {
+            width,
+            height: rows.len(),
+            free: rows
+                .iter()
+                .flat_map(|r| r.chars().map(|c| c != '*'))
+                .collect(),
+        }
+    }
+
     /// Whether (x, y) is on the board and free.
     pub fn is_free(&self, x: i64, y: i64) -> bool {
         x >= 0

@@ -139,20 +139,9 @@ pub fn board_symmetries(board: &Board) -> Vec<Vec<usize>> {
 mod tests {
     use super::*;
 
-    fn board(rows: &[&str]) -> Board {
-        Board {
-            width: rows[0].len(),
-            height: rows.len(),
-            free: rows
-                .iter()
-                .flat_map(|r| r.chars().map(|c| c != '*'))
-                .collect(),
-        }
-    }
-
     #[test]
     fn sliding_pieces_stop_at_obstacles_and_leapers_jump_them() {
-        let b = board(&["---", "-*-", "---"]);
+        let b = Board::from_rows(&["---", "-*-", "---"]);
         // The corner rook sees its row and column; the centre obstacle blocks nothing there.
         assert_eq!(attacks(&b, Piece::Rook, 0), vec![1, 2, 3, 6]);
         // The corner bishop's diagonal is blocked at once by the centre obstacle.
@@ -165,7 +154,7 @@ mod tests {
 
     #[test]
     fn attacks_are_symmetric_on_boards_with_obstacles() {
-        let b = board(&["--*--", "-----", "*--*-", "-----"]);
+        let b = Board::from_rows(&["--*--", "-----", "*--*-", "-----"]);
         for piece in Piece::ALL {
             let table = attack_table(&b, piece);
             for (a, seen) in table.iter().enumerate() {
@@ -178,9 +167,21 @@ mod tests {
 
     #[test]
     fn a_board_keeps_the_symmetries_its_obstacles_allow() {
-        assert_eq!(board_symmetries(&board(&["---", "---", "---"])).len(), 8);
-        assert_eq!(board_symmetries(&board(&["----", "----"])).len(), 4);
-        assert_eq!(board_symmetries(&board(&["*--", "---", "---"])).len(), 2);
-        assert_eq!(board_symmetries(&board(&["*--", "---", "--*"])).len(), 4);
+        assert_eq!(
+            board_symmetries(&Board::from_rows(&["---", "---", "---"])).len(),
+            8
+        );
+        assert_eq!(
+            board_symmetries(&Board::from_rows(&["----", "----"])).len(),
+            4
+        );
+        assert_eq!(
+            board_symmetries(&Board::from_rows(&["*--", "---", "---"])).len(),
+            2
+        );
+        assert_eq!(
+            board_symmetries(&Board::from_rows(&["*--", "---", "--*"])).len(),
+            4
+        );
     }
 }

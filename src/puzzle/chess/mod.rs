@@ -111,15 +111,11 @@ impl Chess {
 
     /// A board from rows of `-` (free) and `*` (obstacle); for tests and generators.
     pub fn from_rows(rows: &[&str], piece: Piece, question: Question) -> Chess {
-        let width = rows.first().map_or(0, |r| r.len());
-        assert!(rows.iter().all(|r| r.len() == width), "ragged rows");
+        let board = Board::from_rows(rows);
         Chess {
-            width,
-            height: rows.len(),
-            free: rows
-                .iter()
-                .flat_map(|r| r.chars().map(|c| c != '*'))
-                .collect(),
+            width: board.width,
+            height: board.height,
+            free: board.free,
             piece,
             question,
             description: None,

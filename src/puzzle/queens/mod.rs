@@ -56,15 +56,11 @@ impl Queens {
 
     /// A board from rows of `-` (free) and `*` (obstacle); for tests and generators.
     pub fn from_rows(rows: &[&str]) -> Queens {
-        let width = rows.first().map_or(0, |r| r.len());
-        assert!(rows.iter().all(|r| r.len() == width), "ragged rows");
+        let board = Board::from_rows(rows);
         Queens {
-            width,
-            height: rows.len(),
-            free: rows
-                .iter()
-                .flat_map(|r| r.chars().map(|c| c != '*'))
-                .collect(),
+            width: board.width,
+            height: board.height,
+            free: board.free,
             description: None,
         }
     }
