@@ -4,6 +4,8 @@
 /// The four attack directions as (dx, dy) steps: row, column, diagonal, anti-diagonal.
 pub const DIRECTIONS: [(i64, i64); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
 
+use crate::geometry::isometry::RectSymmetry;
+
 /// A rectangular board of free cells and obstacles.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
@@ -65,6 +67,24 @@ impl Board {
         })
     }
 
+    /// The symmetries of the rectangle that map the obstacles onto obstacles, the identity
+    /// first. They map every line of free cells, and every chess piece's attacks, onto
+    /// their like, so they map solutions onto solutions.
+    pub fn symmetries(&self) -> Vec<RectSymmetry> {
+        let (w, h) = (self.width, self.height);
+        RectSymmetry::of_rectangle(w, h)
+            .filter(|s| (0..w * h).all(|c| self.free[c] == self.free[s.map_cell(c, w, h)]))
+            .collect()
+    }
+
+    /// [`Board::symmetries`] as row-major cell maps.
+    pub fn symmetry_maps(&self) -> Vec<Vec<usize>> {
+        self.symmetries()
+            .into_iter()
+            .map(|s| s.cell_map(self.width, self.height))
+            .collect()
+    }
+
     /// The board mirrored in its main diagonal: (x, y) becomes (y, x).
     pub fn transpose(&self) -> Board {
         let mut free = vec![false; self.free.len()];
@@ -93,5 +113,21 @@ impl QueensSolution {
     pub fn new(mut queens: Vec<(usize, usize)>) -> QueensSolution {
         queens.sort_by_key(|&(x, y)| (y, x));
         QueensSolution { queens }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_board_keeps_the_symmetries_its_obstacles_allow() {
+        let count = |rows: &[&str]| Board::from_rows(rows).symmetries().len();
+        assert_eq!(count(&["---", "---", "---"]), 8);
+        assert_eq!(count(&["----", "----"]), 4);
+        assert_eq!(count(&["*--", "---", "---"]), 2);
+        assert_eq!(count(&["*--", "---", "--*"]), 4);
+        let maps = Board::from_rows(&["*--", "---", "---"]).symmetry_maps();
+        assert_eq!(maps[0], (0..9).collect::<Vec<_>>());
     }
 }

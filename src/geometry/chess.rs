@@ -1,10 +1,10 @@
 //! Chess pieces on a board with obstacles: which squares each piece attacks. Sliding pieces
 //! (queen, rook, bishop) move along their lines up to, not past, the first obstacle or the
 //! edge; knights and kings take their usual steps to free squares. Other pieces never
-//! block an attack, so what a piece attacks depends on the board alone.
+//! block an attack, so what a piece attacks depends on the board alone, and the board's
+//! symmetries ([`Board::symmetries`]) map attacks onto attacks.
 
 use crate::geometry::board::Board;
-use crate::geometry::isometry::RectSymmetry;
 
 /// A kind of chess piece.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -125,16 +125,6 @@ pub fn attack_table(board: &Board, piece: Piece) -> Vec<Vec<usize>> {
         .collect()
 }
 
-/// The symmetries of the rectangle that map `board`'s obstacles onto its obstacles, as
-/// row-major cell maps, the identity first. Each maps every piece's attacks onto the same
-/// piece's attacks, so it maps solutions onto solutions.
-pub fn board_symmetries(board: &Board) -> Vec<Vec<usize>> {
-    RectSymmetry::of_rectangle(board.width, board.height)
-        .map(|s| s.cell_map(board.width, board.height))
-        .filter(|map| (0..board.free.len()).all(|c| board.free[c] == board.free[map[c]]))
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -163,25 +153,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn a_board_keeps_the_symmetries_its_obstacles_allow() {
-        assert_eq!(
-            board_symmetries(&Board::from_rows(&["---", "---", "---"])).len(),
-            8
-        );
-        assert_eq!(
-            board_symmetries(&Board::from_rows(&["----", "----"])).len(),
-            4
-        );
-        assert_eq!(
-            board_symmetries(&Board::from_rows(&["*--", "---", "---"])).len(),
-            2
-        );
-        assert_eq!(
-            board_symmetries(&Board::from_rows(&["*--", "---", "--*"])).len(),
-            4
-        );
     }
 }

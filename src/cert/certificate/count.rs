@@ -51,7 +51,6 @@ use crate::driver::{enumerate, Backend, EnumerateOptions, Misuse};
 use crate::engines::cover_proof::MAX_CELLS;
 use crate::formats::solutions::{read_solutions, write_solutions};
 use crate::geometry::board::Board;
-use crate::geometry::isometry::RectSymmetry;
 use crate::model::{Assignment, Lit, Model, Var};
 use crate::puzzle::packing::PackingKind;
 use crate::puzzle::{Puzzle, Solution};
@@ -148,12 +147,11 @@ impl Counting {
     /// those variables.
     fn of_board(puzzle: &Puzzle, board: &Board) -> Counting {
         let model = puzzle.compile();
-        let (w, h) = (board.width, board.height);
-        let free: Vec<usize> = (0..w * h).filter(|&c| board.free[c]).collect();
+        let free: Vec<usize> = (0..board.free.len()).filter(|&c| board.free[c]).collect();
         let var_of_cell = var_of_cell(&board.free);
-        let group = RectSymmetry::of_rectangle(w, h)
-            .map(|symmetry| symmetry.cell_map(w, h))
-            .filter(|map| (0..w * h).all(|c| board.free[c] == board.free[map[c]]))
+        let group = board
+            .symmetry_maps()
+            .into_iter()
             .map(|map| free.iter().map(|&c| var_of_cell[map[c]]).collect())
             .collect();
         Counting {

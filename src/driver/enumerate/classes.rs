@@ -45,21 +45,10 @@ pub(super) struct Symmetries {
 
 impl Symmetries {
     pub(super) fn of(board: &Board) -> Symmetries {
-        let (w, h) = (board.width, board.height);
-        let keeps_board = |s: RectSymmetry| {
-            (0..h).all(|y| {
-                (0..w).all(|x| {
-                    let (mx, my) = s.map((x, y), w, h);
-                    board.free[y * w + x] == board.free[my * w + mx]
-                })
-            })
-        };
         Symmetries {
-            group: RectSymmetry::of_rectangle(w, h)
-                .filter(|&s| keeps_board(s))
-                .collect(),
-            width: w,
-            height: h,
+            group: board.symmetries(),
+            width: board.width,
+            height: board.height,
         }
     }
 

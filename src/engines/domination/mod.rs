@@ -19,7 +19,7 @@ mod tests;
 
 use crate::base::Control;
 use crate::geometry::board::Board;
-use crate::geometry::chess::{attack_table, board_symmetries, Piece};
+use crate::geometry::chess::{attack_table, Piece};
 use bitset::Neighbourhoods;
 use std::collections::BTreeMap;
 use symmetry::Symmetries;
@@ -78,7 +78,7 @@ impl Instance {
         Instance {
             question,
             near: Neighbourhoods::new(&attacks),
-            symmetries: Symmetries::new(&board_symmetries(board), &cells, &index),
+            symmetries: Symmetries::new(&board.symmetry_maps(), &cells, &index),
             cells,
             known_bound: None,
         }

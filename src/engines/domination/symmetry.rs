@@ -77,7 +77,6 @@ pub(crate) fn first_of_orbits(order: &[usize], stabiliser: &[&[usize]]) -> Vec<b
 mod tests {
     use super::*;
     use crate::geometry::board::Board;
-    use crate::geometry::chess::board_symmetries;
 
     fn square(n: usize) -> Symmetries {
         let board = Board {
@@ -86,7 +85,7 @@ mod tests {
             free: vec![true; n * n],
         };
         let cells: Vec<usize> = (0..n * n).collect();
-        Symmetries::new(&board_symmetries(&board), &cells, &cells)
+        Symmetries::new(&board.symmetry_maps(), &cells, &cells)
     }
 
     #[test]

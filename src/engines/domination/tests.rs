@@ -209,7 +209,7 @@ fn brute_force(board: &Board, piece: Piece, question: Question) -> (usize, Vec<V
     } else {
         by_size.iter().next_back().unwrap()
     };
-    let maps = board_symmetries(board);
+    let maps = board.symmetry_maps();
     let classes = placements
         .iter()
         .filter(|p| {
