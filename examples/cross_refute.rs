@@ -169,10 +169,7 @@ fn prove(
     if let Some(stem) = stem {
         let (opb, _) = russian_doll::packing_opb(instance);
         let mut text = Vec::new();
-        let stop = || false;
-        let mut lines = puzzlec::formats::lines::LineWriter::new(&mut text, &stop);
-        puzzlec::formats::veripb::write_opb(&opb, &mut lines).expect("written to memory");
-        lines.finish().expect("written to memory");
+        puzzlec::formats::opb::write_opb(&opb, &mut text, &|| false).expect("written to memory");
         std::fs::write(format!("{stem}.opb"), text).expect("the OPB file is written");
         let file = std::fs::File::create(format!("{stem}.pbp")).expect("the proof file opens");
         out.1 = Some(std::io::BufWriter::new(file));

@@ -36,8 +36,8 @@ use puzzlec::engines::russian_doll::{
     self, group_opb, state_frontier, state_opb, write_state_proof, DollOptions, DollProofError,
     DollProofOptions, StateClaim, StateOpb,
 };
-use puzzlec::formats::lines::{LineWriter, WriteError};
-use puzzlec::formats::veripb::write_opb;
+use puzzlec::formats::lines::WriteError;
+use puzzlec::formats::opb::write_opb;
 use puzzlec::geometry::placements::PackingInstance;
 use puzzlec::puzzle::{load_model_file, Puzzle};
 
@@ -276,9 +276,7 @@ impl Run<'_> {
         let inner: Box<dyn Write> = match &files {
             Some((opb, pbp)) => {
                 let mut file = std::io::BufWriter::new(std::fs::File::create(opb).unwrap());
-                let mut out = LineWriter::new(&mut file, &never);
-                write_opb(&shard.file, &mut out).unwrap();
-                out.finish().unwrap();
+                write_opb(&shard.file, &mut file, &never).unwrap();
                 file.flush().unwrap();
                 Box::new(std::io::BufWriter::new(std::fs::File::create(pbp).unwrap()))
             }

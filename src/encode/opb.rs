@@ -7,21 +7,24 @@
 
 use crate::base::Control;
 use crate::formats::lines::WriteError;
-use crate::formats::opb::{Opb, OpbWriter, PbConstraint};
+use crate::formats::opb::{
+    self, Coefficients, Numbered, Objective, OpbFile, OpbWriter, Relation, VarNames,
+};
 use crate::model::{Constraint, Lit, Model};
 use std::io::Write;
 
 /// `sum(coefficient * lit)` as terms over variables plus a constant.
-fn linear(lits: &[Lit], coefficient: i64) -> (Vec<(i64, usize)>, i64) {
+fn linear(lits: &[Lit], coefficient: i64) -> (Vec<(i64, opb::Lit)>, i64) {
     let mut constant = 0;
     let terms = lits
         .iter()
         .map(|l| {
+            let var = opb::Lit::new(l.var().index() as u32, false);
             if l.is_negative() {
                 constant += coefficient;
-                (-coefficient, l.var().index())
+                (-coefficient, var)
             } else {
-                (coefficient, l.var().index())
+                (coefficient, var)
             }
         })
         .collect();
@@ -29,31 +32,32 @@ fn linear(lits: &[Lit], coefficient: i64) -> (Vec<(i64, usize)>, i64) {
 }
 
 /// `sum(coefficient * lits) >= rhs` (or `=`), normalised to variables.
-fn row(lits: &[Lit], coefficient: i64, equal: bool, rhs: i64) -> PbConstraint {
+fn row(lits: &[Lit], coefficient: i64, relation: Relation, rhs: i64) -> opb::Constraint {
     let (terms, constant) = linear(lits, coefficient);
-    PbConstraint {
+    opb::Constraint {
         terms,
-        equal,
+        relation,
         rhs: rhs - constant,
     }
 }
 
 /// One model constraint as a row (at-most-k as `-sum >= -k`).
-pub(crate) fn pb_constraint(constraint: &Constraint) -> PbConstraint {
+pub(crate) fn pb_constraint(constraint: &Constraint) -> opb::Constraint {
+    use Relation::{AtLeast, Equal};
     match constraint {
-        Constraint::Clause(l) => row(l, 1, false, 1),
-        Constraint::AtMostOne(l) => row(l, -1, false, -1),
-        Constraint::ExactlyOne(l) => row(l, 1, true, 1),
-        Constraint::AtLeast(l, k) => row(l, 1, false, *k as i64),
-        Constraint::AtMost(l, k) => row(l, -1, false, -(*k as i64)),
+        Constraint::Clause(l) => row(l, 1, AtLeast, 1),
+        Constraint::AtMostOne(l) => row(l, -1, AtLeast, -1),
+        Constraint::ExactlyOne(l) => row(l, 1, Equal, 1),
+        Constraint::AtLeast(l, k) => row(l, 1, AtLeast, *k as i64),
+        Constraint::AtMost(l, k) => row(l, -1, AtLeast, -(*k as i64)),
         Constraint::AtLeastAsMany { first, second } => {
             // sum(first) - sum(second) >= 0 as one row.
             let (mut terms, plus) = linear(first, 1);
             let (minus_terms, minus) = linear(second, -1);
             terms.extend(minus_terms);
-            PbConstraint {
+            opb::Constraint {
                 terms,
-                equal: false,
+                relation: AtLeast,
                 rhs: -(plus + minus),
             }
         }
@@ -61,39 +65,44 @@ pub(crate) fn pb_constraint(constraint: &Constraint) -> PbConstraint {
 }
 
 /// "At least `k` of `lits`" as a row.
-pub(crate) fn at_least_row(lits: &[Lit], k: usize) -> PbConstraint {
-    row(lits, 1, false, k as i64)
+pub(crate) fn at_least_row(lits: &[Lit], k: usize) -> opb::Constraint {
+    row(lits, 1, Relation::AtLeast, k as i64)
 }
 
-/// The `min:` terms (minus the number of true objective literals) and their constant.
-pub(crate) fn objective_terms(model: &Model) -> (Vec<(i64, usize)>, i64) {
+/// The `min:` objective (minus the number of true objective literals, without its
+/// constant), `None` without objective literals, and the constant left out of it.
+pub(crate) fn objective_terms(model: &Model) -> (Option<Objective>, i64) {
     match &model.objective {
-        None => (Vec::new(), 0),
-        Some(objective) => linear(&objective.lits, -1),
-    }
-}
-
-impl Opb {
-    /// The model as rows (at-most-k as `-sum >= -k`), with "objective at least k" as one
-    /// more row when given. The objective's constant (from negated literals) is returned
-    /// too: minus the number of true literals is `min:` plus that constant.
-    pub fn from_model(model: &Model, at_least: Option<usize>) -> (Opb, i64) {
-        let mut constraints: Vec<PbConstraint> =
-            model.constraints.iter().map(pb_constraint).collect();
-        if let (Some(objective), Some(k)) = (&model.objective, at_least) {
-            constraints.push(at_least_row(&objective.lits, k));
+        Some(objective) if !objective.lits.is_empty() => {
+            let (terms, constant) = linear(&objective.lits, -1);
+            (Some(Objective { terms, constant: 0 }), constant)
         }
-        let (objective, offset) = objective_terms(model);
-        let opb = Opb {
-            num_vars: model.num_vars(),
-            objective,
-            constraints,
-        };
-        (opb, offset)
+        _ => (None, 0),
     }
 }
 
-/// Writes `model` as OPB as it is encoded: [`Opb::from_model`]'s rows, in its order.
+/// The model as an OPB file over variables `x1 .. xN` (at-most-k as `-sum >= -k`), with
+/// "objective at least k" as one more row when given. The objective's constant (from
+/// negated literals) is left out of the file and returned: minus the number of true
+/// literals is `min:` plus that constant.
+pub fn from_model(model: &Model, at_least: Option<usize>) -> (OpbFile, i64) {
+    let mut constraints: Vec<opb::Constraint> =
+        model.constraints.iter().map(pb_constraint).collect();
+    if let (Some(objective), Some(k)) = (&model.objective, at_least) {
+        constraints.push(at_least_row(&objective.lits, k));
+    }
+    let (objective, offset) = objective_terms(model);
+    let file = OpbFile {
+        declared_variables: model.num_vars(),
+        names: VarNames::numbered(model.num_vars()),
+        objective,
+        constraints,
+    };
+    (file, offset)
+}
+
+/// Writes `model` as OPB as it is encoded: [`from_model`]'s rows, in its order, with
+/// signed coefficients and a `* var N name` comment per variable.
 pub fn write_model(
     model: &Model,
     at_least: Option<usize>,
@@ -102,15 +111,16 @@ pub fn write_model(
     control: &Control,
 ) -> Result<(), WriteError> {
     let should_stop = || control.should_stop();
-    let mut writer = OpbWriter::new(out, &should_stop);
+    let mut writer = OpbWriter::new(out, &should_stop, &Numbered, Coefficients::Signed);
     let bound_row = match (&model.objective, at_least) {
         (Some(objective), Some(k)) => Some(at_least_row(&objective.lits, k)),
         _ => None,
     };
     let rows = model.constraints.len() + usize::from(bound_row.is_some());
     writer.head(model.num_vars(), rows, comments, model.names());
-    let (objective, _) = objective_terms(model);
-    writer.objective(&objective);
+    if let (Some(objective), _) = objective_terms(model) {
+        writer.objective(&objective);
+    }
     for constraint in &model.constraints {
         writer.constraint(&pb_constraint(constraint));
     }
@@ -123,7 +133,7 @@ pub fn write_model(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::opb::{read_opb, write_opb};
+    use crate::formats::opb::read_opb;
     use crate::model::Objective;
 
     #[test]
@@ -137,9 +147,9 @@ mod tests {
             lits: vec![a, !b],
             amo_groups: None,
         });
-        let (opb, offset) = Opb::from_model(&model, Some(1));
+        let (opb, offset) = from_model(&model, Some(1));
         let mut out = Vec::new();
-        write_opb(&opb, model.names(), &[], &mut out, &|| false).unwrap();
+        write_model(&model, Some(1), &[], &mut out, &Control::unlimited()).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert_eq!(
             text,
@@ -147,7 +157,9 @@ mod tests {
              +1 x1 -1 x2 >= 0 ;\n-1 x1 -1 x2 >= -1 ;\n+1 x1 -1 x2 >= 0 ;\n"
         );
         assert_eq!(offset, -1);
-        assert_eq!(read_opb(&text).unwrap(), opb);
+        let read = read_opb(text.as_bytes()).unwrap().by_number().unwrap();
+        assert_eq!(read.objective, opb.objective);
+        assert_eq!(read.constraints, opb.constraints);
         // Exhaustively: the OPB optimum plus the offset is minus the model's optimum.
         let mut best = None;
         for bits in 0..4u32 {
@@ -191,7 +203,7 @@ mod linear_row_tests {
                 second: lits[split..].to_vec(),
             };
             model.add(constraint.clone());
-            let (opb, _) = Opb::from_model(&model, None);
+            let (opb, _) = from_model(&model, None);
             let lp = LinearProgram::from_model(&model, None);
             assert_eq!((opb.constraints.len(), lp.rows.len()), (1, 1));
             let row = &lp.rows[0];

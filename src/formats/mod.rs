@@ -12,10 +12,11 @@
 //!   solutions;
 //! - [`doll_table`]: a packing certificate's Russian-doll table;
 //! - [`manifest`]: a certificate folder's manifest (JSON);
-//! - [`wcnf`], [`opb`], [`lp`]: WCNF, OPB and CPLEX LP files, over [`linear`]'s rows;
+//! - [`wcnf`], [`lp`]: WCNF and CPLEX LP files, over [`linear`]'s rows;
+//! - [`opb`]: OPB files, the ones `emit` writes and the ones VeriPB proofs refer to;
 //! - [`milp_solution`]: the solution files of CBC, GLPK and HiGHS;
 //! - [`minizinc`]: MiniZinc and FlatZinc files and the answers their solvers print;
-//! - [`veripb`]: VeriPB 3.0 pseudo-Boolean proofs and the OPB files they refer to;
+//! - [`veripb`]: VeriPB 3.0 pseudo-Boolean proofs, over [`opb`]'s constraints;
 //! - [`lrat`]: LRAT clausal proofs, written and read a step at a time;
 //! - [`drat`]: DRAT clausal proofs, text and binary, read whole;
 //! - [`count_shard`]: the `--json` output of `solve --count` as a merge reads it back;
@@ -24,6 +25,7 @@
 
 pub mod count_shard;
 pub mod cuts;
+mod digits;
 pub mod dimacs;
 pub mod doll_table;
 pub mod drat;
@@ -42,7 +44,7 @@ pub mod veripb;
 pub mod wcnf;
 pub mod witness;
 
-/// A solver file (WCNF, OPB) that does not read back: where, and what is wrong.
+/// A file (WCNF, MiniZinc, LRAT) that does not read back: where, and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ReadError {
     /// A problem on one line (1-based).

@@ -521,4 +521,25 @@ fn maxsat_and_pseudo_boolean_answers_decode_by_name() {
         "{}",
         run.stderr
     );
+    // A row broken off before its `;`, and a variable that no answer's `xN` can give: each
+    // refused by the one OPB reader, the first with its line.
+    let last = opb.lines().count();
+    std::fs::write(dir.join("cut.opb"), opb.trim_end().trim_end_matches(';')).unwrap();
+    let run = decode(dir, "queens-8.toml", "q8.pb", Some("cut.opb"));
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .starts_with(&format!("error: cut.opb: line {last}: ")),
+        "{}",
+        run.stderr
+    );
+    std::fs::write(dir.join("named.opb"), opb.replace(" x64 ", " y64 ")).unwrap();
+    let run = decode(dir, "queens-8.toml", "q8.pb", Some("named.opb"));
+    assert_eq!(
+        (run.code, run.stderr.as_str()),
+        (
+            2,
+            "error: named.opb: variable y64 is not one of x1 .. x64\n"
+        )
+    );
 }

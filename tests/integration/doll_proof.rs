@@ -11,8 +11,7 @@ use puzzlec::engines::russian_doll::{
     write_shard_proof, write_state_proof, DollOptions, DollProof, DollProofError, DollProofOptions,
     DollStateProof, StateClaim, StateOpb,
 };
-use puzzlec::formats::lines::LineWriter;
-use puzzlec::formats::veripb::{write_opb, OpbFile};
+use puzzlec::formats::opb::{write_opb, OpbFile};
 use puzzlec::puzzle::{load_model_file, Puzzle};
 
 /// The crosses of the shipped 13 x 19 model in a `width x height` box.
@@ -100,11 +99,8 @@ fn proved_from(
 
 /// Writes the OPB file `file` at `path`.
 fn write_opb_file(path: &Path, file: &OpbFile) {
-    let stop = || false;
     let mut bytes = Vec::new();
-    let mut out = LineWriter::new(&mut bytes, &stop);
-    write_opb(file, &mut out).unwrap();
-    out.finish().unwrap();
+    write_opb(file, &mut bytes, &|| false).unwrap();
     std::fs::write(path, bytes).unwrap();
 }
 
@@ -1215,7 +1211,7 @@ fn one_entrys_search_split_at_its_states_is_proved_shard_by_shard() {
         guard.terms.extend((0..group.len()).map(|j| {
             (
                 1,
-                puzzlec::formats::veripb::Lit::new((instance.placements.len() + j) as u32, false),
+                puzzlec::formats::opb::Lit::new((instance.placements.len() + j) as u32, false),
             )
         }));
         write_opb_file(&opb, &loose.file);

@@ -54,8 +54,8 @@ use crate::driver::Backend;
 use crate::engines::russian_doll::{
     packing_opb, write_proof_with, DollProofError, DollProofOptions,
 };
-use crate::formats::lines::{LineWriter, WriteError};
-use crate::formats::veripb::{write_opb, OpbFile};
+use crate::formats::lines::WriteError;
+use crate::formats::opb::{write_opb, OpbFile};
 use crate::geometry::placements::PackingInstance;
 use crate::model::{Assignment, Var};
 use crate::puzzle::packing::Packing;
@@ -73,11 +73,8 @@ pub const PROOF_ROLE: &str = "veripb-proof";
 /// The text of `opb` (a packing model of [`packing_opb`]).
 fn opb_text(opb: &OpbFile) -> Vec<u8> {
     let mut bytes = Vec::new();
-    let never = || false;
-    let mut out = LineWriter::new(&mut bytes, &never);
     // Writing into memory cannot fail.
-    let _ = write_opb(opb, &mut out);
-    let _ = out.finish();
+    let _ = write_opb(opb, &mut bytes, &|| false);
     bytes
 }
 

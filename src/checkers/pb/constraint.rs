@@ -5,7 +5,7 @@
 //! coefficient the slack covers). Arithmetic runs in `i128` and every result must fit
 //! `i64` again, coefficient sum included, or the step is refused: no silent wrap.
 
-use crate::formats::veripb::{Constraint, Lit, Relation};
+use crate::formats::opb::{Constraint, Lit, Relation};
 
 /// Why a constraint could not be built: its numbers outgrew 64 bits.
 #[derive(Debug, Clone, PartialEq, Eq)]

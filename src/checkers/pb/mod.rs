@@ -53,9 +53,9 @@ use std::time::Instant;
 
 use rustc_hash::FxHashMap;
 
+use crate::formats::opb::{read_opb, Lit, Objective, PbSyntaxError, VarNames};
 use crate::formats::veripb::{
-    read_opb, Conclusion, ConstraintId, Hint, Lit, Objective, PolItem, ProofReader, Step, VarNames,
-    VeriPbError, WitnessValue,
+    Conclusion, ConstraintId, Hint, PolItem, ProofReader, Step, WitnessValue,
 };
 
 use constraint::{Normalizer, Overflow, PbConstraint};
@@ -75,10 +75,10 @@ pub enum PbError {
     },
     /// The OPB file does not read.
     #[error("formula {0}")]
-    Formula(VeriPbError),
+    Formula(PbSyntaxError),
     /// The proof does not read.
     #[error("proof {0}")]
-    Syntax(VeriPbError),
+    Syntax(PbSyntaxError),
     /// A step of the proof does not hold.
     #[error("proof line {line}: {rule}: {message}")]
     Step {
@@ -181,7 +181,7 @@ pub fn check_pb_proof(opb: impl BufRead, proof: impl BufRead) -> Result<PbOutcom
     checker.db.ensure_vars(file.names.len());
     for written in &file.constraints {
         let constraints = checker.normalizer.written(written).map_err(|Overflow| {
-            PbError::Formula(VeriPbError {
+            PbError::Formula(PbSyntaxError {
                 line: 0,
                 message: "a constraint's coefficients sum beyond 64 bits".into(),
             })
@@ -341,7 +341,7 @@ impl Checker {
         Ok(self.db.get(id).expect("resolved IDs are present"))
     }
 
-    fn written(&mut self, c: &crate::formats::veripb::Constraint) -> Result<PbConstraint, Refusal> {
+    fn written(&mut self, c: &crate::formats::opb::Constraint) -> Result<PbConstraint, Refusal> {
         Ok(self.normalizer.first(c)?)
     }
 

@@ -16,7 +16,7 @@
 //! Hinted checks use none of this: they start from the empty assignment and propagate the
 //! hinted constraints alone, in their order, until nothing changes (as VeriPB does).
 
-use crate::formats::veripb::Lit;
+use crate::formats::opb::Lit;
 
 use super::constraint::PbConstraint;
 

@@ -3,7 +3,8 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::formats::veripb::{Lit, Objective, WitnessValue};
+use crate::formats::opb::{Lit, Objective};
+use crate::formats::veripb::WitnessValue;
 
 use super::constraint::{Normalizer, Overflow, PbConstraint};
 

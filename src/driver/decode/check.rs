@@ -19,7 +19,7 @@ pub(super) fn file_values(
     let count = match &emitted.body {
         Body::Cnf(c) => c.num_vars,
         Body::Wcnf(w) => w.num_vars,
-        Body::Opb(o) => o.num_vars,
+        Body::Opb(o) => o.declared_variables,
         Body::Lp(p) | Body::Mzn(p, _) => p.columns.len(),
     }
     .max(emitted.names.len());
@@ -125,19 +125,15 @@ pub(super) fn check_file(emitted: &Emitted, values: &[bool]) -> Result<(), Rejec
                 let lhs: i64 = row
                     .terms
                     .iter()
-                    .filter(|&&(_, v)| values[v])
+                    .filter(|&&(_, lit)| values[lit.var() as usize] != lit.is_negated())
                     .map(|&(c, _)| c)
                     .sum();
-                if !(if row.equal {
-                    lhs == row.rhs
-                } else {
-                    lhs >= row.rhs
-                }) {
+                if !row.holds_at(lhs) {
                     return Err(Rejection::BrokenOpbConstraint {
                         constraint: i + 1,
                         file: name.clone(),
                         lhs,
-                        equal: row.equal,
+                        relation: row.relation,
                         rhs: row.rhs,
                     });
                 }

@@ -8,6 +8,7 @@ use crate::formats::dimacs::{self as dimacs_file, VarNameError};
 use crate::formats::lp::LpParseError;
 use crate::formats::milp_solution::SolutionError;
 use crate::formats::minizinc::MznAnswerError;
+use crate::formats::opb::{NotNumbered, PbSyntaxError, Relation};
 use crate::formats::sniff::AnswerKind;
 use crate::formats::ReadError;
 use crate::puzzle::VerifyError;
@@ -174,7 +175,10 @@ pub enum EmittedError {
     Wcnf(ReadError),
     /// Its OPB body does not read.
     #[error(transparent)]
-    Opb(ReadError),
+    Opb(PbSyntaxError),
+    /// Its OPB body names a variable other than `x1 .. xN`.
+    #[error(transparent)]
+    OpbVariable(#[from] NotNumbered),
     /// Its LP body does not read.
     #[error(transparent)]
     Lp(#[from] LpParseError),
@@ -306,7 +310,11 @@ pub enum Rejection {
     /// The values break a constraint of an OPB file.
     #[error(
         "the values break constraint {constraint} of {file} (left side {lhs}, {} {rhs})",
-        if *equal { "=" } else { ">=" }
+        match relation {
+            Relation::AtLeast => ">=",
+            Relation::AtMost => "<=",
+            Relation::Equal => "=",
+        }
     )]
     BrokenOpbConstraint {
         /// The 1-based constraint.
@@ -315,8 +323,8 @@ pub enum Rejection {
         file: String,
         /// The left side's value.
         lhs: i64,
-        /// `=` rather than `>=`.
-        equal: bool,
+        /// How the left side compares with the right.
+        relation: Relation,
         /// The right side.
         rhs: i64,
     },

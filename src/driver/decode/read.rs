@@ -14,7 +14,7 @@ use crate::formats::milp_solution::{
     read_cbc_solution, read_glpk_solution, read_highs_solution, SolutionError,
 };
 use crate::formats::minizinc::{self as mzn, MznStatus};
-use crate::formats::opb;
+use crate::formats::opb::{read_opb, OpbFile};
 use crate::formats::sat_answer::{
     AnswerError as SatAnswerError, AnswerItem, AnswerReader, AnswerStatus, AnswerSyntax,
 };
@@ -65,7 +65,7 @@ pub(super) struct Emitted {
 pub(super) enum Body {
     Cnf(Cnf),
     Wcnf(wcnf::Wcnf),
-    Opb(opb::Opb),
+    Opb(OpbFile),
     Lp(LinearProgram),
     /// A MiniZinc or FlatZinc file's constraints, as rows over its variables.
     Mzn(LinearProgram, Format),
@@ -78,7 +78,7 @@ impl Emitted {
             Body::Cnf(cnf) => Size::clauses(cnf.num_vars, cnf.clauses.len()),
             Body::Wcnf(w) => Size::clauses(w.num_vars, w.hard.len() + w.soft.len()),
             Body::Opb(o) => Size {
-                variables: o.num_vars,
+                variables: o.declared_variables,
                 constraints: o.constraints.len(),
                 unit: "rows",
             },
@@ -132,7 +132,8 @@ pub(super) fn read_emitted(name: &str, text: &str, checked: bool) -> Result<Emit
         }
         EmittedKind::Opb => {
             let names = read_names_after(text, "* var").map_err(|e| unreadable(e.into()))?;
-            let opb = opb::read_opb(text).map_err(|e| unreadable(EmittedError::Opb(e)))?;
+            let file = read_opb(text.as_bytes()).map_err(|e| unreadable(EmittedError::Opb(e)))?;
+            let opb = file.by_number().map_err(|e| unreadable(e.into()))?;
             (names, Vec::new(), Body::Opb(opb))
         }
         EmittedKind::Lp => {

@@ -1,7 +1,6 @@
-//! The reader of the part of VeriPB's grammar that puzzlec's proofs use: an OPB file
-//! (`* #variable= N #constraint= M`, an optional `min:` objective, constraints
-//! `coef lit ... >= k ;`, `<= k ;` or `= k ;` over named variables, `~x` for a negation) and
-//! the proof lines `f`, `pol`, `rup` (with or without hints), `pbc` (with a subproof ended
+//! The reader of the part of VeriPB's grammar that puzzlec's proofs use, over the tokens
+//! and constraints of OPB files ([`crate::formats::opb`]): the proof lines `f`, `pol`,
+//! `rup` (with or without hints), `pbc` (with a subproof ended
 //! by `qed`), `red` (with a witness, without a subproof), `sol`, `soli`, `del id`,
 //! `del range`, `output NONE`, `conclusion` and `end pseudo-Boolean proof`. Anything else is
 //! refused by name, with its line, so a proof never passes because a line was skipped.
@@ -9,112 +8,9 @@
 
 use std::io::BufRead;
 
-use super::tokens::{describe, Reader, Token, Tokens};
-use super::{
-    error, Conclusion, ConstraintId, Hint, Lit, Objective, OpbFile, PolItem, Relation, Step,
-    VarNames, VeriPbError, WitnessValue, PROOF_HEADER,
-};
-
-/// Reads an OPB file in VeriPB's syntax.
-pub fn read_opb(input: impl BufRead) -> Result<OpbFile, VeriPbError> {
-    let mut input = input;
-    let mut header = String::new();
-    if let Err(e) = input.read_line(&mut header) {
-        return error(1, format!("cannot read: {e}"));
-    }
-    let counts = parse_opb_header(&header).ok_or_else(|| VeriPbError {
-        line: 1,
-        message: "expected the header `* #variable= N #constraint= M`".into(),
-    })?;
-    let mut reader = Reader {
-        tokens: Tokens::new(input, b'*', true),
-        names: VarNames::default(),
-        peeked: None,
-    };
-    reader.tokens.line = 1;
-    let mut objective = None;
-    let mut constraints = Vec::new();
-    while let Some(token) = reader.peek()? {
-        if *token == Token::Word("min".into()) {
-            reader.peeked = None;
-            if objective.is_some() || !constraints.is_empty() {
-                return reader.fail("the objective must come once, before the constraints");
-            }
-            reader.expect(Token::Colon, "`:` after `min`")?;
-            let mut terms = Vec::new();
-            let mut constant = 0;
-            loop {
-                match reader.expect_next("the objective")? {
-                    Token::Semicolon => break,
-                    Token::Integer(n) => match reader.expect_next("the objective")? {
-                        Token::Literal(lit) => terms.push((n, lit)),
-                        Token::Semicolon => {
-                            constant = n;
-                            break;
-                        }
-                        other => {
-                            return reader.fail(format!(
-                                "expected a literal or `;` in the objective, found {}",
-                                describe(&other)
-                            ))
-                        }
-                    },
-                    other => {
-                        return reader.fail(format!(
-                            "expected a term of the objective, found {}",
-                            describe(&other)
-                        ))
-                    }
-                }
-            }
-            objective = Some(Objective { terms, constant });
-            continue;
-        }
-        let constraint = reader.constraint()?;
-        reader.expect(Token::Semicolon, "`;` after a constraint")?;
-        constraints.push(constraint);
-    }
-    if constraints.len() != counts.1 {
-        return error(
-            reader.line(),
-            format!(
-                "the header says {} constraints, the file has {}",
-                counts.1,
-                constraints.len()
-            ),
-        );
-    }
-    if reader.names.len() > counts.0 {
-        return error(
-            reader.line(),
-            format!(
-                "the header says {} variables, the file names {}",
-                counts.0,
-                reader.names.len()
-            ),
-        );
-    }
-    Ok(OpbFile {
-        declared_variables: counts.0,
-        names: reader.names,
-        objective,
-        constraints,
-    })
-}
-
-/// (variables, constraints) of `* #variable= N #constraint= M` (more may follow).
-fn parse_opb_header(line: &str) -> Option<(usize, usize)> {
-    let mut words = line.split_whitespace();
-    if words.next()? != "*" || words.next()? != "#variable=" {
-        return None;
-    }
-    let variables = words.next()?.parse().ok()?;
-    if words.next()? != "#constraint=" {
-        return None;
-    }
-    let constraints = words.next()?.parse().ok()?;
-    Some((variables, constraints))
-}
+use super::{Conclusion, ConstraintId, Hint, PolItem, Step, WitnessValue, PROOF_HEADER};
+use crate::formats::opb::tokens::{describe, Reader, Token, Tokens};
+use crate::formats::opb::{error, Lit, PbSyntaxError, Relation, VarNames};
 
 /// Reads a proof step by step; the variable names grow as the proof names new ones.
 pub struct ProofReader<R> {
@@ -126,7 +22,7 @@ pub struct ProofReader<R> {
 impl<R: BufRead> ProofReader<R> {
     /// A reader of the proof in `input`, whose first line must be [`PROOF_HEADER`]; `names`
     /// are the formula's.
-    pub fn new(input: R, names: VarNames) -> Result<ProofReader<R>, VeriPbError> {
+    pub fn new(input: R, names: VarNames) -> Result<ProofReader<R>, PbSyntaxError> {
         let mut input = input;
         let mut header = String::new();
         if let Err(e) = input.read_line(&mut header) {
@@ -154,7 +50,7 @@ impl<R: BufRead> ProofReader<R> {
 
     /// The next step and the line it starts on, or `None` after `end pseudo-Boolean proof`
     /// or at the end of the input.
-    pub fn next_step(&mut self) -> Result<Option<(usize, Step)>, VeriPbError> {
+    pub fn next_step(&mut self) -> Result<Option<(usize, Step)>, PbSyntaxError> {
         if self.ended {
             return Ok(None);
         }
@@ -338,7 +234,7 @@ impl<R: BufRead> ProofReader<R> {
         Ok(Some((line, step)))
     }
 
-    fn pol(&mut self) -> Result<Vec<PolItem>, VeriPbError> {
+    fn pol(&mut self) -> Result<Vec<PolItem>, PbSyntaxError> {
         let r = &mut self.reader;
         let mut items = Vec::new();
         // An integer or literal waits for the next token: before `*`, `d` or `-` an integer
@@ -414,7 +310,7 @@ impl<R: BufRead> ProofReader<R> {
     }
 
     /// `red C : witness`, up to the `;`; a subproof (`: subproof`) is refused.
-    fn red(&mut self) -> Result<Step, VeriPbError> {
+    fn red(&mut self) -> Result<Step, PbSyntaxError> {
         let r = &mut self.reader;
         let constraint = r.constraint()?;
         if constraint.relation == Relation::Equal {
@@ -465,13 +361,13 @@ impl<R: BufRead> ProofReader<R> {
         })
     }
 
-    fn conclusion(&mut self) -> Result<Conclusion, VeriPbError> {
+    fn conclusion(&mut self) -> Result<Conclusion, PbSyntaxError> {
         let r = &mut self.reader;
         let kind = match r.expect_next("a conclusion")? {
             Token::Word(w) => w,
             other => return r.fail(format!("expected a conclusion, found {}", describe(&other))),
         };
-        let hint_id = |r: &mut Reader<R>| -> Result<Option<ConstraintId>, VeriPbError> {
+        let hint_id = |r: &mut Reader<R>| -> Result<Option<ConstraintId>, PbSyntaxError> {
             if r.peek()? != Some(&Token::Colon) {
                 return Ok(None);
             }
@@ -484,14 +380,14 @@ impl<R: BufRead> ProofReader<R> {
                 )),
             }
         };
-        let solution = |r: &mut Reader<R>| -> Result<Option<Vec<Lit>>, VeriPbError> {
+        let solution = |r: &mut Reader<R>| -> Result<Option<Vec<Lit>>, PbSyntaxError> {
             if r.peek()? != Some(&Token::Colon) {
                 return Ok(None);
             }
             r.peeked = None;
             Ok(Some(r.literals()?))
         };
-        let bound = |r: &mut Reader<R>| -> Result<Option<i64>, VeriPbError> {
+        let bound = |r: &mut Reader<R>| -> Result<Option<i64>, PbSyntaxError> {
             match r.expect_next("a bound")? {
                 Token::Integer(n) => Ok(Some(n)),
                 Token::Word(w) if w == "INF" => Ok(None),
@@ -521,7 +417,26 @@ impl<R: BufRead> ProofReader<R> {
     }
 }
 
-fn operand<R: BufRead>(r: &Reader<R>, token: Token) -> Result<PolItem, VeriPbError> {
+/// The parts of a proof's grammar that are not OPB's.
+impl<R: BufRead> Reader<R> {
+    fn constraint_id(&self, n: i64) -> Result<ConstraintId, PbSyntaxError> {
+        match n {
+            0 => self.fail("constraint ID 0 does not exist"),
+            n if n > 0 => Ok(ConstraintId::Absolute(n as u64)),
+            n => Ok(ConstraintId::Back(n.unsigned_abs())),
+        }
+    }
+
+    fn positive(&self, n: i64, what: &str) -> Result<u64, PbSyntaxError> {
+        if n > 0 {
+            Ok(n as u64)
+        } else {
+            self.fail(format!("{what} must be a positive integer, not {n}"))
+        }
+    }
+}
+
+fn operand<R: BufRead>(r: &Reader<R>, token: Token) -> Result<PolItem, PbSyntaxError> {
     match token {
         Token::Integer(n) => Ok(PolItem::Id(r.constraint_id(n)?)),
         Token::Literal(lit) => Ok(PolItem::Axiom(lit)),
@@ -535,60 +450,15 @@ fn operand<R: BufRead>(r: &Reader<R>, token: Token) -> Result<PolItem, VeriPbErr
 #[cfg(test)]
 mod tests {
     use super::super::*;
-    use crate::formats::lines::LineWriter;
+    use crate::formats::opb::{Constraint, Lit, PbSyntaxError, Relation, VarNames};
 
-    fn read_steps(text: &str, names: VarNames) -> Result<Vec<Step>, VeriPbError> {
+    fn read_steps(text: &str, names: VarNames) -> Result<Vec<Step>, PbSyntaxError> {
         let mut reader = ProofReader::new(text.as_bytes(), names)?;
         let mut steps = Vec::new();
         while let Some((_, step)) = reader.next_step()? {
             steps.push(step);
         }
         Ok(steps)
-    }
-
-    const OPB: &str = "* #variable= 3 #constraint= 3\n\
-        min: -1 x1 -2 x2 +3 ~x3 5 ;\n\
-        * a comment\n\
-        -1 x1 -1 x2 >= -1 ;\n\
-        1 x1 1 ~x3 = 1 ;\n\
-        2 x2 3 x3 <= 4 ;\n";
-
-    #[test]
-    fn an_opb_file_reads_and_writes_back_the_same() {
-        let file = read_opb(OPB.as_bytes()).unwrap();
-        assert_eq!(file.declared_variables, 3);
-        assert_eq!(file.constraints.len(), 3);
-        assert_eq!(file.constraint_ids(), 4);
-        let objective = file.objective.as_ref().unwrap();
-        assert_eq!(objective.constant, 5);
-        assert_eq!(objective.terms[2], (3, Lit::new(2, true)));
-        assert_eq!(file.constraints[1].relation, Relation::Equal);
-        assert_eq!(file.constraints[2].relation, Relation::AtMost);
-        let mut text = Vec::new();
-        let mut out = LineWriter::new(&mut text, &|| false);
-        write_opb(&file, &mut out).unwrap();
-        out.finish().unwrap();
-        let again = read_opb(text.as_slice()).unwrap();
-        assert_eq!(again.objective, file.objective);
-        assert_eq!(again.constraints, file.constraints);
-    }
-
-    #[test]
-    fn bad_opb_files_are_refused_with_their_line() {
-        let missing_header = read_opb("1 x1 >= 1 ;\n".as_bytes()).unwrap_err();
-        assert_eq!(missing_header.line, 1);
-        let wrong_count = "* #variable= 1 #constraint= 2\n1 x1 >= 1 ;\n";
-        assert!(read_opb(wrong_count.as_bytes())
-            .unwrap_err()
-            .message
-            .contains("2 constraints"));
-        let no_literal = "* #variable= 1 #constraint= 1\n1 x1 >= 1 ;\n1 2 >= 1 ;\n";
-        assert_eq!(read_opb(no_literal.as_bytes()).unwrap_err().line, 3);
-        let overflow = "* #variable= 1 #constraint= 1\n99999999999999999999 x1 >= 1 ;\n";
-        assert!(read_opb(overflow.as_bytes())
-            .unwrap_err()
-            .message
-            .contains("64 bits"));
     }
 
     #[test]

@@ -1,89 +1,14 @@
-//! The writer of OPB files and proofs: each step's line, and byte paths for the lines a
-//! proof-writing search prints by the million (clause `rup`s, `pol` sums, deletions).
+//! The writer of proofs: each step's line, and byte paths for the lines a proof-writing
+//! search prints by the million (clause `rup`s, `pol` sums, deletions). Constraints are
+//! written as their OPB file writes them ([`push_constraint`]).
 
 use std::fmt::Write as _;
 
 use crate::formats::lines::{LineWriter, WriteError};
 
-use super::digits::{push_int, push_spaced_uint_bytes, push_uint, push_uint_bytes};
-use super::{
-    Conclusion, Constraint, ConstraintId, Hint, Lit, OpbFile, PolItem, Relation, Step, VarNames,
-    WitnessValue, PADDED, PROOF_HEADER,
-};
-
-impl VarNames {
-    /// Appends the name of `var` as bytes.
-    #[inline]
-    pub fn push_name_bytes(&self, out: &mut Vec<u8>, var: u32) {
-        let name = &self.names[var as usize];
-        if name.len() <= PADDED {
-            let len = out.len();
-            out.extend_from_slice(&self.padded[var as usize]);
-            out.truncate(len + name.len());
-        } else {
-            out.extend_from_slice(name.as_bytes());
-        }
-    }
-
-    /// Appends the clause term `1 lit ` (`1 ~name ` or `1 name `) as bytes: one reserve and
-    /// block copies, as a `rup` of a proof-writing search names millions of them.
-    #[inline]
-    fn push_unit_term_bytes(&self, out: &mut Vec<u8>, lit: Lit) {
-        let var = lit.var() as usize;
-        let length = usize::from(self.short_lengths[var]);
-        let block = self.padded[var];
-        if length > PADDED {
-            out.extend_from_slice(if lit.is_negated() { b"1 ~" } else { b"1 " });
-            out.extend_from_slice(self.names[var].as_bytes());
-            out.push(b' ');
-            return;
-        }
-        // "1 ~", the name, ' ': at most 3 + PADDED + 1 bytes; the padded block is copied
-        // whole (its zeros past the name are overwritten or left past the end).
-        out.reserve(4 + PADDED);
-        let len = out.len();
-        let at = 2 + usize::from(lit.is_negated());
-        // SAFETY: the capacity holds `len + 4 + PADDED` bytes, and every write ends at or
-        // before `len + at + PADDED <= len + 3 + PADDED`; the bytes up to the new length
-        // (`len + at + length + 1`) are all written: the prefix, the name, the space.
-        unsafe {
-            let end = out.as_mut_ptr().add(len);
-            end.cast::<[u8; 3]>().write_unaligned(*b"1 ~");
-            end.add(at).cast::<[u8; PADDED]>().write_unaligned(block);
-            end.add(at + length).write(b' ');
-            out.set_len(len + at + length + 1);
-        }
-    }
-
-    fn push_literal(&self, out: &mut String, lit: Lit) {
-        if lit.is_negated() {
-            out.push('~');
-        }
-        out.push_str(self.name(lit.var()));
-    }
-}
-
-fn push_terms(out: &mut String, terms: &[(i64, Lit)], names: &VarNames) {
-    // SAFETY: only ASCII and whole names (UTF-8) are appended.
-    let out = unsafe { out.as_mut_vec() };
-    for &(coefficient, lit) in terms {
-        // Definitions and at-most-ones are mostly sums of literals: `1 lit ` in one go.
-        if coefficient == 1 {
-            names.push_unit_term_bytes(out, lit);
-            continue;
-        }
-        if coefficient < 0 {
-            out.push(b'-');
-        }
-        push_uint_bytes(out, coefficient.unsigned_abs());
-        out.push(b' ');
-        if lit.is_negated() {
-            out.push(b'~');
-        }
-        names.push_name_bytes(out, lit.var());
-        out.push(b' ');
-    }
-}
+use super::{Conclusion, ConstraintId, Hint, PolItem, Step, WitnessValue, PROOF_HEADER};
+use crate::formats::digits::{push_spaced_uint_bytes, push_uint, push_uint_bytes};
+use crate::formats::opb::{push_constraint, Lit, VarNames};
 
 /// Appends the line of a hinted clause `rup`, `rup 1 l1 1 l2 .. >= 1 : h1 h2 .. ;` (the
 /// hints absolute IDs): the line [`push_step`] writes for the [`Step::Rup`] of that clause,
@@ -179,19 +104,6 @@ pub fn push_delete(out: &mut Vec<u8>, ids: impl IntoIterator<Item = u64>) {
         push_spaced_uint_bytes(out, id);
     }
     out.extend_from_slice(b" ;\n");
-}
-
-/// Appends `constraint` as a proof or OPB file writes it (without the `;`).
-pub fn push_constraint(out: &mut String, constraint: &Constraint, names: &VarNames) {
-    push_terms(out, &constraint.terms, names);
-    let relation = match constraint.relation {
-        Relation::AtLeast => ">=",
-        Relation::AtMost => "<=",
-        Relation::Equal => "=",
-    };
-    out.push_str(relation);
-    out.push(' ');
-    push_int(out, constraint.rhs);
 }
 
 fn push_id(out: &mut String, id: ConstraintId) {
@@ -352,35 +264,6 @@ pub fn push_step(out: &mut String, step: &Step, names: &VarNames) {
     out.push('\n');
 }
 
-/// Writes `file` as an OPB file.
-pub fn write_opb(file: &OpbFile, out: &mut LineWriter<'_>) -> Result<(), WriteError> {
-    out.put(|l| {
-        let _ = writeln!(
-            l,
-            "* #variable= {} #constraint= {}",
-            file.declared_variables.max(file.names.len()),
-            file.constraints.len()
-        );
-    })?;
-    if let Some(objective) = &file.objective {
-        out.put(|l| {
-            l.push_str("min: ");
-            push_terms(l, &objective.terms, &file.names);
-            if objective.constant != 0 || objective.terms.is_empty() {
-                let _ = write!(l, "{} ", objective.constant);
-            }
-            l.push_str(";\n");
-        })?;
-    }
-    for constraint in &file.constraints {
-        out.put(|l| {
-            push_constraint(l, constraint, &file.names);
-            l.push_str(" ;\n");
-        })?;
-    }
-    Ok(())
-}
-
 /// Writes a proof step by step and counts constraint IDs as the checker does, so that the
 /// writer of a proof learns each new constraint's ID from the step that made it.
 pub struct ProofWriter<'a> {
@@ -445,6 +328,7 @@ impl<'a> ProofWriter<'a> {
 mod tests {
     use super::super::*;
     use crate::formats::lines::LineWriter;
+    use crate::formats::opb::{Constraint, Lit, Relation, VarNames};
 
     #[test]
     fn clause_rups_and_deletions_write_as_their_steps_do() {

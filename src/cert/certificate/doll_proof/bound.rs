@@ -12,7 +12,8 @@
 
 use crate::engines::russian_doll::packing_opb;
 use crate::formats::lines::{LineWriter, WriteError};
-use crate::formats::veripb::{Conclusion, ConstraintId, Lit, PolItem, ProofWriter, Step};
+use crate::formats::opb::Lit;
+use crate::formats::veripb::{Conclusion, ConstraintId, PolItem, ProofWriter, Step};
 use crate::geometry::placements::PackingInstance;
 pub use crate::geometry::weights::CellWeights;
 use std::io::Write;
@@ -106,7 +107,7 @@ mod tests {
     use crate::base::Control;
     use crate::checkers::pb::{check_pb_proof, PbConclusion};
     use crate::driver::packing_bounds::lp_dual_weights;
-    use crate::formats::veripb::write_opb;
+    use crate::formats::opb::write_opb;
     use crate::geometry::placements::{PieceLimit, Placement};
 
     /// A box of `width` x `height` with the placements given by their cells.
@@ -135,9 +136,7 @@ mod tests {
         let (opb, _) = packing_opb(instance);
         let never = || false;
         let (mut opb_text, mut proof_text) = (Vec::new(), Vec::new());
-        let mut out = LineWriter::new(&mut opb_text, &never);
-        write_opb(&opb, &mut out).unwrap();
-        out.finish().unwrap();
+        write_opb(&opb, &mut opb_text, &never).unwrap();
         write_bound_proof(instance, weights, witness, &mut proof_text).unwrap();
         check_pb_proof(&opb_text[..], &proof_text[..])
             .map(|outcome| outcome.conclusion)

@@ -7,7 +7,8 @@ use super::cells::{bit, set_bit, ALL};
 use super::model::x;
 use super::Prover;
 use crate::formats::lines::WriteError;
-use crate::formats::veripb::{ConstraintId, Lit, PolItem};
+use crate::formats::opb::Lit;
+use crate::formats::veripb::{ConstraintId, PolItem};
 
 /// Appends a term to a `pol` sum (its items leave it on top), adding it to what is there.
 fn add_term(items: &mut Vec<PolItem>, term: &[PolItem]) {

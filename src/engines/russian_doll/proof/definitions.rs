@@ -7,7 +7,7 @@ use super::cells::set_bit;
 use super::model::x;
 use super::{Counter, Free, Prover};
 use crate::formats::lines::WriteError;
-use crate::formats::veripb::Lit;
+use crate::formats::opb::Lit;
 
 impl<'p, W: Window> Prover<'p, W> {
     /// The kept placements starting at `q` or later, as literals.

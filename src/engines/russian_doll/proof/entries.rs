@@ -12,7 +12,8 @@ use super::super::window::Window;
 use super::model::{packing_opb, ShardOpb};
 use super::{supported, DollProof, DollProofError, DollProofOptions, DollShardProof, Prover};
 use crate::formats::lines::{LineWriter, WriteError};
-use crate::formats::veripb::{Conclusion, ConstraintId, Lit, PolItem, Step, PROOF_HEADER};
+use crate::formats::opb::Lit;
+use crate::formats::veripb::{Conclusion, ConstraintId, PolItem, Step, PROOF_HEADER};
 use crate::geometry::placements::PackingInstance;
 
 /// Writes into `out` the VeriPB proof of the shard `shard` (of [`shard_opb`], built over

@@ -24,7 +24,7 @@ use super::table::{memo_log2, relaxed_offsets};
 use super::window::Window;
 use super::{validate, DollError};
 use crate::formats::lines::{LineWriter, WriteError};
-use crate::formats::veripb::{OpbFile, VarNames};
+use crate::formats::opb::{OpbFile, VarNames};
 use crate::geometry::placements::PackingInstance;
 use crate::geometry::weights::CellWeights;
 use caches::PairClauses;

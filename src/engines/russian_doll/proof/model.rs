@@ -6,7 +6,7 @@
 
 use std::ops::Range;
 
-use crate::formats::veripb::{Constraint, Lit, Objective, OpbFile, Relation, VarNames};
+use crate::formats::opb::{Constraint, Lit, Objective, OpbFile, Relation, VarNames};
 use crate::geometry::placements::PackingInstance;
 
 /// The OPB file the proof refers to (see the module doc) and, per cell, the ID of its

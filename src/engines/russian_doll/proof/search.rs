@@ -9,7 +9,8 @@ use super::model::x;
 use super::Counter;
 use super::Prover;
 use crate::formats::lines::WriteError;
-use crate::formats::veripb::{Constraint, ConstraintId, Hint, Lit, Relation, Step};
+use crate::formats::opb::{Constraint, Lit, Relation};
+use crate::formats::veripb::{ConstraintId, Hint, Step};
 
 /// The end of a child's chain: why the state it reaches cannot hold the pieces it needs.
 enum Closed {

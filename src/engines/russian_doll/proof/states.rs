@@ -38,9 +38,8 @@ use super::cells::{bits, ALL};
 use super::model::{packing_opb, push_exactly_one, x};
 use super::{supported, DollProofError, DollProofOptions, Prover};
 use crate::formats::lines::{LineWriter, WriteError};
-use crate::formats::veripb::{
-    Constraint, ConstraintId, Lit, Objective, OpbFile, PolItem, Relation, Step, VarNames,
-};
+use crate::formats::opb::{Constraint, Lit, Objective, OpbFile, Relation, VarNames};
+use crate::formats::veripb::{ConstraintId, PolItem, Step};
 use crate::geometry::placements::PackingInstance;
 
 /// A state of one table entry's search (see the module doc).

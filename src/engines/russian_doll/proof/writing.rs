@@ -6,9 +6,9 @@ use super::caches::Hints;
 use super::cells::bits;
 use super::Prover;
 use crate::formats::lines::WriteError;
+use crate::formats::opb::{Constraint, Lit, Relation};
 use crate::formats::veripb::{
-    push_clause_rup, push_delete, push_pol, push_pol_sum, push_step, Constraint, Lit, PolItem,
-    Relation, Step, WitnessValue,
+    push_clause_rup, push_delete, push_pol, push_pol_sum, push_step, PolItem, Step, WitnessValue,
 };
 
 impl<'p, W: Window> Prover<'p, W> {

@@ -14,7 +14,7 @@ pub fn push_uint(out: &mut String, n: u64) {
 /// cannot take its bytes from the narrow stores still in flight), a sixth of a
 /// proof-writing search's time. Not recursive, so that it inlines where IDs are written.
 #[inline]
-pub(super) fn push_uint_bytes(out: &mut Vec<u8>, n: u64) {
+pub(in crate::formats) fn push_uint_bytes(out: &mut Vec<u8>, n: u64) {
     if n >= EIGHT_DIGITS {
         push_long_uint_bytes(out, n);
         return;
@@ -31,7 +31,7 @@ pub(super) fn push_uint_bytes(out: &mut Vec<u8>, n: u64) {
 /// A space, then [`push_uint_bytes`]: with one reserve and one block copy for the
 /// numbers below 10^8 (the constraint IDs of nearly every proof).
 #[inline]
-pub(super) fn push_spaced_uint_bytes(out: &mut Vec<u8>, n: u64) {
+pub(in crate::formats) fn push_spaced_uint_bytes(out: &mut Vec<u8>, n: u64) {
     if n >= EIGHT_DIGITS {
         out.push(b' ');
         push_long_uint_bytes(out, n);

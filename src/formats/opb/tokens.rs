@@ -1,17 +1,18 @@
-//! The tokens shared by the readers of OPB files and proofs: lines cut into tokens, and
-//! tokens turned into typed values (integers with overflow checks, literals by name).
+//! The tokens of OPB files, shared with the reader of VeriPB proofs (whose constraints are
+//! OPB's): lines cut into tokens, and tokens turned into typed values (integers with
+//! overflow checks, literals by name).
 
 use std::io::BufRead;
 
-use super::{error, Constraint, ConstraintId, Lit, Relation, VarNames, VeriPbError};
+use super::{error, Constraint, Lit, PbSyntaxError, Relation, VarNames};
 
 /// Lines read one at a time, cut into tokens: `;`, `:`, `>=`, `<=`, `=` and `->` stand
 /// alone, anything else runs up to whitespace or one of those.
-pub(super) struct Tokens<R> {
+pub(in crate::formats) struct Tokens<R> {
     input: R,
     text: Vec<u8>,
     pos: usize,
-    pub(super) line: usize,
+    pub(in crate::formats) line: usize,
     /// Comments: `%` to the end of a line (proofs), or a line starting with `*` (OPB).
     comment: u8,
     whole_line_comment: bool,
@@ -23,7 +24,7 @@ fn is_separator(b: u8) -> bool {
 }
 
 impl<R: BufRead> Tokens<R> {
-    pub(super) fn new(input: R, comment: u8, whole_line_comment: bool) -> Tokens<R> {
+    pub(in crate::formats) fn new(input: R, comment: u8, whole_line_comment: bool) -> Tokens<R> {
         Tokens {
             input,
             text: Vec::new(),
@@ -35,7 +36,7 @@ impl<R: BufRead> Tokens<R> {
         }
     }
 
-    fn read_line(&mut self) -> Result<bool, VeriPbError> {
+    fn read_line(&mut self) -> Result<bool, PbSyntaxError> {
         self.text.clear();
         self.pos = 0;
         match self.input.read_until(b'\n', &mut self.text) {
@@ -55,7 +56,7 @@ impl<R: BufRead> Tokens<R> {
     }
 
     /// The next token's byte range in `self.text`, or `None` at the end of the input.
-    fn next(&mut self) -> Result<Option<(usize, usize)>, VeriPbError> {
+    fn next(&mut self) -> Result<Option<(usize, usize)>, PbSyntaxError> {
         loop {
             while self.pos < self.text.len() && self.text[self.pos].is_ascii_whitespace() {
                 self.pos += 1;
@@ -101,7 +102,7 @@ impl<R: BufRead> Tokens<R> {
 
 /// What a token is, once read.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) enum Token {
+pub(in crate::formats) enum Token {
     Semicolon,
     Colon,
     Relation(Relation),
@@ -140,14 +141,15 @@ fn is_name(text: &[u8]) -> bool {
 }
 
 /// The shared reader of OPB files and proofs: tokens turned into typed values.
-pub(super) struct Reader<R> {
-    pub(super) tokens: Tokens<R>,
-    pub(super) names: VarNames,
+pub(in crate::formats) struct Reader<R> {
+    pub(in crate::formats) tokens: Tokens<R>,
+    pub(in crate::formats) names: VarNames,
     /// A token read but not yet used.
-    pub(super) peeked: Option<Token>,
+    pub(in crate::formats) peeked: Option<Token>,
 }
 
-/// Words that are keywords, not variable names, where both could stand.
+/// Words that are keywords, not variable names, where both could stand (those of OPB
+/// files and of the proofs that read their constraints with these tokens).
 const KEYWORDS: &[&str] = &[
     "pol",
     "rup",
@@ -175,15 +177,18 @@ const KEYWORDS: &[&str] = &[
 ];
 
 impl<R: BufRead> Reader<R> {
-    pub(super) fn line(&self) -> usize {
+    pub(in crate::formats) fn line(&self) -> usize {
         self.tokens.line
     }
 
-    pub(super) fn fail<T>(&self, message: impl Into<String>) -> Result<T, VeriPbError> {
+    pub(in crate::formats) fn fail<T>(
+        &self,
+        message: impl Into<String>,
+    ) -> Result<T, PbSyntaxError> {
         error(self.line(), message)
     }
 
-    pub(super) fn next(&mut self) -> Result<Option<Token>, VeriPbError> {
+    pub(in crate::formats) fn next(&mut self) -> Result<Option<Token>, PbSyntaxError> {
         if let Some(token) = self.peeked.take() {
             return Ok(Some(token));
         }
@@ -222,21 +227,25 @@ impl<R: BufRead> Reader<R> {
         Ok(Some(token))
     }
 
-    pub(super) fn peek(&mut self) -> Result<Option<&Token>, VeriPbError> {
+    pub(in crate::formats) fn peek(&mut self) -> Result<Option<&Token>, PbSyntaxError> {
         if self.peeked.is_none() {
             self.peeked = self.next()?;
         }
         Ok(self.peeked.as_ref())
     }
 
-    pub(super) fn expect_next(&mut self, what: &str) -> Result<Token, VeriPbError> {
+    pub(in crate::formats) fn expect_next(&mut self, what: &str) -> Result<Token, PbSyntaxError> {
         match self.next()? {
             Some(token) => Ok(token),
             None => self.fail(format!("the file ends where {what} should follow")),
         }
     }
 
-    pub(super) fn expect(&mut self, wanted: Token, what: &str) -> Result<(), VeriPbError> {
+    pub(in crate::formats) fn expect(
+        &mut self,
+        wanted: Token,
+        what: &str,
+    ) -> Result<(), PbSyntaxError> {
         let token = self.expect_next(what)?;
         if token == wanted {
             Ok(())
@@ -245,12 +254,12 @@ impl<R: BufRead> Reader<R> {
         }
     }
 
-    pub(super) fn expect_word(&mut self, word: &str) -> Result<(), VeriPbError> {
+    pub(in crate::formats) fn expect_word(&mut self, word: &str) -> Result<(), PbSyntaxError> {
         self.expect(Token::Word(word.to_string()), &format!("`{word}`"))
     }
 
     /// `coef lit ... RELATION rhs`, up to and with the relation's right-hand side.
-    pub(super) fn constraint(&mut self) -> Result<Constraint, VeriPbError> {
+    pub(in crate::formats) fn constraint(&mut self) -> Result<Constraint, PbSyntaxError> {
         let mut terms = Vec::new();
         loop {
             match self.expect_next("a constraint")? {
@@ -289,16 +298,8 @@ impl<R: BufRead> Reader<R> {
         }
     }
 
-    pub(super) fn constraint_id(&self, n: i64) -> Result<ConstraintId, VeriPbError> {
-        match n {
-            0 => self.fail("constraint ID 0 does not exist"),
-            n if n > 0 => Ok(ConstraintId::Absolute(n as u64)),
-            n => Ok(ConstraintId::Back(n.unsigned_abs())),
-        }
-    }
-
     /// Literals up to (not including) a `;` or `:`.
-    pub(super) fn literals(&mut self) -> Result<Vec<Lit>, VeriPbError> {
+    pub(in crate::formats) fn literals(&mut self) -> Result<Vec<Lit>, PbSyntaxError> {
         let mut literals = Vec::new();
         while let Some(Token::Literal(lit)) = self.peek()? {
             literals.push(*lit);
@@ -306,17 +307,9 @@ impl<R: BufRead> Reader<R> {
         }
         Ok(literals)
     }
-
-    pub(super) fn positive(&self, n: i64, what: &str) -> Result<u64, VeriPbError> {
-        if n > 0 {
-            Ok(n as u64)
-        } else {
-            self.fail(format!("{what} must be a positive integer, not {n}"))
-        }
-    }
 }
 
-pub(super) fn describe(token: &Token) -> String {
+pub(in crate::formats) fn describe(token: &Token) -> String {
     match token {
         Token::Semicolon => "`;`".into(),
         Token::Colon => "`:`".into(),
