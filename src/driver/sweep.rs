@@ -2,14 +2,14 @@
 //! established, time), in a deterministic order that `--shard I/N` splits and [`merge`]
 //! puts back together.
 //!
-//! A packing model must be an open box (`width` and `height`, no blocked cell): the sweep
-//! keeps its pieces and goal and changes the box, over every `width x height` with `width
-//! <= height` in the ranges (a box and its transpose have the same answer). Maximum
-//! packings run natively take each width's tallest box first and read the shorter boxes off
-//! its Russian-doll table ([`solve_with_sub_boxes`]). A queens model must be an empty square
-//! board (`size = N`): the sweep changes N.
+//! Each family says which sizes it sweeps over, how its model is resized and how a shard's
+//! instances are solved ([`SweepFamily`], in a file of its name in `sweep/`): a packing
+//! model must be an open box (`width` and `height`, no blocked cell), swept over every
+//! `width x height` with `width <= height` in the ranges (a box and its transpose have the
+//! same answer), its maximum packings run natively reading the shorter boxes of a width off
+//! the tallest one's Russian-doll table; a queens model must be an empty square board
+//! (`size = N`), swept over N; a chess model an empty board, square or not.
 
-use std::collections::HashMap;
 use std::ops::RangeInclusive;
 use std::time::Duration;
 
@@ -18,12 +18,13 @@ use serde::{Deserialize, Serialize};
 use crate::base::error::{NamesSettings, Setting};
 use crate::base::shard::{Shard, ShardFiles, ShardSet, ShardSetError};
 use crate::base::{Control, Evidence, Goal};
-use crate::driver::combine::BoxTable;
-use crate::driver::{solve, solve_with_sub_boxes, Backend, Outcome, SolveError};
-use crate::puzzle::chess::Chess;
-use crate::puzzle::packing::PackingKind;
-use crate::puzzle::queens::Queens;
-use crate::puzzle::Puzzle;
+use crate::driver::{solve, Backend, Outcome, SolveError};
+use crate::puzzle::{each_family, Family, Puzzle};
+
+mod chess;
+mod dissection;
+mod packing;
+mod queens;
 
 /// The sizes a sweep visits.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -298,49 +299,88 @@ pub enum SweepError {
     Solve(#[from] SolveError),
 }
 
+/// What a family answers for a sweep: the sizes it can be swept over, its model resized to
+/// each, and how a shard's instances are solved. Each family implements it once, in a
+/// file of its name in `sweep/`; [`sweep`] dispatches over the registration list.
+pub trait SweepFamily: Family + Into<Puzzle> {
+    /// Checks that the model can be swept over `axes`, saying why not.
+    fn check_sweepable(&self, axes: &SweepAxes) -> Result<(), NotSweepable>;
+
+    /// The model resized to `instance` (of axes [`SweepFamily::check_sweepable`] accepted).
+    fn resized(&self, instance: Instance) -> Self;
+
+    /// Solves this shard's instances (`owned`: each with its index in the sweep) and gives
+    /// their rows in sweep order, handing each to the run as it is done; by default each
+    /// instance on its own ([`solve_each`]).
+    fn sweep_rows(
+        &self,
+        owned: &[(usize, Instance)],
+        run: &mut SweepRun<'_>,
+    ) -> Result<Vec<SweepRow>, SolveError> {
+        solve_each(self, owned, run)
+    }
+}
+
+/// What every instance of a sweep is run with: the backend, each instance's own time
+/// limit, the stop signal (Ctrl-C) and where each finished row goes.
+pub struct SweepRun<'a> {
+    /// The backend.
+    pub backend: Backend,
+    time_limit: Option<Duration>,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    row_done: &'a mut dyn FnMut(&SweepRow),
+}
+
+impl SweepRun<'_> {
+    /// A fresh control for one instance: its own time limit, the sweep's stop signal.
+    pub fn control(&self) -> Control {
+        Control::new(self.stop.clone(), self.time_limit)
+    }
+
+    /// Whether the sweep was stopped (the rows not run are left out).
+    pub fn stopped(&self) -> bool {
+        self.stop.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// The row of instance `index` is done: handed on, and returned.
+    pub fn done(&mut self, index: usize, instance: Instance, outcome: &Outcome) -> SweepRow {
+        let row = SweepRow::of(index, instance, outcome);
+        (self.row_done)(&row);
+        row
+    }
+}
+
+/// The rows of a family that shares nothing between instances: each instance resized,
+/// solved on its own and reported in order, until the sweep is stopped.
+pub fn solve_each<F: SweepFamily>(
+    family: &F,
+    owned: &[(usize, Instance)],
+    run: &mut SweepRun<'_>,
+) -> Result<Vec<SweepRow>, SolveError> {
+    let mut rows = Vec::new();
+    for &(index, instance) in owned {
+        if run.stopped() {
+            break;
+        }
+        let puzzle = family.resized(instance).into();
+        let outcome = solve(&puzzle, run.backend, SWEEP_GOAL, &run.control())?;
+        rows.push(run.done(index, instance, &outcome));
+    }
+    Ok(rows)
+}
+
+/// What every instance is solved for: without an objective (a tiling) Maximise asks for
+/// any solution.
+const SWEEP_GOAL: Goal = Goal::Maximise;
+
 /// Checks that `puzzle` can be swept over `axes`, saying why not.
 pub fn check_sweepable(puzzle: &Puzzle, axes: &SweepAxes) -> Result<(), NotSweepable> {
-    match (puzzle, axes) {
-        (Puzzle::Packing(p), SweepAxes::Boxes { .. }) => {
-            if p.blocked.iter().any(|&b| b) {
-                Err(NotSweepable::PackingRegion)
-            } else {
-                Ok(())
-            }
-        }
-        (Puzzle::Packing(_), SweepAxes::Sizes(_)) => Err(NotSweepable::PackingBySize),
-        (Puzzle::Queens(q), SweepAxes::Sizes(_)) => {
-            if q.width == q.height && q.free.iter().all(|&f| f) {
-                Ok(())
-            } else {
-                Err(NotSweepable::QueensObstacles)
-            }
-        }
-        (Puzzle::Queens(_), SweepAxes::Boxes { .. }) => Err(NotSweepable::QueensByBox),
-        (Puzzle::Dissection(_), _) => Err(NotSweepable::Dissection),
-        (Puzzle::Chess(c), _) => {
-            if c.free.iter().all(|&f| f) {
-                Ok(())
-            } else {
-                Err(NotSweepable::ChessObstacles)
-            }
-        }
-    }
+    each_family!(puzzle, p => p.check_sweepable(axes))
 }
 
 /// The model resized to `instance`.
 pub(crate) fn resized(puzzle: &Puzzle, instance: Instance) -> Puzzle {
-    match puzzle {
-        Puzzle::Packing(p) => Puzzle::Packing(p.open_box(instance.width, instance.height)),
-        Puzzle::Queens(_) => Puzzle::Queens(Queens::empty(instance.width)),
-        Puzzle::Chess(c) => Puzzle::Chess(Chess::empty(
-            instance.width,
-            instance.height,
-            c.piece,
-            c.question,
-        )),
-        Puzzle::Dissection(_) => unreachable!("checked by check_sweepable"),
-    }
+    each_family!(puzzle, p => p.resized(instance).into())
 }
 
 /// Runs the sweep (this shard's rows), calling `row_done` after each row. Each instance gets
@@ -363,80 +403,13 @@ pub fn sweep(
         .enumerate()
         .filter(|&(index, _)| options.shard.is_none_or(|s| s.owns(index)))
         .collect();
-    let stopped = || stop.load(std::sync::atomic::Ordering::Relaxed);
-    // Without an objective (a tiling) Maximise asks for any solution.
-    let goal = Goal::Maximise;
-    let control = || Control::new(stop.clone(), options.time_limit);
-    // A maximum packing of a box run natively also settles the boxes of its width with fewer
-    // rows (the last rows of its Russian-doll table), so each width's boxes are run tallest
-    // first and the shorter ones read off where settled; rows still come in sweep order.
-    let reuse = backend == Backend::Native
-        && matches!(puzzle, Puzzle::Packing(p) if p.kind == PackingKind::Maximise);
-    // Boxes the searches could not settle get what cutting them into settled boxes gives.
-    let mut table = match puzzle {
-        Puzzle::Packing(p) => BoxTable::for_pieces(p),
-        Puzzle::Queens(_) | Puzzle::Dissection(_) | Puzzle::Chess(_) => None,
+    let mut run = SweepRun {
+        backend,
+        time_limit: options.time_limit,
+        stop,
+        row_done: &mut row_done,
     };
-    let mut rows = Vec::new();
-    // With reuse, a group is a width's boxes; otherwise each instance is a group of its own.
-    let groups: Vec<&[(usize, Instance)]> = if reuse {
-        owned.chunk_by(|a, b| a.1.width == b.1.width).collect()
-    } else {
-        owned.chunks(1).collect()
-    };
-    for group in groups {
-        if stopped() {
-            break;
-        }
-        let mut settled: HashMap<usize, Outcome> = HashMap::new();
-        let mut group_outcomes = Vec::new();
-        for &(index, instance) in group.iter().rev() {
-            let outcome = match settled.remove(&instance.height) {
-                Some(outcome) => outcome,
-                // Stopped: the rows already settled are still reported.
-                None if stopped() => continue,
-                None if reuse => {
-                    let Puzzle::Packing(packing) = resized(puzzle, instance) else {
-                        unreachable!("a packing model resizes to a packing")
-                    };
-                    // What the boxes of its last rows can hold at most, from the narrower
-                    // boxes already settled (turned): the search skips what cannot rise.
-                    let row_bounds = table
-                        .as_ref()
-                        .map_or_else(Vec::new, |t| t.row_bounds(instance.width, instance.height));
-                    let (outcome, smaller) =
-                        solve_with_sub_boxes(&packing, &control(), &row_bounds)?;
-                    for (sub, sub_outcome) in smaller {
-                        if let Some(table) = &mut table {
-                            table.record_outcome(sub.width, sub.height, &sub_outcome);
-                        }
-                        if sub.width == instance.width {
-                            settled.insert(sub.height, sub_outcome);
-                        }
-                    }
-                    outcome
-                }
-                None => solve(&resized(puzzle, instance), backend, goal, &control())?,
-            };
-            if let Some(table) = &mut table {
-                table.record_outcome(instance.width, instance.height, &outcome);
-            }
-            group_outcomes.push((index, instance, outcome));
-        }
-        // Shortest first, so that each improved box is recorded before the taller ones use it.
-        for (index, instance, mut outcome) in group_outcomes.into_iter().rev() {
-            if let Some(table) = table.as_mut().filter(|_| !outcome.status.is_proven()) {
-                let Puzzle::Packing(packing) = resized(puzzle, instance) else {
-                    unreachable!("only packings have a box table")
-                };
-                outcome = table.improve(&packing, outcome)?;
-                table.record_outcome(instance.width, instance.height, &outcome);
-            }
-            let row = SweepRow::of(index, instance, &outcome);
-            row_done(&row);
-            rows.push(row);
-        }
-    }
+    let rows = each_family!(puzzle, p => p.sweep_rows(&owned, &mut run))?;
     Ok(SweepReport {
         command: "sweep".into(),
         model: model.to_string(),

@@ -66,6 +66,14 @@ pub trait Family: Clone + std::fmt::Debug + PartialEq + Eq + Sized {
     fn solution_json(&self, solution: &Self::Solution) -> serde_json::Value;
 }
 
+/// A family's own solutions among every family's: implemented for each family by the
+/// registration list, so that code generic over a family can take its solutions out of a
+/// [`Solution`](super::Solution).
+pub trait OwnSolution: Family {
+    /// The family's solution inside `solution`, when it is one of this family.
+    fn own(solution: &super::Solution) -> Option<&Self::Solution>;
+}
+
 /// Row-major `cells` of a grid `width` wide as text, rows joined by `/`: `on` where a cell
 /// is set, `off` where not (for [`Family::canonical_text`]).
 pub fn cells_text(width: usize, cells: &[bool], on: char, off: char) -> String {
@@ -83,8 +91,8 @@ pub fn digits(n: usize) -> u64 {
 
 /// The registration list's expansion: the [`Puzzle`](super::Puzzle) and
 /// [`Solution`](super::Solution) enums (a variant per family), their dispatch to
-/// [`Family`], the conversions from each family's types, the loader's kinds, and the
-/// `each_family!` macro.
+/// [`Family`], the conversions from each family's types (and [`OwnSolution`] back), the
+/// loader's kinds, and the `each_family!` macro.
 macro_rules! families {
     ($( $(#[doc = $doc:literal])* $name:ident($puzzle:ty, $solution:ty) ),+ $(,)?) => {
         /// A puzzle instance of any family.
@@ -109,6 +117,16 @@ macro_rules! families {
             impl From<$solution> for Solution {
                 fn from(solution: $solution) -> Solution {
                     Solution::$name(solution)
+                }
+            }
+
+            impl $crate::puzzle::family::OwnSolution for $puzzle {
+                fn own(solution: &Solution) -> Option<&$solution> {
+                    #[allow(unreachable_patterns)]
+                    match solution {
+                        Solution::$name(own) => Some(own),
+                        _ => None,
+                    }
                 }
             }
         )+

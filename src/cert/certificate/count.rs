@@ -39,7 +39,6 @@
 //! `check` verifies by the puzzle's rules on every member it expands).
 
 use super::read::{check_encoding, failed, CheckedFolder};
-use super::tiling::write_tiling_proof;
 use super::write::{record_answer, Folder, ProofSolver, Record};
 use super::{
     certificate_cnf, CheckError, Checked, Claim, Manifest, ProveError, COUNT_REFUTATION, CUTS_FILE,
@@ -48,16 +47,21 @@ use super::{
 use crate::base::error::{InputError, Setting};
 use crate::base::{plural, Control};
 use crate::driver::{enumerate, Backend, EnumerateOptions, Misuse};
-use crate::engines::cover_proof::MAX_CELLS;
+use crate::encode::Cnf;
 use crate::formats::solutions::{read_solutions, write_solutions};
 use crate::geometry::board::Board;
 use crate::model::{Assignment, Lit, Model, Var};
-use crate::puzzle::packing::PackingKind;
-use crate::puzzle::{Puzzle, Solution};
+use crate::puzzle::family::OwnSolution;
+use crate::puzzle::{each_family, Family, Puzzle};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Instant;
+
+mod chess;
+mod dissection;
+mod packing;
+mod queens;
 
 pub use super::write::DEFAULT_MAX_LISTED;
 
@@ -84,69 +88,83 @@ pub enum CountingError {
     NoClasses,
 }
 
+/// What a family answers for a count certificate: the model its count is certified on,
+/// how its solutions are listed, and whether a search of its own writes the refutation.
+/// Each family implements it once, in a file of its name in `count/`; the certificates
+/// dispatch over the registration list.
+pub trait CertFamily: OwnSolution {
+    /// The counting model; `unique` asks for its symmetry group.
+    fn counting(&self, unique: bool) -> Result<Counting, CountingError>;
+
+    /// How the family's solutions are listed.
+    fn listing(&self) -> Listing<Self>;
+
+    /// Writes the count's refutation (`job`) by a search of the family's own, when it has
+    /// one for this instance; `None` (the default) leaves it to a SAT solver. Asked only
+    /// when no solver is named.
+    fn own_refutation(
+        &self,
+        _job: &RefutationJob<'_>,
+    ) -> Option<Result<OwnRefutation, ProveError>> {
+        None
+    }
+}
+
+/// How a family's solutions are listed for a count certificate.
+pub enum Listing<F: Family> {
+    /// By the family's native count (its native search), each solution turned into an
+    /// assignment of the counting model by the function.
+    Native(fn(&F, &F::Solution) -> Assignment),
+    /// By varisat's enumeration of the counting model, projected on its decision variables.
+    Varisat {
+        /// What the decision variables are, in words ("part variables").
+        variables: &'static str,
+        /// What the solutions are, in words ("dissections").
+        solutions: &'static str,
+    },
+}
+
+/// How a count's solutions were listed, and what the native count said.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Listed {
+    /// By the native search, which counted `count` solutions.
+    Native { count: u64 },
+    /// By varisat's enumeration on the decision variables (`variables` in words).
+    Varisat { variables: &'static str },
+}
+
+/// A count's refutation to write: the CNF, what it was built from, and where it goes.
+pub struct RefutationJob<'a> {
+    /// The counting model.
+    pub model: &'a Model,
+    /// The CNF: the model, the cuts and one blocking clause per listed solution.
+    pub cnf: &'a Cnf,
+    /// The listed solutions, class members expanded, as sorted true model variables.
+    pub listed: &'a [Vec<usize>],
+    /// The refutation's LRAT file.
+    pub path: &'a Path,
+    /// The limits of the run.
+    pub control: &'a Control,
+}
+
+/// A refutation a family's own search wrote.
+pub struct OwnRefutation {
+    /// The search, for the manifest.
+    pub search: &'static str,
+    /// The search's nodes.
+    pub nodes: u64,
+}
+
 impl Counting {
     /// The counting model of `puzzle`; `unique` asks for its symmetry group.
     pub fn of(puzzle: &Puzzle, unique: bool) -> Result<Counting, CountingError> {
-        match puzzle {
-            Puzzle::Queens(board) => Ok(Counting::of_board(puzzle, &board.board())),
-            Puzzle::Chess(chess) => Ok(Counting::of_board(puzzle, &chess.board())),
-            Puzzle::Packing(packing) => {
-                if packing.kind != PackingKind::Tile {
-                    return Err(CountingError::Maximising);
-                }
-                let model = packing.compile_with(false);
-                let placements = &packing.instance.placements;
-                let index: HashMap<(usize, &[usize]), usize> = placements
-                    .iter()
-                    .enumerate()
-                    .map(|(i, p)| ((p.piece, p.cells.as_slice()), i))
-                    .collect();
-                // A cell map of the box that maps the instance onto itself maps every
-                // placement to one of the same piece (`symmetries` keeps only those).
-                let group = crate::driver::packing::symmetries(packing)
-                    .into_iter()
-                    .map(|map| {
-                        placements
-                            .iter()
-                            .map(|p| {
-                                let mut cells: Vec<usize> =
-                                    p.cells.iter().map(|&c| map[c]).collect();
-                                cells.sort_unstable();
-                                index[&(p.piece, cells.as_slice())]
-                            })
-                            .collect()
-                    })
-                    .collect();
-                Ok(Counting {
-                    decision: vec![true; model.num_vars()],
-                    model,
-                    group,
-                })
-            }
-            Puzzle::Dissection(shape) => {
-                if unique {
-                    return Err(CountingError::NoClasses);
-                }
-                let model = puzzle.compile();
-                let mut decision = vec![false; model.num_vars()];
-                for var in shape.solution_vars() {
-                    decision[var.index()] = true;
-                }
-                let identity = (0..model.num_vars()).collect();
-                Ok(Counting {
-                    model,
-                    decision,
-                    group: vec![identity],
-                })
-            }
-        }
+        each_family!(puzzle, p => p.counting(unique))
     }
 
-    /// The counting model of a placement puzzle on `board` (queens, chess pieces): one
-    /// variable per free cell, every one deciding, and the board's symmetries as maps of
-    /// those variables.
-    fn of_board(puzzle: &Puzzle, board: &Board) -> Counting {
-        let model = puzzle.compile();
+    /// The counting model of a placement puzzle on `board` (queens, chess pieces) compiled
+    /// to `model`: one variable per free cell, every one deciding, and the board's
+    /// symmetries as maps of those variables.
+    pub(super) fn of_board(model: Model, board: &Board) -> Counting {
         let free: Vec<usize> = (0..board.free.len()).filter(|&c| board.free[c]).collect();
         let var_of_cell = var_of_cell(&board.free);
         let group = board
@@ -263,15 +281,14 @@ fn classes_words(classes: &BTreeMap<usize, u64>) -> String {
 }
 
 /// Every solution of `puzzle` at `value` (the optimum, or `None`), as sorted true model
-/// variables: listed natively (queens, tilings) or by varisat enumeration on the part
-/// variables (dissections), each verified by the puzzle's rules here.
+/// variables, listed as its family lists them ([`CertFamily::listing`]) and each verified by
+/// the puzzle's rules here; and how they were listed.
 fn list_solutions(
     puzzle: &Puzzle,
     counting: &Counting,
     value: Option<usize>,
     control: &Control,
-) -> Result<Vec<Vec<usize>>, ProveError> {
-    let stopped = || ProveError::Stopped(control.reason());
+) -> Result<(Vec<Vec<usize>>, Listed), ProveError> {
     let mut listed: Vec<Vec<usize>> = Vec::new();
     let mut wrong: Option<String> = None;
     let mut keep = |assignment: &Assignment| {
@@ -298,41 +315,13 @@ fn list_solutions(
         );
         true
     };
-    match puzzle {
-        Puzzle::Dissection(shape) => {
-            let decision: Vec<Var> = shape.solution_vars();
-            let found = crate::oracle::varisat::enumerate(
-                &counting.model,
-                &decision,
-                None,
-                control,
-                &mut keep,
-            )
-            .map_err(|e| ProveError::Internal(format!("listing the dissections: {e}")))?;
-            if found.is_some_and(|f| !f.complete) {
-                return Err(stopped());
-            }
-        }
-        Puzzle::Queens(_) | Puzzle::Packing(_) | Puzzle::Chess(_) => {
-            let options = EnumerateOptions {
-                list: true,
-                ..EnumerateOptions::default()
-            };
-            let outcome = enumerate(puzzle, Backend::Native, &options, control, &mut |s| {
-                let assignment = assignment_of(puzzle, s);
-                keep(&assignment);
-            })
-            .map_err(|e| ProveError::Internal(format!("listing the solutions: {e}")))?;
-            if !outcome.complete {
-                return Err(stopped());
-            }
-            if outcome.count != listed.len() as u64 && wrong.is_none() {
-                return Err(ProveError::Internal(format!(
-                    "the native count is {} but {} solutions were listed",
-                    outcome.count,
-                    listed.len()
-                )));
-            }
+    let listed_by = each_family!(puzzle, p => list(p, puzzle, counting, control, &mut keep))?;
+    if let Listed::Native { count } = listed_by {
+        if count != listed.len() as u64 && wrong.is_none() {
+            return Err(ProveError::Internal(format!(
+                "the native count is {count} but {} solutions were listed",
+                listed.len()
+            )));
         }
     }
     if let Some(error) = wrong {
@@ -341,7 +330,7 @@ fn list_solutions(
         )));
     }
     listed.sort();
-    Ok(listed)
+    Ok((listed, listed_by))
 }
 
 /// The model variable of each free cell of a board (row-major, as the queens and chess
@@ -354,22 +343,60 @@ fn var_of_cell(free: &[bool]) -> Vec<usize> {
     var_of_cell
 }
 
-/// The model assignment of a native solution of queens, chess pieces or a tiling.
-fn assignment_of(puzzle: &Puzzle, solution: &Solution) -> Assignment {
-    match (puzzle, solution) {
-        (Puzzle::Queens(board), Solution::Queens(queens)) => {
-            let var_of_cell = var_of_cell(&board.free);
-            let mut values = vec![false; board.free.iter().filter(|&&f| f).count()];
-            for &(x, y) in &queens.queens {
-                values[var_of_cell[y * board.width + x]] = true;
+/// Lists the solutions of `family` (`puzzle`) as the family lists them, each handed to
+/// `keep` as an assignment of the counting model (a listing stops when `keep` says false).
+fn list<F: CertFamily>(
+    family: &F,
+    puzzle: &Puzzle,
+    counting: &Counting,
+    control: &Control,
+    keep: &mut dyn FnMut(&Assignment) -> bool,
+) -> Result<Listed, ProveError> {
+    let stopped = || ProveError::Stopped(control.reason());
+    match family.listing() {
+        Listing::Native(assignment_of) => {
+            let options = EnumerateOptions {
+                list: true,
+                ..EnumerateOptions::default()
+            };
+            let outcome = enumerate(puzzle, Backend::Native, &options, control, &mut |s| {
+                let own = F::own(s).expect("the native listing gives the puzzle's own solutions");
+                keep(&assignment_of(family, own));
+            })
+            .map_err(|e| ProveError::Internal(format!("listing the solutions: {e}")))?;
+            if !outcome.complete {
+                return Err(stopped());
             }
-            Assignment::new(values)
+            Ok(Listed::Native {
+                count: outcome.count,
+            })
         }
-        (Puzzle::Packing(packing), Solution::Packing(tiling)) => {
-            crate::driver::packing::assignment_of(packing, tiling)
+        Listing::Varisat {
+            variables,
+            solutions,
+        } => {
+            let decision: Vec<Var> = (0..counting.decision.len())
+                .filter(|&v| counting.decision[v])
+                .map(Var::from_index)
+                .collect();
+            let found =
+                crate::oracle::varisat::enumerate(&counting.model, &decision, None, control, keep)
+                    .map_err(|e| ProveError::Internal(format!("listing the {solutions}: {e}")))?;
+            if found.is_some_and(|f| !f.complete) {
+                return Err(stopped());
+            }
+            Ok(Listed::Varisat { variables })
         }
-        (Puzzle::Chess(chess), Solution::Chess(placement)) => chess.assignment_of(placement),
-        _ => unreachable!("the native listing of a puzzle gives its own kind of solution"),
+    }
+}
+
+impl Listed {
+    /// How the solutions were listed, in the manifest's words.
+    fn words(&self) -> String {
+        match self {
+            Listed::Native { .. } => "native search".to_string(),
+            Listed::Varisat { variables } => format!("varisat enumeration on the {variables}"),
+        }
     }
 }
 
@@ -432,7 +459,7 @@ pub(super) fn record(
     };
     let value = optimum.as_ref().map(|(v, _)| *v);
 
-    let solutions = list_solutions(puzzle, &counting, value, control)?;
+    let (solutions, listed_by) = list_solutions(puzzle, &counting, value, control)?;
     let count = solutions.len() as u64;
     if count != estimate.count {
         return Err(ProveError::Internal(format!(
@@ -485,29 +512,35 @@ pub(super) fn record(
     let cuts = collect_cuts(&counting.model, value, &blocked, control, &mut folder)?;
     let (cnf, text, entry) = certificate_cnf(&counting.model, value, &cuts, &blocked);
     let mut search_nodes = None;
-    let solver = match (puzzle, &options.solver) {
-        // A tiling's count: the exact-cover search writes the refutation (CDCL solvers do
-        // not refute the pentominoes' in ten minutes); an external solver when one is named.
-        (Puzzle::Packing(packing), None) if packing.width * packing.height <= MAX_CELLS => {
+    // A search of the family's own may write the refutation (a tiling's count: CDCL solvers
+    // do not refute the pentominoes' in ten minutes); an external solver when one is named.
+    let own = match &options.solver {
+        None => {
             let path = folder.dir.join(COUNT_REFUTATION.lrat.1);
-            let stats =
-                write_tiling_proof(packing, &counting.model, &cnf, &listed, &path, control)?;
-            search_nodes = Some(stats.nodes);
-            ProofSolver::Search {
-                name: "puzzlec's exact-cover search",
-            }
+            let job = RefutationJob {
+                model: &counting.model,
+                cnf: &cnf,
+                listed: &listed,
+                path: &path,
+                control,
+            };
+            each_family!(puzzle, p => p.own_refutation(&job)).transpose()?
         }
-        _ => ProofSolver::of(options),
+        Some(_) => None,
+    };
+    let solver = match own {
+        Some(own) => {
+            search_nodes = Some(own.nodes);
+            ProofSolver::Search { name: own.search }
+        }
+        None => ProofSolver::of(options),
     };
     let lemmas =
         solver.write_refutation(&cnf, &text, &entry, COUNT_REFUTATION, control, &mut folder)?;
     let mut how = format!(
         "{} listed ({}) and verified by the puzzle's rules; {} refuted \"{}\" ({}), checked by {}",
         plural(count, "solution"),
-        match puzzle {
-            Puzzle::Dissection(_) => "varisat enumeration on the part variables",
-            Puzzle::Queens(_) | Puzzle::Packing(_) | Puzzle::Chess(_) => "native search",
-        },
+        listed_by.words(),
         solver.name(),
         entry.refuted.as_deref().unwrap_or_default(),
         plural(entry.clauses as u64, "clause"),
