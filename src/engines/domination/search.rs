@@ -2,13 +2,16 @@
 //! when independent). A depth-first search with a fixed number of pieces branches on the
 //! unguarded square with the fewest allowed guards, over those guards, and takes each
 //! guard out of the later branches, so that every placement lies in exactly one branch.
-//! The disjoint-squares, coverage and fractional bounds prune; at the root, guards that a symmetry
-//! fixing the branched square maps onto an earlier guard are skipped. The fewest is found
-//! by raising the number of pieces from the root's lower bound until a placement exists.
+//! The disjoint-squares, coverage and fractional bounds prune; with two pieces left an
+//! exact test replaces them, and with one the last piece's squares are computed outright.
+//! A node keeps the symmetries that fix it (its pieces as a set and its allowed squares):
+//! of the moves in one orbit only the first is searched, and the later branches leave out
+//! the whole orbit. The fewest is found by raising the number of pieces from the root's
+//! lower bound until a placement exists.
 
 use super::bitset::{self, Neighbourhoods};
 use super::bounds::{self, Scratch};
-use super::symmetry::first_of_orbits;
+use super::symmetry::Group;
 use super::{Answer, Instance};
 use crate::base::Control;
 
@@ -47,9 +50,13 @@ pub(crate) struct Cover<'a> {
     /// allowed).
     gain: Vec<usize>,
     scratch: Scratch,
+    /// Scratch: the squares that could still take the last piece.
+    common: Vec<u64>,
+    /// Each depth's symmetry group: the maps that fix the node (its pieces as a set and
+    /// its allowed squares), so that of the moves in one orbit only the first is searched.
+    groups: Vec<Group>,
     placed: Vec<usize>,
-    /// Skip root branches that a symmetry maps onto earlier ones (deciding only: a count
-    /// must see every placement).
+    /// Use the board's symmetries (deciding only: a count must see every placement).
     pub(crate) break_symmetry: bool,
     /// Record nodes at this depth (and leaves above it) as prefixes instead of searching.
     pub(crate) cut: Option<usize>,
@@ -80,6 +87,8 @@ impl<'a> Cover<'a> {
             ranked: Vec::new(),
             gain: vec![0; instance.free_squares()],
             scratch: Scratch::new(words),
+            common: vec![0; words],
+            groups: vec![Group::IDENTITY; pieces + 2],
             placed: Vec::new(),
             break_symmetry: false,
             cut: None,
@@ -96,6 +105,11 @@ impl<'a> Cover<'a> {
     pub(crate) fn run(&mut self, prefix: &Prefix) -> bool {
         self.placed.clone_from(&prefix.placed);
         self.levels[0].copy_from_slice(&prefix.sets);
+        self.groups[0] = if self.break_symmetry && prefix.placed.is_empty() {
+            self.instance.symmetries.all()
+        } else {
+            Group::IDENTITY
+        };
         self.node(0)
     }
 
@@ -125,6 +139,129 @@ impl<'a> Cover<'a> {
         if left == 0 {
             return false;
         }
+        let mut order = std::mem::take(&mut self.order[d]);
+        order.clear();
+        let open = match left {
+            1 => self.last_piece(d, &mut order),
+            2 => self.two_pieces(d) && self.branching(d, left, &mut order, false),
+            _ => self.branching(d, left, &mut order, true),
+        };
+        if !open {
+            self.order[d] = order;
+            return false;
+        }
+        let group = self.groups[d];
+        let symmetries = &self.instance.symmetries;
+        for &c in &order {
+            if !bitset::contains(&self.levels[d][w..], c) {
+                // An image of an earlier move under the node's group: its subtree is the
+                // image of one already searched.
+                continue;
+            }
+            let (above, below) = self.levels.split_at_mut(d + 1);
+            let (here, next) = (&above[d], &mut below[0]);
+            let (unguarded, allowed) = here.split_at(w);
+            let (next_unguarded, next_allowed) = next.split_at_mut(w);
+            near.minus_into(c, unguarded, next_unguarded);
+            if self.independent {
+                near.minus_into(c, allowed, next_allowed);
+            } else {
+                next_allowed.copy_from_slice(allowed);
+                bitset::remove(next_allowed, c);
+            }
+            self.groups[d + 1] = if group.is_trivial() {
+                group
+            } else {
+                symmetries.stabiliser(group, c)
+            };
+            self.placed.push(c);
+            let stop = self.node(d + 1);
+            self.placed.pop();
+            if stop {
+                self.order[d] = order;
+                return true;
+            }
+            // Later branches hold no piece on `c`, nor on its images: every placement with
+            // one was seen, or an image of it was.
+            let allowed = &mut self.levels[d][w..];
+            if group.is_trivial() {
+                bitset::remove(allowed, c);
+            } else {
+                for image in symmetries.orbit(group, c) {
+                    bitset::remove(allowed, image);
+                }
+            }
+        }
+        self.order[d] = order;
+        false
+    }
+
+    /// With one piece left: the allowed squares that guard every unguarded square, in
+    /// `order`; whether there is one.
+    fn last_piece(&mut self, d: usize, order: &mut Vec<usize>) -> bool {
+        let w = self.words;
+        let (unguarded, allowed) = self.levels[d].split_at(w);
+        let common = &mut self.common;
+        common.copy_from_slice(allowed);
+        for u in bitset::ones(unguarded) {
+            for (k, &word) in self.near.set(u).iter().enumerate() {
+                common[k] &= word;
+            }
+            if bitset::is_empty(common) {
+                return false;
+            }
+        }
+        order.extend(bitset::ones(common));
+        true
+    }
+
+    /// With two pieces left: whether two allowed squares guard every unguarded square (a
+    /// necessary condition; the branching below finds them).
+    fn two_pieces(&mut self, d: usize) -> bool {
+        let w = self.words;
+        let near = self.near;
+        let (unguarded, allowed) = self.levels[d].split_at(w);
+        let Some((_, s)) = bitset::ones(unguarded)
+            .map(|s| (near.count_in(s, allowed), s))
+            .min()
+        else {
+            return true;
+        };
+        let common = &mut self.common;
+        'first: for &a in near.list(s) {
+            let a = a as usize;
+            if !bitset::contains(allowed, a) {
+                continue;
+            }
+            if self.independent {
+                near.minus_into(a, allowed, common);
+            } else {
+                common.copy_from_slice(allowed);
+            }
+            let reach = near.set(a);
+            for u in bitset::ones(unguarded) {
+                if bitset::contains(reach, u) {
+                    continue;
+                }
+                for (k, &word) in near.set(u).iter().enumerate() {
+                    common[k] &= word;
+                }
+                if bitset::is_empty(common) {
+                    continue 'first;
+                }
+            }
+            return true;
+        }
+        false
+    }
+
+    /// With two or more pieces left: whether the bounds leave the node open, and if so the
+    /// moves in `order`, the allowed guards of the unguarded square with the fewest (with
+    /// a symmetry group, the fewest orbits of them), the most useful first.
+    fn branching(&mut self, d: usize, left: usize, order: &mut Vec<usize>, bounded: bool) -> bool {
+        let w = self.words;
+        let near = self.near;
+        let (unguarded, allowed) = self.levels[d].split_at(w);
         self.ranked.clear();
         for s in bitset::ones(unguarded) {
             let guards = near.count_in(s, allowed);
@@ -134,14 +271,14 @@ impl<'a> Cover<'a> {
             self.ranked.push((guards, s));
         }
         self.ranked.sort_unstable();
-        if self.ranked.len() > left {
+        if bounded && self.ranked.len() > left {
             let order = self.ranked.iter().map(|&(_, s)| s);
             if bounds::disjoint_squares(near, order, allowed, left, &mut self.scratch) > left {
                 return false;
             }
         }
         bounds::gains(near, unguarded, allowed, &mut self.gain);
-        if self.ranked.len() > left {
+        if bounded && self.ranked.len() > left {
             let need = self.ranked.len();
             if bounds::coverage(&self.gain, allowed, need, left, &mut self.scratch) > left
                 || bounds::fractional(near, unguarded, &self.gain) > left
@@ -149,14 +286,13 @@ impl<'a> Cover<'a> {
                 return false;
             }
         }
-        let root_symmetry = d == 0 && self.break_symmetry;
-        let s = if root_symmetry {
-            self.fewest_orbits(allowed)
-        } else {
+        let group = self.groups[d];
+        let s = if group.is_trivial() {
             self.ranked[0].1
+        } else {
+            self.fewest_orbits(allowed, group)
         };
         // The guards most useful first: a placement is found sooner.
-        let mut order = std::mem::take(&mut self.order[d]);
         let mut gains: Vec<(usize, usize)> = near
             .list(s)
             .iter()
@@ -165,59 +301,29 @@ impl<'a> Cover<'a> {
             .map(|c| (usize::MAX - self.gain[c], c))
             .collect();
         gains.sort_unstable();
-        order.clear();
         order.extend(gains.iter().map(|&(_, c)| c));
-        let first = if root_symmetry {
-            first_of_orbits(&order, &self.instance.symmetries.stabiliser(s))
-        } else {
-            Vec::new()
-        };
-        for (k, &c) in order.iter().enumerate() {
-            if !root_symmetry || first[k] {
-                let (above, below) = self.levels.split_at_mut(d + 1);
-                let (here, next) = (&above[d], &mut below[0]);
-                let (unguarded, allowed) = here.split_at(w);
-                let (next_unguarded, next_allowed) = next.split_at_mut(w);
-                near.minus_into(c, unguarded, next_unguarded);
-                if self.independent {
-                    near.minus_into(c, allowed, next_allowed);
-                } else {
-                    next_allowed.copy_from_slice(allowed);
-                    bitset::remove(next_allowed, c);
-                }
-                self.placed.push(c);
-                let stop = self.node(d + 1);
-                self.placed.pop();
-                if stop {
-                    self.order[d] = order;
-                    return true;
-                }
-            }
-            // Later branches hold no piece on `c`: every placement with one was seen.
-            bitset::remove(&mut self.levels[d][w..], c);
-        }
-        self.order[d] = order;
-        false
+        true
     }
 
-    /// The unguarded square whose allowed guards fall into the fewest orbits under the
-    /// symmetries that fix it: the fewest root branches.
-    fn fewest_orbits(&self, allowed: &[u64]) -> usize {
+    /// The unguarded square whose allowed guards fall into the fewest orbits under
+    /// `group`: the fewest branches.
+    fn fewest_orbits(&self, allowed: &[u64], group: Group) -> usize {
+        let symmetries = &self.instance.symmetries;
         let mut best = (usize::MAX, 0);
+        let mut names = Vec::new();
         for &(_, s) in &self.ranked {
-            let guards: Vec<usize> = self
-                .near
-                .list(s)
-                .iter()
-                .map(|&c| c as usize)
-                .filter(|&c| bitset::contains(allowed, c))
-                .collect();
-            let stabiliser = self.instance.symmetries.stabiliser(s);
-            let orbits = first_of_orbits(&guards, &stabiliser)
-                .iter()
-                .filter(|&&f| f)
-                .count();
-            best = best.min((orbits, s));
+            names.clear();
+            names.extend(
+                self.near
+                    .list(s)
+                    .iter()
+                    .map(|&c| c as usize)
+                    .filter(|&c| bitset::contains(allowed, c))
+                    .map(|c| symmetries.least_image(group, c)),
+            );
+            names.sort_unstable();
+            names.dedup();
+            best = best.min((names.len(), s));
         }
         best.1
     }
