@@ -12,7 +12,13 @@ pub(crate) struct Scratch {
     /// Candidates of the clique being grown.
     candidates: Vec<u64>,
     /// The largest gains seen, in decreasing order.
-    top: Vec<usize>,
+    gains: Vec<usize>,
+    /// The fractional bound's weight of each unguarded square, in its order.
+    weight: Vec<f64>,
+    /// The fractional bound's load of each square.
+    load: Vec<f64>,
+    /// The largest loads seen, in decreasing order.
+    top: Vec<f64>,
 }
 
 impl Scratch {
@@ -21,7 +27,7 @@ impl Scratch {
         Scratch {
             used: vec![0; words],
             candidates: vec![0; words],
-            top: Vec::new(),
+            ..Scratch::default()
         }
     }
 }
@@ -72,7 +78,7 @@ pub(crate) fn coverage(
         return 0;
     }
     let keep = enough + 1;
-    let top = &mut scratch.top;
+    let top = &mut scratch.gains;
     top.clear();
     for c in bitset::ones(allowed) {
         let gain = gain[c];
@@ -95,13 +101,32 @@ pub(crate) fn coverage(
     keep
 }
 
-/// The fractional bound: each unguarded square weighs one over the largest gain of its
-/// allowed guards. The squares one piece guards then weigh at most 1 in all (each weighs
-/// at most one over that piece's gain), so the pieces needed are at least the total
-/// weight: a feasible solution of the covering linear program's dual.
-pub(crate) fn fractional(near: &Neighbourhoods, unguarded: &[u64], gain: &[usize]) -> usize {
-    let mut weight = 0.0f64;
-    for u in bitset::ones(unguarded) {
+/// The fractional bound: a weight on each unguarded square, and the fewest pieces whose
+/// loads (the weight a piece's square guards) add up to the total weight, looking at no
+/// more than `enough + 1` pieces. Any weights give a bound: pieces that guard every
+/// unguarded square carry its weight at least once, so their loads add up to the total.
+/// The weights start at one over the largest gain among a square's guards (a solution of
+/// the covering program's dual: no load above 1) and are then raised, square by square in
+/// the order of `ranked` (fewest guards first), by the least slack of their guards (dual
+/// ascent), which on the queen's graph about closes the gap to the linear program.
+pub(crate) fn fractional(
+    near: &Neighbourhoods,
+    ranked: &[(usize, usize)],
+    allowed: &[u64],
+    gain: &[usize],
+    enough: usize,
+    scratch: &mut Scratch,
+) -> usize {
+    if ranked.is_empty() {
+        return 0;
+    }
+    let Scratch {
+        weight, load, top, ..
+    } = scratch;
+    weight.clear();
+    load.clear();
+    load.resize(gain.len(), 0.0);
+    for &(_, u) in ranked {
         let most = near
             .list(u)
             .iter()
@@ -111,10 +136,54 @@ pub(crate) fn fractional(near: &Neighbourhoods, unguarded: &[u64], gain: &[usize
         if most == 0 {
             return usize::MAX;
         }
-        weight += 1.0 / most as f64;
+        let w = 1.0 / most as f64;
+        weight.push(w);
+        // A guard with a gain is allowed (it guards `u`, which is unguarded).
+        for &c in near.list(u) {
+            if gain[c as usize] > 0 {
+                load[c as usize] += w;
+            }
+        }
     }
-    // Rounding errors must not raise the bound past a whole number it equals.
-    (weight - 1e-9).ceil().max(0.0) as usize
+    for (k, &(_, u)) in ranked.iter().enumerate() {
+        let slack = near
+            .list(u)
+            .iter()
+            .filter(|&&c| gain[c as usize] > 0)
+            .map(|&c| 1.0 - load[c as usize])
+            .fold(f64::INFINITY, f64::min);
+        if slack > 1e-12 {
+            weight[k] += slack;
+            for &c in near.list(u) {
+                if gain[c as usize] > 0 {
+                    load[c as usize] += slack;
+                }
+            }
+        }
+    }
+    let total: f64 = weight.iter().sum();
+    let keep = enough + 1;
+    top.clear();
+    for c in bitset::ones(allowed) {
+        let l = load[c];
+        if top.len() == keep && top[keep - 1] >= l {
+            continue;
+        }
+        let at = top.partition_point(|&t| t >= l);
+        if top.len() == keep {
+            top.pop();
+        }
+        top.insert(at, l);
+    }
+    let mut sum = 0.0;
+    for (k, &l) in top.iter().enumerate() {
+        sum += l;
+        // Rounding errors must not make the bound pass a number of pieces it reaches.
+        if sum >= total - 1e-9 {
+            return k + 1;
+        }
+    }
+    keep
 }
 
 /// A greedy cover of `candidates` by cliques of the attack graph (sets of squares that

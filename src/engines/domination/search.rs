@@ -281,7 +281,14 @@ impl<'a> Cover<'a> {
         if bounded && self.ranked.len() > left {
             let need = self.ranked.len();
             if bounds::coverage(&self.gain, allowed, need, left, &mut self.scratch) > left
-                || bounds::fractional(near, unguarded, &self.gain) > left
+                || bounds::fractional(
+                    near,
+                    &self.ranked,
+                    allowed,
+                    &self.gain,
+                    left,
+                    &mut self.scratch,
+                ) > left
             {
                 return false;
             }
@@ -360,7 +367,7 @@ pub(crate) fn root_bound(instance: &Instance) -> usize {
         bounds::disjoint_squares(near, 0..m, all, m, &mut scratch),
         bounds::disjoint_squares(near, by_guards.iter().map(|g| g.1), all, m, &mut scratch),
         bounds::coverage(&gain, all, m, m, &mut scratch),
-        bounds::fractional(near, all, &gain),
+        bounds::fractional(near, &by_guards, all, &gain, m, &mut scratch),
         instance.known_bound.unwrap_or(0),
     ];
     bound.into_iter().max().unwrap_or(0)
