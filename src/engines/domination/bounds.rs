@@ -14,11 +14,11 @@ pub(crate) struct Scratch {
     /// The largest gains seen, in decreasing order.
     gains: Vec<usize>,
     /// The fractional bound's weight of each unguarded square, in its order.
-    weight: Vec<f64>,
+    weight: Vec<u32>,
     /// The fractional bound's load of each square.
-    load: Vec<f64>,
+    load: Vec<u32>,
     /// The largest loads seen, in decreasing order.
-    top: Vec<f64>,
+    top: Vec<u32>,
 }
 
 impl Scratch {
@@ -101,67 +101,65 @@ pub(crate) fn coverage(
     keep
 }
 
+/// The scale of the fractional bound's weights: a piece's load is at most this much.
+const UNIT: u32 = 1 << 20;
+
 /// The fractional bound: a weight on each unguarded square, and the fewest pieces whose
 /// loads (the weight a piece's square guards) add up to the total weight, looking at no
 /// more than `enough + 1` pieces. Any weights give a bound: pieces that guard every
 /// unguarded square carry its weight at least once, so their loads add up to the total.
 /// The weights start at one over the largest gain among a square's guards (a solution of
 /// the covering program's dual: no load above 1) and are then raised, square by square in
-/// the order of `ranked` (fewest guards first), by the least slack of their guards (dual
-/// ascent), which on the queen's graph about closes the gap to the linear program.
+/// the order `order` (fewest guards first), by the least slack of their guards (dual
+/// ascent), which on the queen's graph about closes the gap to the linear program. Weights
+/// are whole multiples of 1 / [`UNIT`], so the sums are exact.
 pub(crate) fn fractional(
     near: &Neighbourhoods,
-    ranked: &[(usize, usize)],
+    order: impl Iterator<Item = usize>,
     allowed: &[u64],
     gain: &[usize],
     enough: usize,
     scratch: &mut Scratch,
 ) -> usize {
-    if ranked.is_empty() {
-        return 0;
-    }
     let Scratch {
         weight, load, top, ..
     } = scratch;
-    weight.clear();
-    load.clear();
-    load.resize(gain.len(), 0.0);
-    for &(_, u) in ranked {
-        let most = near
-            .list(u)
-            .iter()
-            .map(|&c| gain[c as usize])
-            .max()
-            .unwrap_or(0);
-        if most == 0 {
-            return usize::MAX;
-        }
-        let w = 1.0 / most as f64;
-        weight.push(w);
-        // A guard with a gain is allowed (it guards `u`, which is unguarded).
-        for &c in near.list(u) {
-            if gain[c as usize] > 0 {
-                load[c as usize] += w;
-            }
-        }
+    // Every weight starts at one over the largest gain: no load is above 1.
+    let most = bitset::ones(allowed).map(|c| gain[c]).max().unwrap_or(0);
+    if most == 0 {
+        return usize::MAX;
     }
-    for (k, &(_, u)) in ranked.iter().enumerate() {
-        let slack = near
+    let start = UNIT / most as u32;
+    load.clear();
+    load.extend(gain.iter().map(|&g| g as u32 * start));
+    weight.clear();
+    for u in order {
+        let mut w = start;
+        // A guard with a gain is allowed (it guards `u`, which is unguarded).
+        let fullest = near
             .list(u)
             .iter()
             .filter(|&&c| gain[c as usize] > 0)
-            .map(|&c| 1.0 - load[c as usize])
-            .fold(f64::INFINITY, f64::min);
-        if slack > 1e-12 {
-            weight[k] += slack;
+            .map(|&c| load[c as usize])
+            .max();
+        let Some(fullest) = fullest else {
+            return usize::MAX;
+        };
+        let slack = UNIT.saturating_sub(fullest);
+        if slack > 0 {
+            w += slack;
             for &c in near.list(u) {
                 if gain[c as usize] > 0 {
                     load[c as usize] += slack;
                 }
             }
         }
+        weight.push(w);
     }
-    let total: f64 = weight.iter().sum();
+    if weight.is_empty() {
+        return 0;
+    }
+    let total: u64 = weight.iter().map(|&w| u64::from(w)).sum();
     let keep = enough + 1;
     top.clear();
     for c in bitset::ones(allowed) {
@@ -175,11 +173,10 @@ pub(crate) fn fractional(
         }
         top.insert(at, l);
     }
-    let mut sum = 0.0;
+    let mut sum = 0u64;
     for (k, &l) in top.iter().enumerate() {
-        sum += l;
-        // Rounding errors must not make the bound pass a number of pieces it reaches.
-        if sum >= total - 1e-9 {
+        sum += u64::from(l);
+        if sum >= total {
             return k + 1;
         }
     }

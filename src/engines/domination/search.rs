@@ -45,7 +45,7 @@ pub(crate) struct Cover<'a> {
     /// Each depth's guards to branch on, in order.
     order: Vec<Vec<usize>>,
     /// (allowed guards, square) of the unguarded squares of the current node.
-    ranked: Vec<(usize, usize)>,
+    ranked: Vec<u32>,
     /// Each square's gain at the current node (unguarded squares it guards; 0 when not
     /// allowed).
     gain: Vec<usize>,
@@ -268,11 +268,11 @@ impl<'a> Cover<'a> {
             if guards == 0 {
                 return false;
             }
-            self.ranked.push((guards, s));
+            self.ranked.push(rank(guards, s));
         }
         self.ranked.sort_unstable();
         if bounded && self.ranked.len() > left {
-            let order = self.ranked.iter().map(|&(_, s)| s);
+            let order = self.ranked.iter().map(|&r| square(r));
             if bounds::disjoint_squares(near, order, allowed, left, &mut self.scratch) > left {
                 return false;
             }
@@ -283,7 +283,7 @@ impl<'a> Cover<'a> {
             if bounds::coverage(&self.gain, allowed, need, left, &mut self.scratch) > left
                 || bounds::fractional(
                     near,
-                    &self.ranked,
+                    self.ranked.iter().map(|&r| square(r)),
                     allowed,
                     &self.gain,
                     left,
@@ -295,7 +295,7 @@ impl<'a> Cover<'a> {
         }
         let group = self.groups[d];
         let s = if group.is_trivial() {
-            self.ranked[0].1
+            square(self.ranked[0])
         } else {
             self.fewest_orbits(allowed, group)
         };
@@ -318,7 +318,7 @@ impl<'a> Cover<'a> {
         let symmetries = &self.instance.symmetries;
         let mut best = (usize::MAX, 0);
         let mut names = Vec::new();
-        for &(_, s) in &self.ranked {
+        for s in self.ranked.iter().map(|&r| square(r)) {
             names.clear();
             names.extend(
                 self.near
@@ -334,6 +334,17 @@ impl<'a> Cover<'a> {
         }
         best.1
     }
+}
+
+/// A square and its number of allowed guards packed in one word that sorts by the guards
+/// first (free squares and guards are fewer than 2^16: boards have at most 64 x 64 squares).
+fn rank(guards: usize, s: usize) -> u32 {
+    (guards as u32) << 16 | s as u32
+}
+
+/// The square of a [`rank`].
+fn square(rank: u32) -> usize {
+    (rank & 0xffff) as usize
 }
 
 /// The root of the search: nothing placed, every free square unguarded and allowed.
@@ -367,7 +378,14 @@ pub(crate) fn root_bound(instance: &Instance) -> usize {
         bounds::disjoint_squares(near, 0..m, all, m, &mut scratch),
         bounds::disjoint_squares(near, by_guards.iter().map(|g| g.1), all, m, &mut scratch),
         bounds::coverage(&gain, all, m, m, &mut scratch),
-        bounds::fractional(near, &by_guards, all, &gain, m, &mut scratch),
+        bounds::fractional(
+            near,
+            by_guards.iter().map(|g| g.1),
+            all,
+            &gain,
+            m,
+            &mut scratch,
+        ),
         instance.known_bound.unwrap_or(0),
     ];
     bound.into_iter().max().unwrap_or(0)
