@@ -121,13 +121,27 @@ fn other_pieces_dominate_and_stand_apart_as_published() {
             n
         );
     }
-    // Beyond, the stated bounds settle rooks and bishops (even sides) of any size at once.
-    for n in [16, 20] {
+    // Beyond, the stated bounds settle rooks and bishops (odd sides too) of any size at once.
+    for n in [15, 16, 20, 21] {
         for piece in [Piece::Rook, Piece::Bishop] {
             let chess = square(n, piece, Question::Dominate);
             assert_eq!(optimum(&chess, Backend::Native), n, "{piece:?} {n}");
             assert_eq!(optimum(&chess, Backend::Sat), n, "{piece:?} {n} by SAT");
         }
+    }
+}
+
+#[test]
+fn odd_sided_bishops_are_settled_by_the_stated_parity_bound() {
+    for n in [13, 25] {
+        let puzzle = Puzzle::Chess(square(n, Piece::Bishop, Question::Dominate));
+        let control = Control::unlimited();
+        let outcome = solve(&puzzle, Backend::Native, Goal::Maximise, &control).unwrap();
+        assert_eq!(outcome.status, Status::Optimal);
+        assert_eq!(outcome.value, Some(n));
+        puzzle.verify(outcome.solution.as_ref().unwrap()).unwrap();
+        let evidence = outcome.evidence.to_string();
+        assert!(evidence.contains("the parity of those ends"), "{evidence}");
     }
 }
 
