@@ -108,11 +108,11 @@ const UNIT: u32 = 1 << 20;
 /// loads (the weight a piece's square guards) add up to the total weight, looking at no
 /// more than `enough + 1` pieces. Any weights give a bound: pieces that guard every
 /// unguarded square carry its weight at least once, so their loads add up to the total.
-/// The weights start at one over the largest gain among a square's guards (a solution of
-/// the covering program's dual: no load above 1) and are then raised, square by square in
-/// the order `order` (fewest guards first), by the least slack of their guards (dual
-/// ascent), which on the queen's graph about closes the gap to the linear program. Weights
-/// are whole multiples of 1 / [`UNIT`], so the sums are exact.
+/// The weights start at one over the largest gain (a solution of the covering program's
+/// dual: no load above 1) and are then raised, square by square in the order `order`
+/// (fewest guards first), by the least slack of their guards (dual ascent), which on the
+/// queen's graph closes most of the gap to the linear program. Weights are whole
+/// multiples of 1 / [`UNIT`], so the sums are exact.
 pub(crate) fn fractional(
     near: &Neighbourhoods,
     order: impl Iterator<Item = usize>,
