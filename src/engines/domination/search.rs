@@ -30,6 +30,8 @@ pub(crate) struct Prefix {
     pub(crate) placed: Vec<usize>,
     /// The node's sets, one after the other.
     pub(crate) sets: Vec<u64>,
+    /// The symmetries that fix the node, when the search uses them.
+    pub(crate) group: Group,
 }
 
 /// The search for placements of at most `pieces` pieces that guard every free square.
@@ -105,8 +107,8 @@ impl<'a> Cover<'a> {
     pub(crate) fn run(&mut self, prefix: &Prefix) -> bool {
         self.placed.clone_from(&prefix.placed);
         self.levels[0].copy_from_slice(&prefix.sets);
-        self.groups[0] = if self.break_symmetry && prefix.placed.is_empty() {
-            self.instance.symmetries.all()
+        self.groups[0] = if self.break_symmetry {
+            prefix.group
         } else {
             Group::IDENTITY
         };
@@ -122,13 +124,13 @@ impl<'a> Cover<'a> {
             return true;
         }
         let w = self.words;
-        let near = self.near;
         let (unguarded, allowed) = self.levels[d].split_at(w);
         let done = bitset::is_empty(unguarded);
         if self.cut.is_some() && (done || self.cut == Some(d)) {
             self.prefixes.push(Prefix {
                 placed: self.placed.clone(),
                 sets: self.levels[d].clone(),
+                group: self.groups[d],
             });
             return false;
         }
@@ -150,50 +152,117 @@ impl<'a> Cover<'a> {
             self.order[d] = order;
             return false;
         }
-        let group = self.groups[d];
-        let symmetries = &self.instance.symmetries;
         for &c in &order {
             if !bitset::contains(&self.levels[d][w..], c) {
                 // An image of an earlier move under the node's group: its subtree is the
                 // image of one already searched.
                 continue;
             }
-            let (above, below) = self.levels.split_at_mut(d + 1);
-            let (here, next) = (&above[d], &mut below[0]);
-            let (unguarded, allowed) = here.split_at(w);
-            let (next_unguarded, next_allowed) = next.split_at_mut(w);
-            near.minus_into(c, unguarded, next_unguarded);
-            if self.independent {
-                near.minus_into(c, allowed, next_allowed);
-            } else {
-                next_allowed.copy_from_slice(allowed);
-                bitset::remove(next_allowed, c);
-            }
-            self.groups[d + 1] = if group.is_trivial() {
-                group
-            } else {
-                symmetries.stabiliser(group, c)
-            };
-            self.placed.push(c);
+            self.step(d, c);
             let stop = self.node(d + 1);
             self.placed.pop();
             if stop {
                 self.order[d] = order;
                 return true;
             }
-            // Later branches hold no piece on `c`, nor on its images: every placement with
-            // one was seen, or an image of it was.
-            let allowed = &mut self.levels[d][w..];
-            if group.is_trivial() {
-                bitset::remove(allowed, c);
-            } else {
-                for image in symmetries.orbit(group, c) {
-                    bitset::remove(allowed, image);
-                }
-            }
+            self.leave_out(d, c);
         }
         self.order[d] = order;
         false
+    }
+
+    /// Places a piece on `c` at depth `d`: depth `d + 1` gets its sets and group.
+    fn step(&mut self, d: usize, c: usize) {
+        let w = self.words;
+        let near = self.near;
+        let (above, below) = self.levels.split_at_mut(d + 1);
+        let (here, next) = (&above[d], &mut below[0]);
+        let (unguarded, allowed) = here.split_at(w);
+        let (next_unguarded, next_allowed) = next.split_at_mut(w);
+        near.minus_into(c, unguarded, next_unguarded);
+        if self.independent {
+            near.minus_into(c, allowed, next_allowed);
+        } else {
+            next_allowed.copy_from_slice(allowed);
+            bitset::remove(next_allowed, c);
+        }
+        let group = self.groups[d];
+        self.groups[d + 1] = if group.is_trivial() {
+            group
+        } else {
+            self.instance.symmetries.stabiliser(group, c)
+        };
+        self.placed.push(c);
+    }
+
+    /// After the branch of `c` at depth `d`: later branches hold no piece on `c`, nor on
+    /// its images under the node's group (every placement with one was seen, or an image of
+    /// it was).
+    fn leave_out(&mut self, d: usize, c: usize) {
+        let w = self.words;
+        let group = self.groups[d];
+        let allowed = &mut self.levels[d][w..];
+        if group.is_trivial() {
+            bitset::remove(allowed, c);
+        } else {
+            for image in self.instance.symmetries.orbit(group, c) {
+                bitset::remove(allowed, image);
+            }
+        }
+    }
+
+    /// Whether the search from the root reaches the placement `target` (sorted), rather
+    /// than only an image of it: its moves are followed down, each node branching as the
+    /// search does. A placement's path is never cut by a bound, so none is computed.
+    pub(crate) fn reaches(&mut self, target: &[usize]) -> bool {
+        let root = root(self.instance);
+        self.placed.clear();
+        self.levels[0].copy_from_slice(&root.sets);
+        self.groups[0] = if self.break_symmetry {
+            root.group
+        } else {
+            Group::IDENTITY
+        };
+        let w = self.words;
+        for d in 0.. {
+            let (unguarded, allowed) = self.levels[d].split_at(w);
+            if bitset::is_empty(unguarded) {
+                // The rest of the placement is any allowed squares.
+                return target
+                    .iter()
+                    .all(|&c| self.placed.contains(&c) || bitset::contains(allowed, c));
+            }
+            let left = self.pieces - self.placed.len();
+            if left == 0 {
+                return false;
+            }
+            let mut order = std::mem::take(&mut self.order[d]);
+            order.clear();
+            let open = if left == 1 {
+                self.last_piece(d, &mut order)
+            } else {
+                self.branching(d, left, &mut order, false)
+            };
+            let mut next = None;
+            if open {
+                for &c in &order {
+                    if !bitset::contains(&self.levels[d][w..], c) {
+                        continue;
+                    }
+                    if target.binary_search(&c).is_ok() {
+                        next = Some(c);
+                        break;
+                    }
+                    self.leave_out(d, c);
+                }
+            }
+            self.order[d] = order;
+            match next {
+                Some(c) => self.step(d, c),
+                None => return false,
+            }
+        }
+        unreachable!("a placement has finitely many pieces")
     }
 
     /// With one piece left: the allowed squares that guard every unguarded square, in
@@ -358,6 +427,7 @@ pub(crate) fn root(instance: &Instance) -> Prefix {
     Prefix {
         placed: Vec::new(),
         sets,
+        group: instance.symmetries.all(),
     }
 }
 

@@ -55,18 +55,24 @@ impl Symmetries {
     /// When `placement` (sorted) is the least of its images, the number of distinct images
     /// (its class's size); `None` when another image is less.
     pub(crate) fn class_of_least(&self, placement: &[usize]) -> Option<usize> {
-        let mut images: Vec<Vec<usize>> = Vec::with_capacity(self.maps.len());
-        for map in &self.maps {
-            let mut image: Vec<usize> = placement.iter().map(|&i| map[i]).collect();
-            image.sort_unstable();
-            if image.as_slice() < placement {
-                return None;
-            }
-            images.push(image);
-        }
+        let images = self.images(placement);
+        (images[0].as_slice() == placement).then_some(images.len())
+    }
+
+    /// The distinct images of `placement` (each sorted), in increasing order: its class.
+    pub(crate) fn images(&self, placement: &[usize]) -> Vec<Vec<usize>> {
+        let mut images: Vec<Vec<usize>> = self
+            .maps
+            .iter()
+            .map(|map| {
+                let mut image: Vec<usize> = placement.iter().map(|&i| map[i]).collect();
+                image.sort_unstable();
+                image
+            })
+            .collect();
         images.sort_unstable();
         images.dedup();
-        Some(images.len())
+        images
     }
 }
 
