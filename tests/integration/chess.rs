@@ -359,8 +359,98 @@ fn the_command_line_solves_and_counts_a_domination_model() {
     assert_eq!(run.code, 2);
     assert_eq!(
         run.stderr,
-        "error: --at-least does not apply: this chess puzzle asks for the fewest pieces\n"
+        "error: --at-least does not apply: this chess puzzle asks for the fewest pieces \
+         (--at-most K asks whether K or fewer do)\n"
     );
+}
+
+#[test]
+fn at_most_k_pieces_is_decided_by_every_backend() {
+    // Five queens dominate 8 x 8 and four do not.
+    for backend in ["native", "sat", "milp"] {
+        for (k, code, answer) in [
+            ("5", 10, "satisfiable 5 (at most 5?)"),
+            ("4", 20, "unsatisfiable (at most 4?)"),
+        ] {
+            let args = [
+                "solve",
+                "chess-queens-dominate-8.toml",
+                "--at-most",
+                k,
+                "--backend",
+                backend,
+            ];
+            let run = puzzlec(&models(), &args);
+            assert_eq!(run.code, code, "{backend} {k}: {}", run.stderr);
+            assert!(run.stderr.starts_with(answer), "{backend}: {}", run.stderr);
+        }
+    }
+    // The default portfolio, and the decision as JSON.
+    let run = puzzlec(
+        &models(),
+        &[
+            "solve",
+            "chess-queens-dominate-8.toml",
+            "--at-most",
+            "4",
+            "--json",
+        ],
+    );
+    assert_eq!(run.code, 20, "{}", run.stderr);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(json["goal"], serde_json::json!({"at_most": 4}));
+    assert_eq!(json["status"], "unsatisfiable");
+}
+
+#[test]
+fn at_most_is_refused_where_it_does_not_apply() {
+    for (args, line) in [
+        (
+            &["solve", "queens-8.toml", "--at-most", "3"][..],
+            "error: --at-most does not apply: this queens puzzle asks for the most pieces \
+             (--at-least K asks whether K or more do)\n",
+        ),
+        (
+            &["solve", "halves-asahi-2005.toml", "--at-most", "3"][..],
+            "error: --at-most does not apply: a dissection puzzle has no objective\n",
+        ),
+        (
+            &[
+                "solve",
+                "chess-queens-dominate-8.toml",
+                "--at-most",
+                "5",
+                "--count",
+            ][..],
+            "error: --at-most asks one question; it does not count or list solutions\n",
+        ),
+        (
+            &["emit", "queens-8.toml", "--format", "opb", "--at-most", "3"][..],
+            "error: --at-most does not apply: this queens puzzle asks for the most pieces \
+             (--at-least K asks whether K or more do)\n",
+        ),
+        (
+            &["compare", "queens-8.toml", "--at-most", "3"][..],
+            "error: --at-most does not apply: this queens puzzle asks for the most pieces \
+             (--at-least K asks whether K or more do)\n",
+        ),
+    ] {
+        let run = puzzlec(&models(), args);
+        assert_eq!((run.code, run.stderr.as_str()), (2, line), "{args:?}");
+    }
+    let both = [
+        "solve",
+        "chess-queens-dominate-8.toml",
+        "--at-most",
+        "5",
+        "--at-least",
+        "3",
+    ];
+    let run = puzzlec(&models(), &both);
+    assert_eq!(run.code, 2);
+    assert!(run
+        .stderr
+        .starts_with("error: the argument '--at-most <K>' cannot be used with '--at-least <K>'"));
 }
 
 #[test]
