@@ -183,6 +183,24 @@ pub(crate) fn fractional(
     keep
 }
 
+/// After [`fractional`] has left a node open with `left` pieces to place: the allowed
+/// squares no such placement can use, pushed onto `out`. The pieces' loads must add up to
+/// the total weight, so a square whose load, with the `left - 1` largest loads, falls
+/// short of it is in none (reduced-cost fixing, read off the same weights).
+pub(crate) fn needless(allowed: &[u64], left: usize, scratch: &Scratch, out: &mut Vec<usize>) {
+    let total: u64 = scratch.weight.iter().map(|&w| u64::from(w)).sum();
+    let others: u64 = scratch
+        .top
+        .iter()
+        .take(left - 1)
+        .map(|&l| u64::from(l))
+        .sum();
+    let Some(least) = total.checked_sub(others) else {
+        return;
+    };
+    out.extend(bitset::ones(allowed).filter(|&c| u64::from(scratch.load[c]) < least));
+}
+
 /// A greedy cover of `candidates` by cliques of the attack graph (sets of squares that
 /// pairwise attack each other): independent pieces take at most one square of each, so
 /// the number of cliques bounds how many more fit. Stops counting past `enough`.

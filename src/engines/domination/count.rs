@@ -24,8 +24,10 @@ const SUBPROBLEMS: usize = 256;
 /// one square taken or left out).
 const DEEPEST_CUT: usize = 40;
 
-/// Counts the placements of exactly `value` pieces that meet `instance`'s rules (`value`
-/// is meant to be the optimum, but any value is counted right). With `shard`, only that
+/// Counts the placements of exactly `value` pieces that meet `instance`'s rules. For the
+/// most pieces any value is counted right; for the fewest `value` must be the optimum (a
+/// placement with more pieces than it needs could hold a piece the bounds rule out, which
+/// the search would then miss). With `shard`, only that
 /// shard's subproblems; the shards' counts add up to the whole. With `unique`, also the
 /// classes under the board's symmetries by size, and `on_solution` sees one
 /// representative of each class (its least member, as sorted row-major cells); without,

@@ -54,6 +54,8 @@ pub(crate) struct Cover<'a> {
     scratch: Scratch,
     /// Scratch: the squares that could still take the last piece.
     common: Vec<u64>,
+    /// Scratch: the allowed squares the fractional bound shows no placement uses.
+    needless: Vec<usize>,
     /// Each depth's symmetry group: the maps that fix the node (its pieces as a set and
     /// its allowed squares), so that of the moves in one orbit only the first is searched.
     groups: Vec<Group>,
@@ -90,6 +92,7 @@ impl<'a> Cover<'a> {
             gain: vec![0; instance.free_squares()],
             scratch: Scratch::new(words),
             common: vec![0; words],
+            needless: Vec::new(),
             groups: vec![Group::IDENTITY; pieces + 2],
             placed: Vec::new(),
             break_symmetry: false,
@@ -213,7 +216,7 @@ impl<'a> Cover<'a> {
 
     /// Whether the search from the root reaches the placement `target` (sorted), rather
     /// than only an image of it: its moves are followed down, each node branching as the
-    /// search does. A placement's path is never cut by a bound, so none is computed.
+    /// search does.
     pub(crate) fn reaches(&mut self, target: &[usize]) -> bool {
         let root = root(self.instance);
         self.placed.clear();
@@ -238,10 +241,12 @@ impl<'a> Cover<'a> {
             }
             let mut order = std::mem::take(&mut self.order[d]);
             order.clear();
-            let open = if left == 1 {
-                self.last_piece(d, &mut order)
-            } else {
-                self.branching(d, left, &mut order, false)
+            // As the search does (the squares a bound rules out change the later moves),
+            // but a placement's path is never cut by a bound.
+            let open = match left {
+                1 => self.last_piece(d, &mut order),
+                2 => self.branching(d, left, &mut order, false),
+                _ => self.branching(d, left, &mut order, true),
             };
             let mut next = None;
             if open {
@@ -347,6 +352,7 @@ impl<'a> Cover<'a> {
             }
         }
         bounds::gains(near, unguarded, allowed, &mut self.gain);
+        let group = self.groups[d];
         if bounded && self.ranked.len() > left {
             let need = self.ranked.len();
             if bounds::coverage(&self.gain, allowed, need, left, &mut self.scratch) > left
@@ -361,10 +367,17 @@ impl<'a> Cover<'a> {
             {
                 return false;
             }
+            // Not with a symmetry group: the allowed squares must stay a union of orbits.
+            if group.is_trivial() && !self.exclude_needless(d, left) {
+                return false;
+            }
         }
-        let group = self.groups[d];
+        let (unguarded, allowed) = self.levels[d].split_at(w);
         let s = if group.is_trivial() {
-            square(self.ranked[0])
+            // The allowed squares may be fewer than when the squares were ranked.
+            bitset::ones(unguarded)
+                .min_by_key(|&u| (near.count_in(u, allowed), u))
+                .unwrap_or(square(self.ranked[0]))
         } else {
             self.fewest_orbits(allowed, group)
         };
@@ -379,6 +392,26 @@ impl<'a> Cover<'a> {
         gains.sort_unstable();
         order.extend(gains.iter().map(|&(_, c)| c));
         true
+    }
+
+    /// Takes out of the allowed squares of depth `d` those the fractional bound just computed
+    /// shows no placement of the `left` pieces can use ([`bounds::needless`]); whether every
+    /// unguarded square keeps an allowed guard.
+    fn exclude_needless(&mut self, d: usize, left: usize) -> bool {
+        let w = self.words;
+        let mut needless = std::mem::take(&mut self.needless);
+        needless.clear();
+        bounds::needless(&self.levels[d][w..], left, &self.scratch, &mut needless);
+        let open = needless.is_empty() || {
+            let (unguarded, allowed) = self.levels[d].split_at_mut(w);
+            for &c in &needless {
+                bitset::remove(allowed, c);
+                self.gain[c] = 0;
+            }
+            bitset::ones(unguarded).all(|u| self.near.count_in(u, allowed) > 0)
+        };
+        self.needless = needless;
+        open
     }
 
     /// The unguarded square whose allowed guards fall into the fewest orbits under
