@@ -4,7 +4,7 @@
 //! every field.
 
 use crate::base::evidence::{CountEvidence, Evidence, PackingBound};
-use crate::base::{Goal, Size, Status};
+use crate::base::{Goal, Sense, Size, Status};
 use crate::driver::enumerate::{model_digest, CountOutcome, EnumerateOptions, Merged};
 use crate::driver::packing_bounds::PackingBounds;
 use crate::driver::{CompareRow, Outcome};
@@ -119,6 +119,9 @@ pub enum GoalJson {
     Maximise(bool),
     /// `{"at_least": K}`
     AtLeast(usize),
+    /// `{"at_most": K}`: for a puzzle that asks for the fewest, "at most K?" in its value
+    /// (the goal on the model's score is "at least the free squares less K").
+    AtMost(usize),
     /// `{"solve": true}`: find one solution of a puzzle without an objective (a
     /// dissection, a tiling).
     Solve(bool),
@@ -131,7 +134,10 @@ impl GoalJson {
         match goal {
             Goal::Maximise if !puzzle.has_objective() => GoalJson::Solve(true),
             Goal::Maximise => GoalJson::Maximise(true),
-            Goal::AtLeast(k) => GoalJson::AtLeast(k),
+            Goal::AtLeast(k) => match puzzle.sense() {
+                sense @ Sense::Fewest { .. } => GoalJson::AtMost(sense.value(k)),
+                Sense::Most => GoalJson::AtLeast(k),
+            },
         }
     }
 }

@@ -10,6 +10,10 @@ use crate::driver::{CompareRow, Outcome, Verdict};
 pub fn summary(goal: Goal, outcome: &Outcome) -> String {
     let question = match goal {
         Goal::Maximise => String::new(),
+        // The goal is on the score; a puzzle of the fewest asks in its own value.
+        Goal::AtLeast(k) if outcome.sense.is_fewest() => {
+            format!(" (at most {}?)", outcome.sense.value(k))
+        }
         Goal::AtLeast(k) => format!(" (at least {k}?)"),
     };
     format!(

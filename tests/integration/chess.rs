@@ -121,13 +121,27 @@ fn other_pieces_dominate_and_stand_apart_as_published() {
             n
         );
     }
-    // Beyond, the stated bounds settle rooks and bishops (even sides) of any size at once.
-    for n in [16, 20] {
+    // Beyond, the stated bounds settle rooks and bishops (odd sides too) of any size at once.
+    for n in [15, 16, 20, 21] {
         for piece in [Piece::Rook, Piece::Bishop] {
             let chess = square(n, piece, Question::Dominate);
             assert_eq!(optimum(&chess, Backend::Native), n, "{piece:?} {n}");
             assert_eq!(optimum(&chess, Backend::Sat), n, "{piece:?} {n} by SAT");
         }
+    }
+}
+
+#[test]
+fn odd_sided_bishops_are_settled_by_the_stated_parity_bound() {
+    for n in [13, 25] {
+        let puzzle = Puzzle::Chess(square(n, Piece::Bishop, Question::Dominate));
+        let control = Control::unlimited();
+        let outcome = solve(&puzzle, Backend::Native, Goal::Maximise, &control).unwrap();
+        assert_eq!(outcome.status, Status::Optimal);
+        assert_eq!(outcome.value, Some(n));
+        puzzle.verify(outcome.solution.as_ref().unwrap()).unwrap();
+        let evidence = outcome.evidence.to_string();
+        assert!(evidence.contains("the parity of those ends"), "{evidence}");
     }
 }
 
@@ -299,6 +313,36 @@ fn a_model_backend_says_it_counted_the_squares_left_empty() {
 }
 
 #[test]
+fn chess_counts_split_into_shards_merge_to_the_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    let model = models().join("chess-queens-dominate-8.toml");
+    let model = model.to_str().unwrap();
+    // With --unique the search uses the symmetries and counts each class once, in the shard
+    // that holds the least member it reaches; without, every placement is seen.
+    for (flags, whole) in [
+        (&["--count", "--unique"][..], "4860\n638 up to symmetry\n"),
+        (&["--count"][..], "4860\n"),
+    ] {
+        let mut parts = Vec::new();
+        for i in 1..=3 {
+            let shard = format!("{i}/3");
+            let mut args = vec!["solve", model, "--json", "--shard", &shard];
+            args.extend(flags);
+            let run = puzzlec(tmp.path(), &args);
+            assert_eq!(run.code, 0, "{}", run.stderr);
+            let part = tmp.path().join(format!("part-{i}.json"));
+            std::fs::write(&part, &run.stdout).unwrap();
+            parts.push(part.to_str().unwrap().to_string());
+        }
+        let mut args = vec!["merge"];
+        args.extend(parts.iter().map(String::as_str));
+        let merged = puzzlec(tmp.path(), &args);
+        assert_eq!(merged.code, 0, "{}", merged.stderr);
+        assert_eq!(merged.stdout, whole, "{flags:?}");
+    }
+}
+
+#[test]
 fn the_command_line_solves_and_counts_a_domination_model() {
     let run = puzzlec(&models(), &["solve", "chess-queens-dominate-8.toml"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -315,8 +359,98 @@ fn the_command_line_solves_and_counts_a_domination_model() {
     assert_eq!(run.code, 2);
     assert_eq!(
         run.stderr,
-        "error: --at-least does not apply: this chess puzzle asks for the fewest pieces\n"
+        "error: --at-least does not apply: this chess puzzle asks for the fewest pieces \
+         (--at-most K asks whether K or fewer do)\n"
     );
+}
+
+#[test]
+fn at_most_k_pieces_is_decided_by_every_backend() {
+    // Five queens dominate 8 x 8 and four do not.
+    for backend in ["native", "sat", "milp"] {
+        for (k, code, answer) in [
+            ("5", 10, "satisfiable 5 (at most 5?)"),
+            ("4", 20, "unsatisfiable (at most 4?)"),
+        ] {
+            let args = [
+                "solve",
+                "chess-queens-dominate-8.toml",
+                "--at-most",
+                k,
+                "--backend",
+                backend,
+            ];
+            let run = puzzlec(&models(), &args);
+            assert_eq!(run.code, code, "{backend} {k}: {}", run.stderr);
+            assert!(run.stderr.starts_with(answer), "{backend}: {}", run.stderr);
+        }
+    }
+    // The default portfolio, and the decision as JSON.
+    let run = puzzlec(
+        &models(),
+        &[
+            "solve",
+            "chess-queens-dominate-8.toml",
+            "--at-most",
+            "4",
+            "--json",
+        ],
+    );
+    assert_eq!(run.code, 20, "{}", run.stderr);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(json["goal"], serde_json::json!({"at_most": 4}));
+    assert_eq!(json["status"], "unsatisfiable");
+}
+
+#[test]
+fn at_most_is_refused_where_it_does_not_apply() {
+    for (args, line) in [
+        (
+            &["solve", "queens-8.toml", "--at-most", "3"][..],
+            "error: --at-most does not apply: this queens puzzle asks for the most pieces \
+             (--at-least K asks whether K or more do)\n",
+        ),
+        (
+            &["solve", "halves-asahi-2005.toml", "--at-most", "3"][..],
+            "error: --at-most does not apply: a dissection puzzle has no objective\n",
+        ),
+        (
+            &[
+                "solve",
+                "chess-queens-dominate-8.toml",
+                "--at-most",
+                "5",
+                "--count",
+            ][..],
+            "error: --at-most asks one question; it does not count or list solutions\n",
+        ),
+        (
+            &["emit", "queens-8.toml", "--format", "opb", "--at-most", "3"][..],
+            "error: --at-most does not apply: this queens puzzle asks for the most pieces \
+             (--at-least K asks whether K or more do)\n",
+        ),
+        (
+            &["compare", "queens-8.toml", "--at-most", "3"][..],
+            "error: --at-most does not apply: this queens puzzle asks for the most pieces \
+             (--at-least K asks whether K or more do)\n",
+        ),
+    ] {
+        let run = puzzlec(&models(), args);
+        assert_eq!((run.code, run.stderr.as_str()), (2, line), "{args:?}");
+    }
+    let both = [
+        "solve",
+        "chess-queens-dominate-8.toml",
+        "--at-most",
+        "5",
+        "--at-least",
+        "3",
+    ];
+    let run = puzzlec(&models(), &both);
+    assert_eq!(run.code, 2);
+    assert!(run
+        .stderr
+        .starts_with("error: the argument '--at-most <K>' cannot be used with '--at-least <K>'"));
 }
 
 #[test]

@@ -180,6 +180,14 @@ fn solve_json_matches_the_documented_schema() {
             &["solve", "queens-8.toml", "--json", "--backend", "native"],
             &["solve", "queens-8.toml", "--json", "--at-least", "8"],
             &["solve", "queens-8.toml", "--json", "--at-least", "9"],
+            // A refuted decision of the fewest: no solution (chess solutions are not listed).
+            &[
+                "solve",
+                "chess-queens-dominate-8.toml",
+                "--json",
+                "--at-most",
+                "4",
+            ],
             &["solve", "halves-asahi-2005.toml", "--json"],
             // A tiling: no objective, pieces in the solution.
             &["solve", "pentomino-6x10.toml", "--json"],

@@ -36,8 +36,8 @@ Exit status:
   2   bad input: the model file, a flag, a flag that does not apply to the model, an
       output file, or a model estimated to need more memory than --max-memory
   3   a time limit or Ctrl-C stopped the run before it proved its answer
-  10  the decision --at-least K has a yes answer (as SAT solvers report)
-  20  the decision --at-least K has a no answer (as SAT solvers report)";
+  10  the decision --at-least K (--at-most K) has a yes answer (as SAT solvers report)
+  20  the decision --at-least K (--at-most K) has a no answer (as SAT solvers report)";
 
 /// The backends that answer goals.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -228,7 +228,8 @@ fn reword(arg: Arg, help: &[(&str, &'static str)]) -> Arg {
 #[derive(Subcommand)]
 pub enum Command {
     /// Solve a model: the best solution and how its optimality was proved, or, with
-    /// --at-least, a yes (exit 10) or no (exit 20) to "is there a solution with at least K?".
+    /// --at-least, a yes (exit 10) or no (exit 20) to "is there a solution with at least K?"
+    /// (with --at-most, "with at most K?" for a puzzle that asks for the fewest).
     Solve(Solve),
     /// Add up the `--json` outputs of `solve --count --shard I/N` runs (the total count), or
     /// join those of `sweep --shard I/N` runs (the whole table).
@@ -284,6 +285,9 @@ pub struct Solve {
     /// Decide "at least K" instead of maximising.
     #[arg(long, value_name = "K")]
     pub at_least: Option<usize>,
+    /// Decide "at most K" instead of minimising (a puzzle that asks for the fewest pieces).
+    #[arg(long, value_name = "K", conflicts_with = "at_least")]
+    pub at_most: Option<usize>,
     #[command(flatten)]
     pub time: TimeLimit,
     #[command(flatten)]
@@ -307,7 +311,7 @@ pub struct Solve {
     /// With --shard I/N, for a maximum packing: run shard I of the current round of one
     /// box's Russian doll shared by N processes, kept in the folder DIR (made if absent);
     /// `merge --state DIR` merges a round's shards. See docs/commands.md.
-    #[arg(long, value_name = "DIR", requires = "shard", conflicts_with_all = ["all", "count", "unique", "solver", "backend", "at_least"])]
+    #[arg(long, value_name = "DIR", requires = "shard", conflicts_with_all = ["all", "count", "unique", "solver", "backend", "at_least", "at_most"])]
     pub state: Option<PathBuf>,
     #[command(flatten)]
     pub budget: SplitNodes,
@@ -349,6 +353,11 @@ pub struct Emit {
     /// Add the decision "objective at least K" (without it: the constraints alone).
     #[arg(long, value_name = "K")]
     pub at_least: Option<usize>,
+    /// Add the decision "at most K pieces", for a puzzle that asks for the fewest (written
+    /// on the model's objective, which counts the squares left empty: at least the free
+    /// squares less K).
+    #[arg(long, value_name = "K", conflicts_with = "at_least")]
+    pub at_most: Option<usize>,
     /// Write to FILE instead of stdout (through a temporary file in the same folder,
     /// renamed when complete: a stopped run leaves no partial FILE).
     #[arg(short, long, value_name = "FILE")]
@@ -412,6 +421,10 @@ pub struct Compare {
     /// Compare the decision "at least K" instead of the optimum.
     #[arg(long, value_name = "K")]
     pub at_least: Option<usize>,
+    /// Compare the decision "at most K" instead of the optimum (a puzzle that asks for the
+    /// fewest pieces).
+    #[arg(long, value_name = "K", conflicts_with = "at_least")]
+    pub at_most: Option<usize>,
     #[command(flatten)]
     pub time: TimeLimit,
     #[command(flatten)]

@@ -2,7 +2,7 @@
 //! the same question, and whether their answers agree.
 
 use crate::args::Compare;
-use crate::output::{check_goal, exit, flag, goal, print_json, print_stdout, Failure};
+use crate::output::{exit, flag, goal, print_json, print_stdout, Failure};
 use crate::session::Session;
 use puzzlec::base::error::NamesSettings;
 use puzzlec::driver::external::{Contender, ExternalSolver};
@@ -23,8 +23,7 @@ const CP_DEFAULT_LIMIT: Duration = Duration::from_secs(10);
 pub fn run(args: &Compare, session: &Session) -> Result<u8, Failure> {
     let model = &args.model.path;
     let puzzle = load_model_file(model)?;
-    let goal = goal(args.at_least);
-    check_goal(&puzzle, goal)?;
+    let goal = goal(&puzzle, args.at_least, args.at_most)?;
     let total = args.time.duration()?;
     let start = Instant::now();
     let contenders: Vec<Contender> = Backend::ALL

@@ -3,8 +3,9 @@
 //! by `--time-limit` and Ctrl-C.
 
 use crate::args::Emit;
-use crate::output::{check_goal, check_writable, exit, goal, guard_memory, Failure};
+use crate::output::{check_writable, exit, goal, guard_memory, Failure};
 use crate::session::Session;
+use puzzlec::base::Goal;
 use puzzlec::driver::emit::{emit_to, EmitError, EmitOptions, Format};
 use puzzlec::driver::guard::Work;
 use puzzlec::puzzle::load_model_file;
@@ -16,7 +17,11 @@ use std::path::{Path, PathBuf};
 pub fn run(args: &Emit, session: &Session) -> Result<u8, Failure> {
     let model = &args.model.path;
     let puzzle = load_model_file(model)?;
-    check_goal(&puzzle, goal(args.at_least))?;
+    // The file's decision is on the model's objective.
+    let at_least = match goal(&puzzle, args.at_least, args.at_most)? {
+        Goal::AtLeast(k) => Some(k),
+        Goal::Maximise => None,
+    };
     // The two tunings are an LP file's; elsewhere they would be silently ignored.
     for (given, flag) in [
         (args.no_cliques, "--no-cliques"),
@@ -31,7 +36,7 @@ pub fn run(args: &Emit, session: &Session) -> Result<u8, Failure> {
     }
     let options = EmitOptions {
         format: args.format.0,
-        at_least: args.at_least,
+        at_least,
         complete: !args.incomplete,
         cliques: !args.no_cliques,
         symmetry_rows: args.symmetry_rows,

@@ -1,7 +1,7 @@
 //! Everything the command line prints, and how a failure becomes an exit code.
 
 use puzzlec::base::error::{InputError, NamesSettings, Setting};
-use puzzlec::base::{Goal, Status};
+use puzzlec::base::{Goal, Sense, Status};
 use puzzlec::driver::guard::{self, Work};
 use puzzlec::driver::SolveError;
 use puzzlec::puzzle::Puzzle;
@@ -111,23 +111,39 @@ pub fn check_writable(path: &Path) -> Result<(), Failure> {
     }
 }
 
-/// The goal `--at-least` asks for.
-pub fn goal(at_least: Option<usize>) -> Goal {
-    at_least.map_or(Goal::Maximise, Goal::AtLeast)
-}
-
-/// `--at-least` only makes sense for a puzzle with an objective that asks for the most.
-pub fn check_goal(puzzle: &Puzzle, goal: Goal) -> Result<(), Failure> {
-    match goal {
-        Goal::AtLeast(_) if !puzzle.has_objective() => Err(Failure::Usage(format!(
-            "--at-least does not apply: a {} puzzle has no objective",
-            puzzle.kind()
+/// The goal `--at-least K` or `--at-most K` asks of `puzzle`, on the model's score (for a
+/// puzzle that asks for the fewest, "at most K pieces" is "at least the free squares less
+/// K left empty"). `--at-least` needs an objective that asks for the most, `--at-most` one
+/// that asks for the fewest.
+pub fn goal(
+    puzzle: &Puzzle,
+    at_least: Option<usize>,
+    at_most: Option<usize>,
+) -> Result<Goal, Failure> {
+    let (flag, k) = match (at_least, at_most) {
+        (Some(k), _) => ("--at-least", k),
+        (None, Some(k)) => ("--at-most", k),
+        (None, None) => return Ok(Goal::Maximise),
+    };
+    let kind = puzzle.kind();
+    if !puzzle.has_objective() {
+        return Err(Failure::Usage(format!(
+            "{flag} does not apply: a {kind} puzzle has no objective"
+        )));
+    }
+    let sense = puzzle.sense();
+    match (sense, at_most.is_some()) {
+        (Sense::Fewest { .. }, false) => Err(Failure::Usage(format!(
+            "--at-least does not apply: this {kind} puzzle asks for the fewest pieces \
+             (--at-most K asks whether K or fewer do)"
         ))),
-        Goal::AtLeast(_) if puzzle.sense().is_fewest() => Err(Failure::Usage(format!(
-            "--at-least does not apply: this {} puzzle asks for the fewest pieces",
-            puzzle.kind()
+        (Sense::Most, true) => Err(Failure::Usage(format!(
+            "--at-most does not apply: this {kind} puzzle asks for the most pieces \
+             (--at-least K asks whether K or more do)"
         ))),
-        _ => Ok(()),
+        // More pieces than free squares: as many as there are.
+        (Sense::Fewest { of }, true) => Ok(Goal::AtLeast(sense.score(k.min(of)))),
+        (Sense::Most, false) => Ok(Goal::AtLeast(k)),
     }
 }
 

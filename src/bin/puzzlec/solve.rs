@@ -2,8 +2,8 @@
 
 use crate::args::Solve;
 use crate::output::{
-    check_goal, check_writable, exit_code, flag, goal, guard_memory, print_json, print_stdout,
-    write_file, Failure,
+    check_writable, exit_code, flag, goal, guard_memory, print_json, print_stdout, write_file,
+    Failure,
 };
 use crate::progress::StderrProgress;
 use crate::session::Session;
@@ -53,6 +53,11 @@ pub fn run(args: &Solve, session: &Session) -> Result<u8, Failure> {
             "--solver answers one question; it does not count or list solutions".into(),
         ));
     }
+    if args.at_most.is_some() {
+        return Err(Failure::Usage(
+            "--at-most asks one question; it does not count or list solutions".into(),
+        ));
+    }
     let backend = args.backend.map_or(Backend::Native, Backend::from);
     if backend == Backend::Sat {
         let what = "solve --backend sat (counting)";
@@ -71,9 +76,8 @@ pub fn run(args: &Solve, session: &Session) -> Result<u8, Failure> {
 
 /// Solves one model once and prints the answer.
 fn answer(puzzle: &Puzzle, args: &Solve, paint: bool, control: &Control) -> Result<u8, Failure> {
-    let goal = goal(args.at_least);
+    let goal = goal(puzzle, args.at_least, args.at_most)?;
     if args.backend.is_none() && args.solver.is_none() && driver::portfolio::applies(puzzle) {
-        check_goal(puzzle, goal)?;
         let limit = args.memory.bytes();
         let outcome = driver::portfolio::solve_portfolio(puzzle, goal, control, limit)?;
         return finish_answer(args, paint, puzzle, goal, &outcome);
@@ -84,7 +88,6 @@ fn answer(puzzle: &Puzzle, args: &Solve, paint: bool, control: &Control) -> Resu
         (None, Some(spec)) => ExternalSolver::infer_backend(spec),
         (None, None) => Backend::preferred_for(puzzle),
     };
-    check_goal(puzzle, goal)?;
     // The SAT and MILP backends build the model and its encoding: refuse what would not fit.
     let work = match backend {
         Backend::Sat => Some((Work::Sat, "solve --backend sat")),

@@ -94,22 +94,26 @@ fn native(
     let puzzle = Puzzle::Chess(chess.clone());
     let shard: Option<Shard> = options.shard;
     let mut wrong = None;
+    let mut hand = |squares: &[usize]| {
+        if wrong.is_some() {
+            return;
+        }
+        let solution = Solution::Chess(placement(chess, squares));
+        match verified(&puzzle, &solution, value, "native") {
+            Ok(()) => on_solution(&solution),
+            Err(error) => wrong = Some(error),
+        }
+    };
+    // Placements are kept only to be listed.
+    let listed: Option<&mut dyn FnMut(&[usize])> =
+        if options.list { Some(&mut hand) } else { None };
     let found = domination::count(
         &chess_instance(chess),
         value,
         shard,
         options.unique,
         control,
-        &mut |squares| {
-            if !options.list || wrong.is_some() {
-                return;
-            }
-            let solution = Solution::Chess(placement(chess, squares));
-            match verified(&puzzle, &solution, value, "native") {
-                Ok(()) => on_solution(&solution),
-                Err(error) => wrong = Some(error),
-            }
-        },
+        listed,
     );
     control.finish_progress();
     if let Some(error) = wrong {

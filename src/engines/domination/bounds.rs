@@ -12,7 +12,13 @@ pub(crate) struct Scratch {
     /// Candidates of the clique being grown.
     candidates: Vec<u64>,
     /// The largest gains seen, in decreasing order.
-    top: Vec<usize>,
+    gains: Vec<usize>,
+    /// The fractional bound's weight of each unguarded square, in its order.
+    weight: Vec<u32>,
+    /// The fractional bound's load of each square.
+    load: Vec<u32>,
+    /// The largest loads seen, in decreasing order.
+    top: Vec<u32>,
 }
 
 impl Scratch {
@@ -21,7 +27,7 @@ impl Scratch {
         Scratch {
             used: vec![0; words],
             candidates: vec![0; words],
-            top: Vec::new(),
+            ..Scratch::default()
         }
     }
 }
@@ -72,7 +78,7 @@ pub(crate) fn coverage(
         return 0;
     }
     let keep = enough + 1;
-    let top = &mut scratch.top;
+    let top = &mut scratch.gains;
     top.clear();
     for c in bitset::ones(allowed) {
         let gain = gain[c];
@@ -95,26 +101,104 @@ pub(crate) fn coverage(
     keep
 }
 
-/// The fractional bound: each unguarded square weighs one over the largest gain of its
-/// allowed guards. The squares one piece guards then weigh at most 1 in all (each weighs
-/// at most one over that piece's gain), so the pieces needed are at least the total
-/// weight: a feasible solution of the covering linear program's dual.
-pub(crate) fn fractional(near: &Neighbourhoods, unguarded: &[u64], gain: &[usize]) -> usize {
-    let mut weight = 0.0f64;
-    for u in bitset::ones(unguarded) {
-        let most = near
+/// The scale of the fractional bound's weights: a piece's load is at most this much.
+const UNIT: u32 = 1 << 20;
+
+/// The fractional bound: a weight on each unguarded square, and the fewest pieces whose
+/// loads (the weight a piece's square guards) add up to the total weight, looking at no
+/// more than `enough + 1` pieces. Any weights give a bound: pieces that guard every
+/// unguarded square carry its weight at least once, so their loads add up to the total.
+/// The weights start at one over the largest gain (a solution of the covering program's
+/// dual: no load above 1) and are then raised, square by square in the order `order`
+/// (fewest guards first), by the least slack of their guards (dual ascent), which on the
+/// queen's graph closes most of the gap to the linear program. Weights are whole
+/// multiples of 1 / [`UNIT`], so the sums are exact.
+pub(crate) fn fractional(
+    near: &Neighbourhoods,
+    order: impl Iterator<Item = usize>,
+    allowed: &[u64],
+    gain: &[usize],
+    enough: usize,
+    scratch: &mut Scratch,
+) -> usize {
+    let Scratch {
+        weight, load, top, ..
+    } = scratch;
+    // Every weight starts at one over the largest gain: no load is above 1.
+    let most = bitset::ones(allowed).map(|c| gain[c]).max().unwrap_or(0);
+    if most == 0 {
+        return usize::MAX;
+    }
+    let start = UNIT / most as u32;
+    load.clear();
+    load.extend(gain.iter().map(|&g| g as u32 * start));
+    weight.clear();
+    for u in order {
+        let mut w = start;
+        // A guard with a gain is allowed (it guards `u`, which is unguarded).
+        let fullest = near
             .list(u)
             .iter()
-            .map(|&c| gain[c as usize])
-            .max()
-            .unwrap_or(0);
-        if most == 0 {
+            .filter(|&&c| gain[c as usize] > 0)
+            .map(|&c| load[c as usize])
+            .max();
+        let Some(fullest) = fullest else {
             return usize::MAX;
+        };
+        let slack = UNIT.saturating_sub(fullest);
+        if slack > 0 {
+            w += slack;
+            for &c in near.list(u) {
+                if gain[c as usize] > 0 {
+                    load[c as usize] += slack;
+                }
+            }
         }
-        weight += 1.0 / most as f64;
+        weight.push(w);
     }
-    // Rounding errors must not raise the bound past a whole number it equals.
-    (weight - 1e-9).ceil().max(0.0) as usize
+    if weight.is_empty() {
+        return 0;
+    }
+    let total: u64 = weight.iter().map(|&w| u64::from(w)).sum();
+    let keep = enough + 1;
+    top.clear();
+    for c in bitset::ones(allowed) {
+        let l = load[c];
+        if top.len() == keep && top[keep - 1] >= l {
+            continue;
+        }
+        let at = top.partition_point(|&t| t >= l);
+        if top.len() == keep {
+            top.pop();
+        }
+        top.insert(at, l);
+    }
+    let mut sum = 0u64;
+    for (k, &l) in top.iter().enumerate() {
+        sum += u64::from(l);
+        if sum >= total {
+            return k + 1;
+        }
+    }
+    keep
+}
+
+/// After [`fractional`] has left a node open with `left` pieces to place: the allowed
+/// squares no such placement can use, pushed onto `out`. The pieces' loads must add up to
+/// the total weight, so a square whose load, with the `left - 1` largest loads, falls
+/// short of it is in none (reduced-cost fixing, read off the same weights).
+pub(crate) fn needless(allowed: &[u64], left: usize, scratch: &Scratch, out: &mut Vec<usize>) {
+    let total: u64 = scratch.weight.iter().map(|&w| u64::from(w)).sum();
+    let others: u64 = scratch
+        .top
+        .iter()
+        .take(left - 1)
+        .map(|&l| u64::from(l))
+        .sum();
+    let Some(least) = total.checked_sub(others) else {
+        return;
+    };
+    out.extend(bitset::ones(allowed).filter(|&c| u64::from(scratch.load[c]) < least));
 }
 
 /// A greedy cover of `candidates` by cliques of the attack graph (sets of squares that

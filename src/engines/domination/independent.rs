@@ -7,6 +7,7 @@
 use super::bitset::{self, Neighbourhoods};
 use super::bounds::{self, Scratch};
 use super::search::Prefix;
+use super::symmetry::Group;
 use super::{Answer, Instance};
 use crate::base::Control;
 
@@ -152,6 +153,7 @@ impl<'a> Packing<'a> {
             self.prefixes.push(Prefix {
                 placed: self.placed.clone(),
                 sets: self.levels[d].clone(),
+                group: Group::IDENTITY,
             });
             return false;
         }
@@ -190,6 +192,7 @@ pub(crate) fn root(instance: &Instance) -> Prefix {
     Prefix {
         placed: Vec::new(),
         sets,
+        group: Group::IDENTITY,
     }
 }
 

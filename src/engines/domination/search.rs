@@ -2,13 +2,16 @@
 //! when independent). A depth-first search with a fixed number of pieces branches on the
 //! unguarded square with the fewest allowed guards, over those guards, and takes each
 //! guard out of the later branches, so that every placement lies in exactly one branch.
-//! The disjoint-squares, coverage and fractional bounds prune; at the root, guards that a symmetry
-//! fixing the branched square maps onto an earlier guard are skipped. The fewest is found
-//! by raising the number of pieces from the root's lower bound until a placement exists.
+//! The disjoint-squares, coverage and fractional bounds prune; with two pieces left an
+//! exact test replaces them, and with one the last piece's squares are computed outright.
+//! A node keeps the symmetries that fix it (its pieces as a set and its allowed squares):
+//! of the moves in one orbit only the first is searched, and the later branches leave out
+//! the whole orbit. The fewest is found by raising the number of pieces from the root's
+//! lower bound until a placement exists.
 
 use super::bitset::{self, Neighbourhoods};
 use super::bounds::{self, Scratch};
-use super::symmetry::first_of_orbits;
+use super::symmetry::Group;
 use super::{Answer, Instance};
 use crate::base::Control;
 
@@ -27,6 +30,8 @@ pub(crate) struct Prefix {
     pub(crate) placed: Vec<usize>,
     /// The node's sets, one after the other.
     pub(crate) sets: Vec<u64>,
+    /// The symmetries that fix the node, when the search uses them.
+    pub(crate) group: Group,
 }
 
 /// The search for placements of at most `pieces` pieces that guard every free square.
@@ -42,14 +47,20 @@ pub(crate) struct Cover<'a> {
     /// Each depth's guards to branch on, in order.
     order: Vec<Vec<usize>>,
     /// (allowed guards, square) of the unguarded squares of the current node.
-    ranked: Vec<(usize, usize)>,
+    ranked: Vec<u32>,
     /// Each square's gain at the current node (unguarded squares it guards; 0 when not
     /// allowed).
     gain: Vec<usize>,
     scratch: Scratch,
+    /// Scratch: the squares that could still take the last piece.
+    common: Vec<u64>,
+    /// Scratch: the allowed squares the fractional bound shows no placement uses.
+    needless: Vec<usize>,
+    /// Each depth's symmetry group: the maps that fix the node (its pieces as a set and
+    /// its allowed squares), so that of the moves in one orbit only the first is searched.
+    groups: Vec<Group>,
     placed: Vec<usize>,
-    /// Skip root branches that a symmetry maps onto earlier ones (deciding only: a count
-    /// must see every placement).
+    /// Use the board's symmetries (deciding only: a count must see every placement).
     pub(crate) break_symmetry: bool,
     /// Record nodes at this depth (and leaves above it) as prefixes instead of searching.
     pub(crate) cut: Option<usize>,
@@ -80,6 +91,9 @@ impl<'a> Cover<'a> {
             ranked: Vec::new(),
             gain: vec![0; instance.free_squares()],
             scratch: Scratch::new(words),
+            common: vec![0; words],
+            needless: Vec::new(),
+            groups: vec![Group::IDENTITY; pieces + 2],
             placed: Vec::new(),
             break_symmetry: false,
             cut: None,
@@ -96,6 +110,11 @@ impl<'a> Cover<'a> {
     pub(crate) fn run(&mut self, prefix: &Prefix) -> bool {
         self.placed.clone_from(&prefix.placed);
         self.levels[0].copy_from_slice(&prefix.sets);
+        self.groups[0] = if self.break_symmetry {
+            prefix.group
+        } else {
+            Group::IDENTITY
+        };
         self.node(0)
     }
 
@@ -108,13 +127,13 @@ impl<'a> Cover<'a> {
             return true;
         }
         let w = self.words;
-        let near = self.near;
         let (unguarded, allowed) = self.levels[d].split_at(w);
         let done = bitset::is_empty(unguarded);
         if self.cut.is_some() && (done || self.cut == Some(d)) {
             self.prefixes.push(Prefix {
                 placed: self.placed.clone(),
                 sets: self.levels[d].clone(),
+                group: self.groups[d],
             });
             return false;
         }
@@ -125,38 +144,244 @@ impl<'a> Cover<'a> {
         if left == 0 {
             return false;
         }
+        let mut order = std::mem::take(&mut self.order[d]);
+        order.clear();
+        let open = match left {
+            1 => self.last_piece(d, &mut order),
+            2 => self.two_pieces(d) && self.branching(d, left, &mut order, false),
+            _ => self.branching(d, left, &mut order, true),
+        };
+        if !open {
+            self.order[d] = order;
+            return false;
+        }
+        for &c in &order {
+            if !bitset::contains(&self.levels[d][w..], c) {
+                // An image of an earlier move under the node's group: its subtree is the
+                // image of one already searched.
+                continue;
+            }
+            self.step(d, c);
+            let stop = self.node(d + 1);
+            self.placed.pop();
+            if stop {
+                self.order[d] = order;
+                return true;
+            }
+            self.leave_out(d, c);
+        }
+        self.order[d] = order;
+        false
+    }
+
+    /// Places a piece on `c` at depth `d`: depth `d + 1` gets its sets and group.
+    fn step(&mut self, d: usize, c: usize) {
+        let w = self.words;
+        let near = self.near;
+        let (above, below) = self.levels.split_at_mut(d + 1);
+        let (here, next) = (&above[d], &mut below[0]);
+        let (unguarded, allowed) = here.split_at(w);
+        let (next_unguarded, next_allowed) = next.split_at_mut(w);
+        near.minus_into(c, unguarded, next_unguarded);
+        if self.independent {
+            near.minus_into(c, allowed, next_allowed);
+        } else {
+            next_allowed.copy_from_slice(allowed);
+            bitset::remove(next_allowed, c);
+        }
+        let group = self.groups[d];
+        self.groups[d + 1] = if group.is_trivial() {
+            group
+        } else {
+            self.instance.symmetries.stabiliser(group, c)
+        };
+        self.placed.push(c);
+    }
+
+    /// After the branch of `c` at depth `d`: later branches hold no piece on `c`, nor on
+    /// its images under the node's group (every placement with one was seen, or an image of
+    /// it was).
+    fn leave_out(&mut self, d: usize, c: usize) {
+        let w = self.words;
+        let group = self.groups[d];
+        let allowed = &mut self.levels[d][w..];
+        if group.is_trivial() {
+            bitset::remove(allowed, c);
+        } else {
+            for image in self.instance.symmetries.orbit(group, c) {
+                bitset::remove(allowed, image);
+            }
+        }
+    }
+
+    /// Whether the search from the root reaches the placement `target` (sorted), rather
+    /// than only an image of it: its moves are followed down, each node branching as the
+    /// search does.
+    pub(crate) fn reaches(&mut self, target: &[usize]) -> bool {
+        let root = root(self.instance);
+        self.placed.clear();
+        self.levels[0].copy_from_slice(&root.sets);
+        self.groups[0] = if self.break_symmetry {
+            root.group
+        } else {
+            Group::IDENTITY
+        };
+        let w = self.words;
+        for d in 0.. {
+            let (unguarded, allowed) = self.levels[d].split_at(w);
+            if bitset::is_empty(unguarded) {
+                // The rest of the placement is any allowed squares.
+                return target
+                    .iter()
+                    .all(|&c| self.placed.contains(&c) || bitset::contains(allowed, c));
+            }
+            let left = self.pieces - self.placed.len();
+            if left == 0 {
+                return false;
+            }
+            let mut order = std::mem::take(&mut self.order[d]);
+            order.clear();
+            // As the search does (the squares a bound rules out change the later moves),
+            // but a placement's path is never cut by a bound.
+            let open = match left {
+                1 => self.last_piece(d, &mut order),
+                2 => self.branching(d, left, &mut order, false),
+                _ => self.branching(d, left, &mut order, true),
+            };
+            let mut next = None;
+            if open {
+                for &c in &order {
+                    if !bitset::contains(&self.levels[d][w..], c) {
+                        continue;
+                    }
+                    if target.binary_search(&c).is_ok() {
+                        next = Some(c);
+                        break;
+                    }
+                    self.leave_out(d, c);
+                }
+            }
+            self.order[d] = order;
+            match next {
+                Some(c) => self.step(d, c),
+                None => return false,
+            }
+        }
+        unreachable!("a placement has finitely many pieces")
+    }
+
+    /// With one piece left: the allowed squares that guard every unguarded square, in
+    /// `order`; whether there is one.
+    fn last_piece(&mut self, d: usize, order: &mut Vec<usize>) -> bool {
+        let w = self.words;
+        let (unguarded, allowed) = self.levels[d].split_at(w);
+        let common = &mut self.common;
+        common.copy_from_slice(allowed);
+        for u in bitset::ones(unguarded) {
+            for (k, &word) in self.near.set(u).iter().enumerate() {
+                common[k] &= word;
+            }
+            if bitset::is_empty(common) {
+                return false;
+            }
+        }
+        order.extend(bitset::ones(common));
+        true
+    }
+
+    /// With two pieces left: whether two allowed squares guard every unguarded square (a
+    /// necessary condition; the branching below finds them).
+    fn two_pieces(&mut self, d: usize) -> bool {
+        let w = self.words;
+        let near = self.near;
+        let (unguarded, allowed) = self.levels[d].split_at(w);
+        let Some((_, s)) = bitset::ones(unguarded)
+            .map(|s| (near.count_in(s, allowed), s))
+            .min()
+        else {
+            return true;
+        };
+        let common = &mut self.common;
+        'first: for &a in near.list(s) {
+            let a = a as usize;
+            if !bitset::contains(allowed, a) {
+                continue;
+            }
+            if self.independent {
+                near.minus_into(a, allowed, common);
+            } else {
+                common.copy_from_slice(allowed);
+            }
+            let reach = near.set(a);
+            for u in bitset::ones(unguarded) {
+                if bitset::contains(reach, u) {
+                    continue;
+                }
+                for (k, &word) in near.set(u).iter().enumerate() {
+                    common[k] &= word;
+                }
+                if bitset::is_empty(common) {
+                    continue 'first;
+                }
+            }
+            return true;
+        }
+        false
+    }
+
+    /// With two or more pieces left: whether the bounds leave the node open, and if so the
+    /// moves in `order`, the allowed guards of the unguarded square with the fewest (with
+    /// a symmetry group, the fewest orbits of them), the most useful first.
+    fn branching(&mut self, d: usize, left: usize, order: &mut Vec<usize>, bounded: bool) -> bool {
+        let w = self.words;
+        let near = self.near;
+        let (unguarded, allowed) = self.levels[d].split_at(w);
         self.ranked.clear();
         for s in bitset::ones(unguarded) {
             let guards = near.count_in(s, allowed);
             if guards == 0 {
                 return false;
             }
-            self.ranked.push((guards, s));
+            self.ranked.push(rank(guards, s));
         }
         self.ranked.sort_unstable();
-        if self.ranked.len() > left {
-            let order = self.ranked.iter().map(|&(_, s)| s);
+        if bounded && self.ranked.len() > left {
+            let order = self.ranked.iter().map(|&r| square(r));
             if bounds::disjoint_squares(near, order, allowed, left, &mut self.scratch) > left {
                 return false;
             }
         }
         bounds::gains(near, unguarded, allowed, &mut self.gain);
-        if self.ranked.len() > left {
+        let group = self.groups[d];
+        if bounded && self.ranked.len() > left {
             let need = self.ranked.len();
             if bounds::coverage(&self.gain, allowed, need, left, &mut self.scratch) > left
-                || bounds::fractional(near, unguarded, &self.gain) > left
+                || bounds::fractional(
+                    near,
+                    self.ranked.iter().map(|&r| square(r)),
+                    allowed,
+                    &self.gain,
+                    left,
+                    &mut self.scratch,
+                ) > left
             {
                 return false;
             }
+            // Not with a symmetry group: the allowed squares must stay a union of orbits.
+            if group.is_trivial() && !self.exclude_needless(d, left) {
+                return false;
+            }
         }
-        let root_symmetry = d == 0 && self.break_symmetry;
-        let s = if root_symmetry {
-            self.fewest_orbits(allowed)
+        let (unguarded, allowed) = self.levels[d].split_at(w);
+        let s = if group.is_trivial() {
+            // The allowed squares may be fewer than when the squares were ranked.
+            bitset::ones(unguarded)
+                .min_by_key(|&u| (near.count_in(u, allowed), u))
+                .unwrap_or(square(self.ranked[0]))
         } else {
-            self.ranked[0].1
+            self.fewest_orbits(allowed, group)
         };
         // The guards most useful first: a placement is found sooner.
-        let mut order = std::mem::take(&mut self.order[d]);
         let mut gains: Vec<(usize, usize)> = near
             .list(s)
             .iter()
@@ -165,62 +390,63 @@ impl<'a> Cover<'a> {
             .map(|c| (usize::MAX - self.gain[c], c))
             .collect();
         gains.sort_unstable();
-        order.clear();
         order.extend(gains.iter().map(|&(_, c)| c));
-        let first = if root_symmetry {
-            first_of_orbits(&order, &self.instance.symmetries.stabiliser(s))
-        } else {
-            Vec::new()
-        };
-        for (k, &c) in order.iter().enumerate() {
-            if !root_symmetry || first[k] {
-                let (above, below) = self.levels.split_at_mut(d + 1);
-                let (here, next) = (&above[d], &mut below[0]);
-                let (unguarded, allowed) = here.split_at(w);
-                let (next_unguarded, next_allowed) = next.split_at_mut(w);
-                near.minus_into(c, unguarded, next_unguarded);
-                if self.independent {
-                    near.minus_into(c, allowed, next_allowed);
-                } else {
-                    next_allowed.copy_from_slice(allowed);
-                    bitset::remove(next_allowed, c);
-                }
-                self.placed.push(c);
-                let stop = self.node(d + 1);
-                self.placed.pop();
-                if stop {
-                    self.order[d] = order;
-                    return true;
-                }
-            }
-            // Later branches hold no piece on `c`: every placement with one was seen.
-            bitset::remove(&mut self.levels[d][w..], c);
-        }
-        self.order[d] = order;
-        false
+        true
     }
 
-    /// The unguarded square whose allowed guards fall into the fewest orbits under the
-    /// symmetries that fix it: the fewest root branches.
-    fn fewest_orbits(&self, allowed: &[u64]) -> usize {
+    /// Takes out of the allowed squares of depth `d` those the fractional bound just computed
+    /// shows no placement of the `left` pieces can use ([`bounds::needless`]); whether every
+    /// unguarded square keeps an allowed guard.
+    fn exclude_needless(&mut self, d: usize, left: usize) -> bool {
+        let w = self.words;
+        let mut needless = std::mem::take(&mut self.needless);
+        needless.clear();
+        bounds::needless(&self.levels[d][w..], left, &self.scratch, &mut needless);
+        let open = needless.is_empty() || {
+            let (unguarded, allowed) = self.levels[d].split_at_mut(w);
+            for &c in &needless {
+                bitset::remove(allowed, c);
+                self.gain[c] = 0;
+            }
+            bitset::ones(unguarded).all(|u| self.near.count_in(u, allowed) > 0)
+        };
+        self.needless = needless;
+        open
+    }
+
+    /// The unguarded square whose allowed guards fall into the fewest orbits under
+    /// `group`: the fewest branches.
+    fn fewest_orbits(&self, allowed: &[u64], group: Group) -> usize {
+        let symmetries = &self.instance.symmetries;
         let mut best = (usize::MAX, 0);
-        for &(_, s) in &self.ranked {
-            let guards: Vec<usize> = self
-                .near
-                .list(s)
-                .iter()
-                .map(|&c| c as usize)
-                .filter(|&c| bitset::contains(allowed, c))
-                .collect();
-            let stabiliser = self.instance.symmetries.stabiliser(s);
-            let orbits = first_of_orbits(&guards, &stabiliser)
-                .iter()
-                .filter(|&&f| f)
-                .count();
-            best = best.min((orbits, s));
+        let mut names = Vec::new();
+        for s in self.ranked.iter().map(|&r| square(r)) {
+            names.clear();
+            names.extend(
+                self.near
+                    .list(s)
+                    .iter()
+                    .map(|&c| c as usize)
+                    .filter(|&c| bitset::contains(allowed, c))
+                    .map(|c| symmetries.least_image(group, c)),
+            );
+            names.sort_unstable();
+            names.dedup();
+            best = best.min((names.len(), s));
         }
         best.1
     }
+}
+
+/// A square and its number of allowed guards packed in one word that sorts by the guards
+/// first (free squares and guards are fewer than 2^16: boards have at most 64 x 64 squares).
+fn rank(guards: usize, s: usize) -> u32 {
+    (guards as u32) << 16 | s as u32
+}
+
+/// The square of a [`rank`].
+fn square(rank: u32) -> usize {
+    (rank & 0xffff) as usize
 }
 
 /// The root of the search: nothing placed, every free square unguarded and allowed.
@@ -234,6 +460,7 @@ pub(crate) fn root(instance: &Instance) -> Prefix {
     Prefix {
         placed: Vec::new(),
         sets,
+        group: instance.symmetries.all(),
     }
 }
 
@@ -254,7 +481,14 @@ pub(crate) fn root_bound(instance: &Instance) -> usize {
         bounds::disjoint_squares(near, 0..m, all, m, &mut scratch),
         bounds::disjoint_squares(near, by_guards.iter().map(|g| g.1), all, m, &mut scratch),
         bounds::coverage(&gain, all, m, m, &mut scratch),
-        bounds::fractional(near, all, &gain),
+        bounds::fractional(
+            near,
+            by_guards.iter().map(|g| g.1),
+            all,
+            &gain,
+            m,
+            &mut scratch,
+        ),
         instance.known_bound.unwrap_or(0),
     ];
     bound.into_iter().max().unwrap_or(0)

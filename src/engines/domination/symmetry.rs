@@ -1,6 +1,6 @@
 //! The board's symmetries as permutations of its free squares: which placement of a class
 //! is its representative (the lexicographically least image) and how large the class is,
-//! and which first moves of a search are images of earlier ones.
+//! and the subgroups that fix a search node, whose orbits of moves need one branch each.
 
 /// The symmetries of a board as maps of free-square indices, the identity first.
 #[derive(Clone, Debug)]
@@ -27,50 +27,72 @@ impl Symmetries {
         }
     }
 
-    /// The maps that fix square `s`.
-    pub(crate) fn stabiliser(&self, s: usize) -> Vec<&[usize]> {
-        self.maps
-            .iter()
-            .filter(|m| m[s] == s)
-            .map(Vec::as_slice)
-            .collect()
+    /// The whole group, as a set of map numbers (bit `k` for map `k`).
+    pub(crate) fn all(&self) -> Group {
+        Group((1u16 << self.maps.len()) - 1)
+    }
+
+    /// The members of `group` that fix square `s`.
+    pub(crate) fn stabiliser(&self, group: Group, s: usize) -> Group {
+        Group(
+            group
+                .members()
+                .filter(|&k| self.maps[k][s] == s)
+                .fold(0, |bits, k| bits | 1 << k),
+        )
+    }
+
+    /// The images of square `s` under `group` (with repeats).
+    pub(crate) fn orbit(&self, group: Group, s: usize) -> impl Iterator<Item = usize> + '_ {
+        group.members().map(move |k| self.maps[k][s])
+    }
+
+    /// The least image of square `s` under `group`: one name for its orbit.
+    pub(crate) fn least_image(&self, group: Group, s: usize) -> usize {
+        self.orbit(group, s).min().unwrap_or(s)
     }
 
     /// When `placement` (sorted) is the least of its images, the number of distinct images
     /// (its class's size); `None` when another image is less.
     pub(crate) fn class_of_least(&self, placement: &[usize]) -> Option<usize> {
-        let mut images: Vec<Vec<usize>> = Vec::with_capacity(self.maps.len());
-        for map in &self.maps {
-            let mut image: Vec<usize> = placement.iter().map(|&i| map[i]).collect();
-            image.sort_unstable();
-            if image.as_slice() < placement {
-                return None;
-            }
-            images.push(image);
-        }
+        let images = self.images(placement);
+        (images[0].as_slice() == placement).then_some(images.len())
+    }
+
+    /// The distinct images of `placement` (each sorted), in increasing order: its class.
+    pub(crate) fn images(&self, placement: &[usize]) -> Vec<Vec<usize>> {
+        let mut images: Vec<Vec<usize>> = self
+            .maps
+            .iter()
+            .map(|map| {
+                let mut image: Vec<usize> = placement.iter().map(|&i| map[i]).collect();
+                image.sort_unstable();
+                image
+            })
+            .collect();
         images.sort_unstable();
         images.dedup();
-        Some(images.len())
+        images
     }
 }
 
-/// Which of `order` (squares tried in this order) are the first of their orbit under
-/// `stabiliser` among `order`: a placement holding a later one has an image holding an
-/// earlier one, so only the first of each orbit needs to lead a branch.
-pub(crate) fn first_of_orbits(order: &[usize], stabiliser: &[&[usize]]) -> Vec<bool> {
-    let mut position = std::collections::HashMap::with_capacity(order.len());
-    for (k, &c) in order.iter().enumerate() {
-        position.insert(c, k);
+/// A subgroup of the board's symmetries, as a set of map numbers (at most eight maps).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Group(u16);
+
+impl Group {
+    /// The identity alone (map 0).
+    pub(crate) const IDENTITY: Group = Group(1);
+
+    /// Whether the group is the identity alone.
+    pub(crate) fn is_trivial(self) -> bool {
+        self.0 <= 1
     }
-    order
-        .iter()
-        .enumerate()
-        .map(|(k, &c)| {
-            stabiliser
-                .iter()
-                .all(|m| position.get(&m[c]).is_none_or(|&j| j >= k))
-        })
-        .collect()
+
+    /// The map numbers of the members.
+    pub(crate) fn members(self) -> impl Iterator<Item = usize> {
+        (0..16).filter(move |&k| self.0 >> k & 1 == 1)
+    }
 }
 
 #[cfg(test)]
@@ -100,12 +122,17 @@ mod tests {
     }
 
     #[test]
-    fn the_centres_stabiliser_leaves_one_of_each_orbit() {
+    fn the_centres_stabiliser_is_the_whole_group_and_a_corners_has_two() {
         let sym = square(3);
-        let stabiliser = sym.stabiliser(4);
-        assert_eq!(stabiliser.len(), 8);
-        let first = first_of_orbits(&[4, 0, 1, 2, 3, 5, 6, 7, 8], &stabiliser);
-        let kept: Vec<usize> = (0..9).filter(|&k| first[k]).collect();
-        assert_eq!(kept, vec![0, 1, 2]);
+        let all = sym.all();
+        assert_eq!(sym.stabiliser(all, 4), all);
+        let corner = sym.stabiliser(all, 0);
+        assert_eq!(corner.members().count(), 2);
+        assert!(sym.stabiliser(corner, 1).is_trivial());
+        let mut orbit: Vec<usize> = sym.orbit(all, 1).collect();
+        orbit.sort_unstable();
+        orbit.dedup();
+        assert_eq!(orbit, vec![1, 3, 5, 7]);
+        assert_eq!(sym.least_image(all, 8), 0);
     }
 }

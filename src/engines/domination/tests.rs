@@ -71,6 +71,9 @@ fn kings_rooks_and_bishops_dominate_as_known() {
     }
     for n in 1..=5 {
         assert_eq!(optimum(Piece::Rook, Question::Dominate, n), n, "rooks {n}");
+    }
+    // The search alone, without the border bound the puzzle states: odd sides included.
+    for n in 1..=9 {
         assert_eq!(
             optimum(Piece::Bishop, Question::Dominate, n),
             n,
@@ -125,9 +128,15 @@ fn independent_pieces_are_as_many_as_known() {
 fn five_queens_dominate_8_by_8_in_4860_ways_638_up_to_symmetry() {
     let instance = Instance::new(&empty(8, 8), Piece::Queen, Question::Dominate);
     let mut representatives = 0;
-    let answer = count(&instance, 5, None, true, &Control::unlimited(), &mut |_| {
-        representatives += 1
-    });
+    let mut hand = |_: &[usize]| representatives += 1;
+    let answer = count(
+        &instance,
+        5,
+        None,
+        true,
+        &Control::unlimited(),
+        Some(&mut hand),
+    );
     assert!(answer.complete);
     assert_eq!(answer.count, 4860);
     assert_eq!(answer.classes.values().sum::<u64>(), 638);
@@ -142,19 +151,14 @@ fn five_queens_dominate_8_by_8_in_4860_ways_638_up_to_symmetry() {
 
 #[test]
 fn minimum_queen_dominating_sets_are_counted_as_published() {
+    // OEIS A002564 (all) and A002563 (up to symmetry), n = 1..12.
     let all = [1, 4, 1, 12, 186, 4, 86, 4860, 114, 8, 2, 8];
     let classes = [1, 1, 1, 3, 37, 1, 13, 638, 21, 1, 1, 1];
     for n in 1..=12 {
         let instance = Instance::new(&empty(n, n), Piece::Queen, Question::Dominate);
         let gamma = [1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5, 6][n - 1];
-        let answer = count(
-            &instance,
-            gamma,
-            None,
-            true,
-            &Control::unlimited(),
-            &mut |_| {},
-        );
+        // By classes, the search using the symmetries; then every placement, without.
+        let answer = count(&instance, gamma, None, true, &Control::unlimited(), None);
         assert_eq!(answer.count, all[n - 1], "n = {n}");
         assert_eq!(
             answer.classes.values().sum::<u64>(),
@@ -162,7 +166,35 @@ fn minimum_queen_dominating_sets_are_counted_as_published() {
             "n = {n}"
         );
         assert_eq!(answer.subproblems.0, answer.subproblems.1);
+        let plain = count(&instance, gamma, None, false, &Control::unlimited(), None);
+        assert_eq!(plain.count, all[n - 1], "n = {n} without symmetries");
     }
+}
+
+#[test]
+fn classes_listed_by_the_symmetric_search_are_the_least_members_of_distinct_classes() {
+    let instance = Instance::new(&empty(7, 7), Piece::Queen, Question::Dominate);
+    let symmetries = &instance.symmetries;
+    let mut listed = Vec::new();
+    let mut hand = |p: &[usize]| listed.push(p.to_vec());
+    let answer = count(
+        &instance,
+        4,
+        None,
+        true,
+        &Control::unlimited(),
+        Some(&mut hand),
+    );
+    assert_eq!((answer.count, listed.len()), (86, 13));
+    let mut members = 0;
+    for cells in &listed {
+        // Row-major cells are the free-square indices on an empty board.
+        assert!(symmetries.class_of_least(cells).is_some(), "{cells:?}");
+        members += symmetries.images(cells).len();
+    }
+    listed.sort();
+    listed.dedup();
+    assert_eq!((listed.len(), members), (13, 86));
 }
 
 /// A seeded random board: each cell an obstacle with probability about `percent` / 100.
@@ -255,33 +287,19 @@ fn every_question_agrees_with_a_brute_force_on_random_boards() {
                     None,
                     false,
                     &Control::unlimited(),
-                    &mut |p| seen.push(p.to_vec()),
+                    Some(&mut |p: &[usize]| seen.push(p.to_vec())),
                 );
                 assert_eq!(all.count, placements.len() as u64, "{what}");
                 seen.sort();
                 placements.sort();
                 assert_eq!(seen, placements, "{what}");
 
-                let unique = count(
-                    &instance,
-                    value,
-                    None,
-                    true,
-                    &Control::unlimited(),
-                    &mut |_| {},
-                );
+                let unique = count(&instance, value, None, true, &Control::unlimited(), None);
                 assert_eq!(unique.classes.values().sum::<u64>(), classes, "{what}");
                 let mut sharded = 0;
                 for index in 1..=3 {
                     let shard = Some(Shard { index, count: 3 });
-                    let part = count(
-                        &instance,
-                        value,
-                        shard,
-                        false,
-                        &Control::unlimited(),
-                        &mut |_| {},
-                    );
+                    let part = count(&instance, value, shard, false, &Control::unlimited(), None);
                     sharded += part.count;
                 }
                 assert_eq!(sharded, all.count, "{what}");

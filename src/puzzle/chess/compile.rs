@@ -100,7 +100,8 @@ pub(super) fn compile(chess: &Chess) -> Model {
 }
 
 /// The placement that reaches [`Chess::stated_fewest`]'s bound: rooks on a diagonal of the
-/// shorter side, or bishops filling the column right of the middle of an even square.
+/// shorter side, or bishops filling the middle column of a square (right of the middle
+/// when the side is even).
 fn stated_placement(chess: &Chess) -> Option<ChessSolution> {
     let (fewest, _) = chess.stated_fewest()?;
     let pieces = match chess.piece {
@@ -185,7 +186,7 @@ mod tests {
     }
 
     #[test]
-    fn bishops_on_an_even_board_are_bounded_by_its_border() {
+    fn bishops_on_a_square_board_are_bounded_by_its_border() {
         let chess = Chess::empty(6, 6, Piece::Bishop, Question::Dominate);
         let bound = chess.compile().upper_bound.unwrap();
         assert_eq!(bound.value, 30);
@@ -201,9 +202,15 @@ mod tests {
             30
         );
         assert_eq!(chess.verify(&chess.decode(&known.assignment)), Ok(()));
-        // Odd sides and independent domination state nothing.
+        // Odd sides state n by the parity of the border ends, and the middle column meets it.
         let odd = Chess::empty(5, 5, Piece::Bishop, Question::Dominate);
-        assert!(odd.compile().upper_bound.is_none());
+        let model = odd.compile();
+        let bound = model.upper_bound.as_ref().unwrap();
+        assert_eq!(bound.value, 20);
+        assert!(bound.reason.contains("the parity of those ends"));
+        let known = model.known_solution.as_ref().unwrap();
+        assert_eq!(odd.verify(&odd.decode(&known.assignment)), Ok(()));
+        // Independent domination states nothing.
         let apart = Chess::empty(6, 6, Piece::Bishop, Question::IndependentDominate);
         assert!(apart.compile().upper_bound.is_none());
     }

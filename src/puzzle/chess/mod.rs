@@ -140,11 +140,14 @@ impl Chess {
     /// the argument in words, on a board without obstacles where a known placement reaches
     /// it. Rooks: a row and a column both without a rook would leave the square where they
     /// cross unguarded, so every row or every column holds one; the shorter side's count of
-    /// rooks on a diagonal guards the board and attacks no other. Bishops on an even n x n
+    /// rooks on a diagonal guards the board and attacks no other. Bishops on an n x n
     /// board: a diagonal meets the border only at its two ends, so a bishop guards at most
     /// four border squares, all of its own colour, and each colour has 2n - 2 of them: n / 2
-    /// bishops of each colour at least; n bishops filling a middle column guard the board
-    /// (but attack each other, so not for independent domination). `None` otherwise.
+    /// bishops of each colour at least when n is even. When n = 2m + 1 is odd, m bishops
+    /// of one colour would end their 2m diagonals on its 4m border squares once each, and
+    /// a parity count of those ends (docs/methods.md) allows that for one colour only: one
+    /// colour needs m + 1. n bishops filling the middle column guard the board (but attack
+    /// each other, so not for independent domination). `None` otherwise.
     pub fn stated_fewest(&self) -> Option<(usize, String)> {
         if !self.question.dominating() || self.free.contains(&false) {
             return None;
@@ -160,22 +163,28 @@ impl Chess {
                     ),
                 ))
             }
-            Piece::Bishop
-                if self.question == Question::Dominate
-                    && self.width == self.height
-                    && self.width.is_multiple_of(2) =>
-            {
+            Piece::Bishop if self.question == Question::Dominate && self.width == self.height => {
                 let n = self.width;
-                Some((
-                    n,
+                let reason = if n.is_multiple_of(2) {
                     format!(
                         "a bishop guards at most four border squares, all of its colour, and \
                          each colour has {} of them: at least {} bishops of each colour, {n} \
                          in all",
                         2 * n - 2,
                         n / 2
-                    ),
-                ))
+                    )
+                } else {
+                    format!(
+                        "a bishop guards at most four border squares, all of its colour, and \
+                         each colour has {} of them: at least {m} bishops of each colour, and \
+                         {m} of one colour would end their diagonals on its border squares \
+                         once each, which the parity of those ends allows for one colour \
+                         only: at least {n} in all",
+                        2 * n - 2,
+                        m = n / 2
+                    )
+                };
+                Some((n, reason))
             }
             _ => None,
         }
