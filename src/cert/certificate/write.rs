@@ -58,6 +58,28 @@ pub struct ProveOptions {
     /// bytes (checking a shard takes about 2.4 times its size in memory, both checkers at
     /// once). `None`: `veripb_shards` exactly.
     pub max_shard_bytes: Option<u64>,
+    /// On the VeriPB route: whether the doll's proof is streamed into its checkers rather
+    /// than stored (see [`super::doll_proof`]'s streamed certificates).
+    pub stream: StreamMode,
+    /// Streamed: only join the records the folder holds into the manifest (`prove
+    /// --join`), proving nothing.
+    pub join: bool,
+    /// Streamed: no shard's proof estimated above this many bytes where it can be helped
+    /// (an entry above it is split at its search states). `None`: no bound.
+    pub stream_shard_bytes: Option<u64>,
+}
+
+/// Whether `prove` streams the doll's proof into its checkers or stores it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StreamMode {
+    /// Streamed when the proof, estimated before it is written, passes a gigabyte, or when
+    /// the folder holds a streamed run under way; stored otherwise.
+    #[default]
+    Auto,
+    /// Streamed.
+    Always,
+    /// Stored.
+    Never,
 }
 
 /// How `prove` certifies a maximum packing without piece minimums.
@@ -89,6 +111,9 @@ impl Default for ProveOptions {
             packing_route: PackingRoute::Auto,
             veripb_shards: 0,
             max_shard_bytes: None,
+            stream: StreamMode::Auto,
+            join: false,
+            stream_shard_bytes: None,
         }
     }
 }
@@ -478,7 +503,18 @@ impl Folder {
     /// of the model.
     pub(super) fn fresh(dir: &Path, model_bytes: &[u8]) -> Result<Folder, ProveError> {
         let folder = Folder::open(dir)?;
-        for name in WRITTEN_FILES.iter().chain([&MANIFEST_FILE]) {
+        // A streamed run's plan and records, whose names depend on the table.
+        let streamed: Vec<String> = std::fs::read_dir(dir)
+            .map_err(|e| write_error(dir, &e))?
+            .filter_map(|e| Some(e.ok()?.file_name().to_string_lossy().into_owned()))
+            .filter(|name| super::doll_proof::is_streamed_file(name))
+            .collect();
+        for name in WRITTEN_FILES
+            .iter()
+            .copied()
+            .chain([MANIFEST_FILE])
+            .chain(streamed.iter().map(String::as_str))
+        {
             let path = dir.join(name);
             match std::fs::remove_file(&path) {
                 Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
