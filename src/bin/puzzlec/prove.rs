@@ -7,12 +7,13 @@ use crate::output::{
 use crate::session::Session;
 use puzzlec::base::error::NamesSettings;
 use puzzlec::base::Sense;
-use puzzlec::cert::certificate::{self, Claim, PackingRoute, ProveError, ProveOptions, StreamMode};
+use puzzlec::cert::certificate::{
+    self, Claim, PackingRoute, ProveError, ProveOptions, StreamMode, Verdict,
+};
 use puzzlec::cert::certificate::{parse_witness, MODEL_FILE, WITNESS_FILE};
 use puzzlec::driver::external::ExternalSolver;
 use puzzlec::driver::guard::Work;
 use puzzlec::driver::Backend;
-use puzzlec::formats::shard_record::Verdict;
 use puzzlec::puzzle::load_model_file;
 use puzzlec::report::{render, svg};
 use std::path::Path;

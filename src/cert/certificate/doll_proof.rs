@@ -26,7 +26,7 @@ pub use bound::{write_bound_proof, CellWeights};
 pub(super) use shards::check as check_shards;
 pub(super) use shards::{is_shard_proof_role, is_sharded};
 pub use streamed::Replay;
-pub(super) use streamed::{check as check_streamed, is_streamed, is_streamed_file};
+pub(super) use streamed::{check as check_streamed, is_streamed};
 
 use std::io::{BufWriter, Write};
 use std::path::Path;
@@ -174,6 +174,22 @@ pub(super) fn prove_veripb(
         return prove(job);
     }
     shards::prove(job, shard, split, streaming)
+}
+
+/// Removes the plan and records of a streamed run from `dir` (if it is there), before a
+/// certificate of another route is written into it: the new manifest will not list them.
+pub(super) fn clear_streamed(dir: &Path) -> Result<(), ProveError> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    for entry in entries {
+        let entry = entry.map_err(|e| write_error(dir, &e))?;
+        if streamed::is_streamed_file(&entry.file_name().to_string_lossy()) {
+            let path = entry.path();
+            std::fs::remove_file(&path).map_err(|e| write_error(&path, &e))?;
+        }
+    }
+    Ok(())
 }
 
 /// `prove --jobs`: the folder and the plan of a streamed run written, its shards' names

@@ -38,6 +38,7 @@ use crate::driver::Misuse;
 use crate::encode::amo::AmoEncoding;
 use crate::encode::{cnf as encode, dimacs, Cnf};
 pub use crate::formats::manifest::{Claim, EncodingEntry, FileEntry, Manifest, ModelEntry, Times};
+pub use crate::formats::shard_record::{CheckerRecord, ShardRecord, Verdict};
 use crate::formats::witness;
 pub use crate::formats::witness::WitnessError;
 use crate::model::{Assignment, Lit, Model};

@@ -104,6 +104,7 @@ fn prove_here(
             streaming(options),
         );
     }
+    super::doll_proof::clear_streamed(dir)?;
     let table = super::table::route(&puzzle, options).filter(|_| !options.count);
     if let (Some(shard), None) = (options.shard, &table) {
         return Err(ProveError::Misused {
@@ -207,7 +208,7 @@ pub fn prove_stream_job(
     dir: &Path,
     name: &str,
     options: &ProveOptions,
-) -> Result<crate::formats::shard_record::ShardRecord, ProveError> {
+) -> Result<super::ShardRecord, ProveError> {
     streamed_job(model_path, dir, options, |job| {
         super::doll_proof::prove_job(job, name)
     })

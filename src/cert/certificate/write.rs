@@ -503,18 +503,7 @@ impl Folder {
     /// of the model.
     pub(super) fn fresh(dir: &Path, model_bytes: &[u8]) -> Result<Folder, ProveError> {
         let folder = Folder::open(dir)?;
-        // A streamed run's plan and records, whose names depend on the table.
-        let streamed: Vec<String> = std::fs::read_dir(dir)
-            .map_err(|e| write_error(dir, &e))?
-            .filter_map(|e| Some(e.ok()?.file_name().to_string_lossy().into_owned()))
-            .filter(|name| super::doll_proof::is_streamed_file(name))
-            .collect();
-        for name in WRITTEN_FILES
-            .iter()
-            .copied()
-            .chain([MANIFEST_FILE])
-            .chain(streamed.iter().map(String::as_str))
-        {
+        for name in WRITTEN_FILES.iter().chain([&MANIFEST_FILE]) {
             let path = dir.join(name);
             match std::fs::remove_file(&path) {
                 Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
