@@ -153,6 +153,11 @@ fn a_streamed_certificate_keeps_records_whose_hashes_are_the_stored_proofs() {
         assert_eq!(record["checkers"][0]["conclusion"], "BOUNDS 0 INF");
         let theirs = if veripb { "accepted" } else { "not_run" };
         assert_eq!(record["checkers"][1]["verdict"], theirs, "{record}");
+        if veripb {
+            // Its own peak, sampled while it ran.
+            let peak = &record["checkers"][1]["work"]["peak_memory_bytes"];
+            assert!(peak.as_u64().is_some_and(|p| p > 0), "{record}");
+        }
         assert!(record["writer"]["cpu_seconds"].as_f64().unwrap() >= 0.0);
     }
 

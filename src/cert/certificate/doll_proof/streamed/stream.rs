@@ -261,11 +261,18 @@ fn run_veripb(
         .spawn()
         .map_err(StreamError::Io)?;
     let (mut stdout, mut stderr) = (child.stdout.take(), child.stderr.take());
-    let (said, complained) = std::thread::scope(|scope| {
+    // Its output is read beside the wait, which samples its memory while it runs.
+    let (said, complained, waited) = std::thread::scope(|scope| {
+        let said = scope.spawn(|| read_all(stdout.as_mut()));
         let errors = scope.spawn(|| read_all(stderr.as_mut()));
-        (read_all(stdout.as_mut()), errors.join().unwrap_or_default())
+        let waited = wait_with_usage(&mut child);
+        (
+            said.join().unwrap_or_default(),
+            errors.join().unwrap_or_default(),
+            waited,
+        )
     });
-    let (status, usage) = wait_with_usage(&mut child).map_err(StreamError::Io)?;
+    let (status, usage) = waited.map_err(StreamError::Io)?;
     let expected = format!("s VERIFIED BOUNDS {lower} <= obj <= INF");
     let accepted = status.success() && said.lines().any(|l| l.trim() == expected);
     let message = (!accepted).then(|| {
