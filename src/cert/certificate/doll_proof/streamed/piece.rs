@@ -11,8 +11,8 @@ use crate::engines::russian_doll::{
     group_opb, shard_opb, state_frontier, state_opb, write_shard_proof_with, write_state_proof,
     DollProofError, DollProofOptions, StateClaim,
 };
-use crate::formats::shard_record::{SplitRole, StateRecord};
 use crate::formats::opb::OpbFile;
+use crate::formats::shard_record::{SplitRole, StateRecord};
 use crate::geometry::placements::PackingInstance;
 
 /// One shard of a streamed run (see the module doc).

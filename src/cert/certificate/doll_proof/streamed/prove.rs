@@ -10,7 +10,9 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::super::shards::{clear_stale, table_nodes};
+use super::super::shards::{
+    clear_stale, proof_bytes_estimate, table_nodes, PROOF_BYTES_PER_DOLL_NODE,
+};
 use super::super::{opb_text, proof_weights, Job};
 use super::piece::{build, frontier, state_record, Piece};
 use super::plan::{plan, Plan};
@@ -122,6 +124,15 @@ fn fresh(
         format!("puzzlec plan of a streamed certificate of {MODEL_FILE} over {TABLE_FILE}: one shard a line, whose record is NAME.json"),
         "`puzzlec prove MODEL -o DIR --job NAME` proves one; `prove` in DIR resumes; `prove --join` writes the manifest".to_string(),
     ];
+    let nodes: u64 = outcome.entry_nodes.iter().sum();
+    comments.push(format!(
+        "{} shards; the proofs estimated at {} bytes in all ({PROOF_BYTES_PER_DOLL_NODE} per node of the fast doll's {nodes}), a shard's budget {}",
+        plan.pieces.len(),
+        proof_bytes_estimate(nodes),
+        settings
+            .budget
+            .map_or("unbounded".to_string(), |b| format!("{b} bytes"))
+    ));
     if !plan.over.is_empty() {
         comments.push(format!(
             "entries estimated above the memory bound with no search to split: {:?}",
@@ -513,9 +524,12 @@ fn how(held: &[super::records::Held], positions: usize) -> String {
             })
         })
         .count();
+    let shards = held.len();
+    let veripb = match shards - veripb {
+        0 => "veripb accepted every one".to_string(),
+        missed => format!("veripb accepted {veripb} (it did not run on {missed})"),
+    };
     format!(
-        "the native Russian-doll search found a packing of the optimum and the suffix table ({TABLE_FILE}); its {positions} entries are proved in {} streamed shards{split} by the proof-writing doll (the memo, dead cells, relaxed lookups, the lookahead, area and, on boxes of at most {LP_BEFORE_SEARCH} placements, LP-weight cuts; one thread and one memo per shard; no symmetry): {nodes} search nodes, {bytes} bytes of VeriPB proof in all, each shard's proof written into puzzlec's PB checker ({}) and veripb ({veripb} of them) as it was made and never stored; each shard's record holds the SHA-256 of its OPB file and of its proof, and the verdicts; `check --replay` regenerates any shard from the model and compares; the witness is verified by the puzzle's rules",
-        held.len(),
-        held.len()
+        "the native Russian-doll search found a packing of the optimum and the suffix table ({TABLE_FILE}); its {positions} entries are proved in {shards} streamed shards{split} by the proof-writing doll (the memo, dead cells, relaxed lookups, the lookahead, area and, on boxes of at most {LP_BEFORE_SEARCH} placements, LP-weight cuts; one thread and one memo per shard; no symmetry): {nodes} search nodes and {bytes} bytes of VeriPB proof in all, each shard's proof written into its checkers as it was made and never stored; puzzlec's PB checker accepted every shard, {veripb}; each shard's record holds the SHA-256 of its OPB file and of its proof and the verdicts, and `check --replay` makes any shard again from the model and compares; the witness is verified by the puzzle's rules"
     )
 }
