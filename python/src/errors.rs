@@ -92,7 +92,9 @@ pub fn prove_error(py: Python<'_>, error: ProveError) -> PyErr {
             UsageError::new_err(error.to_string())
         }
         ProveError::Stopped(_) => StoppedError::new_err(error.to_string()),
-        ProveError::Solver(_) | ProveError::Internal(_) => SolveError::new_err(error.to_string()),
+        ProveError::Solver(_) | ProveError::Internal(_) | ProveError::Refused(_) => {
+            SolveError::new_err(error.to_string())
+        }
     }
 }
 

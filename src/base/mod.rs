@@ -2,13 +2,17 @@
 //! ([`Status`]), when to stop ([`Control`]), the best answer so far ([`Incumbent`]), a
 //! backend's raw answer ([`RawOutcome`]) and its size ([`Size`]), which way a value goes
 //! ([`Sense`]); with bad-input errors,
-//! work shards and digests.
+//! work shards and digests, and the plumbing a streamed proof needs: a pipe between threads,
+//! a file in memory, and what a process or thread used.
 
 pub mod digest;
 pub mod error;
 pub mod evidence;
+pub mod memory_file;
+pub mod pipe;
 pub mod sense;
 pub mod shard;
+pub mod usage;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};

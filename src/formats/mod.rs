@@ -12,6 +12,7 @@
 //!   solutions;
 //! - [`doll_table`]: a packing certificate's Russian-doll table;
 //! - [`manifest`]: a certificate folder's manifest (JSON);
+//! - [`shard_record`]: a streamed certificate's record of each shard (JSON) and its plan;
 //! - [`wcnf`], [`lp`]: WCNF and CPLEX LP files, over [`linear`]'s rows;
 //! - [`opb`]: OPB files, the ones `emit` writes and the ones VeriPB proofs refer to;
 //! - [`milp_solution`]: the solution files of CBC, GLPK and HiGHS;
@@ -38,6 +39,7 @@ pub mod milp_solution;
 pub mod minizinc;
 pub mod opb;
 pub mod sat_answer;
+pub mod shard_record;
 pub mod sniff;
 pub mod solutions;
 pub mod veripb;

@@ -45,6 +45,7 @@ mod queens_empty_boards;
 mod resource_guards;
 mod russian_doll;
 mod sharded;
+mod streamed;
 mod svg;
 mod sweep;
 mod symmetry_units;

@@ -486,6 +486,40 @@ pub struct Prove {
     /// folder.
     #[arg(long, value_name = "N", conflicts_with_all = ["shard", "table", "solver", "count"])]
     pub veripb_shards: Option<usize>,
+    /// For a maximum packing: stream the doll's proof, shard by shard, into puzzlec's PB
+    /// checker and veripb as it is written, never to disk, keeping per shard a record
+    /// (NAME.json: the SHA-256 of its OPB file and of its proof, the verdicts, time and
+    /// memory); shards are cut so that checking one stays within --max-memory, an entry
+    /// split at its search states where needed. The default when the proof, estimated before
+    /// it is written, passes 1 GiB, and in a folder holding a streamed run under way (which
+    /// it resumes, keeping the records written). `check --replay` regenerates shards.
+    #[arg(long, conflicts_with_all = ["no_stream", "shard", "table", "solver", "count"])]
+    pub stream: bool,
+    /// Streamed: plan each shard for at most SIZE bytes of proof (bytes, or with K, M, G or
+    /// T), as estimated before it is written (200 bytes per node of the fast doll), an entry
+    /// above it split at its search states. Default: 0.4 times --max-memory, since checking
+    /// a shard takes about 2.4 times its size.
+    #[arg(long, value_name = "SIZE", conflicts_with_all = ["no_stream", "job", "join"])]
+    pub shard_bytes: Option<ByteSize>,
+    /// Store the doll's proof in the folder even when it is estimated above 1 GiB.
+    #[arg(long, conflicts_with_all = ["shard", "table", "solver", "count"])]
+    pub no_stream: bool,
+    /// With --stream: write the folder and the plan of the run, and into FILE one command a
+    /// line, `puzzlec prove DIR/model.toml -o DIR --job NAME`, one per shard (for GNU
+    /// parallel or a Slurm array; scripts/stream-jobs.sh runs them), then stop; `prove
+    /// --join` writes the manifest once every job has written its record.
+    #[arg(long, value_name = "FILE", requires = "stream")]
+    pub jobs: Option<PathBuf>,
+    /// Prove the shard NAME of the streamed run planned in the folder (a line of --jobs'
+    /// FILE): stream its proof into both checkers and write its record DIR/NAME.json. Exit 1,
+    /// naming the shard, when a checker refuses it.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["jobs", "join", "no_stream", "shard", "table", "solver", "count", "veripb_shards"])]
+    pub job: Option<String>,
+    /// Join the records of the streamed run in the folder into the certificate's manifest,
+    /// proving nothing; refused (exit 1, naming the shard) when a shard is missing,
+    /// duplicated, failed (a checker refused it) or foreign (of another model or table).
+    #[arg(long, conflicts_with_all = ["jobs", "no_stream", "shard", "table", "solver", "count"])]
+    pub join: bool,
     #[command(flatten)]
     pub time: TimeLimit,
     #[command(flatten)]
@@ -562,6 +596,12 @@ pub struct Check {
     /// `count.dimacs`, `step-NNN.cnf`), for outside checkers such as drat-trim.
     #[arg(long, value_name = "OUT")]
     pub write_cnf: Option<PathBuf>,
+    /// Of a streamed certificate: regenerate shards from the model and the table, stream
+    /// them into puzzlec's PB checker and veripb again and compare each proof's SHA-256
+    /// with its record's: `all`, `sample:K` (K shards at random) or N (the record numbered
+    /// N in check's listing).
+    #[arg(long, value_name = "WHICH")]
+    pub replay: Option<puzzlec::cert::certificate::Replay>,
 }
 
 /// The flags of `models`.

@@ -1,21 +1,26 @@
 //! `puzzlec check DIR`: re-verifies a certificate written by `prove`.
 
+use crate::args::Check;
 use crate::output::{exit, print_json, print_stdout, Failure};
-use puzzlec::base::shard::Shard;
-use puzzlec::cert::certificate::{self, CheckError};
+use puzzlec::cert::certificate::{self, CheckError, CheckOptions};
 use puzzlec::report::json::CheckReport;
-use std::path::Path;
 
-/// Checks the certificate in `dir`: exit 0 if everything holds, 1 saying what failed; with
-/// `write_cnf`, the verified CNFs are written there too.
-pub fn run(
-    dir: &Path,
-    json: bool,
-    shard: Option<Shard>,
-    write_cnf: Option<&Path>,
-) -> Result<u8, Failure> {
+/// Checks the certificate in `args.dir`: exit 0 if everything holds, 1 saying what failed;
+/// with `--write-cnf`, the verified CNFs are written there too; with `--replay`, shards of a
+/// streamed certificate are regenerated and checked again.
+pub fn run(args: &Check) -> Result<u8, Failure> {
+    let (dir, json, write_cnf) = (
+        args.dir.as_path(),
+        args.report.json,
+        args.write_cnf.as_deref(),
+    );
+    let options = CheckOptions {
+        shard: args.split.shard,
+        write_cnf,
+        replay: args.replay.unwrap_or_default(),
+    };
     let start = std::time::Instant::now();
-    match certificate::check_writing(dir, shard, write_cnf) {
+    match certificate::check_using(dir, &options) {
         Ok(checked) if json => {
             print_json(CheckReport {
                 directory: dir.display().to_string(),

@@ -61,12 +61,7 @@ fn run(command: Command, session: &Session) -> Result<u8, Failure> {
         Command::Completions(args) => describe::completions(args.shell),
         Command::Man(args) => describe::man(args.output.as_deref(), args.dir.as_deref()),
         Command::Prove(args) => prove::run(&args, session),
-        Command::Check(args) => check::run(
-            &args.dir,
-            args.report.json,
-            args.split.shard,
-            args.write_cnf.as_deref(),
-        ),
+        Command::Check(args) => check::run(&args),
         Command::Sweep(args) => sweep::run(&args, session),
     }
 }

@@ -7,7 +7,9 @@ use crate::output::{
 use crate::session::Session;
 use puzzlec::base::error::NamesSettings;
 use puzzlec::base::Sense;
-use puzzlec::cert::certificate::{self, Claim, PackingRoute, ProveError, ProveOptions};
+use puzzlec::cert::certificate::{
+    self, Claim, PackingRoute, ProveError, ProveOptions, StreamMode, Verdict,
+};
 use puzzlec::cert::certificate::{parse_witness, MODEL_FILE, WITNESS_FILE};
 use puzzlec::driver::external::ExternalSolver;
 use puzzlec::driver::guard::Work;
@@ -58,7 +60,7 @@ pub fn run(args: &Prove, session: &Session) -> Result<u8, Failure> {
         solver,
         control,
         shard: args.split.shard,
-        packing_route: if args.veripb {
+        packing_route: if args.veripb || args.stream || args.join {
             PackingRoute::Veripb
         } else if args.table {
             PackingRoute::Table
@@ -76,7 +78,27 @@ pub fn run(args: &Prove, session: &Session) -> Result<u8, Failure> {
             .veripb_shards
             .is_none()
             .then(|| args.memory.bytes() / 5 * 2),
+        stream: if args.stream {
+            StreamMode::Always
+        } else if args.no_stream {
+            StreamMode::Never
+        } else {
+            StreamMode::Auto
+        },
+        join: args.join,
+        // Streamed shards are always held to the memory bound, checked as they are.
+        stream_shard_bytes: Some(
+            args.shard_bytes
+                .as_ref()
+                .map_or(args.memory.bytes() / 5 * 2, |size| size.0),
+        ),
     };
+    if let Some(file) = &args.jobs {
+        return write_jobs(model, dir, file, &options);
+    }
+    if let Some(name) = &args.job {
+        return prove_job(model, dir, name, &options);
+    }
     let code = prove(model, dir, &options, args.report.json)?;
     if let Some(svg) = &args.svg {
         if code == exit::OK {
@@ -86,27 +108,127 @@ pub fn run(args: &Prove, session: &Session) -> Result<u8, Failure> {
     Ok(code)
 }
 
+/// The failure of `prove`, as the command line sorts it (a stop is not one).
+fn failure(error: ProveError) -> Failure {
+    match error {
+        ProveError::Input(e) => Failure::Input(e),
+        ProveError::Misused { path, misuse } => {
+            Failure::Usage(format!("{}: {}", path.display(), misuse.describe(&flag)))
+        }
+        ProveError::Lazy { .. } | ProveError::Write { .. } => Failure::Usage(error.to_string()),
+        ProveError::Solver(_)
+        | ProveError::Internal(_)
+        | ProveError::Refused(_)
+        | ProveError::Stopped(_) => Failure::Internal(error.to_string()),
+    }
+}
+
+/// `prove --stream --jobs FILE`: the run planned into `dir`, one command a line into `file`.
+fn write_jobs(
+    model: &Path,
+    dir: &Path,
+    file: &Path,
+    options: &ProveOptions,
+) -> Result<u8, Failure> {
+    check_writable(file)?;
+    let names = match certificate::plan_stream_jobs(model, dir, options) {
+        Ok(names) => names,
+        Err(ProveError::Stopped(reason)) => {
+            eprintln!("stopped ({reason}): no jobs were written");
+            return Ok(exit::NOT_PROVEN);
+        }
+        Err(error) => return Err(failure(error)),
+    };
+    // Absolute paths: a job may run in any folder, on any machine that sees the same files.
+    let absolute = |path: &Path| std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let program = std::env::current_exe().map_or_else(|_| "puzzlec".into(), |p| absolute(&p));
+    let folder = absolute(dir);
+    let copy = folder.join(MODEL_FILE);
+    let mut text = String::new();
+    for name in &names {
+        text.push_str(&format!(
+            "{} prove {} -o {} --job {name}\n",
+            shell_word(&program),
+            shell_word(&copy),
+            shell_word(&folder)
+        ));
+    }
+    write_file(file, text)?;
+    print_stdout(&format!(
+        "{} jobs: {} (one shard each; the plan is in {})\n",
+        names.len(),
+        file.display(),
+        folder.join("plan.txt").display()
+    ));
+    eprintln!(
+        "run every line (scripts/stream-jobs.sh {} runs them with GNU parallel), then `puzzlec prove {} -o {} --join`",
+        file.display(),
+        model.display(),
+        dir.display()
+    );
+    Ok(exit::OK)
+}
+
+/// `path` as one word of a POSIX shell: quoted when it holds anything but plain characters.
+fn shell_word(path: &Path) -> String {
+    let text = path.display().to_string();
+    let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+,:@%".contains(c);
+    if !text.is_empty() && text.chars().all(plain) {
+        text
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
+}
+
+/// `prove --job NAME`: one shard of a streamed run proved, its record written.
+fn prove_job(model: &Path, dir: &Path, name: &str, options: &ProveOptions) -> Result<u8, Failure> {
+    let record = match certificate::prove_stream_job(model, dir, name, options) {
+        Ok(record) => record,
+        Err(ProveError::Stopped(reason)) => {
+            eprintln!("stopped ({reason}): {name} was not proved, and no record was written");
+            return Ok(exit::NOT_PROVEN);
+        }
+        Err(error) => return Err(failure(error)),
+    };
+    let verdicts: Vec<String> = record
+        .checkers
+        .iter()
+        .map(|c| {
+            let verdict = match c.verdict {
+                Verdict::Accepted => "accepted",
+                Verdict::Refused => "refused",
+                Verdict::NotRun => "did not run",
+            };
+            format!("{} {verdict}", c.name)
+        })
+        .collect();
+    print_stdout(&format!(
+        "{name}: {} nodes, proof {} bytes, {} lines, SHA-256 {}; {} (record {})\n",
+        record.nodes,
+        record.proof.bytes,
+        record.proof.lines,
+        record.proof.sha256,
+        verdicts.join(", "),
+        dir.join(format!("{name}.json")).display()
+    ));
+    Ok(exit::OK)
+}
+
 fn prove(model: &Path, dir: &Path, options: &ProveOptions, json: bool) -> Result<u8, Failure> {
     let manifest = match certificate::prove_using(model, dir, options) {
         Ok(manifest) => manifest,
         Err(ProveError::Stopped(reason)) => {
-            eprintln!("stopped ({reason}): no certificate was written");
+            if dir.join("plan.txt").is_file() {
+                eprintln!(
+                    "stopped ({reason}): no certificate yet; the records written so far are kept in {}, and `prove` there again resumes the run",
+                    dir.display()
+                );
+            } else {
+                eprintln!("stopped ({reason}): no certificate was written");
+            }
             return Ok(exit::NOT_PROVEN);
         }
-        Err(error) => {
-            return Err(match error {
-                ProveError::Input(e) => Failure::Input(e),
-                ProveError::Misused { path, misuse } => {
-                    Failure::Usage(format!("{}: {}", path.display(), misuse.describe(&flag)))
-                }
-                ProveError::Lazy { .. } | ProveError::Write { .. } => {
-                    Failure::Usage(error.to_string())
-                }
-                ProveError::Solver(_) | ProveError::Internal(_) | ProveError::Stopped(_) => {
-                    Failure::Internal(error.to_string())
-                }
-            })
-        }
+        Err(error) => return Err(failure(error)),
     };
     // A claim's value is the model's score; the answer gives the family's value.
     let sense = load_model_file(model).map_or(Sense::Most, |p| p.sense());

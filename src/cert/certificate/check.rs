@@ -2,7 +2,7 @@
 
 use super::read::{check_encoding, check_files, failed, read_manifest, CheckedFolder};
 use super::table;
-use super::{refuted_dimacs, CheckError, Checked, Claim, SINGLE_REFUTATION};
+use super::{refuted_dimacs, CheckError, Checked, Claim, Replay, SINGLE_REFUTATION};
 use crate::base::shard::Shard;
 use crate::puzzle::Puzzle;
 use std::path::Path;
@@ -41,6 +41,35 @@ pub fn check_writing(
     shard: Option<Shard>,
     write_cnf: Option<&Path>,
 ) -> Result<Checked, CheckError> {
+    check_using(
+        dir,
+        &CheckOptions {
+            shard,
+            write_cnf,
+            replay: Replay::None,
+        },
+    )
+}
+
+/// How [`check_using`] goes about a certificate.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CheckOptions<'a> {
+    /// Check one shard's proofs only (see [`check_shard`]).
+    pub shard: Option<Shard>,
+    /// Write the verified CNFs there (see [`check_writing`]).
+    pub write_cnf: Option<&'a Path>,
+    /// Of a streamed certificate: the shards to regenerate from the model and check again,
+    /// comparing their proofs' SHA-256 with the records'.
+    pub replay: Replay,
+}
+
+/// [`check`] as `options` say.
+pub fn check_using(dir: &Path, options: &CheckOptions) -> Result<Checked, CheckError> {
+    let CheckOptions {
+        shard,
+        write_cnf,
+        replay,
+    } = *options;
     let manifest = read_manifest(dir)?;
     if let Some(out) = write_cnf {
         std::fs::create_dir_all(out).map_err(|e| {
@@ -64,6 +93,20 @@ pub fn check_writing(
             return check_impossible(&puzzle, model_name, reason, steps);
         }
         Claim::Optimal { .. } | Claim::Satisfiable | Claim::Unsatisfiable => {}
+    }
+    let streamed = super::doll_proof::is_streamed(&manifest);
+    if streamed && shard.is_some() {
+        return Err(failed(
+            "--shard: a streamed certificate holds no proofs to split; --replay N regenerates one shard".to_string(),
+        ));
+    }
+    if replay != Replay::None && !streamed {
+        return Err(failed(
+            "--replay: only a streamed certificate's shards are replayed; this one stores its proofs".to_string(),
+        ));
+    }
+    if streamed {
+        return super::doll_proof::check_streamed(&folder, &manifest, &puzzle, &replay, steps);
     }
     if super::doll_proof::is_sharded(&manifest) {
         return super::doll_proof::check_shards(&folder, &manifest, &puzzle, shard, steps);

@@ -19,11 +19,14 @@
 
 mod bound;
 mod shards;
+mod streamed;
 
 pub use bound::{write_bound_proof, CellWeights};
 
 pub(super) use shards::check as check_shards;
 pub(super) use shards::{is_shard_proof_role, is_sharded};
+pub use streamed::Replay;
+pub(super) use streamed::{check as check_streamed, is_streamed};
 
 use std::io::{BufWriter, Write};
 use std::path::Path;
@@ -34,7 +37,7 @@ use std::time::Instant;
 use sha2::{Digest, Sha256};
 
 use super::read::CheckedFolder;
-use super::write::{write_error, write_manifest, Folder, Record};
+use super::write::{write_error, write_manifest, Folder, Record, StreamMode};
 use super::{
     verified_witness, witness_text, CheckError, Checked, Claim, EncodingEntry, FileEntry, Manifest,
     ProveError, MANIFEST_FILE, WITNESS_FILE,
@@ -71,7 +74,7 @@ pub const PROOF_FILE: &str = "proof.pbp";
 pub const PROOF_ROLE: &str = "veripb-proof";
 
 /// The text of `opb` (a packing model of [`packing_opb`]).
-fn opb_text(opb: &OpbFile) -> Vec<u8> {
+pub(super) fn opb_text(opb: &OpbFile) -> Vec<u8> {
     let mut bytes = Vec::new();
     // Writing into memory cannot fail.
     let _ = write_opb(opb, &mut bytes, &|| false);
@@ -119,24 +122,93 @@ pub(super) struct ShardSplit {
     pub(super) max_bytes: Option<u64>,
 }
 
-/// `prove` of a maximum packing by VeriPB: one cutting-planes step when a packing meets a
-/// bound ([`prove_by_bound`]; not with `shard`), else the doll's proof, in shards on
-/// threads as `split` says (or only `shard`'s, or those the folder holds, see [`shards`]),
-/// or as one proof when its count is 0.
+/// Whether and how the doll's proof is streamed (see [`streamed`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Streaming {
+    /// Streamed, stored, or streamed when the estimate calls for it.
+    pub(super) mode: StreamMode,
+    /// Only join the folder's records.
+    pub(super) join: bool,
+    /// No shard's proof estimated above this many bytes, where it can be helped.
+    pub(super) budget: Option<u64>,
+}
+
+impl Streaming {
+    /// The shards of a streamed run: at least `split`'s count, within the budget.
+    fn settings(&self, split: ShardSplit) -> streamed::Settings {
+        streamed::Settings {
+            count: split.count.max(1),
+            budget: self.budget,
+        }
+    }
+}
+
+/// `prove` of a maximum packing by VeriPB: the join of a streamed run's records, or the rest
+/// of the streamed run the folder holds; else one cutting-planes step when a packing meets
+/// a bound ([`prove_by_bound`]; not with `shard`); else the doll's proof, streamed when
+/// `streaming` says so (see [`streamed`]), or stored in shards on threads as `split` says
+/// (or only `shard`'s, or those the folder holds, see [`shards`]), or as one proof when its
+/// count is 0.
 pub(super) fn prove_veripb(
     job: &Job<'_>,
     shard: Option<Shard>,
     split: ShardSplit,
+    streaming: Streaming,
 ) -> Result<Manifest, ProveError> {
+    if streaming.join {
+        return streamed::join(job, 0.0, Instant::now());
+    }
+    let may_stream = shard.is_none() && streaming.mode != StreamMode::Never;
+    if may_stream && streamed::holds_plan(job.dir) {
+        return streamed::prove(job, streaming.settings(split), None);
+    }
     if shard.is_none() {
         if let Some(manifest) = prove_by_bound(job)? {
             return Ok(manifest);
         }
     }
+    if may_stream && streaming.mode == StreamMode::Always {
+        return streamed::prove(job, streaming.settings(split), None);
+    }
     if shard.is_none() && split.count == 0 && !shards::holds_shards(job.dir) {
         return prove(job);
     }
-    shards::prove(job, shard, split)
+    shards::prove(job, shard, split, streaming)
+}
+
+/// Removes the plan and records of a streamed run from `dir` (if it is there), before a
+/// certificate of another route is written into it: the new manifest will not list them.
+pub(super) fn clear_streamed(dir: &Path) -> Result<(), ProveError> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    for entry in entries {
+        let entry = entry.map_err(|e| write_error(dir, &e))?;
+        if streamed::is_streamed_file(&entry.file_name().to_string_lossy()) {
+            let path = entry.path();
+            std::fs::remove_file(&path).map_err(|e| write_error(&path, &e))?;
+        }
+    }
+    Ok(())
+}
+
+/// `prove --jobs`: the folder and the plan of a streamed run written, its shards' names
+/// returned, nothing proved.
+pub(super) fn plan_jobs(
+    job: &Job<'_>,
+    split: ShardSplit,
+    streaming: Streaming,
+) -> Result<Vec<String>, ProveError> {
+    streamed::plan_jobs(job, streaming.settings(split))
+}
+
+/// `prove --job NAME`: the shard `name` of the streamed run the folder holds, proved and
+/// its record written.
+pub(super) fn prove_job(
+    job: &Job<'_>,
+    name: &str,
+) -> Result<crate::formats::shard_record::ShardRecord, ProveError> {
+    streamed::prove_job(job, name)
 }
 
 /// The weights of the proof search's weighted cut: each scan row's LP dual, as `solve`

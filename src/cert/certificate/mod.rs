@@ -38,6 +38,7 @@ use crate::driver::Misuse;
 use crate::encode::amo::AmoEncoding;
 use crate::encode::{cnf as encode, dimacs, Cnf};
 pub use crate::formats::manifest::{Claim, EncodingEntry, FileEntry, Manifest, ModelEntry, Times};
+pub use crate::formats::shard_record::{CheckerRecord, ShardRecord, Verdict};
 use crate::formats::witness;
 pub use crate::formats::witness::WitnessError;
 use crate::model::{Assignment, Lit, Model};
@@ -54,10 +55,11 @@ pub mod table;
 mod tiling;
 mod write;
 
-pub use check::{check, check_shard, check_writing};
-pub use prove::{prove, prove_using, prove_with};
+pub use check::{check, check_shard, check_using, check_writing, CheckOptions};
+pub use doll_proof::Replay;
+pub use prove::{plan_stream_jobs, prove, prove_stream_job, prove_using, prove_with};
 pub(crate) use read::verified_witness;
-pub use write::{PackingRoute, ProveOptions};
+pub use write::{PackingRoute, ProveOptions, StreamMode};
 
 /// The manifest's file name inside a certificate folder.
 pub const MANIFEST_FILE: &str = "manifest.json";
@@ -197,6 +199,11 @@ pub enum ProveError {
     /// The external SAT program failed, or gave an answer or a proof puzzlec refuses.
     #[error("{0}")]
     Solver(String),
+    /// A streamed shard's checker refused its proof, or the records to join do not make a
+    /// certificate (a shard missing, duplicated, failed or foreign): the message names the
+    /// shard.
+    #[error("{0}")]
+    Refused(String),
     /// A time limit or Ctrl-C stopped `prove` first (the reason, in words); no manifest was
     /// written.
     #[error("{0}: no certificate was written")]

@@ -97,12 +97,14 @@ fn prove_here(
             dir,
             control: &options.control,
         };
-        let split = super::doll_proof::ShardSplit {
-            count: options.veripb_shards,
-            max_bytes: options.max_shard_bytes,
-        };
-        return super::doll_proof::prove_veripb(&job, options.shard, split);
+        return super::doll_proof::prove_veripb(
+            &job,
+            options.shard,
+            shard_split(options),
+            streaming(options),
+        );
     }
+    super::doll_proof::clear_streamed(dir)?;
     let table = super::table::route(&puzzle, options).filter(|_| !options.count);
     if let (Some(shard), None) = (options.shard, &table) {
         return Err(ProveError::Misused {
@@ -135,6 +137,81 @@ fn prove_here(
         record_answer(&puzzle, model_path, dir, &model_bytes, options)?
     };
     write_manifest(dir, model_path, &model_bytes, &puzzle, record, start)
+}
+
+/// The shards `options` ask for on the VeriPB route.
+fn shard_split(options: &ProveOptions) -> super::doll_proof::ShardSplit {
+    super::doll_proof::ShardSplit {
+        count: options.veripb_shards,
+        max_bytes: options.max_shard_bytes,
+    }
+}
+
+/// Whether and how `options` stream the doll's proof.
+fn streaming(options: &ProveOptions) -> super::doll_proof::Streaming {
+    super::doll_proof::Streaming {
+        mode: options.stream,
+        join: options.join,
+        budget: options.stream_shard_bytes,
+    }
+}
+
+/// Runs `work` on the job of the model at `model_path` into `dir`, for the jobs of a
+/// streamed run: a model the search's proof does not take is refused.
+fn streamed_job<T>(
+    model_path: &Path,
+    dir: &Path,
+    options: &ProveOptions,
+    work: impl FnOnce(&super::doll_proof::Job<'_>) -> Result<T, ProveError>,
+) -> Result<T, ProveError> {
+    let puzzle = load_model_file(model_path)?;
+    let model_bytes = std::fs::read(model_path)
+        .map_err(|e| InputError::file(model_path, format!("cannot read: {e}")))?;
+    let Some(packing) = super::table::applies(&puzzle) else {
+        return Err(ProveError::Input(InputError::file(
+            model_path,
+            "a streamed certificate is of a maximum packing without piece minimums",
+        )));
+    };
+    proof_supports(&packing.instance)
+        .map_err(|e| ProveError::Input(InputError::file(model_path, e.to_string())))?;
+    work(&super::doll_proof::Job {
+        model_path,
+        model_bytes: &model_bytes,
+        puzzle: &puzzle,
+        packing,
+        dir,
+        control: &options.control,
+    })
+}
+
+/// `prove MODEL -o DIR --stream --jobs FILE`: finds the table, writes the folder of a
+/// streamed run (the model, the table, the witness and `plan.txt`) and returns its shards'
+/// names, first to last, each for one job ([`prove_stream_job`]); nothing is proved yet. A
+/// folder's earlier certificate files are removed.
+pub fn plan_stream_jobs(
+    model_path: &Path,
+    dir: &Path,
+    options: &ProveOptions,
+) -> Result<Vec<String>, ProveError> {
+    streamed_job(model_path, dir, options, |job| {
+        super::doll_proof::plan_jobs(job, shard_split(options), streaming(options))
+    })
+}
+
+/// `prove MODEL -o DIR --job NAME`: proves the shard `name` of the streamed run in `dir`
+/// (planned by [`plan_stream_jobs`]), streaming its proof into both checkers, and writes its
+/// record `NAME.json` there, which it returns. A checker's refusal is
+/// [`ProveError::Refused`], naming the shard (its record is written all the same).
+pub fn prove_stream_job(
+    model_path: &Path,
+    dir: &Path,
+    name: &str,
+    options: &ProveOptions,
+) -> Result<super::ShardRecord, ProveError> {
+    streamed_job(model_path, dir, options, |job| {
+        super::doll_proof::prove_job(job, name)
+    })
 }
 
 /// The packing `prove` certifies by VeriPB ([`PackingRoute`]), if any; an error (why the

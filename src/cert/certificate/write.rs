@@ -58,6 +58,28 @@ pub struct ProveOptions {
     /// bytes (checking a shard takes about 2.4 times its size in memory, both checkers at
     /// once). `None`: `veripb_shards` exactly.
     pub max_shard_bytes: Option<u64>,
+    /// On the VeriPB route: whether the doll's proof is streamed into its checkers rather
+    /// than stored (see [`super::doll_proof`]'s streamed certificates).
+    pub stream: StreamMode,
+    /// Streamed: only join the records the folder holds into the manifest (`prove
+    /// --join`), proving nothing.
+    pub join: bool,
+    /// Streamed: no shard's proof estimated above this many bytes where it can be helped
+    /// (an entry above it is split at its search states). `None`: no bound.
+    pub stream_shard_bytes: Option<u64>,
+}
+
+/// Whether `prove` streams the doll's proof into its checkers or stores it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StreamMode {
+    /// Streamed when the proof, estimated before it is written, passes a gigabyte, or when
+    /// the folder holds a streamed run under way; stored otherwise.
+    #[default]
+    Auto,
+    /// Streamed.
+    Always,
+    /// Stored.
+    Never,
 }
 
 /// How `prove` certifies a maximum packing without piece minimums.
@@ -89,6 +111,9 @@ impl Default for ProveOptions {
             packing_route: PackingRoute::Auto,
             veripb_shards: 0,
             max_shard_bytes: None,
+            stream: StreamMode::Auto,
+            join: false,
+            stream_shard_bytes: None,
         }
     }
 }

@@ -52,12 +52,14 @@ use rayon::prelude::*;
 
 use super::super::read::{check_digest, first_difference, CheckedFolder};
 use super::super::table::{check_table_and_witness, proved_table, Table, TABLE_FILE, TABLE_ROLE};
+use super::super::write::StreamMode;
 use super::super::write::{file_entry, write_error, write_manifest, Folder, Record};
 use super::super::{
     witness_text, CheckError, Checked, Claim, EncodingEntry, FileEntry, Manifest, ProveError,
     MANIFEST_FILE, WITNESS_FILE,
 };
-use super::{both_checkers, opb_text, write_hashed, Job, ShardSplit};
+use super::streamed::{self, is_streamed_file, STREAM_ABOVE};
+use super::{both_checkers, opb_text, write_hashed, Job, ShardSplit, Streaming};
 use crate::base::error::InputError;
 use crate::base::shard::Shard;
 use crate::base::Control;
@@ -97,7 +99,7 @@ pub(in crate::cert::certificate) fn is_shard_proof_role(role: &str) -> bool {
 
 /// `shard-AAA-BBB`, the stem of the files of the entries `range` (at least three digits, as
 /// many as the last position needs).
-fn stem(range: &Range<usize>, positions: usize) -> String {
+pub(in crate::cert::certificate) fn stem(range: &Range<usize>, positions: usize) -> String {
     let digits = positions.to_string().len().max(3);
     format!(
         "shard-{:0digits$}-{:0digits$}",
@@ -108,7 +110,7 @@ fn stem(range: &Range<usize>, positions: usize) -> String {
 }
 
 /// The range a file stem `shard-AAA-BBB` names.
-fn parse_stem(stem: &str) -> Option<Range<usize>> {
+pub(in crate::cert::certificate) fn parse_stem(stem: &str) -> Option<Range<usize>> {
     let (a, b) = stem.strip_prefix("shard-")?.split_once('-')?;
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
     if !digits(a) || !digits(b) {
@@ -149,7 +151,10 @@ pub fn split(nodes: &[u64], count: usize) -> Vec<Range<usize>> {
 /// from the proof's (the lookahead), but the entries that are hard for one are
 /// hard for the other. Both make the area cut on the same entries (V pentominoes in
 /// 14 x 14: the doll 30 M nodes with it, 176 M without; the proof 17 M nodes, 3.7 GB).
-fn table_nodes(instance: &PackingInstance, control: &Control) -> Result<DollOutcome, String> {
+pub(in crate::cert::certificate) fn table_nodes(
+    instance: &PackingInstance,
+    control: &Control,
+) -> Result<DollOutcome, String> {
     let doll = DollOptions {
         stop: Some(control.stop_flag()),
         threads: 1,
@@ -175,10 +180,10 @@ struct Proved {
 /// large boxes measured wrote (13 x 19 190, 17 x 17 140 in four shards, 17 x 18's first of
 /// eight shards 170; small boxes write more per node, 11 x 11 about 400, but megabytes in
 /// all): the estimate [`ShardSplit::max_bytes`] is held to before writing.
-const PROOF_BYTES_PER_DOLL_NODE: u64 = 200;
+pub(in crate::cert::certificate) const PROOF_BYTES_PER_DOLL_NODE: u64 = 200;
 
 /// The proof's bytes estimated from `nodes` of the fast doll.
-fn proof_bytes_estimate(nodes: u64) -> u64 {
+pub(in crate::cert::certificate) fn proof_bytes_estimate(nodes: u64) -> u64 {
     PROOF_BYTES_PER_DOLL_NODE.saturating_mul(nodes)
 }
 
@@ -254,6 +259,7 @@ pub(super) fn prove(
     job: &Job<'_>,
     shard: Option<Shard>,
     shards: ShardSplit,
+    streaming: Streaming,
 ) -> Result<Manifest, ProveError> {
     let Job {
         model_path,
@@ -278,6 +284,15 @@ pub(super) fn prove(
     let positions = table.order.len();
     let mut cut_for_memory = String::new();
     let held = existing(dir);
+    // Proofs too large to store comfortably are streamed instead, unless asked otherwise.
+    let estimate = proof_bytes_estimate(outcome.entry_nodes.iter().sum());
+    if shard.is_none()
+        && held.is_empty()
+        && streaming.mode == StreamMode::Auto
+        && estimate > STREAM_ABOVE
+    {
+        return streamed::prove(job, streaming.settings(shards), Some(outcome));
+    }
     let ranges = match shard {
         Some(s) => {
             let all = split(&outcome.entry_nodes, s.count as usize);
@@ -439,8 +454,9 @@ fn tiling(held: &[Range<usize>], default: &[Range<usize>], positions: usize) -> 
     out
 }
 
-/// Removes the shard files of other ranges (from former runs) and stale step proofs of the
-/// table route, which the new manifest will not list.
+/// Removes the shard files of other ranges (from former runs), stale step proofs of the
+/// table route and the plan and records of a streamed run, which the new manifest will not
+/// list.
 pub(in crate::cert::certificate) fn clear_stale(
     dir: &Path,
     ranges: &[Range<usize>],
@@ -455,7 +471,8 @@ pub(in crate::cert::certificate) fn clear_stale(
             name.strip_suffix(ext)
                 .is_some_and(|s| parse_stem(s).is_some() && !keep.iter().any(|k| k == s))
         });
-        if shard_file || name.starts_with("step-") || name == TABLE_FILE {
+        let streamed = is_streamed_file(&name);
+        if shard_file || streamed || name.starts_with("step-") || name == TABLE_FILE {
             let path = entry.path();
             std::fs::remove_file(&path).map_err(|e| write_error(&path, &e))?;
         }

@@ -1,0 +1,324 @@
+//! A streamed certificate's records held to its model and table, by `check` and by the
+//! join that writes its manifest: each record read (errors with its file and line), named
+//! as its file, of this model and this table (else it is foreign); together they tile the
+//! table (none missing, none proving an entry twice), a split entry's runs tile the
+//! frontier its glue cites; each shard's OPB file, rebuilt from the model and the table (and
+//! the states its record lists), has the SHA-256 recorded; and both checkers accepted each
+//! proof with the conclusion its OPB file calls for (`veripb` may not have run).
+
+use std::ops::Range;
+
+use super::super::opb_text;
+use super::piece::{build, state_claim, Piece};
+use super::stream::{conclusion_words, OURS, VERIPB};
+use crate::base::digest::sha256_hex;
+use crate::cert::certificate::table::Table;
+use crate::engines::russian_doll::StateClaim;
+use crate::formats::shard_record::{read_shard_record, ShardRecord, SplitRole, Verdict};
+use crate::geometry::placements::PackingInstance;
+
+/// A record read and found to be of this certificate, with the shard its name gives.
+#[derive(Clone, Debug)]
+pub(in crate::cert::certificate) struct Held {
+    /// The shard.
+    pub(in crate::cert::certificate) piece: Piece,
+    /// Its record.
+    pub(in crate::cert::certificate) record: ShardRecord,
+}
+
+impl Held {
+    /// The record's file name.
+    pub(in crate::cert::certificate) fn file(&self) -> String {
+        format!("{}.json", self.record.shard)
+    }
+
+    /// The states the shard needs to be built: a glue's frontier, a run's own states.
+    pub(in crate::cert::certificate) fn states(&self) -> Vec<StateClaim> {
+        let entry = self.piece.entries().start;
+        self.record.split.as_ref().map_or_else(Vec::new, |split| {
+            split.states.iter().map(|s| state_claim(entry, s)).collect()
+        })
+    }
+}
+
+/// What records are held to.
+pub(in crate::cert::certificate) struct Against<'a> {
+    /// The packing.
+    pub(in crate::cert::certificate) instance: &'a PackingInstance,
+    /// The table.
+    pub(in crate::cert::certificate) table: &'a Table,
+    /// SHA-256 of the model file.
+    pub(in crate::cert::certificate) model_sha256: &'a str,
+    /// SHA-256 of the table file.
+    pub(in crate::cert::certificate) table_sha256: &'a str,
+    /// The table file's name, for messages.
+    pub(in crate::cert::certificate) table_name: &'a str,
+}
+
+/// Reads the record file `file` (its `text`): parsed, named as its file, of this model and
+/// table, its entries and split those its name gives. An error names the file.
+pub(in crate::cert::certificate) fn read_record(
+    file: &str,
+    text: &str,
+    against: &Against,
+) -> Result<Held, String> {
+    let record = read_shard_record(text).map_err(|e| format!("{file}: {e}"))?;
+    let positions = against.table.order.len();
+    let stem = file.strip_suffix(".json").unwrap_or(file);
+    if record.shard != stem {
+        return Err(format!(
+            "{file}: the record is of the shard {}, not of {stem} (a record under another name)",
+            record.shard
+        ));
+    }
+    let piece = Piece::parse(stem, positions).ok_or_else(|| {
+        format!("{file}: {stem} is not the name of a shard of a table of {positions} entries")
+    })?;
+    if record.model_sha256 != against.model_sha256 {
+        return Err(format!(
+            "{file}: a foreign shard: its record is of a model with SHA-256 {}, not this model's {}",
+            record.model_sha256, against.model_sha256
+        ));
+    }
+    if record.table_sha256 != against.table_sha256 {
+        return Err(format!(
+            "{file}: a foreign shard: its record is of a table with SHA-256 {}, not {}'s {}",
+            record.table_sha256, against.table_name, against.table_sha256
+        ));
+    }
+    let entries = piece.entries();
+    if record.entries.start != entries.start || record.entries.end != entries.end {
+        return Err(format!(
+            "{file}: the record says entries {}..{}, its name {}..{}",
+            record.entries.start, record.entries.end, entries.start, entries.end
+        ));
+    }
+    let split = record.split.as_ref();
+    let consistent = match (&piece, split) {
+        (Piece::Entries(_), None) => true,
+        (Piece::Glue { entry, depth }, Some(s)) => {
+            s.entry == *entry && s.depth == *depth && s.part == SplitRole::Glue && s.first == 0
+        }
+        (
+            Piece::States {
+                entry,
+                depth,
+                states,
+            },
+            Some(s),
+        ) => {
+            s.entry == *entry
+                && s.depth == *depth
+                && s.part == SplitRole::States
+                && s.first == states.start
+                && s.states.len() == states.len()
+        }
+        _ => false,
+    };
+    if !consistent {
+        return Err(format!(
+            "{file}: the record's split does not match its name (entry, depth, part or states)"
+        ));
+    }
+    Ok(Held { piece, record })
+}
+
+/// The order records are checked and numbered in: by entry, a range before a split entry's
+/// glue, the glue before its runs, runs by their first state.
+fn order_key(piece: &Piece) -> (usize, u8, usize, usize) {
+    match piece {
+        Piece::Entries(range) => (range.start, 0, 0, range.end),
+        Piece::Glue { entry, .. } => (*entry, 1, 0, 0),
+        Piece::States { entry, states, .. } => (*entry, 2, states.start, states.end),
+    }
+}
+
+/// Holds `held` together (see the module doc) and returns them in order; an error names
+/// the shard (or the entries no shard proves).
+pub(in crate::cert::certificate) fn verify(
+    mut held: Vec<Held>,
+    against: &Against,
+) -> Result<Vec<Held>, String> {
+    held.sort_by_key(|h| order_key(&h.piece));
+    tiles(&held, against.table.order.len())?;
+    let table = against.table;
+    for h in &held {
+        let file = h.file();
+        let built = build(
+            against.instance,
+            (&table.order, &table.entries),
+            &h.piece,
+            &h.states(),
+        );
+        let text = opb_text(&built.opb);
+        let sha256 = sha256_hex(&text);
+        if sha256 != h.record.opb.sha256 || text.len() as u64 != h.record.opb.bytes {
+            return Err(format!(
+                "{file}: the shard's OPB file, rebuilt from the model and {}, has SHA-256 {sha256} ({} bytes), not the record's {} ({} bytes): its premises or goal are not this table's",
+                against.table_name,
+                text.len(),
+                h.record.opb.sha256,
+                h.record.opb.bytes
+            ));
+        }
+        verdicts(&file, &h.record, built.lower)?;
+    }
+    Ok(held)
+}
+
+/// Both checkers' verdicts on a record: puzzlec's accepted `BOUNDS lower INF`, `veripb` too
+/// or did not run; a refusal fails the shard.
+fn verdicts(file: &str, record: &ShardRecord, lower: i64) -> Result<(), String> {
+    let expected = conclusion_words(lower);
+    for checker in &record.checkers {
+        let said = checker.message.as_deref().unwrap_or("no reason given");
+        match checker.verdict {
+            Verdict::Refused => {
+                return Err(format!(
+                    "{file}: a failed shard: {} refused its proof ({said})",
+                    checker.name
+                ))
+            }
+            Verdict::Accepted if checker.conclusion.as_deref() != Some(expected.as_str()) => {
+                return Err(format!(
+                    "{file}: {} accepted {:?}, but the shard's OPB file calls for {expected}",
+                    checker.name,
+                    checker.conclusion.as_deref().unwrap_or("no conclusion")
+                ))
+            }
+            Verdict::Accepted | Verdict::NotRun => {}
+        }
+    }
+    let accepted = |name: &str| {
+        record
+            .checkers
+            .iter()
+            .any(|c| c.name == name && c.verdict == Verdict::Accepted)
+    };
+    if !accepted(OURS) {
+        return Err(format!(
+            "{file}: the record has no verdict of puzzlec's PB checker ({OURS}) accepting the proof"
+        ));
+    }
+    if record
+        .checkers
+        .iter()
+        .any(|c| c.name != OURS && c.name != VERIPB)
+    {
+        return Err(format!(
+            "{file}: the record names a checker other than {OURS} and {VERIPB}"
+        ));
+    }
+    Ok(())
+}
+
+/// The records, in order, tile `0..positions`; a split entry's runs tile its glue's
+/// frontier, listing its states.
+fn tiles(held: &[Held], positions: usize) -> Result<(), String> {
+    let mut at = 0;
+    // The record that proved the entries up to `at`, for naming a duplicate.
+    let mut last: Option<&Held> = None;
+    let mut i = 0;
+    while i < held.len() {
+        let h = &held[i];
+        let entries = h.piece.entries();
+        if entries.start > at {
+            return Err(missing(at..entries.start));
+        }
+        if entries.start < at {
+            let earlier = last.map_or_else(String::new, Held::file);
+            return Err(format!(
+                "{}: a duplicated shard: {earlier} proves entry {} too",
+                h.file(),
+                entries.start
+            ));
+        }
+        match &h.piece {
+            Piece::Entries(_) => i += 1,
+            Piece::States { .. } => {
+                return Err(format!(
+                    "{}: its states are proved, but no glue shard of entry {} is there to cite them (entry-...-glue is missing)",
+                    h.file(),
+                    entries.start
+                ))
+            }
+            Piece::Glue { entry, depth } => {
+                let runs: Vec<&Held> = held[i + 1..]
+                    .iter()
+                    .take_while(|r| r.piece.entries().start == *entry)
+                    .collect();
+                split_tiles(h, *depth, &runs)?;
+                i += 1 + runs.len();
+            }
+        }
+        at = entries.end;
+        last = Some(h);
+    }
+    if at < positions {
+        return Err(missing(at..positions));
+    }
+    Ok(())
+}
+
+/// No record proves `entries`.
+fn missing(entries: Range<usize>) -> String {
+    format!(
+        "no record proves the entries {}..{} (a shard is missing)",
+        entries.start, entries.end
+    )
+}
+
+/// The runs of a split entry tile the frontier its `glue` lists, at the glue's `depth`.
+fn split_tiles(glue: &Held, depth: u32, runs: &[&Held]) -> Result<(), String> {
+    let frontier = glue.record.split.as_ref().map_or(&[][..], |s| &s.states);
+    let entry = glue.piece.entries().start;
+    let mut at = 0;
+    for run in runs {
+        let states = match &run.piece {
+            Piece::States {
+                depth: d, states, ..
+            } if *d == depth => states.clone(),
+            // A second glue, or runs of a split at another depth.
+            _ => {
+                return Err(format!(
+                    "{}: a duplicated shard: entry {entry} is split by {} already",
+                    run.file(),
+                    glue.file()
+                ))
+            }
+        };
+        if states.start > at {
+            return Err(format!(
+                "no record proves the states {at}..{} of entry {entry}, which {} cites (a shard is missing)",
+                states.start,
+                glue.file()
+            ));
+        }
+        if states.start < at {
+            return Err(format!(
+                "{}: a duplicated shard: the state {} of entry {entry} is proved twice",
+                run.file(),
+                states.start
+            ));
+        }
+        let listed = run.record.split.as_ref().map_or(&[][..], |s| &s.states);
+        if frontier.get(states.clone()) != Some(listed) {
+            return Err(format!(
+                "{}: its states are not the states {}..{} that {} cites",
+                run.file(),
+                states.start,
+                states.end,
+                glue.file()
+            ));
+        }
+        at = states.end;
+    }
+    if at < frontier.len() {
+        return Err(format!(
+            "no record proves the states {at}..{} of entry {entry}, which {} cites (a shard is missing)",
+            frontier.len(),
+            glue.file()
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,584 @@
+//! Streamed certificates (`prove --stream`): each shard's proof written into both checkers
+//! and never stored, a record kept per shard; entries split at their search states; runs
+//! as jobs joined into one certificate; `check` of the records, `check --replay`, and the
+//! tampering each refuses, naming the shard.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::common::{edit, puzzlec, rehash, Run};
+use serde_json::Value;
+
+/// The crosses of the shipped 13 x 19 model in a `width x height` box, written into `dir`.
+fn crosses(dir: &Path, width: usize, height: usize) -> PathBuf {
+    let model = fs::read_to_string(crate::common::models().join("cross-13x19.toml"))
+        .unwrap()
+        .replace("width = 13", &format!("width = {width}"))
+        .replace("height = 19", &format!("height = {height}"));
+    let path = dir.join(format!("cross-{width}x{height}.toml"));
+    fs::write(&path, model).unwrap();
+    path
+}
+
+/// `prove MODEL --stream --veripb-shards 2 ARGS -o DIR/NAME`, asserting success; the folder.
+fn streamed(dir: &Path, model: &Path, name: &str, args: &[&str]) -> PathBuf {
+    let folder = dir.join(name);
+    let mut all = vec![
+        "prove",
+        model.to_str().unwrap(),
+        "--stream",
+        "--veripb-shards",
+        "2",
+        "-o",
+        folder.to_str().unwrap(),
+    ];
+    all.extend(args);
+    let run = puzzlec(dir, &all);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    folder
+}
+
+/// `puzzlec check DIR ARGS`.
+fn check(dir: &Path, args: &[&str]) -> Run {
+    let mut all = vec!["check", dir.to_str().unwrap()];
+    all.extend(args);
+    puzzlec(dir, &all)
+}
+
+/// Asserts that `check DIR ARGS` fails (exit 1) with a message holding `part`.
+fn refused(dir: &Path, args: &[&str], part: &str) {
+    let run = check(dir, args);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains(part), "{part:?} not in {}", run.stderr);
+}
+
+/// The files of `dir`, by name.
+fn files(dir: &Path) -> BTreeSet<String> {
+    fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// The JSON document `dir/name`.
+fn json(dir: &Path, name: &str) -> Value {
+    serde_json::from_str(&fs::read_to_string(dir.join(name)).unwrap()).unwrap()
+}
+
+/// A copy of the folder `from` at `to`.
+fn copy(from: &Path, to: &Path) -> PathBuf {
+    fs::create_dir_all(to).unwrap();
+    for name in files(from) {
+        fs::copy(from.join(&name), to.join(&name)).unwrap();
+    }
+    to.to_path_buf()
+}
+
+/// Lists `dir/name` in the manifest under `role`, as a knowing tamperer would.
+fn list(dir: &Path, role: &str, name: &str) {
+    let path = dir.join("manifest.json");
+    let mut manifest = json(dir, "manifest.json");
+    manifest["files"][role] = serde_json::json!({"name": name, "bytes": 0, "sha256": ""});
+    fs::write(&path, serde_json::to_string_pretty(&manifest).unwrap()).unwrap();
+    rehash(dir, name);
+}
+
+/// Removes `dir/name` and its manifest entry.
+fn unlist(dir: &Path, name: &str) {
+    fs::remove_file(dir.join(name)).unwrap();
+    let path = dir.join("manifest.json");
+    let mut manifest = json(dir, "manifest.json");
+    let files = manifest["files"].as_object_mut().unwrap();
+    files.retain(|_, entry| entry["name"] != name);
+    fs::write(&path, serde_json::to_string_pretty(&manifest).unwrap()).unwrap();
+}
+
+fn veripb_installed(test: &str) -> bool {
+    let found = puzzlec::oracle::external::on_path("veripb");
+    if !found {
+        crate::common::report_missing(test, &["veripb (cargo install veripb --locked)".into()]);
+    }
+    found
+}
+
+#[test]
+fn a_streamed_certificate_keeps_records_whose_hashes_are_the_stored_proofs() {
+    let veripb =
+        veripb_installed("a_streamed_certificate_keeps_records_whose_hashes_are_the_stored_proofs");
+    let dir = tempfile::tempdir().unwrap();
+    let model = crosses(dir.path(), 8, 8);
+    let folder = streamed(dir.path(), &model, "streamed", &[]);
+    let names = ["shard-000-014.json", "shard-014-064.json"];
+    let expected: BTreeSet<String> = ["manifest.json", "model.toml", "table.txt", "witness.txt"]
+        .into_iter()
+        .chain(names)
+        .map(String::from)
+        .collect();
+    assert_eq!(files(&folder), expected);
+    let run = check(&folder, &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.ends_with(
+            "certified: 4 is the optimum of model.toml, by the records of 2 streamed shards\n"
+        ),
+        "{}",
+        run.stdout
+    );
+
+    // The same shards stored: each proof's SHA-256 is its record's.
+    let stored = dir.path().join("stored");
+    let run = puzzlec(
+        dir.path(),
+        &[
+            "prove",
+            model.to_str().unwrap(),
+            "--no-stream",
+            "--veripb-shards",
+            "2",
+            "-o",
+            stored.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for name in names {
+        let record = json(&folder, name);
+        let proof = fs::read(stored.join(name.replace(".json", ".pbp"))).unwrap();
+        assert_eq!(
+            record["proof"]["sha256"],
+            puzzlec::base::digest::sha256_hex(&proof)
+        );
+        assert_eq!(record["proof"]["bytes"], proof.len());
+        assert_eq!(record["checkers"][0]["verdict"], "accepted");
+        assert_eq!(record["checkers"][0]["conclusion"], "BOUNDS 0 INF");
+        let theirs = if veripb { "accepted" } else { "not_run" };
+        assert_eq!(record["checkers"][1]["verdict"], theirs, "{record}");
+        if veripb {
+            // Its own peak, sampled while it ran.
+            let peak = &record["checkers"][1]["work"]["peak_memory_bytes"];
+            assert!(peak.as_u64().is_some_and(|p| p > 0), "{record}");
+        }
+        assert!(record["writer"]["cpu_seconds"].as_f64().unwrap() >= 0.0);
+    }
+
+    let run = check(&folder, &["--replay", "all"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("ok: shard-014-064.json (record 2): replayed in"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .ends_with("by the records of 2 streamed shards, every shard replayed\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn an_entry_over_the_shard_budget_is_split_at_its_states_and_replayed() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = crosses(dir.path(), 9, 9);
+    let folder = streamed(dir.path(), &model, "split", &["--shard-bytes", "30K"]);
+    let names = files(&folder);
+    for split in [
+        "entry-011-d1-glue.json",
+        "entry-011-d1-states-000-001.json",
+        "entry-011-d1-states-001-002.json",
+    ] {
+        assert!(names.contains(split), "{names:?}");
+    }
+    let glue = json(&folder, "entry-011-d1-glue.json");
+    assert_eq!(glue["split"]["part"], "glue");
+    assert_eq!(glue["split"]["states"].as_array().unwrap().len(), 2);
+    let run = check(&folder, &["--replay", "all"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("entry 11 split 1 pieces below its root: the glue, citing 2 states"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("every shard replayed"),
+        "{}",
+        run.stdout
+    );
+
+    // A run that lost a state, and one whose states are not those its glue cites.
+    let lost = copy(&folder, &dir.path().join("lost"));
+    unlist(&lost, "entry-011-d1-states-001-002.json");
+    refused(
+        &lost,
+        &[],
+        "no record proves the states 1..2 of entry 11, which entry-011-d1-glue.json cites (a shard is missing)",
+    );
+    let other = copy(&folder, &dir.path().join("other"));
+    let state = &glue["split"]["states"][1];
+    let need = state["need"].as_u64().unwrap();
+    edit(
+        &other,
+        "entry-011-d1-states-001-002.json",
+        &format!("\"need\": {need}"),
+        &format!("\"need\": {}", need + 1),
+    );
+    refused(
+        &other,
+        &[],
+        "entry-011-d1-states-001-002.json: its states are not the states 1..2 that entry-011-d1-glue.json cites",
+    );
+}
+
+#[test]
+fn tampered_records_are_refused_naming_the_shard() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = crosses(dir.path(), 8, 8);
+    let good = streamed(dir.path(), &model, "good", &[]);
+    let fresh = |name: &str| copy(&good, &dir.path().join(name));
+    let record = json(&good, "shard-014-064.json");
+    let sha = |part: &str| record[part]["sha256"].as_str().unwrap().to_string();
+
+    // A record's hash of its OPB file changed: the rebuilt file's differs.
+    let folder = fresh("opb");
+    edit(&folder, "shard-014-064.json", &sha("opb"), &"0".repeat(64));
+    refused(&folder, &[], "shard-014-064.json: the shard's OPB file, rebuilt from the model and table.txt, has SHA-256");
+
+    // A record missing.
+    let folder = fresh("missing");
+    unlist(&folder, "shard-014-064.json");
+    refused(
+        &folder,
+        &[],
+        "no record proves the entries 14..64 (a shard is missing)",
+    );
+
+    // A record duplicated: another shard of entries an existing one proves.
+    let folder = fresh("duplicated");
+    let text = fs::read_to_string(folder.join("shard-000-014.json"))
+        .unwrap()
+        .replace("shard-000-014", "shard-000-064")
+        .replace("\"end\": 14", "\"end\": 64");
+    fs::write(folder.join("shard-000-064.json"), text).unwrap();
+    list(&folder, "streamed-shard-000-064", "shard-000-064.json");
+    refused(
+        &folder,
+        &[],
+        "shard-000-064.json: a duplicated shard: shard-000-014.json proves entry 0 too",
+    );
+
+    // A verdict flipped.
+    let folder = fresh("verdict");
+    edit(
+        &folder,
+        "shard-000-014.json",
+        "\"verdict\": \"accepted\"",
+        "\"verdict\": \"refused\"",
+    );
+    refused(
+        &folder,
+        &[],
+        "shard-000-014.json: a failed shard: puzzlec-pb refused its proof",
+    );
+
+    // A record that does not read.
+    let folder = fresh("unreadable");
+    edit(&folder, "shard-000-014.json", "\"nodes\"", "\"node\"");
+    refused(&folder, &[], "shard-000-014.json: line ");
+
+    // A record of another model, under a name of this one.
+    let other = crosses(dir.path(), 8, 9);
+    let foreign = streamed(dir.path(), &other, "foreign", &[]);
+    let folder = fresh("foreign-record");
+    let name = files(&foreign)
+        .into_iter()
+        .find(|n| n.starts_with("shard-000-"))
+        .unwrap();
+    let text = fs::read_to_string(foreign.join(&name)).unwrap();
+    let renamed = text.replace(name.trim_end_matches(".json"), "shard-000-014");
+    fs::write(folder.join("shard-000-014.json"), renamed).unwrap();
+    rehash(&folder, "shard-000-014.json");
+    refused(
+        &folder,
+        &[],
+        "shard-000-014.json: a foreign shard: its record is of a model with SHA-256",
+    );
+
+    // The proof's hash changed: the records hold, but the replayed shard differs.
+    let folder = fresh("replay");
+    edit(
+        &folder,
+        "shard-014-064.json",
+        &sha("proof"),
+        &"f".repeat(64),
+    );
+    assert_eq!(check(&folder, &[]).code, 0);
+    assert_eq!(check(&folder, &["--replay", "1"]).code, 0);
+    refused(
+        &folder,
+        &["--replay", "2"],
+        &format!(
+            "shard-014-064.json (record 2): replayed, its proof has SHA-256 {}",
+            sha("proof")
+        ),
+    );
+    refused(
+        &folder,
+        &["--replay", "all"],
+        "the shard differs from the one recorded",
+    );
+    refused(
+        &folder,
+        &["--replay", "3"],
+        "--replay 3: the certificate has 2 records, numbered 1..=2",
+    );
+}
+
+#[test]
+fn a_lowered_table_entry_is_refused_naming_a_shard_whose_premise_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = crosses(dir.path(), 8, 8);
+    let good = streamed(dir.path(), &model, "good", &[]);
+    let table = fs::read_to_string(good.join("table.txt")).unwrap();
+    let rows: Vec<(String, usize)> = table
+        .lines()
+        .filter(|l| !l.starts_with('c') && !l.starts_with("positions"))
+        .map(|l| {
+            (
+                l.to_string(),
+                l.rsplit(' ').next().unwrap().parse().unwrap(),
+            )
+        })
+        .collect();
+    // An entry one above the next and equal to the one before: lowered by one, the table
+    // keeps the doll's shape; only the shards' premises can tell.
+    let mut refusals = 0;
+    for q in 1..rows.len() - 1 {
+        let (before, entry, after) = (rows[q - 1].1, rows[q].1, rows[q + 1].1);
+        if !(entry == after + 1 && before == entry) {
+            continue;
+        }
+        let folder = copy(&good, &dir.path().join(format!("lowered-{q}")));
+        let (line, _) = &rows[q];
+        let lowered = format!("{} {}", line.rsplit_once(' ').unwrap().0, entry - 1);
+        edit(
+            &folder,
+            "table.txt",
+            &format!("\n{line}\n"),
+            &format!("\n{lowered}\n"),
+        );
+        let run = check(&folder, &[]);
+        assert_eq!(run.code, 1, "{}", run.stdout);
+        if run.stderr.contains("table.txt: entry") {
+            continue; // below the witness
+        }
+        assert!(
+            run.stderr
+                .contains(".json: a foreign shard: its record is of a table with SHA-256"),
+            "{}",
+            run.stderr
+        );
+        // A tamperer who also rewrites every record's table hash: the premises differ.
+        let hash = puzzlec::base::digest::sha256_hex(&fs::read(folder.join("table.txt")).unwrap());
+        let old = puzzlec::base::digest::sha256_hex(table.as_bytes());
+        for name in files(&folder)
+            .into_iter()
+            .filter(|n| n.starts_with("shard-"))
+        {
+            edit(&folder, &name, &old, &hash);
+        }
+        refused(
+            &folder,
+            &[],
+            ".json: the shard's OPB file, rebuilt from the model and table.txt, has SHA-256",
+        );
+        refusals += 1;
+    }
+    assert!(
+        refusals > 0,
+        "no entry of the table could be lowered in shape"
+    );
+}
+
+#[test]
+fn jobs_run_apart_are_joined_and_a_stopped_run_resumes_keeping_its_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = crosses(dir.path(), 9, 9);
+    let model_arg = model.to_str().unwrap();
+    let folder = dir.path().join("jobs");
+    let jobs = dir.path().join("jobs.txt");
+    let run = puzzlec(
+        dir.path(),
+        &[
+            "prove",
+            model_arg,
+            "--stream",
+            "--veripb-shards",
+            "3",
+            "--jobs",
+            jobs.to_str().unwrap(),
+            "-o",
+            folder.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.starts_with("3 jobs: "), "{}", run.stdout);
+    let lines: Vec<String> = fs::read_to_string(&jobs)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert!(
+        lines[0].contains(" prove ") && lines[0].contains(" --job shard-000-"),
+        "{}",
+        lines[0]
+    );
+    let join = |folder: &Path| {
+        puzzlec(
+            dir.path(),
+            &["prove", model_arg, "-o", folder.to_str().unwrap(), "--join"],
+        )
+    };
+    let sh = |line: &str| {
+        let status = std::process::Command::new("sh")
+            .args(["-c", line])
+            .output()
+            .unwrap();
+        assert!(
+            status.status.success(),
+            "{line}: {}",
+            String::from_utf8_lossy(&status.stderr)
+        );
+        String::from_utf8_lossy(&status.stdout).into_owned()
+    };
+
+    // One job run: the join names what is missing; the run resumed keeps its record.
+    let said = sh(&lines[0]);
+    assert!(said.contains("nodes, proof "), "{said}");
+    let first = files(&folder)
+        .into_iter()
+        .find(|n| n.ends_with(".json"))
+        .unwrap();
+    let kept = fs::read(folder.join(&first)).unwrap();
+    let run = join(&folder);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("(a shard is missing)"),
+        "{}",
+        run.stderr
+    );
+    let resumed = copy(&folder, &dir.path().join("resumed"));
+    let run = puzzlec(
+        dir.path(),
+        &["prove", model_arg, "-o", resumed.to_str().unwrap()],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(fs::read(resumed.join(&first)).unwrap(), kept);
+    assert!(!resumed.join("plan.txt").exists());
+    assert_eq!(check(&resumed, &[]).code, 0);
+
+    // The other jobs, then a foreign, a failed and a duplicated record, each refused.
+    for line in &lines[1..] {
+        sh(line);
+    }
+    let other = crosses(dir.path(), 8, 8);
+    let foreign = streamed(dir.path(), &other, "foreign", &[]);
+    fs::copy(
+        foreign.join("shard-000-014.json"),
+        folder.join("shard-000-014.json"),
+    )
+    .unwrap();
+    let run = join(&folder);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr
+            .contains("shard-000-014.json: a foreign shard: its record is of a model"),
+        "{}",
+        run.stderr
+    );
+    fs::remove_file(folder.join("shard-000-014.json")).unwrap();
+    let text = fs::read_to_string(folder.join(&first)).unwrap();
+    fs::write(
+        folder.join(&first),
+        text.replacen("\"accepted\"", "\"refused\"", 1),
+    )
+    .unwrap();
+    let run = join(&folder);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.contains(&format!(
+            "{first}: a failed shard: puzzlec-pb refused its proof"
+        )),
+        "{}",
+        run.stderr
+    );
+    fs::write(folder.join(&first), text).unwrap();
+    let whole = lines[0].replace(
+        &format!("--job {}", first.trim_end_matches(".json")),
+        "--job shard-000-081",
+    );
+    sh(&whole);
+    let run = join(&folder);
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.contains("a duplicated shard"), "{}", run.stderr);
+    fs::remove_file(folder.join("shard-000-081.json")).unwrap();
+
+    let run = join(&folder);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("optimal 5: certificate in"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(check(&folder, &["--replay", "sample:2"]).code, 0);
+    // A joined run takes no more jobs.
+    let status = std::process::Command::new("sh")
+        .args(["-c", &lines[1]])
+        .output()
+        .unwrap();
+    assert_eq!(status.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&status.stderr).contains("plan.txt: missing"),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+}
+
+#[test]
+fn replays_and_shards_are_refused_where_they_do_not_apply() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = crosses(dir.path(), 8, 8);
+    let folder = streamed(dir.path(), &model, "streamed", &[]);
+    refused(
+        &folder,
+        &["--shard", "1/2"],
+        "--shard: a streamed certificate holds no proofs to split",
+    );
+    let stored = dir.path().join("stored");
+    let run = puzzlec(
+        dir.path(),
+        &[
+            "prove",
+            model.to_str().unwrap(),
+            "--no-stream",
+            "-o",
+            stored.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    refused(
+        &stored,
+        &["--replay", "all"],
+        "--replay: only a streamed certificate's shards are replayed",
+    );
+    let run = check(&folder, &["--replay", "some"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("expected all, sample:K or a record's number N"),
+        "{}",
+        run.stderr
+    );
+}
