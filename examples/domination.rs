@@ -77,7 +77,7 @@ fn main() -> ExitCode {
     );
     if let (true, Some(value)) = (counting, value) {
         let start = Instant::now();
-        let counted = count(&instance, value, None, true, &control, &mut |_| {});
+        let counted = count(&instance, value, None, true, &control, None);
         println!(
             "  {} placements of {value}, {} classes, nodes {} in {:.3} s{}",
             counted.count,

@@ -24,6 +24,9 @@ const SUBPROBLEMS: usize = 256;
 /// one square taken or left out).
 const DEEPEST_CUT: usize = 40;
 
+/// What sees each counted placement (its squares, sorted), if anything does.
+pub type OnPlacement<'a> = Option<&'a mut dyn FnMut(&[usize])>;
+
 /// Counts the placements of exactly `value` pieces that meet `instance`'s rules. For the
 /// most pieces any value is counted right; for the fewest `value` must be the optimum (a
 /// placement with more pieces than it needs could hold a piece the bounds rule out, which
@@ -40,7 +43,7 @@ pub fn count(
     shard: Option<Shard>,
     unique: bool,
     control: &Control,
-    mut on_solution: Option<&mut dyn FnMut(&[usize])>,
+    mut on_solution: OnPlacement<'_>,
 ) -> CountAnswer {
     let symmetric = unique && instance.question.minimises();
     let (prefixes, split_nodes) = split(instance, value, symmetric);

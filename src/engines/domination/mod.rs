@@ -24,7 +24,7 @@ use bitset::Neighbourhoods;
 use std::collections::BTreeMap;
 use symmetry::Symmetries;
 
-pub use count::count;
+pub use count::{count, OnPlacement};
 
 /// What is asked of the board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
