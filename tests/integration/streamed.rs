@@ -582,3 +582,20 @@ fn replays_and_shards_are_refused_where_they_do_not_apply() {
         run.stderr
     );
 }
+
+/// The streamed certificate kept in the repository still checks: its records, rebuilt OPB
+/// hashes, table and witness agree with today's model compiler (16 x 16 crosses, 20).
+#[test]
+fn the_kept_certificate_of_16_by_16_crosses_checks() {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("certificates/cross-16x16");
+    let run = crate::common::check(&folder);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains(
+            "certified: 20 is the optimum of model.toml, by the records of 10 streamed shards"
+        ),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
+}
