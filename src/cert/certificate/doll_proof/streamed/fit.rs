@@ -76,6 +76,15 @@ pub(in crate::cert::certificate) fn cut(
     }
 }
 
+/// Whether `piece` can never be cut, whatever the search: a glue, or a state alone.
+pub(in crate::cert::certificate) fn uncuttable(piece: &Piece) -> bool {
+    match piece {
+        Piece::Glue { .. } => true,
+        Piece::States { states, .. } => states.len() < 2,
+        Piece::Entries(_) => false,
+    }
+}
+
 /// Whether `part` is a part of `whole`, other than itself: within its entries, or, for a run
 /// of states, within its run at the same depth.
 fn part_of(part: &Piece, whole: &Piece) -> bool {

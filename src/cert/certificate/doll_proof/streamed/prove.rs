@@ -14,7 +14,7 @@ use super::super::shards::{
     clear_stale, proof_bytes_estimate, table_nodes, PROOF_BYTES_PER_DOLL_NODE,
 };
 use super::super::{opb_text, proof_weights, Job};
-use super::fit::{cut, was_cut};
+use super::fit::{cut, uncuttable, was_cut};
 use super::piece::{build, frontier, state_record, Piece};
 use super::plan::{plan, Plan};
 use super::stream::{stream, StreamError, Streamed};
@@ -290,10 +290,12 @@ fn prove_fitting(
 ) -> Result<Vec<ShardRecord>, ProveError> {
     let positions = run.table.order.len();
     let instance = &job.packing.instance;
-    // A piece an earlier run cut is not tried whole again.
+    // A piece an earlier run cut is not tried whole again; one that can never be cut is
+    // not held to the cap.
     let entries = &run.table.entries;
+    let cap = run.cap.filter(|_| !uncuttable(piece));
     if !was_cut(job.dir, (instance, options, entries), piece, states) {
-        match prove_piece(job, run, options, piece, states, run.cap)? {
+        match prove_piece(job, run, options, piece, states, cap)? {
             Proved::Record(record) => return Ok(vec![*record]),
             Proved::TooLarge(_) => {}
         }
