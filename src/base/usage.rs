@@ -67,8 +67,12 @@ const SAMPLE: std::time::Duration = std::time::Duration::from_millis(20);
 /// `wait4`, peak memory from its high-water mark (`VmHWM` of `/proc/PID/status`) read every
 /// 20 ms while it runs, since `wait4`'s counts the memory of the process that started it
 /// too (a child's count starts from its parent's at the fork). A child too short to be
-/// read once has no peak. The child is reaped here: do not wait for it again.
-pub fn wait_with_usage(child: &mut Child) -> std::io::Result<(ExitStatus, Usage)> {
+/// read once has no peak. When `should_stop` says so, the child is killed (and still
+/// waited for). The child is reaped here: do not wait for it again.
+pub fn wait_with_usage(
+    child: &mut Child,
+    should_stop: &dyn Fn() -> bool,
+) -> std::io::Result<(ExitStatus, Usage)> {
     #[cfg(target_os = "linux")]
     {
         use std::os::unix::process::ExitStatusExt;
@@ -96,11 +100,16 @@ pub fn wait_with_usage(child: &mut Child) -> std::io::Result<(ExitStatus, Usage)
                     return Err(error);
                 }
             }
+            if should_stop() {
+                // SAFETY: `pid` is our own child, not yet reaped, so the number is its.
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+            }
             std::thread::sleep(SAMPLE);
         }
     }
     #[cfg(not(target_os = "linux"))]
     {
+        let _ = should_stop;
         child.wait().map(|status| (status, Usage::default()))
     }
 }
@@ -130,7 +139,7 @@ mod tests {
             .args(["-c", "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done"])
             .spawn()
             .unwrap();
-        let (status, usage) = wait_with_usage(&mut child).unwrap();
+        let (status, usage) = wait_with_usage(&mut child, &|| false).unwrap();
         assert!(status.success());
         assert!(usage.cpu_seconds.unwrap() > 0.0, "{usage:?}");
         // A shell holds under a few megabytes, whatever its parent holds.
@@ -138,5 +147,17 @@ mod tests {
         assert!((1 << 16..1 << 26).contains(&peak), "{peak}");
         assert!(thread_cpu_seconds().unwrap() >= 0.0);
         assert!(process_usage().peak_memory_bytes.unwrap() > 0);
+    }
+
+    #[test]
+    fn a_child_asked_to_stop_is_killed() {
+        let mut child = std::process::Command::new("sleep")
+            .arg("60")
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        let (status, _) = wait_with_usage(&mut child, &|| true).unwrap();
+        assert!(!status.success());
+        assert!(started.elapsed() < std::time::Duration::from_secs(10));
     }
 }

@@ -178,26 +178,41 @@ fn a_streamed_certificate_keeps_records_whose_hashes_are_the_stored_proofs() {
 }
 
 #[test]
-fn an_entry_over_the_shard_budget_is_split_at_its_states_and_replayed() {
+fn shards_past_their_budget_are_cut_and_entries_split_at_their_states() {
     let dir = tempfile::tempdir().unwrap();
     let model = crosses(dir.path(), 9, 9);
-    let folder = streamed(dir.path(), &model, "split", &["--shard-bytes", "30K"]);
+    // About 600 kB is what any shard of 9 x 9 writes (its definitions): entries 0 to 2 pass
+    // 700 kB as they are written, and are split at their states two pieces down.
+    let folder = streamed(dir.path(), &model, "split", &["--shard-bytes", "700K"]);
     let names = files(&folder);
     for split in [
-        "entry-011-d1-glue.json",
-        "entry-011-d1-states-000-001.json",
-        "entry-011-d1-states-001-002.json",
+        "entry-000-d2-glue.json",
+        "entry-000-d2-states-000-003.json",
+        "entry-000-d2-states-003-006.json",
+        "shard-015-081.json",
     ] {
         assert!(names.contains(split), "{names:?}");
     }
-    let glue = json(&folder, "entry-011-d1-glue.json");
+    for name in names
+        .iter()
+        .filter(|n| n.ends_with(".json") && *n != "manifest.json")
+    {
+        let record = json(&folder, name);
+        let bytes = record["proof"]["bytes"].as_u64().unwrap();
+        // A glue cannot be cut: it may pass the budget.
+        assert!(
+            bytes <= 700 << 10 || name.ends_with("-glue.json"),
+            "{name}: {bytes}"
+        );
+    }
+    let glue = json(&folder, "entry-000-d2-glue.json");
     assert_eq!(glue["split"]["part"], "glue");
-    assert_eq!(glue["split"]["states"].as_array().unwrap().len(), 2);
+    assert_eq!(glue["split"]["states"].as_array().unwrap().len(), 6);
     let run = check(&folder, &["--replay", "all"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
         run.stdout
-            .contains("entry 11 split 1 pieces below its root: the glue, citing 2 states"),
+            .contains("entry 0 split 2 pieces below its root: the glue, citing 6 states"),
         "{}",
         run.stdout
     );
@@ -207,27 +222,27 @@ fn an_entry_over_the_shard_budget_is_split_at_its_states_and_replayed() {
         run.stdout
     );
 
-    // A run that lost a state, and one whose states are not those its glue cites.
+    // A run that lost its states, and one whose states are not those its glue cites.
     let lost = copy(&folder, &dir.path().join("lost"));
-    unlist(&lost, "entry-011-d1-states-001-002.json");
+    unlist(&lost, "entry-000-d2-states-003-006.json");
     refused(
         &lost,
         &[],
-        "no record proves the states 1..2 of entry 11, which entry-011-d1-glue.json cites (a shard is missing)",
+        "no record proves the states 3..6 of entry 0, which entry-000-d2-glue.json cites (a shard is missing)",
     );
     let other = copy(&folder, &dir.path().join("other"));
-    let state = &glue["split"]["states"][1];
+    let state = &glue["split"]["states"][3];
     let need = state["need"].as_u64().unwrap();
     edit(
         &other,
-        "entry-011-d1-states-001-002.json",
+        "entry-000-d2-states-003-006.json",
         &format!("\"need\": {need}"),
         &format!("\"need\": {}", need + 1),
     );
     refused(
         &other,
         &[],
-        "entry-011-d1-states-001-002.json: its states are not the states 1..2 that entry-011-d1-glue.json cites",
+        "entry-000-d2-states-003-006.json: its states are not the states 3..6 that entry-000-d2-glue.json cites",
     );
 }
 

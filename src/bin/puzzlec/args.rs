@@ -495,11 +495,12 @@ pub struct Prove {
     /// it resumes, keeping the records written). `check --replay` regenerates shards.
     #[arg(long, conflicts_with_all = ["no_stream", "shard", "table", "solver", "count"])]
     pub stream: bool,
-    /// Streamed: plan each shard for at most SIZE bytes of proof (bytes, or with K, M, G or
-    /// T), as estimated before it is written (200 bytes per node of the fast doll), an entry
-    /// above it split at its search states. Default: 0.4 times --max-memory, since checking
-    /// a shard takes about 2.4 times its size.
-    #[arg(long, value_name = "SIZE", conflicts_with_all = ["no_stream", "job", "join"])]
+    /// Streamed: the most bytes of proof a shard may have (bytes, or with K, M, G or T):
+    /// shards are planned for it from the proof's estimate (200 bytes per node of the fast
+    /// doll; an entry over it alone split at its search states), and a shard whose proof
+    /// passes it as it is written is given up and cut in two. Default: 0.3 times
+    /// --max-memory, since a worker checking a shard holds about 3 times its size.
+    #[arg(long, value_name = "SIZE", conflicts_with_all = ["no_stream", "join"])]
     pub shard_bytes: Option<ByteSize>,
     /// Store the doll's proof in the folder even when it is estimated above 1 GiB.
     #[arg(long, conflicts_with_all = ["shard", "table", "solver", "count"])]

@@ -203,12 +203,13 @@ pub(super) fn plan_jobs(
 }
 
 /// `prove --job NAME`: the shard `name` of the streamed run the folder holds, proved and
-/// its record written.
+/// its record written (or, past the budget as written, its parts' records).
 pub(super) fn prove_job(
     job: &Job<'_>,
     name: &str,
-) -> Result<crate::formats::shard_record::ShardRecord, ProveError> {
-    streamed::prove_job(job, name)
+    streaming: Streaming,
+) -> Result<Vec<crate::formats::shard_record::ShardRecord>, ProveError> {
+    streamed::prove_job(job, name, streaming.budget)
 }
 
 /// The weights of the proof search's weighted cut: each scan row's LP dual, as `solve`

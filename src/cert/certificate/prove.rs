@@ -201,16 +201,18 @@ pub fn plan_stream_jobs(
 
 /// `prove MODEL -o DIR --job NAME`: proves the shard `name` of the streamed run in `dir`
 /// (planned by [`plan_stream_jobs`]), streaming its proof into both checkers, and writes its
-/// record `NAME.json` there, which it returns. A checker's refusal is
+/// record `NAME.json` there, which it returns; a proof that passes
+/// [`ProveOptions::stream_shard_bytes`] as it is written is given up and its shard cut, the
+/// parts' records written and returned instead. A checker's refusal is
 /// [`ProveError::Refused`], naming the shard (its record is written all the same).
 pub fn prove_stream_job(
     model_path: &Path,
     dir: &Path,
     name: &str,
     options: &ProveOptions,
-) -> Result<super::ShardRecord, ProveError> {
+) -> Result<Vec<super::ShardRecord>, ProveError> {
     streamed_job(model_path, dir, options, |job| {
-        super::doll_proof::prove_job(job, name)
+        super::doll_proof::prove_job(job, name, streaming(options))
     })
 }
 

@@ -254,13 +254,15 @@ fn replay_one(
         built.write_proof(instance, options, &table.entries, out, stop)
     };
     let started = Instant::now();
-    let streamed = stream(&h.record.shard, &opb, built.lower, &write, control).map_err(|e| {
-        failed(match e {
-            StreamError::Stopped => "stopped".to_string(),
-            StreamError::Search(e) => format!("the search fails: {e}"),
-            StreamError::Io(e) => format!("streaming fails: {e}"),
-        })
-    })?;
+    let streamed =
+        stream(&h.record.shard, &opb, built.lower, &write, None, control).map_err(|e| {
+            failed(match e {
+                StreamError::Stopped => "stopped".to_string(),
+                StreamError::Search(e) => format!("the search fails: {e}"),
+                StreamError::Io(e) => format!("streaming fails: {e}"),
+                StreamError::TooLarge(bytes) => format!("given up at {bytes} bytes"),
+            })
+        })?;
     if let Some(refusal) = streamed.refusal() {
         return Err(failed(format!(
             "{} refuses its proof: {}",

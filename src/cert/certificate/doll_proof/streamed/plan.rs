@@ -113,6 +113,35 @@ fn within(
     parts
 }
 
+/// The frontier to split entry `c` at, and its depth: the shallowest with at least `wanted`
+/// states, else the one with the most (up to [`DEEPEST`]); `None` when the entry has no
+/// search to split, or no state to cite (the glue would be the whole search).
+pub(in crate::cert::certificate) fn split_frontier(
+    instance: &PackingInstance,
+    options: &DollProofOptions,
+    entries: &[usize],
+    c: usize,
+    wanted: usize,
+) -> Option<(u32, Vec<StateClaim>)> {
+    let mut found: Option<(u32, Vec<StateClaim>)> = None;
+    for depth in 1..=DEEPEST {
+        let Some(states) = frontier(instance, options, entries, c, depth) else {
+            break;
+        };
+        let enough = states.len() >= wanted;
+        if found
+            .as_ref()
+            .is_none_or(|(_, best)| states.len() > best.len())
+        {
+            found = Some((depth, states));
+        }
+        if enough {
+            break;
+        }
+    }
+    found.filter(|(_, states)| !states.is_empty())
+}
+
 /// Splits entry `c` (its proof estimated at `bytes`) at the shallowest depth whose frontier
 /// has as many states as the runs of `budget` want (or the depth with the most), into its
 /// glue and those runs; `false` when it has no search to split.
@@ -127,25 +156,7 @@ fn split_entry(
 ) -> bool {
     let wanted = bytes.saturating_mul(RUN_GROWTH.0) / RUN_GROWTH.1;
     let runs = usize::try_from(wanted.div_ceil(budget)).unwrap_or(usize::MAX);
-    // The shallowest depth with states enough, else the one with the most.
-    let mut found: Option<(u32, Vec<StateClaim>)> = None;
-    for depth in 1..=DEEPEST {
-        let Some(states) = frontier(instance, options, entries, c, depth) else {
-            break;
-        };
-        let enough = states.len() >= runs;
-        if found
-            .as_ref()
-            .is_none_or(|(_, best)| states.len() > best.len())
-        {
-            found = Some((depth, states));
-        }
-        if enough {
-            break;
-        }
-    }
-    // A frontier of no state would leave the whole search to the glue.
-    let Some((depth, states)) = found.filter(|(_, states)| !states.is_empty()) else {
+    let Some((depth, states)) = split_frontier(instance, options, entries, c, runs) else {
         return false;
     };
     let runs = runs.clamp(1, states.len().max(1));
@@ -167,7 +178,59 @@ fn split_entry(
 
 #[cfg(test)]
 mod tests {
-    use super::within;
+    use super::{plan, within, Piece};
+    use crate::engines::russian_doll::{self, DollOptions, DollProofOptions};
+    use crate::puzzle::{load::parse_model, Puzzle};
+
+    #[test]
+    fn an_entry_estimated_over_the_budget_is_split_into_its_glue_and_runs() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/models/cross-13x19.toml"
+        ))
+        .unwrap()
+        .replace("width = 13", "width = 9")
+        .replace("height = 19", "height = 9");
+        let Ok(Puzzle::Packing(packing)) = parse_model(std::path::Path::new("9x9.toml"), text)
+        else {
+            panic!("a packing model")
+        };
+        let instance = &packing.instance;
+        let doll = russian_doll::solve(instance, &DollOptions::default(), |_, _| {}).unwrap();
+        let entries: Vec<usize> = doll.table.iter().map(|e| e.unwrap()).collect();
+        // Entry 11 (which stays, and has a search) weighs 10,000 nodes, about 2 MB of proof.
+        let mut nodes = vec![1; 81];
+        nodes[11] = 10_000;
+        let options = DollProofOptions::default();
+        let planned = plan(instance, &options, &entries, &nodes, 2, Some(500_000));
+        let glue = planned
+            .pieces
+            .iter()
+            .position(|p| matches!(p, Piece::Glue { entry: 11, .. }))
+            .expect("entry 11 split");
+        let Piece::Glue { depth, .. } = planned.pieces[glue] else {
+            unreachable!()
+        };
+        let frontier = &planned.frontiers[&(11, depth)];
+        // Six runs are wanted (2 MB, half again, over 500 kB), as many as the states allow.
+        let runs: Vec<_> = planned.pieces[glue + 1..]
+            .iter()
+            .take_while(|p| p.entries() == (11..12))
+            .collect();
+        assert_eq!(runs.len(), 6.min(frontier.len()), "{runs:?}");
+        let mut at = 0;
+        for run in &runs {
+            let Piece::States { states, .. } = run else {
+                panic!("a run of states: {run:?}")
+            };
+            assert_eq!(states.start, at);
+            at = states.end;
+        }
+        assert_eq!(at, frontier.len());
+        assert_eq!(planned.pieces[glue - 1].entries().end, 11);
+        assert_eq!(planned.pieces[glue + 1 + runs.len()].entries().start, 12);
+        assert!(planned.over.is_empty());
+    }
 
     #[test]
     fn a_range_over_the_budget_is_cut_into_runs_within_it() {

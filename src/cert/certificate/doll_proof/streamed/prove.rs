@@ -14,6 +14,7 @@ use super::super::shards::{
     clear_stale, proof_bytes_estimate, table_nodes, PROOF_BYTES_PER_DOLL_NODE,
 };
 use super::super::{opb_text, proof_weights, Job};
+use super::fit::{cut, uncuttable, was_cut};
 use super::piece::{build, frontier, state_record, Piece};
 use super::plan::{plan, Plan};
 use super::stream::{stream, StreamError, Streamed};
@@ -28,7 +29,9 @@ use crate::cert::certificate::{
     WITNESS_FILE,
 };
 use crate::driver::packing_bounds::LP_BEFORE_SEARCH;
-use crate::engines::russian_doll::{packing_opb, DollOutcome, DollProofError, DollProofOptions};
+use crate::engines::russian_doll::{
+    packing_opb, DollOutcome, DollProofError, DollProofOptions, StateClaim,
+};
 use crate::formats::shard_record::{
     read_plan, write_plan, write_shard_record, EntryRange, FileDigest, ShardRecord, SplitPart,
     RECORD_FORMAT,
@@ -48,6 +51,8 @@ struct Run {
     table: Table,
     table_sha256: String,
     plan: Plan,
+    /// The most bytes a shard's proof may have as it is written; one past it is cut.
+    cap: Option<u64>,
 }
 
 /// A streamed certificate of `job` into its folder: a fresh run (the fast doll's `outcome`
@@ -58,11 +63,12 @@ pub(in crate::cert::certificate) fn prove(
     outcome: Option<DollOutcome>,
 ) -> Result<Manifest, ProveError> {
     let start = Instant::now();
-    let run = if holds_plan(job.dir) {
+    let mut run = if holds_plan(job.dir) {
         resume(job)?
     } else {
         fresh(job, settings, outcome)?
     };
+    run.cap = settings.budget;
     let searched = start.elapsed().as_secs_f64();
     prove_missing(job, &run)?;
     join(job, searched, start)
@@ -144,6 +150,7 @@ fn fresh(
         table_sha256: sha256_hex(table_text.as_bytes()),
         table,
         plan,
+        cap: settings.budget,
     })
 }
 
@@ -175,6 +182,7 @@ fn resume(job: &Job<'_>) -> Result<Run, ProveError> {
         table,
         table_sha256,
         plan,
+        cap: None,
     })
 }
 
@@ -257,17 +265,65 @@ fn prove_missing(job: &Job<'_>, run: &Run) -> Result<(), ProveError> {
         row_weights: &weights,
         ..DollProofOptions::default()
     };
-    let proved: Vec<Result<ShardRecord, ProveError>> = missing
+    let proved: Vec<Result<Vec<ShardRecord>, ProveError>> = missing
         .par_iter()
         .map(|piece| {
             if job.control.should_stop() {
                 return Err(ProveError::Stopped(job.control.reason()));
             }
             let states = run.plan.states(piece);
-            prove_piece(job, run, &options, piece, states)
+            prove_fitting(job, run, &options, piece, states)
         })
         .collect();
     proved.into_iter().try_for_each(|r| r.map(|_| ()))
+}
+
+/// Proves `piece` (`states` as [`prove_piece`] takes them) within the run's cap: a shard
+/// whose proof passes it as it is written is given up and cut in two (see [`cut`]), and its
+/// parts proved likewise, those whose records the folder holds kept. The records written.
+fn prove_fitting(
+    job: &Job<'_>,
+    run: &Run,
+    options: &DollProofOptions,
+    piece: &Piece,
+    states: &[StateClaim],
+) -> Result<Vec<ShardRecord>, ProveError> {
+    let positions = run.table.order.len();
+    let instance = &job.packing.instance;
+    // A piece an earlier run cut is not tried whole again; one that can never be cut is
+    // not held to the cap.
+    let entries = &run.table.entries;
+    let cap = run.cap.filter(|_| !uncuttable(piece));
+    if !was_cut(job.dir, (instance, options, entries), piece, states) {
+        match prove_piece(job, run, options, piece, states, cap)? {
+            Proved::Record(record) => return Ok(vec![*record]),
+            Proved::TooLarge(_) => {}
+        }
+    }
+    let Some(parts) = cut(instance, options, entries, piece, states) else {
+        // What cannot be cut is proved whole, over the cap.
+        return match prove_piece(job, run, options, piece, states, None)? {
+            Proved::Record(record) => Ok(vec![*record]),
+            Proved::TooLarge(bytes) => Err(ProveError::Internal(format!(
+                "{}: given up at {bytes} bytes without a cap",
+                piece.name(positions)
+            ))),
+        };
+    };
+    let mut records = Vec::new();
+    for (part, part_states) in parts {
+        if job.control.should_stop() {
+            return Err(ProveError::Stopped(job.control.reason()));
+        }
+        if !job
+            .dir
+            .join(format!("{}.json", part.name(positions)))
+            .is_file()
+        {
+            records.extend(prove_fitting(job, run, options, &part, &part_states)?);
+        }
+    }
+    Ok(records)
 }
 
 /// `prove MODEL -o DIR --job NAME`: proves the shard `name` of the run the folder holds and
@@ -275,7 +331,8 @@ fn prove_missing(job: &Job<'_>, run: &Run) -> Result<(), ProveError> {
 pub(in crate::cert::certificate) fn prove_job(
     job: &Job<'_>,
     name: &str,
-) -> Result<ShardRecord, ProveError> {
+    cap: Option<u64>,
+) -> Result<Vec<ShardRecord>, ProveError> {
     if !holds_plan(job.dir) {
         return Err(ProveError::Input(InputError::file(
             &job.dir.join(PLAN_FILE),
@@ -300,22 +357,30 @@ pub(in crate::cert::certificate) fn prove_job(
         table,
         table_sha256,
         plan: Plan::default(),
+        cap,
     };
     add_frontier(&mut run.plan, instance, &options, &run.table, &piece)?;
     let states = run.plan.states(&piece).to_vec();
-    prove_piece(job, &run, &options, &piece, &states)
+    prove_fitting(job, &run, &options, &piece, &states)
 }
 
-/// Streams the proof of `piece` (`states`: its split entry's frontier, or its own run) into
-/// both checkers and writes its record; a checker's refusal fails it, naming the shard,
-/// with the record written all the same.
+/// A shard streamed: its record, or the bytes at which it passed its cap and was given up.
+enum Proved {
+    Record(Box<ShardRecord>),
+    TooLarge(u64),
+}
+
+/// Streams the proof of `piece` (`states`: a glue's frontier, or a run's own states) into
+/// both checkers, giving it up past `cap` bytes, and writes its record; a checker's refusal
+/// fails it, naming the shard, with the record written all the same.
 fn prove_piece(
     job: &Job<'_>,
     run: &Run,
     options: &DollProofOptions,
     piece: &Piece,
-    states: &[crate::engines::russian_doll::StateClaim],
-) -> Result<ShardRecord, ProveError> {
+    states: &[StateClaim],
+    cap: Option<u64>,
+) -> Result<Proved, ProveError> {
     let table = &run.table;
     let positions = table.order.len();
     let name = piece.name(positions);
@@ -325,8 +390,11 @@ fn prove_piece(
     let write = |out: &mut dyn std::io::Write, stop: &dyn Fn() -> bool| {
         built.write_proof(instance, options, &table.entries, out, stop)
     };
-    let streamed = stream(&name, &opb, built.lower, &write, job.control)
-        .map_err(|e| stream_error(job, &name, e))?;
+    let streamed = match stream(&name, &opb, built.lower, &write, cap, job.control) {
+        Ok(streamed) => streamed,
+        Err(StreamError::TooLarge(bytes)) => return Ok(Proved::TooLarge(bytes)),
+        Err(e) => return Err(stream_error(job, &name, e)),
+    };
     let record = shard_record(job, run, piece, states, &opb, streamed);
     let path = job.dir.join(format!("{name}.json"));
     // Written whole or not at all: a job killed part way leaves no record to trust.
@@ -345,7 +413,7 @@ fn prove_piece(
             refusal.message.as_deref().unwrap_or("no reason given")
         )));
     }
-    Ok(record)
+    Ok(Proved::Record(Box::new(record)))
 }
 
 /// The error of a shard that could not be streamed, naming it.
@@ -357,6 +425,9 @@ fn stream_error(job: &Job<'_>, name: &str, error: StreamError) -> ProveError {
         ),
         StreamError::Search(e) => ProveError::Internal(format!("{name}: the Russian doll: {e}")),
         StreamError::Io(e) => ProveError::Internal(format!("{name}: streaming the proof: {e}")),
+        StreamError::TooLarge(bytes) => {
+            ProveError::Internal(format!("{name}: given up at {bytes} bytes"))
+        }
     }
 }
 
@@ -365,7 +436,7 @@ fn shard_record(
     job: &Job<'_>,
     run: &Run,
     piece: &Piece,
-    states: &[crate::engines::russian_doll::StateClaim],
+    states: &[StateClaim],
     opb: &[u8],
     streamed: Streamed,
 ) -> ShardRecord {

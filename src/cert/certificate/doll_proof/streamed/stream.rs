@@ -61,6 +61,8 @@ pub(in crate::cert::certificate) enum StreamError {
     Search(DollProofError),
     /// Memory for the proof, or a pipe, failed.
     Io(std::io::Error),
+    /// The proof passed the bytes it was allowed and was given up, its checkers stopped.
+    TooLarge(u64),
 }
 
 /// What writes a shard's proof: given the writer and the stop test, the search's figures.
@@ -74,14 +76,19 @@ pub(in crate::cert::certificate) fn conclusion_words(lower: i64) -> String {
 
 /// Writes a proof through `write` (given the writer and the stop test) and streams it into
 /// both checkers against the OPB file `opb` (its text), expecting `BOUNDS lower INF`;
-/// `name` names the memory files. `veripb` runs when it is on PATH.
+/// `name` names the memory files. `veripb` runs when it is on PATH. A proof that passes
+/// `cap` bytes is given up ([`StreamError::TooLarge`]), so that no check outgrows the
+/// memory the cap stands for.
 pub(in crate::cert::certificate) fn stream(
     name: &str,
     opb: &[u8],
     lower: i64,
     write: &WriteProof<'_>,
+    cap: Option<u64>,
     control: &Control,
 ) -> Result<Streamed, StreamError> {
+    let streamed = std::cell::Cell::new(0u64);
+    let cap = cap.unwrap_or(u64::MAX);
     let version = veripb_version();
     let mut copy = match version {
         Some(_) => Some(MemoryFile::new(&format!("{name}.pbp")).map_err(StreamError::Io)?),
@@ -112,8 +119,11 @@ pub(in crate::cert::certificate) fn stream(
             copy: copy
                 .as_mut()
                 .map(|file| BufWriter::with_capacity(1 << 20, file)),
+            streamed: &streamed,
+            cap,
         };
-        let mut out = BufWriter::with_capacity(1 << 20, DigestWriter::new(tee));
+        // Small buffers, so that the cap is held to within 64 kB.
+        let mut out = BufWriter::with_capacity(1 << 16, DigestWriter::new(tee));
         let stop = || control.should_stop();
         let written = write(&mut out, &stop);
         // Whatever happened, the pipe closes here, so that puzzlec's checker ends.
@@ -153,6 +163,11 @@ pub(in crate::cert::certificate) fn stream(
     let written = match written {
         Ok(written) => written,
         Err(DollProofError::Write(WriteError::Stopped)) => return Err(StreamError::Stopped),
+        Err(DollProofError::Write(WriteError::Io(e)))
+            if e.kind() == std::io::ErrorKind::FileTooLarge =>
+        {
+            return Err(StreamError::TooLarge(streamed.get()))
+        }
         // The checker stopped reading: it refused, and says why below.
         Err(DollProofError::Write(WriteError::Io(e)))
             if e.kind() == std::io::ErrorKind::BrokenPipe && ours_refusal.is_some() =>
@@ -187,7 +202,7 @@ pub(in crate::cert::certificate) fn stream(
     checkers.push(match (version, copy) {
         (None, _) | (_, None) => not_run("not on PATH (cargo install veripb --locked)"),
         (Some(_), Some(_)) if !accepted => not_run("puzzlec's PB checker refused the proof first"),
-        (Some(version), Some(copy)) => run_veripb(version, name, opb, &copy, lower)?,
+        (Some(version), Some(copy)) => run_veripb(version, name, opb, &copy, lower, control)?,
     });
     Ok(Streamed {
         proof,
@@ -246,26 +261,28 @@ fn run_veripb(
     opb: &[u8],
     copy: &MemoryFile,
     lower: i64,
+    control: &Control,
 ) -> Result<CheckerRecord, StreamError> {
     let mut formula = MemoryFile::new(&format!("{name}.opb")).map_err(StreamError::Io)?;
     formula.write_all(opb).map_err(StreamError::Io)?;
     let started = Instant::now();
     // The memory files have no `.opb` ending for veripb to tell the format by.
-    let mut child = Command::new(VERIPB)
+    let mut command = Command::new(VERIPB);
+    command
         .arg("--opb")
         .arg(formula.path())
         .arg(copy.path())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(StreamError::Io)?;
+        .stderr(Stdio::piped());
+    end_with_parent(&mut command);
+    let mut child = command.spawn().map_err(StreamError::Io)?;
     let (mut stdout, mut stderr) = (child.stdout.take(), child.stderr.take());
     // Its output is read beside the wait, which samples its memory while it runs.
     let (said, complained, waited) = std::thread::scope(|scope| {
         let said = scope.spawn(|| read_all(stdout.as_mut()));
         let errors = scope.spawn(|| read_all(stderr.as_mut()));
-        let waited = wait_with_usage(&mut child);
+        let waited = wait_with_usage(&mut child, &|| control.should_stop());
         (
             said.join().unwrap_or_default(),
             errors.join().unwrap_or_default(),
@@ -273,6 +290,10 @@ fn run_veripb(
         )
     });
     let (status, usage) = waited.map_err(StreamError::Io)?;
+    if control.should_stop() {
+        // Killed on the stop: no verdict.
+        return Err(StreamError::Stopped);
+    }
     let expected = format!("s VERIFIED BOUNDS {lower} <= obj <= INF");
     let accepted = status.success() && said.lines().any(|l| l.trim() == expected);
     let message = (!accepted).then(|| {
@@ -302,6 +323,25 @@ fn run_veripb(
     })
 }
 
+/// Has the child `command` starts killed when the thread that starts it ends (Linux), as it
+/// does when puzzlec exits on a stop: a checker left running would check a shard no record
+/// will ever name.
+fn end_with_parent(command: &mut Command) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: `prctl` is async-signal-safe and touches nothing of the parent's.
+        unsafe {
+            command.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                Ok(())
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = command;
+}
+
 /// Everything a child's output gives, as text.
 fn read_all(pipe: Option<&mut impl Read>) -> String {
     let mut bytes = Vec::new();
@@ -316,6 +356,9 @@ fn read_all(pipe: Option<&mut impl Read>) -> String {
 struct Tee<'a> {
     pipe: Option<PipeWriter>,
     copy: Option<BufWriter<&'a mut MemoryFile>>,
+    /// The bytes gone through, and the most that may.
+    streamed: &'a std::cell::Cell<u64>,
+    cap: u64,
 }
 
 impl Tee<'_> {
@@ -331,12 +374,21 @@ impl Tee<'_> {
 
 impl Write for Tee<'_> {
     fn write(&mut self, buffer: &[u8]) -> std::io::Result<usize> {
+        let total = self.streamed.get() + buffer.len() as u64;
+        if total > self.cap {
+            self.streamed.set(total);
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::FileTooLarge,
+                "the shard's proof passes the bytes it may have",
+            ));
+        }
         if let Some(pipe) = &mut self.pipe {
             pipe.write_all(buffer)?;
         }
         if let Some(copy) = &mut self.copy {
             copy.write_all(buffer)?;
         }
+        self.streamed.set(total);
         Ok(buffer.len())
     }
 
@@ -374,7 +426,7 @@ mod tests {
                 derived: 0,
             })
         };
-        stream("test", OPB, lower, &write, &Control::unlimited()).unwrap()
+        stream("test", OPB, lower, &write, None, &Control::unlimited()).unwrap()
     }
 
     #[test]
@@ -409,5 +461,22 @@ mod tests {
         let said = refusal.message.as_deref().unwrap();
         assert!(said.starts_with("proof line 4: conclusion:"), "{said}");
         assert_eq!(streamed.checkers[1].verdict, Verdict::NotRun);
+    }
+
+    #[test]
+    fn a_proof_past_its_cap_is_given_up() {
+        let write = |out: &mut dyn Write, stop: &dyn Fn() -> bool| {
+            let mut lines = crate::formats::lines::LineWriter::new(out, stop);
+            for _ in 0..100_000 {
+                lines.emit(|l| l.push_str("* a comment line that only takes room\n"));
+            }
+            lines.finish()?;
+            Ok(Written::default())
+        };
+        let outcome = stream("test", OPB, 1, &write, Some(1 << 20), &Control::unlimited());
+        assert!(
+            matches!(outcome, Err(StreamError::TooLarge(bytes)) if bytes > 1 << 20),
+            "{outcome:?}"
+        );
     }
 }
