@@ -76,6 +76,7 @@ pub fn run(args: &Prove, session: &Session) -> Result<u8, Failure> {
             .veripb_shards
             .is_none()
             .then(|| args.memory.bytes() / 5 * 2),
+        words: puzzlec::report::evidence::words,
     };
     let code = prove(model, dir, &options, args.report.json)?;
     if let Some(svg) = &args.svg {

@@ -55,7 +55,7 @@ mod tiling;
 mod write;
 
 pub use check::{check, check_shard, check_writing};
-pub use prove::{prove, prove_using, prove_with};
+pub use prove::prove_using;
 pub(crate) use read::verified_witness;
 pub use write::{PackingRoute, ProveOptions};
 

@@ -7,6 +7,7 @@ use super::{
     SINGLE_REFUTATION, WITNESS_FILE, WRITTEN_FILES,
 };
 use crate::base::digest::{sha256_hex, DigestReader};
+use crate::base::evidence::Words;
 use crate::base::{plural, Control, Goal, Incumbent, Status};
 use crate::cert::refute::{refute, Refutation, SolverProofFormat};
 use crate::checkers::lrat::{check_lrat_reader, parse_dimacs};
@@ -58,6 +59,8 @@ pub struct ProveOptions {
     /// bytes (checking a shard takes about 2.4 times its size in memory, both checkers at
     /// once). `None`: `veripb_shards` exactly.
     pub max_shard_bytes: Option<u64>,
+    /// Words the evidence a certificate's manifest quotes (`report::evidence::words`).
+    pub words: Words,
 }
 
 /// How `prove` certifies a maximum packing without piece minimums.
@@ -77,8 +80,10 @@ pub enum PackingRoute {
     Table,
 }
 
-impl Default for ProveOptions {
-    fn default() -> Self {
+impl ProveOptions {
+    /// The defaults: the optimum certified, varisat, no limit, the packing's route picked,
+    /// one proof of the doll's table; evidence worded by `words`.
+    pub fn new(words: Words) -> ProveOptions {
         ProveOptions {
             count: false,
             unique: false,
@@ -89,6 +94,7 @@ impl Default for ProveOptions {
             packing_route: PackingRoute::Auto,
             veripb_shards: 0,
             max_shard_bytes: None,
+            words,
         }
     }
 }
@@ -108,7 +114,7 @@ pub(super) fn record_answer(
     let solver = ProofSolver::of(options);
 
     let solve_start = Instant::now();
-    let (claim, witness) = find_answer(&model, &solver, &options.control)?;
+    let (claim, witness) = find_answer(&model, &solver, &options.control, options.words)?;
     let solve_seconds = solve_start.elapsed().as_secs_f64();
     let mut how = solver.how(&claim)?;
 
@@ -293,6 +299,7 @@ fn find_answer(
     model: &Model,
     solver: &ProofSolver,
     control: &Control,
+    words: Words,
 ) -> Result<(Claim, Option<Assignment>), ProveError> {
     let incumbent = Incumbent::new();
     let oracle = match solver {
@@ -317,7 +324,7 @@ fn find_answer(
         (status, _, _) => Err(ProveError::Internal(format!(
             "the SAT backend ended {} without a limit: {}",
             status.name(),
-            raw.evidence
+            words(&raw.evidence)
         ))),
     }
 }
