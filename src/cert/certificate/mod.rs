@@ -1,4 +1,5 @@
-//! Certificates that anyone can check: [`prove`] writes one into a folder, [`check`] re-verifies it.
+//! Certificates that anyone can check: [`prove_using`] (or the crate's [`crate::prove`])
+//! writes one into a folder, [`check`] re-verifies it.
 //!
 //! A certificate folder holds:
 //!
