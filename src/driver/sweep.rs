@@ -573,19 +573,28 @@ mod tests {
         );
     }
 
-    #[test]
-    fn merge_names_the_missing_shard() {
-        let report = SweepReport {
+    /// A queens sweep over the sizes `sizes`, of the shard and rows given.
+    fn queens_sweep(
+        sizes: RangeInclusive<usize>,
+        shard: Option<Shard>,
+        rows: Vec<SweepRow>,
+    ) -> SweepReport {
+        SweepReport {
             command: "sweep".into(),
             model: "m.toml".into(),
             kind: "queens".into(),
-            axes: SweepAxes::Sizes(4..=6).json(),
+            instances: sizes.clone().count(),
+            axes: SweepAxes::Sizes(sizes).json(),
             time_limit: None,
-            shard: Some(Shard { index: 1, count: 3 }),
-            instances: 3,
-            rows: Vec::new(),
+            shard,
+            rows,
             stopped: 0,
-        };
+        }
+    }
+
+    #[test]
+    fn merge_names_the_missing_shard() {
+        let report = queens_sweep(4..=6, Some(Shard { index: 1, count: 3 }), Vec::new());
         let text = serde_json::to_string(&report).unwrap();
         let error = merge(&[("a.json".into(), text)]).unwrap_err();
         assert!(
@@ -613,17 +622,7 @@ mod tests {
             evidence: Evidence::QueensConstruction { n: 4 },
             seconds: 0.0,
         };
-        let report = SweepReport {
-            command: "sweep".into(),
-            model: "m.toml".into(),
-            kind: "queens".into(),
-            axes: SweepAxes::Sizes(4..=4).json(),
-            time_limit: None,
-            shard: None,
-            instances: 1,
-            rows: vec![row],
-            stopped: 0,
-        };
+        let report = queens_sweep(4..=4, None, vec![row]);
         let mut value = serde_json::to_value(&report).unwrap();
         let text = value.to_string();
         assert!(merge(&[("new.json".into(), text)]).is_ok());
