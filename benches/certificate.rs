@@ -2,7 +2,8 @@
 //! `puzzlec check` without the process start.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use puzzlec::cert::certificate::{check, prove, Claim};
+use puzzlec::cert::certificate::{check, Claim};
+use puzzlec::prove;
 use std::path::Path;
 
 fn contest_certificate(c: &mut Criterion) {

@@ -31,7 +31,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let prove_options = ProveOptions {
         veripb_shards: std::thread::available_parallelism().map_or(1, |n| n.get()),
         max_shard_bytes: Some(DEFAULT_MAX_MEMORY / 5 * 2),
-        ..ProveOptions::default()
+        ..ProveOptions::new(puzzlec::report::evidence::words)
     };
     for round in 0..rounds {
         let control = Control::unlimited();

@@ -55,6 +55,28 @@ pub mod puzzle;
 pub mod report;
 
 pub use base::{Control, Goal, Status};
-pub use cert::certificate::{check, prove, Checked, Claim, Manifest};
+pub use cert::certificate::{check, Checked, Claim, Manifest};
 pub use driver::{solve, Backend, Outcome};
 pub use puzzle::{load_model_file, Puzzle, Solution};
+
+/// Solves the model at `model_path` with the SAT backend (a maximum packing: by the route
+/// [`cert::certificate::PackingRoute::Auto`] picks), and writes a certificate of the answer
+/// into `dir` (created if missing; certificate files in it are replaced): the defaults of
+/// [`cert::certificate::ProveOptions::new`], evidence worded as the reports word it.
+///
+/// ```
+/// let model = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/obstacle-queens.toml");
+/// let dir = std::env::temp_dir().join(format!("puzzlec-doc-prove-{}", std::process::id()));
+/// let manifest = puzzlec::prove(&model, &dir)?;
+/// assert_eq!(manifest.claim, puzzlec::Claim::Optimal { value: 20 });
+/// assert!(dir.join("proof.lrat").is_file());
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn prove(
+    model_path: &std::path::Path,
+    dir: &std::path::Path,
+) -> Result<Manifest, cert::certificate::ProveError> {
+    let options = cert::certificate::ProveOptions::new(report::evidence::words);
+    cert::certificate::prove_using(model_path, dir, &options)
+}

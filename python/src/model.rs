@@ -397,7 +397,7 @@ impl Model {
             veripb_shards: std::thread::available_parallelism()
                 .map_or(1, std::num::NonZeroUsize::get),
             max_shard_bytes: Some(limits.memory / 5 * 2),
-            ..ProveOptions::default()
+            ..ProveOptions::new(puzzlec::report::evidence::words)
         };
         if let Some(most) = max_solutions {
             options.max_listed = most;

@@ -16,8 +16,9 @@
 //! What the answer rests on: the doll's search in every shard, and the files between the
 //! rounds (a changed `table.json` changes the answer); the packing itself is verified.
 
+use crate::base::evidence::{Evidence, Words};
 use crate::base::shard::Shard;
-use crate::base::{plural, Control};
+use crate::base::Control;
 use crate::driver::enumerate::model_digest;
 use crate::engines::russian_doll::{
     self, merge_round, DollOptions, DollResume, DollShardEntry, DollShardPart, DollStats,
@@ -144,10 +145,8 @@ pub enum MergeRun {
     },
     /// The table is complete: the optimum and its packing, verified.
     Solved {
-        /// Rounds merged.
-        rounds: u64,
-        /// Shards per round.
-        shards: u32,
+        /// How: the rounds and shards that filled the table ([`Evidence::DollMerged`]).
+        evidence: Evidence,
         /// The most pieces.
         optimum: usize,
         /// The packing as the puzzle renders it.
@@ -405,8 +404,9 @@ pub fn run_shard(
     })
 }
 
-/// Merges the shards of the current round of `dir`: see the module doc.
-pub fn merge(puzzle: &Puzzle, dir: &Path) -> Result<MergeRun, BoxShardError> {
+/// Merges the shards of the current round of `dir`: see the module doc. `words` words the
+/// evidence of `answer.json` (`report::evidence::words`).
+pub fn merge(puzzle: &Puzzle, dir: &Path, words: Words) -> Result<MergeRun, BoxShardError> {
     let packing = maximum_packing(puzzle)?;
     let digest = model_digest(puzzle);
     let cells = packing.instance.width * packing.instance.height;
@@ -517,23 +517,22 @@ pub fn merge(puzzle: &Puzzle, dir: &Path) -> Result<MergeRun, BoxShardError> {
                 merged.table[0]
             )));
         }
+        let evidence = Evidence::DollMerged {
+            rounds,
+            shards: count,
+        };
         let answer = serde_json::json!({
             "format": FORMAT,
             "model_digest": next.model_digest,
             "optimum": optimum,
             "proved": true,
-            "evidence": format!(
-                "the Russian doll's table, filled in {} of {}; the packing verified by the rules",
-                plural(rounds, "round"),
-                plural(u64::from(count), "shard")
-            ),
+            "evidence": words(&evidence),
             "solution": puzzle.solution_json(&solution),
             "table": merged.table,
         });
         write_json(&dir.join(ANSWER_FILE), &answer)?;
         MergeRun::Solved {
-            rounds,
-            shards: count,
+            evidence,
             optimum,
             rendered: puzzle.render(&solution),
             table: merged.table.clone(),

@@ -613,10 +613,11 @@ pub fn add_known_solution(puzzle: &Puzzle, model: &mut crate::model::Model) {
     let Puzzle::Queens(queens) = puzzle else {
         return;
     };
-    if queens.width != queens.height || queens.free.iter().any(|&f| !f) {
+    if queens.board.width != queens.board.height || !queens.board.is_open() {
         return;
     }
-    let Some(placement) = crate::engines::obstacle_queens::constructive_placement(queens.width)
+    let Some(placement) =
+        crate::engines::obstacle_queens::constructive_placement(queens.board.width)
     else {
         return;
     };

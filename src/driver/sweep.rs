@@ -445,6 +445,14 @@ pub enum SweepMergeError {
         #[source]
         error: serde_json::Error,
     },
+    /// A file is a shard written before rows said how each answer was established as data
+    /// (`established`): its rows give it in words only (`evidence`), which the other
+    /// fields do not determine, so the rows cannot be read back.
+    #[error("{file}: a sweep shard from an older puzzlec, whose rows say how each answer was established in words only (no `established`): run that shard again to merge it")]
+    WordsOnly {
+        /// The file, as named.
+        file: String,
+    },
     /// A file is a shard of another sweep (model, family, sizes, time limit or instance
     /// count differ) than the first file.
     #[error("{file} is a different sweep from {first} (model, sizes or time limit differ)")]
@@ -467,11 +475,16 @@ pub enum SweepMergeError {
 pub fn merge(inputs: &[(String, String)]) -> Result<SweepReport, SweepMergeError> {
     let mut parts: Vec<(String, SweepReport)> = Vec::new();
     for (name, text) in inputs {
-        let report: SweepReport =
-            serde_json::from_str(text).map_err(|error| SweepMergeError::NotASweep {
-                file: name.clone(),
-                error,
-            })?;
+        let report: SweepReport = serde_json::from_str(text).map_err(|error| {
+            if rows_in_words_only(text) {
+                SweepMergeError::WordsOnly { file: name.clone() }
+            } else {
+                SweepMergeError::NotASweep {
+                    file: name.clone(),
+                    error,
+                }
+            }
+        })?;
         parts.push((name.clone(), report));
     }
     let mut shards: ShardSet<&SweepReport> = ShardSet::new(ShardFiles::Sweeps);
@@ -517,6 +530,24 @@ pub fn merge(inputs: &[(String, String)]) -> Result<SweepReport, SweepMergeError
     })
 }
 
+/// Whether `text` is a sweep's JSON whose rows give their evidence in words alone (an
+/// `evidence` string, no `established` data), as sweeps wrote it before `established`.
+/// The evidence's data (search nodes, bounds, the solver's counts) is in none of the other
+/// fields, so such a row cannot be read back.
+fn rows_in_words_only(text: &str) -> bool {
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else {
+        return false;
+    };
+    let rows = value.get("rows").and_then(|r| r.as_array());
+    value.get("command").and_then(|c| c.as_str()) == Some("sweep")
+        && rows.is_some_and(|rows| {
+            rows.iter().any(|row| {
+                row.get("established").is_none()
+                    && row.get("evidence").is_some_and(|e| e.is_string())
+            })
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -542,19 +573,28 @@ mod tests {
         );
     }
 
-    #[test]
-    fn merge_names_the_missing_shard() {
-        let report = SweepReport {
+    /// A queens sweep over the sizes `sizes`, of the shard and rows given.
+    fn queens_sweep(
+        sizes: RangeInclusive<usize>,
+        shard: Option<Shard>,
+        rows: Vec<SweepRow>,
+    ) -> SweepReport {
+        SweepReport {
             command: "sweep".into(),
             model: "m.toml".into(),
             kind: "queens".into(),
-            axes: SweepAxes::Sizes(4..=6).json(),
+            instances: sizes.clone().count(),
+            axes: SweepAxes::Sizes(sizes).json(),
             time_limit: None,
-            shard: Some(Shard { index: 1, count: 3 }),
-            instances: 3,
-            rows: Vec::new(),
+            shard,
+            rows,
             stopped: 0,
-        };
+        }
+    }
+
+    #[test]
+    fn merge_names_the_missing_shard() {
+        let report = queens_sweep(4..=6, Some(Shard { index: 1, count: 3 }), Vec::new());
         let text = serde_json::to_string(&report).unwrap();
         let error = merge(&[("a.json".into(), text)]).unwrap_err();
         assert!(
@@ -566,6 +606,44 @@ mod tests {
             "{error:?}"
         );
         assert_eq!(error.to_string(), "shard 2/3 is missing");
+    }
+
+    #[test]
+    fn a_shard_whose_rows_give_their_evidence_in_words_only_is_refused_by_name() {
+        let row = SweepRow {
+            index: 0,
+            width: 4,
+            height: 4,
+            status: "optimal".into(),
+            proven: true,
+            value: Some(2),
+            bound: Some(2),
+            backend: "native".into(),
+            evidence: Evidence::QueensConstruction { n: 4 },
+            seconds: 0.0,
+        };
+        let report = queens_sweep(4..=4, None, vec![row]);
+        let mut value = serde_json::to_value(&report).unwrap();
+        let text = value.to_string();
+        assert!(merge(&[("new.json".into(), text)]).is_ok());
+        // As sweeps wrote their rows before `established`: the evidence in words alone.
+        let row = &mut value["rows"][0];
+        row.as_object_mut().unwrap().remove("established");
+        row["evidence"] = "an explicit construction of 4 queens".into();
+        let error = merge(&[("old.json".into(), value.to_string())]).unwrap_err();
+        assert!(
+            matches!(&error, SweepMergeError::WordsOnly { file } if file == "old.json"),
+            "{error:?}"
+        );
+        let line = error.to_string();
+        assert!(line.starts_with("old.json: a sweep shard from an older puzzlec"));
+        assert!(!line.contains('\n'));
+        // Anything else that does not read is still not a sweep.
+        let error = merge(&[("bad.json".into(), "{}".into())]).unwrap_err();
+        assert!(
+            matches!(error, SweepMergeError::NotASweep { .. }),
+            "{error:?}"
+        );
     }
 
     #[test]

@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+use crate::base::evidence::Words;
 use crate::base::shard::Shard;
 use crate::driver::box_shard::{
     self, read_json, write_bytes, write_json, BoxShardError, MergeRun, ShardRun, MODEL_FILE,
@@ -329,8 +330,9 @@ fn read_manifest(puzzle: &Puzzle, dir: &Path) -> Result<(SweepFile, SweepAxes), 
 /// Merges the current round of every box of the sweep in `dir` not yet settled (`puzzle`:
 /// the folder's `model.toml`); once every box is settled, the sweep's table, as the
 /// one-process sweep gives it (each row's time that of its box's rounds, each round counted
-/// as its slowest shard's). Merging a settled sweep again gives its table again.
-pub fn merge(puzzle: &Puzzle, dir: &Path) -> Result<SweepMerge, SweepStateError> {
+/// as its slowest shard's). Merging a settled sweep again gives its table again. `words`
+/// words the evidence of each box's `answer.json` (`report::evidence::words`).
+pub fn merge(puzzle: &Puzzle, dir: &Path, words: Words) -> Result<SweepMerge, SweepStateError> {
     let (manifest, axes) = read_manifest(puzzle, dir)?;
     check_maximum_packing(puzzle, &axes)?;
     let widths = widths(&axes);
@@ -341,7 +343,7 @@ pub fn merge(puzzle: &Puzzle, dir: &Path) -> Result<SweepMerge, SweepStateError>
         let boxed = Puzzle::Packing(packing.clone());
         let folder = box_dir(dir, *tallest);
         if box_shard::settled(&boxed, &folder)?.is_none() {
-            merged.push((*tallest, box_shard::merge(&boxed, &folder)?));
+            merged.push((*tallest, box_shard::merge(&boxed, &folder, words)?));
         }
         if let Some(settled) = box_shard::settled(&boxed, &folder)? {
             outcomes.push((*tallest, rows, settled_with_sub_boxes(&packing, &settled)?));
@@ -389,6 +391,12 @@ mod tests {
     use crate::driver::sweep::{sweep, SweepOptions};
     use crate::puzzle::load::parse_model;
     use std::ops::RangeInclusive;
+
+    /// Evidence in words for the answers these tests write (the reports' words are above
+    /// the driver).
+    fn words(evidence: &crate::base::Evidence) -> String {
+        format!("{evidence:?}")
+    }
 
     fn cross_text() -> String {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/cross-13x19.toml");
@@ -459,7 +467,7 @@ mod tests {
                     .iter()
                     .all(|s| matches!(s.part, BoxPart::Written | BoxPart::Settled)));
             }
-            match merge(&puzzle, dir.path()).unwrap() {
+            match merge(&puzzle, dir.path(), words).unwrap() {
                 SweepMerge::Settled(report) => break report,
                 SweepMerge::Rounds { boxes, settled, .. } => {
                     assert_eq!(boxes, 4);
@@ -470,7 +478,7 @@ mod tests {
         // The 9 x 11 box needs more than one round at this budget, the 6 x 11 box one.
         assert!(rounds > 1);
         assert_eq!(
-            merge(&puzzle, dir.path()).unwrap(),
+            merge(&puzzle, dir.path(), words).unwrap(),
             SweepMerge::Settled(report.clone())
         );
         let answers = |r: &SweepReport| -> Vec<_> {
@@ -536,7 +544,7 @@ mod tests {
             )
         );
         assert_eq!(
-            message(merge(&other, path)),
+            message(merge(&other, path, words)),
             format!(
                 "{}: not the model of {manifest} (digest {ours}, the sweep's {theirs})",
                 path.join("model.toml").display()
@@ -545,7 +553,7 @@ mod tests {
         // Shard 2 has not run: the merge names the box and the part missing.
         let part = path.join("box-6x8/shard-2-of-2.json");
         assert_eq!(
-            message(merge(&puzzle, path)),
+            message(merge(&puzzle, path, words)),
             format!("{}: missing (shard 2/2 of the round from scan position 48 has not written its part)", part.display())
         );
         let written = std::fs::read_to_string(path.join("sweep.json")).unwrap();

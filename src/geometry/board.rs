@@ -18,6 +18,15 @@ pub struct Board {
 }
 
 impl Board {
+    /// A `width` x `height` board without obstacles.
+    pub fn empty(width: usize, height: usize) -> Board {
+        Board {
+            width,
+            height,
+            free: vec![true; width * height],
+        }
+    }
+
     /// A board from rows of `-` (free) and `*` (obstacle); for tests and generators.
     pub fn from_rows(rows: &[&str]) -> Board {
         let width = rows.first().map_or(0, |r| r.len());
@@ -30,6 +39,46 @@ impl Board {
                 .flat_map(|r| r.chars().map(|c| c != '*'))
                 .collect(),
         }
+    }
+
+    /// The number of free cells.
+    pub fn free_count(&self) -> usize {
+        self.free.iter().filter(|&&f| f).count()
+    }
+
+    /// Whether no cell is an obstacle.
+    pub fn is_open(&self) -> bool {
+        self.free.iter().all(|&f| f)
+    }
+
+    /// Each cell's place among the free cells in row-major order (the variable a model of
+    /// one variable per free cell gives it), `None` on obstacles.
+    pub fn free_numbers(&self) -> Vec<Option<usize>> {
+        let mut next = 0;
+        self.free
+            .iter()
+            .map(|&free| {
+                free.then(|| {
+                    next += 1;
+                    next - 1
+                })
+            })
+            .collect()
+    }
+
+    /// One value per free cell, in [`Board::free_numbers`]' order: whether a cell of
+    /// `placed` (as (x, y)) is there. Cells off the board or on obstacles are ignored.
+    pub fn placed(&self, placed: &[(usize, usize)]) -> Vec<bool> {
+        let numbers = self.free_numbers();
+        let mut values = vec![false; self.free_count()];
+        for &(x, y) in placed {
+            if x < self.width && y < self.height {
+                if let Some(number) = numbers[y * self.width + x] {
+                    values[number] = true;
+                }
+            }
+        }
+        values
     }
 
     /// Whether (x, y) is on the board and free.

@@ -1,7 +1,7 @@
 //! The seam every family answers through: the [`Family`] trait, implemented once by each
-//! family's puzzle type, and the registration list ([`families!`]) that generates the
+//! family's puzzle type, and the registration list (`families!`) that generates the
 //! [`Puzzle`](super::Puzzle) and [`Solution`](super::Solution) enums, their dispatch, the
-//! loader's table of kinds and [`each_family!`](super::each_family), with which the layers
+//! loader's table of kinds and `each_family!`, with which the layers
 //! above dispatch their own per-family traits over the same list.
 
 use crate::base::error::InputError;

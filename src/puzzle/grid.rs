@@ -1,6 +1,7 @@
 //! Rectangular character grids written as multi-line strings in model files.
 
 use crate::base::error::InputError;
+use crate::geometry::board::Board;
 use crate::puzzle::source::Source;
 use itertools::Itertools;
 use std::ops::Range;
@@ -23,6 +24,15 @@ impl Grid {
     /// The character at column `x`, row `y`.
     pub fn at(&self, x: usize, y: usize) -> char {
         self.cells[y * self.width + x]
+    }
+
+    /// The board whose free cells are the grid's `free` characters (obstacles the rest).
+    pub fn board(&self, free: char) -> Board {
+        Board {
+            width: self.width,
+            height: self.height,
+            free: self.cells.iter().map(|&c| c == free).collect(),
+        }
     }
 
     /// Parses the grid in the string value at `span` of `source` (the TOML key `key`).

@@ -10,6 +10,12 @@ use crate::base::evidence::{
 use crate::base::plural;
 use std::fmt;
 
+/// `evidence` in words: the [`crate::base::evidence::Words`] the command line and the
+/// Python package hand to the code that writes evidence into files.
+pub fn words(evidence: &Evidence) -> String {
+    evidence.to_string()
+}
+
 impl fmt::Display for Ceiling {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -377,6 +383,12 @@ impl fmt::Display for Evidence {
                 plural(*rounds, "round"),
                 plural(u64::from(*shards), "shard")
             ),
+            Evidence::DollMerged { rounds, shards } => write!(
+                f,
+                "the Russian doll's table, filled in {} of {}; the packing verified by the rules",
+                plural(*rounds, "round"),
+                plural(u64::from(*shards), "shard")
+            ),
             Evidence::DollFound { found, k } => write!(
                 f,
                 "native Russian-doll search found {found} >= {k} (the optimum)"
@@ -463,6 +475,11 @@ impl fmt::Display for Evidence {
                         f,
                         "the best solution found before the run stopped has {value}, which meets \
                          {bound}"
+                    ),
+                    BoundFinder::Varisat => write!(
+                        f,
+                        "varisat found a packing of {value} pieces (\"at least {value}\"), which \
+                         meets {bound}"
                     ),
                 }
             }

@@ -238,9 +238,10 @@ pub fn dissection_picture(puzzle: &DissectionPuzzle, solution: &Dissection) -> L
 /// Queens: obstacles blocked, free cells empty, a queen marker on each queen.
 pub fn queens_picture(queens: &Queens, solution: &QueensSolution) -> LabelledGrid {
     LabelledGrid {
-        width: queens.width,
-        height: queens.height,
+        width: queens.board.width,
+        height: queens.board.height,
         cells: queens
+            .board
             .free
             .iter()
             .map(|&free| if free { Cell::Empty } else { Cell::Blocked })
@@ -263,9 +264,10 @@ pub fn chess_picture(chess: &Chess, solution: &ChessSolution) -> LabelledGrid {
         piece => Marker::Piece(piece.letter()),
     };
     LabelledGrid {
-        width: chess.width,
-        height: chess.height,
+        width: chess.board.width,
+        height: chess.board.height,
         cells: chess
+            .board
             .free
             .iter()
             .map(|&free| if free { Cell::Empty } else { Cell::Blocked })

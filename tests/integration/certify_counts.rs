@@ -100,7 +100,7 @@ fn the_contest_board_has_exactly_5898_optimal_placements() {
 #[test]
 fn seeded_obstacle_boards_certify_the_native_count() {
     for seed in 0..6 {
-        let board = random_board(seed, 6, 7, 0.2);
+        let board = random_board(seed, 6, 7, 0.2).board;
         let rows: Vec<String> = (0..board.height)
             .map(|y| {
                 (0..board.width)

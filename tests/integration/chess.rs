@@ -7,6 +7,7 @@ use common::{models, puzzlec};
 use itertools::Itertools;
 use puzzlec::base::{Control, Goal, Sense, Status};
 use puzzlec::driver::{enumerate, solve, Backend, EnumerateOptions};
+use puzzlec::geometry::board::Board;
 use puzzlec::geometry::isometry::RectSymmetry;
 use puzzlec::puzzle::chess::{Chess, ChessSolution, Piece, Question};
 use puzzlec::puzzle::{load_model_file, Family, Puzzle};
@@ -24,8 +25,8 @@ fn optimum(chess: &Chess, backend: Backend) -> usize {
         backend.name(),
         chess.piece,
         chess.question,
-        chess.width,
-        chess.height,
+        chess.board.width,
+        chess.board.height,
         outcome.evidence
     );
     puzzle.verify(outcome.solution.as_ref().unwrap()).unwrap();
@@ -151,9 +152,11 @@ fn random_chess(rng: &mut ChaCha8Rng, piece: Piece, question: Question) -> Chess
     let (width, height) = (rng.gen_range(1..=4), rng.gen_range(1..=4));
     let free = (0..width * height).map(|_| rng.gen_bool(0.8)).collect();
     Chess {
-        width,
-        height,
-        free,
+        board: Board {
+            width,
+            height,
+            free,
+        },
         piece,
         question,
         description: None,
@@ -174,7 +177,7 @@ fn every_backend_agrees_on_seeded_random_boards_with_obstacles() {
                 assert!(
                     answers.windows(2).all(|w| w[0] == w[1]),
                     "round {round}, {piece:?} {question:?} on {:?}: {answers:?}",
-                    chess.free
+                    chess.board.free
                 );
             }
         }
@@ -184,11 +187,13 @@ fn every_backend_agrees_on_seeded_random_boards_with_obstacles() {
 /// The optimum, the number of optimal placements and of their classes under the board's
 /// symmetries, by trying every set of squares, fewest (or most) first, against the rules.
 fn brute_force(chess: &Chess) -> (usize, u64, u64) {
-    let free: Vec<usize> = (0..chess.free.len()).filter(|&s| chess.free[s]).collect();
-    let (w, h) = (chess.width, chess.height);
+    let free: Vec<usize> = (0..chess.board.free.len())
+        .filter(|&s| chess.board.free[s])
+        .collect();
+    let (w, h) = (chess.board.width, chess.board.height);
     let symmetries: Vec<Vec<usize>> = RectSymmetry::of_rectangle(w, h)
         .map(|s| s.cell_map(w, h))
-        .filter(|map| (0..w * h).all(|c| chess.free[c] == chess.free[map[c]]))
+        .filter(|map| (0..w * h).all(|c| chess.board.free[c] == chess.board.free[map[c]]))
         .collect();
     let mut sizes: Vec<usize> = (0..=free.len()).collect();
     if chess.sense() == Sense::Most {
@@ -252,9 +257,9 @@ fn counts_agree_between_the_search_sat_enumeration_and_brute_force() {
                 backend.name(),
                 chess.piece,
                 chess.question,
-                chess.width,
-                chess.height,
-                chess.free
+                chess.board.width,
+                chess.board.height,
+                chess.board.free
             );
         }
     }

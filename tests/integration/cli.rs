@@ -156,7 +156,7 @@ fn emit_writes_files_that_name_their_variables() {
 fn a_time_limit_keeps_the_best_solution_marked_not_proven() {
     // A 40 x 40 board with scattered obstacles: far too big to prove in 0.3 s by MILP.
     let dir = tempfile::tempdir().unwrap();
-    let board = common::random_board(7, 40, 40, 0.15);
+    let board = common::random_board(7, 40, 40, 0.15).board;
     let rows: Vec<String> = (0..40)
         .map(|y| {
             (0..40)

@@ -49,7 +49,7 @@ fn prove_table(tmp: &Path, model: &Path, name: &str) -> PathBuf {
     let dir = tmp.join(name);
     let options = ProveOptions {
         packing_route: PackingRoute::Table,
-        ..ProveOptions::default()
+        ..ProveOptions::new(puzzlec::report::evidence::words)
     };
     let manifest = certificate::prove_using(model, &dir, &options).unwrap();
     assert!(
@@ -165,7 +165,7 @@ fn pentominoes_with_exact_counts_keep_the_single_refutation() {
     let text = PENTOMINOES_AT_MOST.replacen("at_most = 1", "exactly = 1", 1);
     let model = write_model(tmp.path(), "exact.toml", &text);
     let dir = tmp.path().join("cert");
-    let manifest = certificate::prove(&model, &dir).unwrap();
+    let manifest = puzzlec::prove(&model, &dir).unwrap();
     assert!(!manifest.files.contains_key(packing_table::TABLE_ROLE));
     assert!(manifest.files.contains_key("lrat"), "{:?}", manifest.files);
     assert!(!dir.join(TABLE_FILE).exists());
@@ -553,7 +553,7 @@ fn the_13_by_19_cross_box_certificate() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("cert");
     let start = std::time::Instant::now();
-    let manifest = certificate::prove(&models().join("cross-13x19.toml"), &dir).unwrap();
+    let manifest = puzzlec::prove(&models().join("cross-13x19.toml"), &dir).unwrap();
     let proved = start.elapsed().as_secs_f64();
     assert_eq!(manifest.claim, Claim::Optimal { value: 19 });
     let bytes: u64 = manifest.files.values().map(|f| f.bytes).sum();

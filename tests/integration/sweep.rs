@@ -182,6 +182,26 @@ fn shards_merge_into_the_whole_sweep() {
         edited(1, 4_000_000_000),
         "error: shard 2/4000000000 is missing\n"
     );
+    // A shard as sweeps wrote it before rows carried `established`: the evidence in words
+    // only, which does not give the data back; refused in one line naming the file.
+    let mut value: Value =
+        serde_json::from_str(&std::fs::read_to_string(&files[0]).unwrap()).unwrap();
+    for row in value["rows"].as_array_mut().unwrap() {
+        row.as_object_mut().unwrap().remove("established");
+    }
+    let old = dir.path().join("words-only.json");
+    std::fs::write(&old, value.to_string()).unwrap();
+    let old = old.display().to_string();
+    let run = puzzlec(&models(), &["merge", &old, &files[1], &files[2]]);
+    assert_eq!(
+        (run.code, run.stderr.replace(&old, "FILE")),
+        (
+            2,
+            "error: FILE: a sweep shard from an older puzzlec, whose rows say how each answer \
+             was established in words only (no `established`): run that shard again to merge it\n"
+                .to_string()
+        )
+    );
 }
 
 #[test]

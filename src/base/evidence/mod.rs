@@ -6,6 +6,13 @@
 use crate::base::{plural, Status};
 use serde::{Deserialize, Serialize};
 
+/// How evidence is put into words. The one wording is `report::evidence::words`; the
+/// command line, the Python package and the crate's `prove` hand it down to the code below
+/// the reports that writes evidence into files (a certificate's manifest, the `answer.json`
+/// of a box merged from shards), as callers name settings for errors
+/// ([`crate::base::error::NamesSettings`]).
+pub type Words = fn(&Evidence) -> String;
+
 /// Why a run stopped before it finished.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -203,6 +210,8 @@ pub enum BoundFinder {
     /// The best solution a model backend (SAT, MILP, an external solver) found before it
     /// stopped or proved the value itself.
     BestSoFar,
+    /// varisat, asked for "at least" the bound's value.
+    Varisat,
 }
 
 /// What the native chess search settled, in pieces.
@@ -465,6 +474,14 @@ pub enum Evidence {
         k: usize,
         /// Scan cells of the suffix table.
         cells: usize,
+        /// Rounds merged.
+        rounds: u64,
+        /// Shards (processes) per round.
+        shards: u32,
+    },
+    /// A box's Russian-doll table, filled round by round by processes with files between
+    /// them (`--state`) and merged to its first cell; the packing verified by the rules.
+    DollMerged {
         /// Rounds merged.
         rounds: u64,
         /// Shards (processes) per round.

@@ -5,9 +5,10 @@
 use crate::output::{exit, Failure};
 use puzzlec::base::error::InputError;
 use puzzlec::base::shard::Shard;
-use puzzlec::base::{plural, Control};
+use puzzlec::base::Control;
 use puzzlec::driver::box_shard::{self, BoxShardError, MergeRun, ShardRun};
 use puzzlec::puzzle::Puzzle;
+use puzzlec::report::evidence::words;
 use std::path::Path;
 
 /// `solve MODEL --shard I/N --state DIR`: one shard of the current round.
@@ -93,15 +94,8 @@ pub fn merged_summary(run: &MergeRun) -> String {
             if *raised { "raised: a shard found a packing" } else { "no shard found a packing" }
         ),
         MergeRun::Solved {
-            rounds,
-            shards,
-            optimum,
-            ..
-        } => format!(
-            "optimal {optimum}: the Russian doll's table, filled in {} of {}; the packing verified by the rules",
-            plural(*rounds, "round"),
-            plural(u64::from(*shards), "shard"),
-        ),
+            evidence, optimum, ..
+        } => format!("optimal {optimum}: {}", words(evidence)),
     }
 }
 

@@ -9,6 +9,7 @@ use puzzlec::driver::box_shard::{self, MergeRun, MODEL_FILE, SWEEP_FILE};
 use puzzlec::driver::enumerate::merge;
 use puzzlec::driver::sweep::is_sweep_json;
 use puzzlec::puzzle::load_model_file;
+use puzzlec::report::evidence::words;
 use puzzlec::report::json::MergeReport;
 use std::path::Path;
 use std::path::PathBuf;
@@ -60,7 +61,7 @@ pub fn state(dir: &Path, json: bool, csv: bool) -> Result<u8, Failure> {
         )));
     }
     let puzzle = load_model_file(&dir.join(MODEL_FILE))?;
-    let run = box_shard::merge(&puzzle, dir).map_err(failure)?;
+    let run = box_shard::merge(&puzzle, dir, words).map_err(failure)?;
     let summary = merged_summary(&run);
     match run {
         MergeRun::Round { .. } => {

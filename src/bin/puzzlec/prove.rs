@@ -94,6 +94,7 @@ pub fn run(args: &Prove, session: &Session) -> Result<u8, Failure> {
                 .as_ref()
                 .map_or(args.memory.bytes() / 10 * 3, |size| size.0),
         ),
+        words: puzzlec::report::evidence::words,
     };
     if let Some(file) = &args.jobs {
         return write_jobs(model, dir, file, &options);

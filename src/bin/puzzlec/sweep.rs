@@ -14,6 +14,7 @@ use puzzlec::driver::sweep::{
 use puzzlec::driver::sweep_state::{self, BoxPart, ShardedSweep, SweepMerge, SweepStateError};
 use puzzlec::driver::Backend;
 use puzzlec::puzzle::{load_model_file, Puzzle};
+use puzzlec::report::evidence::words;
 use std::path::Path;
 
 fn range(flag: &str, text: &str) -> Result<std::ops::RangeInclusive<usize>, Failure> {
@@ -114,7 +115,7 @@ fn state_shard(
 /// settled, prints the table in the format asked. Exit 3 while rounds remain.
 pub fn merge_state(dir: &Path, json: bool, as_csv: bool) -> Result<u8, Failure> {
     let puzzle = load_model_file(&dir.join(MODEL_FILE))?;
-    match sweep_state::merge(&puzzle, dir).map_err(state_failure)? {
+    match sweep_state::merge(&puzzle, dir, words).map_err(state_failure)? {
         SweepMerge::Rounds {
             merged,
             boxes,

@@ -166,11 +166,13 @@ impl Counting {
     /// symmetries as maps of those variables.
     pub(super) fn of_board(model: Model, board: &Board) -> Counting {
         let free: Vec<usize> = (0..board.free.len()).filter(|&c| board.free[c]).collect();
-        let var_of_cell = var_of_cell(&board.free);
+        let var_of_cell = board.free_numbers();
+        // A symmetry of the board maps free cells onto free cells.
+        let var = |cell: usize| var_of_cell[cell].expect("a free cell");
         let group = board
             .symmetry_maps()
             .into_iter()
-            .map(|map| free.iter().map(|&c| var_of_cell[map[c]]).collect())
+            .map(|map| free.iter().map(|&c| var(map[c])).collect())
             .collect();
         Counting {
             decision: vec![true; model.num_vars()],
@@ -331,16 +333,6 @@ fn list_solutions(
     }
     listed.sort();
     Ok((listed, listed_by))
-}
-
-/// The model variable of each free cell of a board (row-major, as the queens and chess
-/// models number them); `usize::MAX` on obstacles.
-fn var_of_cell(free: &[bool]) -> Vec<usize> {
-    let mut var_of_cell = vec![usize::MAX; free.len()];
-    for (var, cell) in (0..free.len()).filter(|&c| free[c]).enumerate() {
-        var_of_cell[cell] = var;
-    }
-    var_of_cell
 }
 
 /// Lists the solutions of `family` (`puzzle`) as the family lists them, each handed to

@@ -43,7 +43,7 @@ use super::{
     ProveError, MANIFEST_FILE, WITNESS_FILE,
 };
 use crate::base::error::InputError;
-use crate::base::evidence::PackingBound;
+use crate::base::evidence::{BoundFinder, Evidence, PackingBound, Words};
 use crate::base::shard::Shard;
 use crate::base::Control;
 use crate::base::Goal;
@@ -148,12 +148,14 @@ impl Streaming {
 /// a bound ([`prove_by_bound`]; not with `shard`); else the doll's proof, streamed when
 /// `streaming` says so (see [`streamed`]), or stored in shards on threads as `split` says
 /// (or only `shard`'s, or those the folder holds, see [`shards`]), or as one proof when its
-/// count is 0.
+/// count is 0. `words` words the evidence a bound's manifest quotes (how the packing
+/// meeting it was found).
 pub(super) fn prove_veripb(
     job: &Job<'_>,
     shard: Option<Shard>,
     split: ShardSplit,
     streaming: Streaming,
+    words: Words,
 ) -> Result<Manifest, ProveError> {
     if streaming.join {
         return streamed::join(job, 0.0, Instant::now());
@@ -163,7 +165,7 @@ pub(super) fn prove_veripb(
         return streamed::prove(job, streaming.settings(split), None);
     }
     if shard.is_none() {
-        if let Some(manifest) = prove_by_bound(job)? {
+        if let Some(manifest) = prove_by_bound(job, words)? {
             return Ok(manifest);
         }
     }
@@ -284,7 +286,7 @@ const BOUND_TRY: std::time::Duration = std::time::Duration::from_secs(2);
 /// native search solves it before searching,
 /// [`LP_BEFORE_SEARCH`](crate::driver::packing_bounds::LP_BEFORE_SEARCH) placements at most) and
 /// whole cell weights prove it; `None` otherwise, for the doll's proof to follow.
-fn prove_by_bound(job: &Job<'_>) -> Result<Option<Manifest>, ProveError> {
+fn prove_by_bound(job: &Job<'_>, words: Words) -> Result<Option<Manifest>, ProveError> {
     let (packing, control) = (job.packing, job.control);
     let start = Instant::now();
     let Some(mut known) = packing_bounds(packing, control, true) else {
@@ -298,7 +300,7 @@ fn prove_by_bound(job: &Job<'_>) -> Result<Option<Manifest>, ProveError> {
     let deadline = Instant::now() + control.remaining().map_or(BOUND_TRY, |r| r.min(BOUND_TRY));
     let never = AtomicBool::new(false);
     let found = meet_bound(packing, known, Some(deadline), &never, &|_| {}, &|_| {})
-        .map(|met| (met.placements, met.evidence.to_string()))
+        .map(|met| (met.placements, met.evidence))
         .or_else(|| {
             matches!(known.lp, LpOutcome::Solved { .. })
                 .then(|| sat_meeting(job.puzzle, packing, known.best(), control))
@@ -338,7 +340,8 @@ fn prove_by_bound(job: &Job<'_>) -> Result<Option<Manifest>, ProveError> {
         )
     };
     let how = format!(
-        "{finder}; {PROOF_FILE} derives that at most {value} pieces fit in {OPB_FILE}, the packing model, in one cutting-planes step ({step}); checked by puzzlec's PB checker; the witness is verified by the puzzle's rules"
+        "{}; {PROOF_FILE} derives that at most {value} pieces fit in {OPB_FILE}, the packing model, in one cutting-planes step ({step}); checked by puzzlec's PB checker; the witness is verified by the puzzle's rules",
+        words(&finder)
     );
     let single = SingleProof {
         optimum: value,
@@ -361,7 +364,7 @@ fn sat_meeting(
     packing: &Packing,
     bound: PackingBound,
     control: &Control,
-) -> Option<(Vec<usize>, String)> {
+) -> Option<(Vec<usize>, Evidence)> {
     let budget = Control::new(
         std::sync::Arc::new(AtomicBool::new(control.should_stop())),
         Some(control.remaining().map_or(SAT_TRY, |r| r.min(SAT_TRY))),
@@ -380,11 +383,12 @@ fn sat_meeting(
         .filter(|&i| assignment.value(Var::from_index(i)))
         .collect();
     (placements.len() == bound.value()).then(|| {
-        let found = format!(
-            "varisat found a packing of {} pieces (\"at least {}\"), which meets {bound}",
-            placements.len(),
-            bound.value()
-        );
+        let found = Evidence::BoundMet {
+            by: BoundFinder::Varisat,
+            value: placements.len(),
+            nodes: None,
+            bound,
+        };
         (placements, found)
     })
 }

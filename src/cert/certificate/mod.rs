@@ -1,4 +1,5 @@
-//! Certificates that anyone can check: [`prove`] writes one into a folder, [`check`] re-verifies it.
+//! Certificates that anyone can check: [`prove_using`] (or the crate's [`crate::prove`])
+//! writes one into a folder, [`check`] re-verifies it.
 //!
 //! A certificate folder holds:
 //!
@@ -57,7 +58,7 @@ mod write;
 
 pub use check::{check, check_shard, check_using, check_writing, CheckOptions};
 pub use doll_proof::Replay;
-pub use prove::{plan_stream_jobs, prove, prove_stream_job, prove_using, prove_with};
+pub use prove::{plan_stream_jobs, prove_stream_job, prove_using};
 pub(crate) use read::verified_witness;
 pub use write::{PackingRoute, ProveOptions, StreamMode};
 

@@ -14,35 +14,8 @@ use std::time::{Duration, Instant};
 
 /// Solves the model at `model_path` with the SAT backend (a maximum packing: by the route
 /// [`PackingRoute::Auto`] picks), and writes a certificate of the answer into `dir`
-/// (created if missing; certificate files in it are replaced).
-///
-/// ```
-/// let model = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/obstacle-queens.toml");
-/// let dir = std::env::temp_dir().join(format!("puzzlec-doc-prove-{}", std::process::id()));
-/// let manifest = puzzlec::prove(&model, &dir)?;
-/// assert_eq!(manifest.claim, puzzlec::Claim::Optimal { value: 20 });
-/// assert!(dir.join("proof.lrat").is_file());
-/// # std::fs::remove_dir_all(&dir)?;
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn prove(model_path: &Path, dir: &Path) -> Result<Manifest, ProveError> {
-    prove_with(model_path, dir, false)
-}
-
-/// [`prove`], or with `count` a certificate of the number of solutions (see
-/// [`Claim::Count`]).
-pub fn prove_with(model_path: &Path, dir: &Path, count: bool) -> Result<Manifest, ProveError> {
-    prove_using(
-        model_path,
-        dir,
-        &ProveOptions {
-            count,
-            ..ProveOptions::default()
-        },
-    )
-}
-
-/// [`prove_with`] as `options` say. The work runs on its own thread, because varisat does not
+/// (created if missing; certificate files in it are replaced), as `options` say (the
+/// crate's [`crate::prove`] with the defaults). The work runs on its own thread, because varisat does not
 /// poll for a stop: when `options.control` stops first, the thread is abandoned (it ends with
 /// the process) and the folder may hold some certificate files but no manifest.
 pub fn prove_using(
@@ -102,6 +75,7 @@ fn prove_here(
             options.shard,
             shard_split(options),
             streaming(options),
+            options.words,
         );
     }
     super::doll_proof::clear_streamed(dir)?;

@@ -7,6 +7,7 @@ use super::{
     SINGLE_REFUTATION, WITNESS_FILE, WRITTEN_FILES,
 };
 use crate::base::digest::{sha256_hex, DigestReader};
+use crate::base::evidence::Words;
 use crate::base::{plural, Control, Goal, Incumbent, Status};
 use crate::cert::refute::{refute, Refutation, SolverProofFormat};
 use crate::checkers::lrat::{check_lrat_reader, parse_dimacs};
@@ -67,6 +68,8 @@ pub struct ProveOptions {
     /// Streamed: no shard's proof estimated above this many bytes where it can be helped
     /// (an entry above it is split at its search states). `None`: no bound.
     pub stream_shard_bytes: Option<u64>,
+    /// Words the evidence a certificate's manifest quotes (`report::evidence::words`).
+    pub words: Words,
 }
 
 /// Whether `prove` streams the doll's proof into its checkers or stores it.
@@ -99,8 +102,10 @@ pub enum PackingRoute {
     Table,
 }
 
-impl Default for ProveOptions {
-    fn default() -> Self {
+impl ProveOptions {
+    /// The defaults: the optimum certified, varisat, no limit, the packing's route picked,
+    /// one proof of the doll's table; evidence worded by `words`.
+    pub fn new(words: Words) -> ProveOptions {
         ProveOptions {
             count: false,
             unique: false,
@@ -114,6 +119,7 @@ impl Default for ProveOptions {
             stream: StreamMode::Auto,
             join: false,
             stream_shard_bytes: None,
+            words,
         }
     }
 }
@@ -133,7 +139,7 @@ pub(super) fn record_answer(
     let solver = ProofSolver::of(options);
 
     let solve_start = Instant::now();
-    let (claim, witness) = find_answer(&model, &solver, &options.control)?;
+    let (claim, witness) = find_answer(&model, &solver, &options.control, options.words)?;
     let solve_seconds = solve_start.elapsed().as_secs_f64();
     let mut how = solver.how(&claim)?;
 
@@ -318,6 +324,7 @@ fn find_answer(
     model: &Model,
     solver: &ProofSolver,
     control: &Control,
+    words: Words,
 ) -> Result<(Claim, Option<Assignment>), ProveError> {
     let incumbent = Incumbent::new();
     let oracle = match solver {
@@ -342,7 +349,7 @@ fn find_answer(
         (status, _, _) => Err(ProveError::Internal(format!(
             "the SAT backend ended {} without a limit: {}",
             status.name(),
-            raw.evidence
+            words(&raw.evidence)
         ))),
     }
 }

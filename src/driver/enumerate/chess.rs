@@ -29,7 +29,7 @@ impl CountFamily for Chess {
         start: Instant,
     ) -> Result<CountOutcome, SolveError> {
         let puzzle = &Puzzle::Chess(self.clone());
-        let group = Symmetries::of(&self.board());
+        let group = Symmetries::of(&self.board);
         let fewest = self.sense().is_fewest();
         let value = match (optimum(puzzle, backend, control)?, options.at_least) {
             (Some(_), Some(k)) if fewest => {
@@ -77,7 +77,7 @@ fn placement(chess: &Chess, squares: &[usize]) -> ChessSolution {
     ChessSolution::new(
         squares
             .iter()
-            .map(|&s| (s % chess.width, s / chess.width))
+            .map(|&s| (s % chess.board.width, s / chess.board.width))
             .collect(),
     )
 }

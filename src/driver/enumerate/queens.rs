@@ -29,7 +29,7 @@ impl CountFamily for Queens {
     ) -> Result<CountOutcome, SolveError> {
         let board = self;
         let puzzle = &Puzzle::Queens(board.clone());
-        let group = Symmetries::of(&board.board());
+        let group = Symmetries::of(&board.board);
         let value = match optimum(puzzle, backend, control)? {
             Some(optimum) => match options.at_least {
                 Some(k) if k < optimum => {
@@ -81,8 +81,8 @@ fn native(
     on_solution: &mut dyn FnMut(&Solution),
 ) -> Result<CountOutcome, SolveError> {
     let progress = |done: u64, total: u64| control.advance(done, total);
-    let n = board.width;
-    let empty_square = board.width == board.height && board.free.iter().all(|&f| f);
+    let n = board.board.width;
+    let empty_square = board.board.width == board.board.height && board.board.is_open();
     if empty_square
         && value == n
         && (1..=nqueens_count::MAX_N as usize).contains(&n)
@@ -126,7 +126,7 @@ fn native(
         },
         progress: &progress,
     };
-    let found = count_placements(&board.board(), &request, control);
+    let found = count_placements(&board.board, &request, control);
     control.finish_progress();
     for solution in found.solutions {
         let solution = Solution::Queens(solution);

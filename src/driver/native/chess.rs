@@ -37,7 +37,7 @@ pub(crate) fn engine_question(question: Question) -> domination::Question {
 
 /// The engine's instance of `chess`, with the fewest pieces the puzzle states.
 pub(crate) fn instance(chess: &Chess) -> Instance {
-    let instance = Instance::new(&chess.board(), chess.piece, engine_question(chess.question));
+    let instance = Instance::new(&chess.board, chess.piece, engine_question(chess.question));
     match chess.stated_fewest() {
         Some((fewest, _)) => instance.with_known_bound(fewest),
         None => instance,
@@ -58,7 +58,7 @@ fn solve(chess: &Chess, goal: Goal, control: &Control) -> RawOutcome<ChessSoluti
         ChessSolution::new(
             squares
                 .iter()
-                .map(|&s| (s % chess.width, s / chess.width))
+                .map(|&s| (s % chess.board.width, s / chess.board.width))
                 .collect(),
         )
     });

@@ -17,7 +17,7 @@ impl NativeFamily for Queens {
         _bounds: Option<&mut PackingBounds>,
     ) -> Result<RawOutcome<QueensSolution>, NativePackingError> {
         Ok(crate::engines::obstacle_queens::solve(
-            &self.board(),
+            &self.board,
             goal,
             control,
         ))

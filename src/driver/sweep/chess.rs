@@ -6,7 +6,7 @@ use crate::puzzle::chess::Chess;
 
 impl SweepFamily for Chess {
     fn check_sweepable(&self, _axes: &SweepAxes) -> Result<(), NotSweepable> {
-        if self.free.iter().all(|&f| f) {
+        if self.board.is_open() {
             Ok(())
         } else {
             Err(NotSweepable::ChessObstacles)

@@ -6,7 +6,9 @@ use crate::puzzle::queens::Queens;
 impl SweepFamily for Queens {
     fn check_sweepable(&self, axes: &SweepAxes) -> Result<(), NotSweepable> {
         match axes {
-            SweepAxes::Sizes(_) if self.width == self.height && self.free.iter().all(|&f| f) => {
+            SweepAxes::Sizes(_)
+                if self.board.width == self.board.height && self.board.is_open() =>
+            {
                 Ok(())
             }
             SweepAxes::Sizes(_) => Err(NotSweepable::QueensObstacles),

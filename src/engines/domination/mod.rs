@@ -5,7 +5,7 @@
 //! it holds a piece or a piece attacks it ([`attack_table`]).
 //!
 //! [`solve`] finds an optimum and proves it by branch and bound over bitsets of the free
-//! squares ([`search`] minimises, [`independent`] maximises); [`count`] counts the optimal
+//! squares (`search` minimises, `independent` maximises); [`count`] counts the optimal
 //! placements, by symmetry class if asked, split into shards.
 
 mod bitset;

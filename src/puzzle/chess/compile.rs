@@ -15,21 +15,21 @@ pub(super) fn compile(chess: &Chess) -> Model {
     let mut model = Model::new();
     let letter = chess.piece.letter().to_ascii_lowercase();
     let vars = chess.var_of_square();
-    for square in (0..chess.free.len()).filter(|&s| chess.free[s]) {
+    for square in (0..chess.board.free.len()).filter(|&s| chess.board.free[s]) {
         let var = model.new_var(format!(
             "{letter}[{},{}]",
-            square % chess.width,
-            square / chess.width
+            square % chess.board.width,
+            square / chess.board.width
         ));
         debug_assert_eq!(Some(var), vars[square]);
     }
     let lit = |square: usize| vars[square].expect("a free square").positive();
-    let board = chess.board();
+    let board = &chess.board;
     let lines = lines(chess);
     if chess.question.independent() {
         match chess.piece {
             Piece::Knight => {
-                for (square, attacked) in attack_table(&board, Piece::Knight).iter().enumerate() {
+                for (square, attacked) in attack_table(board, Piece::Knight).iter().enumerate() {
                     for &other in attacked.iter().filter(|&&o| o > square) {
                         model.add(Constraint::Clause(vec![!lit(square), !lit(other)]));
                     }
@@ -50,8 +50,8 @@ pub(super) fn compile(chess: &Chess) -> Model {
         }
     }
     if chess.question.dominating() {
-        for (square, attackers) in attack_table(&board, chess.piece).iter().enumerate() {
-            if chess.free[square] {
+        for (square, attackers) in attack_table(board, chess.piece).iter().enumerate() {
+            if chess.board.free[square] {
                 let guards = std::iter::once(square).chain(attackers.iter().copied());
                 model.add(Constraint::Clause(guards.map(lit).collect()));
             }
@@ -88,7 +88,7 @@ pub(super) fn compile(chess: &Chess) -> Model {
         ),
     });
     model.upper_bound = chess.stated_fewest().map(|(fewest, reason)| {
-        let empty = chess.free.len() - fewest;
+        let empty = chess.board.free.len() - fewest;
         UpperBound {
             value: empty,
             reason: format!("{reason}, so at most {empty} squares left empty"),
@@ -106,7 +106,7 @@ fn stated_placement(chess: &Chess) -> Option<ChessSolution> {
     let (fewest, _) = chess.stated_fewest()?;
     let pieces = match chess.piece {
         Piece::Rook => (0..fewest).map(|i| (i, i)).collect(),
-        _ => (0..fewest).map(|y| (chess.width / 2, y)).collect(),
+        _ => (0..fewest).map(|y| (chess.board.width / 2, y)).collect(),
     };
     Some(ChessSolution::new(pieces))
 }
@@ -114,7 +114,7 @@ fn stated_placement(chess: &Chess) -> Option<ChessSolution> {
 /// The lines a sliding piece attacks along, by direction (rows and columns for the rook,
 /// the two diagonals for the bishop, all four for the queen); none for the leapers.
 fn lines(chess: &Chess) -> Vec<Vec<Vec<usize>>> {
-    let [rows, columns, diagonals, anti_diagonals] = chess.board().segments();
+    let [rows, columns, diagonals, anti_diagonals] = chess.board.segments();
     match chess.piece {
         Piece::Queen => vec![rows, columns, diagonals, anti_diagonals],
         Piece::Rook => vec![rows, columns],
@@ -126,7 +126,7 @@ fn lines(chess: &Chess) -> Vec<Vec<Vec<usize>>> {
 /// The free squares of every 2 x 2 window holding two or more, windows clipped to the
 /// board (a board one square wide has 1 x 2 windows: its neighbours are in a line).
 fn king_windows(chess: &Chess) -> Vec<Vec<usize>> {
-    let (w, h) = (chess.width, chess.height);
+    let (w, h) = (chess.board.width, chess.board.height);
     let mut windows = Vec::new();
     for y in 0..h.max(2) - 1 {
         for x in 0..w.max(2) - 1 {
@@ -134,7 +134,7 @@ fn king_windows(chess: &Chess) -> Vec<Vec<usize>> {
                 .into_iter()
                 .filter(|&(x, y)| x < w && y < h)
                 .map(|(x, y)| y * w + x)
-                .filter(|&s| chess.free[s])
+                .filter(|&s| chess.board.free[s])
                 .collect();
             if window.len() >= 2 {
                 windows.push(window);
@@ -161,9 +161,9 @@ mod tests {
                 ] {
                     let chess = Chess::from_rows(rows, piece, question);
                     let model = chess.compile();
-                    let w = chess.width;
-                    let free: Vec<(usize, usize)> = (0..chess.free.len())
-                        .filter(|&s| chess.free[s])
+                    let w = chess.board.width;
+                    let free: Vec<(usize, usize)> = (0..chess.board.free.len())
+                        .filter(|&s| chess.board.free[s])
                         .map(|s| (s % w, s / w))
                         .collect();
                     for mask in 0u32..1 << free.len() {

@@ -67,12 +67,8 @@ impl Question {
 /// A chess instance: a board of free squares and obstacles, a piece and a question.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Chess {
-    /// Number of columns.
-    pub width: usize,
-    /// Number of rows.
-    pub height: usize,
-    /// Whether each square (row-major) is free; `false` is an obstacle.
-    pub free: Vec<bool>,
+    /// The board: its size and its free squares.
+    pub board: Board,
     /// The piece every placement uses.
     pub piece: Piece,
     /// What is asked.
@@ -100,9 +96,7 @@ impl Chess {
     /// An empty `width` x `height` board.
     pub fn empty(width: usize, height: usize, piece: Piece, question: Question) -> Chess {
         Chess {
-            width,
-            height,
-            free: vec![true; width * height],
+            board: Board::empty(width, height),
             piece,
             question,
             description: None,
@@ -111,29 +105,12 @@ impl Chess {
 
     /// A board from rows of `-` (free) and `*` (obstacle); for tests and generators.
     pub fn from_rows(rows: &[&str], piece: Piece, question: Question) -> Chess {
-        let board = Board::from_rows(rows);
         Chess {
-            width: board.width,
-            height: board.height,
-            free: board.free,
+            board: Board::from_rows(rows),
             piece,
             question,
             description: None,
         }
-    }
-
-    /// The board alone, without the piece and the question.
-    pub fn board(&self) -> Board {
-        Board {
-            width: self.width,
-            height: self.height,
-            free: self.free.clone(),
-        }
-    }
-
-    /// The number of free squares.
-    pub fn free_squares(&self) -> usize {
-        self.free.iter().filter(|&&f| f).count()
     }
 
     /// The fewest pieces a dominating question needs by an argument the puzzle states, with
@@ -149,12 +126,12 @@ impl Chess {
     /// colour needs m + 1. n bishops filling the middle column guard the board (but attack
     /// each other, so not for independent domination). `None` otherwise.
     pub fn stated_fewest(&self) -> Option<(usize, String)> {
-        if !self.question.dominating() || self.free.contains(&false) {
+        if !self.question.dominating() || self.board.free.contains(&false) {
             return None;
         }
         match self.piece {
             Piece::Rook => {
-                let fewest = self.width.min(self.height);
+                let fewest = self.board.width.min(self.board.height);
                 Some((
                     fewest,
                     format!(
@@ -163,8 +140,8 @@ impl Chess {
                     ),
                 ))
             }
-            Piece::Bishop if self.question == Question::Dominate && self.width == self.height => {
-                let n = self.width;
+            Piece::Bishop if self.question == Question::Dominate && self.board.width == self.board.height => {
+                let n = self.board.width;
                 let reason = if n.is_multiple_of(2) {
                     format!(
                         "a bishop guards at most four border squares, all of its colour, and \
@@ -193,39 +170,26 @@ impl Chess {
     /// The model's variable of each square (row-major): the free squares numbered in scan
     /// order, `None` for obstacles.
     pub fn var_of_square(&self) -> Vec<Option<Var>> {
-        let mut next = 0;
-        self.free
-            .iter()
-            .map(|&free| {
-                free.then(|| {
-                    next += 1;
-                    Var::from_index(next - 1)
-                })
-            })
+        let numbers = self.board.free_numbers();
+        numbers
+            .into_iter()
+            .map(|n| n.map(Var::from_index))
             .collect()
     }
 
     /// The assignment of the compiled model that places `solution`'s pieces (pieces off the
     /// free squares are ignored).
     pub fn assignment_of(&self, solution: &ChessSolution) -> Assignment {
-        let vars = self.var_of_square();
-        let mut values = vec![false; self.free_squares()];
-        for &(x, y) in &solution.pieces {
-            if x < self.width && y < self.height {
-                if let Some(var) = vars[y * self.width + x] {
-                    values[var.index()] = true;
-                }
-            }
-        }
-        Assignment::new(values)
+        Assignment::new(self.board.placed(&solution.pieces))
     }
 
     /// The board's rows: the piece's letter where one stands, `*` for obstacles and `-` for
     /// free squares (as in model files, so a printed board reads back as one).
     pub fn render_grid(&self, solution: &ChessSolution) -> Vec<String> {
         let mut rows: Vec<Vec<char>> = self
+            .board
             .free
-            .chunks(self.width.max(1))
+            .chunks(self.board.width.max(1))
             .map(|row| row.iter().map(|&f| if f { '-' } else { '*' }).collect())
             .collect();
         for &(x, y) in &solution.pieces {
@@ -252,7 +216,7 @@ impl Family for Chess {
     fn sense(&self) -> Sense {
         if self.question.dominating() {
             Sense::Fewest {
-                of: self.free_squares(),
+                of: self.board.free_count(),
             }
         } else {
             Sense::Most
@@ -268,9 +232,9 @@ impl Family for Chess {
             "chess {} {} {}x{} {}",
             self.piece.name(),
             self.question.name(),
-            self.width,
-            self.height,
-            cells_text(self.width, &self.free, '-', '*'),
+            self.board.width,
+            self.board.height,
+            cells_text(self.board.width, &self.board.free, '-', '*'),
         )
     }
 
@@ -295,7 +259,7 @@ impl Family for Chess {
             .enumerate()
             .filter_map(|(square, var)| {
                 var.filter(|&v| assignment.value(v))
-                    .map(|_| (square % self.width, square / self.width))
+                    .map(|_| (square % self.board.width, square / self.board.width))
             })
             .collect();
         ChessSolution::new(pieces)
@@ -305,24 +269,24 @@ impl Family for Chess {
     /// no piece attacks another; with domination, every free square holds a piece or is
     /// attacked by one.
     fn verify(&self, solution: &ChessSolution) -> Result<(), VerifyError> {
-        let board = self.board();
+        let board = &self.board;
         let name = self.piece.name();
-        let mut occupied = vec![false; self.free.len()];
+        let mut occupied = vec![false; self.board.free.len()];
         for &(x, y) in &solution.pieces {
             if !board.is_free(x as i64, y as i64) {
                 return Err(VerifyError(format!(
                     "{name} at ({x}, {y}) is not on a free square"
                 )));
             }
-            if std::mem::replace(&mut occupied[y * self.width + x], true) {
+            if std::mem::replace(&mut occupied[y * self.board.width + x], true) {
                 return Err(VerifyError(format!("two pieces at ({x}, {y})")));
             }
         }
-        let at = |square: usize| (square % self.width, square / self.width);
+        let at = |square: usize| (square % self.board.width, square / self.board.width);
         if self.question.independent() {
             for &(x, y) in &solution.pieces {
-                let square = y * self.width + x;
-                if let Some(&other) = attacks(&board, self.piece, square)
+                let square = y * self.board.width + x;
+                if let Some(&other) = attacks(board, self.piece, square)
                     .iter()
                     .find(|&&s| occupied[s])
                 {
@@ -334,8 +298,8 @@ impl Family for Chess {
             }
         }
         if self.question.dominating() {
-            let table = attack_table(&board, self.piece);
-            for square in (0..self.free.len()).filter(|&s| self.free[s]) {
+            let table = attack_table(board, self.piece);
+            for square in (0..self.board.free.len()).filter(|&s| self.board.free[s]) {
                 if !occupied[square] && !table[square].iter().any(|&s| occupied[s]) {
                     let (x, y) = at(square);
                     return Err(VerifyError(format!(

@@ -56,9 +56,7 @@ pub(super) fn parse(source: &Source) -> Result<Chess, InputError> {
             let span = board.span();
             let grid = Grid::parse(source, "board", board.get_ref(), span, &['-', '*'])?;
             Chess {
-                width: grid.width,
-                height: grid.height,
-                free: grid.cells.iter().map(|&c| c == '-').collect(),
+                board: grid.board('-'),
                 piece,
                 question,
                 description: None,

@@ -23,12 +23,8 @@ pub const DIRECTION_NAMES: [&str; 4] = ["row", "column", "diagonal", "anti-diago
 /// A queens instance: a rectangular board of free cells and obstacles.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Queens {
-    /// Number of columns.
-    pub width: usize,
-    /// Number of rows.
-    pub height: usize,
-    /// Whether each cell (row-major) is free; `false` is an obstacle.
-    pub free: Vec<bool>,
+    /// The board: its size and its free cells.
+    pub board: Board,
     /// The model file's one-line description, if any.
     pub description: Option<String>,
 }
@@ -47,41 +43,17 @@ impl Queens {
     /// An empty `n` x `n` board.
     pub fn empty(n: usize) -> Queens {
         Queens {
-            width: n,
-            height: n,
-            free: vec![true; n * n],
+            board: Board::empty(n, n),
             description: None,
         }
     }
 
     /// A board from rows of `-` (free) and `*` (obstacle); for tests and generators.
     pub fn from_rows(rows: &[&str]) -> Queens {
-        let board = Board::from_rows(rows);
         Queens {
-            width: board.width,
-            height: board.height,
-            free: board.free,
+            board: Board::from_rows(rows),
             description: None,
         }
-    }
-
-    /// The board alone: its cells, free or not, without the model file's details.
-    pub fn board(&self) -> Board {
-        Board {
-            width: self.width,
-            height: self.height,
-            free: self.free.clone(),
-        }
-    }
-
-    /// Whether (x, y) is on the board and free.
-    pub fn is_free(&self, x: i64, y: i64) -> bool {
-        self.board().is_free(x, y)
-    }
-
-    /// The segments of each direction (see [`Board::segments`]).
-    pub fn segments(&self) -> [Vec<Vec<usize>>; 4] {
-        self.board().segments()
     }
 
     /// On a board without obstacles, every row and every column is one line a queen
@@ -90,18 +62,18 @@ impl Queens {
     /// more, by an explicit construction). `None` on a board with obstacles, where the
     /// segments already give the structural bound.
     pub fn line_bound(&self) -> Option<UpperBound> {
-        if self.free.iter().any(|&f| !f) || self.free.is_empty() {
+        if !self.board.is_open() || self.board.free.is_empty() {
             return None;
         }
-        let (value, lines) = if self.height <= self.width {
-            (self.height, "row")
+        let (value, lines) = if self.board.height <= self.board.width {
+            (self.board.height, "row")
         } else {
-            (self.width, "column")
+            (self.board.width, "column")
         };
         Some(UpperBound {
             // The explicit construction (one queen per row) fills a square of side 4 or
             // more.
-            reached: self.width == self.height && value >= 4,
+            reached: self.board.width == self.board.height && value >= 4,
             value,
             reason: format!(
                 "one queen per {lines} of an empty board: {value} {lines}{}",
@@ -114,33 +86,17 @@ impl Queens {
     /// a free cell; others are ignored).
     pub fn assignment_of(&self, solution: &QueensSolution) -> Assignment {
         // Variable i is the i-th free cell in scan order, as `compile` numbers them.
-        let mut var_of_cell = vec![None; self.free.len()];
-        let mut vars = 0;
-        for (cell, &free) in self.free.iter().enumerate() {
-            if free {
-                var_of_cell[cell] = Some(vars);
-                vars += 1;
-            }
-        }
-        let mut values = vec![false; vars];
-        for &(x, y) in &solution.queens {
-            if x < self.width && y < self.height {
-                if let Some(var) = var_of_cell[y * self.width + x] {
-                    values[var] = true;
-                }
-            }
-        }
-        Assignment::new(values)
+        Assignment::new(self.board.placed(&solution.queens))
     }
 
     /// The board's rows with `Q` for queens, `*` for obstacles and `-` for free cells.
     pub fn render_grid(&self, solution: &QueensSolution) -> Vec<String> {
-        let mut rows: Vec<Vec<char>> = (0..self.height)
+        let mut rows: Vec<Vec<char>> = (0..self.board.height)
             .map(|y| {
-                (0..self.width)
+                (0..self.board.width)
                     .map(|x| {
                         // `-` as in the model files, so a printed board reads back as one.
-                        if self.free[y * self.width + x] {
+                        if self.board.free[y * self.board.width + x] {
                             '-'
                         } else {
                             '*'
@@ -172,9 +128,10 @@ impl Family for Queens {
     fn canonical_text(&self) -> String {
         format!(
             "queens {}x{} {}",
-            self.width,
-            self.height,
-            self.free
+            self.board.width,
+            self.board.height,
+            self.board
+                .free
                 .iter()
                 .map(|&f| if f { '-' } else { '*' })
                 .collect::<String>()
@@ -227,9 +184,7 @@ impl Family for Queens {
                     let span = board.span();
                     let grid = Grid::parse(source, "board", board.get_ref(), span, &['-', '*'])?;
                     Queens {
-                        width: grid.width,
-                        height: grid.height,
-                        free: grid.cells.iter().map(|&c| c == '-').collect(),
+                        board: grid.board('-'),
                         description: None,
                     }
                 }
@@ -243,13 +198,13 @@ impl Family for Queens {
     /// at-most-one groups are the segments of the direction with the fewest.
     fn compile(&self) -> Model {
         let mut model = Model::new();
-        let mut var_of_cell: Vec<Option<Var>> = vec![None; self.free.len()];
+        let mut var_of_cell: Vec<Option<Var>> = vec![None; self.board.free.len()];
         let mut lits = Vec::new();
-        for y in 0..self.height {
-            for x in 0..self.width {
-                if self.free[y * self.width + x] {
+        for y in 0..self.board.height {
+            for x in 0..self.board.width {
+                if self.board.free[y * self.board.width + x] {
                     let var = model.new_var(format!("q[{x},{y}]"));
-                    var_of_cell[y * self.width + x] = Some(var);
+                    var_of_cell[y * self.board.width + x] = Some(var);
                     lits.push(var.positive());
                 }
             }
@@ -259,7 +214,7 @@ impl Family for Queens {
                 .expect("segment cells are free")
                 .positive()
         };
-        let segments = self.segments();
+        let segments = self.board.segments();
         for direction in &segments {
             for segment in direction.iter().filter(|s| s.len() >= 2) {
                 model.add(Constraint::AtMostOne(
@@ -283,11 +238,11 @@ impl Family for Queens {
 
     /// Reads the queens from an assignment of the compiled model.
     fn decode(&self, assignment: &Assignment) -> QueensSolution {
-        let free_cells = (0..self.free.len()).filter(|&c| self.free[c]);
+        let free_cells = (0..self.board.free.len()).filter(|&c| self.board.free[c]);
         let queens = free_cells
             .enumerate()
             .filter(|&(var, _)| assignment.value(Var::from_index(var)))
-            .map(|(_, cell)| (cell % self.width, cell / self.width))
+            .map(|(_, cell)| (cell % self.board.width, cell / self.board.width))
             .collect();
         QueensSolution::new(queens)
     }
@@ -295,14 +250,14 @@ impl Family for Queens {
     /// Checks the rules from scratch: queens on distinct free cells, and no queen sees
     /// another along a row, column or diagonal before an obstacle or the edge.
     fn verify(&self, solution: &QueensSolution) -> Result<(), VerifyError> {
-        let mut occupied = vec![false; self.width * self.height];
+        let mut occupied = vec![false; self.board.width * self.board.height];
         for &(x, y) in &solution.queens {
-            if !self.is_free(x as i64, y as i64) {
+            if !self.board.is_free(x as i64, y as i64) {
                 return Err(VerifyError(format!(
                     "queen at ({x}, {y}) is not on a free cell"
                 )));
             }
-            if std::mem::replace(&mut occupied[y * self.width + x], true) {
+            if std::mem::replace(&mut occupied[y * self.board.width + x], true) {
                 return Err(VerifyError(format!("two queens at ({x}, {y})")));
             }
         }
@@ -310,8 +265,8 @@ impl Family for Queens {
             for (dx, dy) in DIRECTIONS {
                 // Look only forward: every attacking pair is seen from its earlier queen.
                 let (mut cx, mut cy) = (x as i64 + dx, y as i64 + dy);
-                while self.is_free(cx, cy) {
-                    if occupied[cy as usize * self.width + cx as usize] {
+                while self.board.is_free(cx, cy) {
+                    if occupied[cy as usize * self.board.width + cx as usize] {
                         return Err(VerifyError(format!(
                             "queens at ({x}, {y}) and ({cx}, {cy}) attack each other"
                         )));
@@ -342,7 +297,7 @@ mod tests {
     #[test]
     fn segments_stop_at_obstacles() {
         let board = Queens::from_rows(&["--*-", "----"]);
-        let [rows, cols, diags, antis] = board.segments();
+        let [rows, cols, diags, antis] = board.board.segments();
         assert_eq!(rows, vec![vec![0, 1], vec![3], vec![4, 5, 6, 7]]);
         assert_eq!(cols.len(), 4);
         assert_eq!(diags.len(), 5, "{diags:?}");

@@ -7,12 +7,12 @@ use crate::puzzle::family::digits;
 
 pub(super) fn queens_shape(queens: &Queens) -> ModelShape {
     let mut shape = ModelShape::new();
-    for (cell, _) in queens.free.iter().enumerate().filter(|(_, &f)| f) {
-        let (x, y) = (cell % queens.width, cell / queens.width);
+    for (cell, _) in queens.board.free.iter().enumerate().filter(|(_, &f)| f) {
+        let (x, y) = (cell % queens.board.width, cell / queens.board.width);
         // q[x,y]
         shape.add_vars(1, 4 + digits(x) + digits(y));
     }
-    let segments = queens.segments();
+    let segments = queens.board.segments();
     for direction in &segments {
         for segment in direction.iter().filter(|s| s.len() >= 2) {
             shape.add(ConstraintShape::AtMostOne(segment.len()), 1);

@@ -7,7 +7,7 @@ use crate::puzzle::Family;
 
 impl CertFamily for Chess {
     fn counting(&self, _unique: bool) -> Result<Counting, CountingError> {
-        Ok(Counting::of_board(self.compile(), &self.board()))
+        Ok(Counting::of_board(self.compile(), &self.board))
     }
 
     fn listing(&self) -> Listing<Chess> {

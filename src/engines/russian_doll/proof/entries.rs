@@ -16,7 +16,7 @@ use crate::formats::opb::Lit;
 use crate::formats::veripb::{Conclusion, ConstraintId, PolItem, Step, PROOF_HEADER};
 use crate::geometry::placements::PackingInstance;
 
-/// Writes into `out` the VeriPB proof of the shard `shard` (of [`shard_opb`], built over
+/// Writes into `out` the VeriPB proof of the shard `shard` (of [`super::shard_opb`], built over
 /// the doll's scan order and `entries`): the later entries as units from the premises, the
 /// shard's entries searched from the last back with a memo of its own (as
 /// [`write_proof`] does), then "objective >= 0" in a `pbc` subproof, concluded as
