@@ -6,11 +6,13 @@
 //!
 //! [`solve`] finds an optimum and proves it by branch and bound over bitsets of the free
 //! squares ([`search`] minimises, [`independent`] maximises); [`count`] counts the optimal
-//! placements, by symmetry class if asked, split into shards.
+//! placements, by symmetry class if asked, split into shards; [`estimate`] estimates the
+//! size of a search before it is run.
 
 mod bitset;
 mod bounds;
 mod count;
+mod estimate;
 mod independent;
 mod search;
 mod symmetry;
@@ -25,6 +27,7 @@ use std::collections::BTreeMap;
 use symmetry::Symmetries;
 
 pub use count::count;
+pub use estimate::{estimate, Estimate};
 
 /// What is asked of the board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

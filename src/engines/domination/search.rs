@@ -145,13 +145,7 @@ impl<'a> Cover<'a> {
             return false;
         }
         let mut order = std::mem::take(&mut self.order[d]);
-        order.clear();
-        let open = match left {
-            1 => self.last_piece(d, &mut order),
-            2 => self.two_pieces(d) && self.branching(d, left, &mut order, false),
-            _ => self.branching(d, left, &mut order, true),
-        };
-        if !open {
+        if !self.moves(d, left, &mut order, true) {
             self.order[d] = order;
             return false;
         }
@@ -174,8 +168,64 @@ impl<'a> Cover<'a> {
         false
     }
 
+    /// The moves of the node at depth `d` with `left` pieces to place, in `order` (cleared
+    /// first); whether the node is open. With `pruning`, the exact test of two pieces runs
+    /// too (it cuts but changes no move, so following a placement's path can skip it).
+    pub(super) fn moves(
+        &mut self,
+        d: usize,
+        left: usize,
+        order: &mut Vec<usize>,
+        pruning: bool,
+    ) -> bool {
+        order.clear();
+        match left {
+            1 => self.last_piece(d, order),
+            2 => (!pruning || self.two_pieces(d)) && self.branching(d, left, order, false),
+            _ => self.branching(d, left, order, true),
+        }
+    }
+
+    /// Whether move `c` of depth `d` leads a branch: not an image of an earlier move.
+    pub(super) fn leads(&self, d: usize, c: usize) -> bool {
+        bitset::contains(&self.levels[d][self.words..], c)
+    }
+
+    /// How many more pieces a placement may take.
+    pub(super) fn left(&self) -> usize {
+        self.pieces - self.placed.len()
+    }
+
+    /// Whether the node at depth `d` has every square guarded.
+    pub(super) fn covered(&self, d: usize) -> bool {
+        bitset::is_empty(&self.levels[d][..self.words])
+    }
+
+    /// The node at depth `d`'s sets, to be put back with [`Cover::restore`].
+    pub(super) fn save(&self, d: usize, into: &mut Vec<u64>) {
+        into.clone_from(&self.levels[d]);
+    }
+
+    /// Puts back the sets of depth `d` saved by [`Cover::save`].
+    pub(super) fn restore(&mut self, d: usize, from: &[u64]) {
+        self.levels[d].copy_from_slice(from);
+    }
+
+    /// Starts at the root: nothing placed, with the board's symmetries when the search
+    /// uses them.
+    pub(super) fn start(&mut self) {
+        let root = root(self.instance);
+        self.placed.clear();
+        self.levels[0].copy_from_slice(&root.sets);
+        self.groups[0] = if self.break_symmetry {
+            root.group
+        } else {
+            Group::IDENTITY
+        };
+    }
+
     /// Places a piece on `c` at depth `d`: depth `d + 1` gets its sets and group.
-    fn step(&mut self, d: usize, c: usize) {
+    pub(super) fn step(&mut self, d: usize, c: usize) {
         let w = self.words;
         let near = self.near;
         let (above, below) = self.levels.split_at_mut(d + 1);
@@ -201,7 +251,7 @@ impl<'a> Cover<'a> {
     /// After the branch of `c` at depth `d`: later branches hold no piece on `c`, nor on
     /// its images under the node's group (every placement with one was seen, or an image of
     /// it was).
-    fn leave_out(&mut self, d: usize, c: usize) {
+    pub(super) fn leave_out(&mut self, d: usize, c: usize) {
         let w = self.words;
         let group = self.groups[d];
         let allowed = &mut self.levels[d][w..];
@@ -218,14 +268,7 @@ impl<'a> Cover<'a> {
     /// than only an image of it: its moves are followed down, each node branching as the
     /// search does.
     pub(crate) fn reaches(&mut self, target: &[usize]) -> bool {
-        let root = root(self.instance);
-        self.placed.clear();
-        self.levels[0].copy_from_slice(&root.sets);
-        self.groups[0] = if self.break_symmetry {
-            root.group
-        } else {
-            Group::IDENTITY
-        };
+        self.start();
         let w = self.words;
         for d in 0.. {
             let (unguarded, allowed) = self.levels[d].split_at(w);
@@ -240,14 +283,9 @@ impl<'a> Cover<'a> {
                 return false;
             }
             let mut order = std::mem::take(&mut self.order[d]);
-            order.clear();
-            // As the search does (the squares a bound rules out change the later moves),
-            // but a placement's path is never cut by a bound.
-            let open = match left {
-                1 => self.last_piece(d, &mut order),
-                2 => self.branching(d, left, &mut order, false),
-                _ => self.branching(d, left, &mut order, true),
-            };
+            // As the search does (the squares a bound rules out change the later moves);
+            // a placement's path is never cut by a bound.
+            let open = self.moves(d, left, &mut order, false);
             let mut next = None;
             if open {
                 for &c in &order {
