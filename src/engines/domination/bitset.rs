@@ -63,8 +63,10 @@ pub(crate) struct Neighbourhoods {
     bits: Vec<u64>,
     /// The first and one past the last word where square `i`'s neighbourhood has a square.
     span: Vec<(u32, u32)>,
-    /// Square `i`'s neighbourhood as a sorted list.
-    lists: Vec<Vec<u32>>,
+    /// Every square's neighbourhood as a sorted list, one after the other: square `i`'s
+    /// from `starts[i]` to `starts[i + 1]` (one block of memory, read at every node).
+    lists: Vec<u32>,
+    starts: Vec<u32>,
 }
 
 impl Neighbourhoods {
@@ -74,7 +76,8 @@ impl Neighbourhoods {
         let words = words_for(squares);
         let mut bits = vec![0u64; squares * words];
         let mut span = Vec::with_capacity(squares);
-        let mut lists = Vec::with_capacity(squares);
+        let mut lists = Vec::new();
+        let mut starts = vec![0];
         for (i, seen) in attacks.iter().enumerate() {
             let row = &mut bits[i * words..(i + 1) * words];
             insert(row, i);
@@ -84,13 +87,15 @@ impl Neighbourhoods {
             let first = row.iter().position(|&w| w != 0).unwrap_or(0);
             let last = row.iter().rposition(|&w| w != 0).map_or(0, |k| k + 1);
             span.push((first as u32, last as u32));
-            lists.push(ones(row).map(|j| j as u32).collect());
+            lists.extend(ones(row).map(|j| j as u32));
+            starts.push(lists.len() as u32);
         }
         Neighbourhoods {
             words,
             bits,
             span,
             lists,
+            starts,
         }
     }
 
@@ -101,7 +106,7 @@ impl Neighbourhoods {
 
     /// Square `i`'s closed neighbourhood as a sorted list.
     pub(crate) fn list(&self, i: usize) -> &[u32] {
-        &self.lists[i]
+        &self.lists[self.starts[i] as usize..self.starts[i + 1] as usize]
     }
 
     /// The words where square `i`'s neighbourhood is, as a range.

@@ -12,9 +12,11 @@
 mod bitset;
 mod bounds;
 mod count;
+mod decide;
 mod estimate;
 mod independent;
 mod search;
+mod split;
 mod symmetry;
 #[cfg(test)]
 mod tests;

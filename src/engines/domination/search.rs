@@ -11,9 +11,11 @@
 
 use super::bitset::{self, Neighbourhoods};
 use super::bounds::{self, Scratch};
+use super::decide::decide;
 use super::symmetry::Group;
 use super::{Answer, Instance};
 use crate::base::Control;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// How many nodes pass between checks of the stop flag and the clock.
 const POLL_INTERVAL: u64 = 1 << 12;
@@ -68,6 +70,9 @@ pub(crate) struct Cover<'a> {
     pub(crate) nodes: u64,
     pub(crate) stopped: bool,
     control: &'a Control,
+    /// A second stop flag, polled with the control's: a subproblem whose answer is no
+    /// longer needed.
+    pub(crate) cancel: Option<&'a AtomicBool>,
     leaf: &'a mut Leaf<'a>,
 }
 
@@ -101,6 +106,7 @@ impl<'a> Cover<'a> {
             nodes: 0,
             stopped: false,
             control,
+            cancel: None,
             leaf,
         }
     }
@@ -120,7 +126,10 @@ impl<'a> Cover<'a> {
 
     fn node(&mut self, d: usize) -> bool {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(POLL_INTERVAL) && self.control.should_stop() {
+        if self.nodes.is_multiple_of(POLL_INTERVAL)
+            && (self.control.should_stop()
+                || self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)))
+        {
             self.stopped = true;
         }
         if self.stopped {
@@ -391,6 +400,7 @@ impl<'a> Cover<'a> {
         }
         bounds::gains(near, unguarded, allowed, &mut self.gain);
         let group = self.groups[d];
+        let mut fewest = square(self.ranked[0]);
         if bounded && self.ranked.len() > left {
             let need = self.ranked.len();
             if bounds::coverage(&self.gain, allowed, need, left, &mut self.scratch) > left
@@ -406,16 +416,16 @@ impl<'a> Cover<'a> {
                 return false;
             }
             // Not with a symmetry group: the allowed squares must stay a union of orbits.
-            if group.is_trivial() && !self.exclude_needless(d, left) {
-                return false;
+            if group.is_trivial() {
+                match self.exclude_needless(d, left) {
+                    Some(s) => fewest = s,
+                    None => return false,
+                }
             }
         }
-        let (unguarded, allowed) = self.levels[d].split_at(w);
+        let allowed = &self.levels[d][w..];
         let s = if group.is_trivial() {
-            // The allowed squares may be fewer than when the squares were ranked.
-            bitset::ones(unguarded)
-                .min_by_key(|&u| (near.count_in(u, allowed), u))
-                .unwrap_or(square(self.ranked[0]))
+            fewest
         } else {
             self.fewest_orbits(allowed, group)
         };
@@ -433,23 +443,30 @@ impl<'a> Cover<'a> {
     }
 
     /// Takes out of the allowed squares of depth `d` those the fractional bound just computed
-    /// shows no placement of the `left` pieces can use ([`bounds::needless`]); whether every
-    /// unguarded square keeps an allowed guard.
-    fn exclude_needless(&mut self, d: usize, left: usize) -> bool {
+    /// shows no placement of the `left` pieces can use ([`bounds::needless`]); the unguarded
+    /// square with the fewest allowed guards after, or `None` when one has none left.
+    fn exclude_needless(&mut self, d: usize, left: usize) -> Option<usize> {
         let w = self.words;
         let mut needless = std::mem::take(&mut self.needless);
         needless.clear();
         bounds::needless(&self.levels[d][w..], left, &self.scratch, &mut needless);
-        let open = needless.is_empty() || {
+        let fewest = if needless.is_empty() {
+            Some(square(self.ranked[0]))
+        } else {
             let (unguarded, allowed) = self.levels[d].split_at_mut(w);
             for &c in &needless {
                 bitset::remove(allowed, c);
                 self.gain[c] = 0;
             }
-            bitset::ones(unguarded).all(|u| self.near.count_in(u, allowed) > 0)
+            // The squares' guards are fewer now: rank them again.
+            bitset::ones(unguarded)
+                .map(|u| (self.near.count_in(u, allowed), u))
+                .min()
+                .filter(|&(guards, _)| guards > 0)
+                .map(|(_, u)| u)
         };
         self.needless = needless;
-        open
+        fewest
     }
 
     /// The unguarded square whose allowed guards fall into the fewest orbits under
@@ -560,9 +577,9 @@ pub(crate) fn greedy(instance: &Instance) -> Vec<usize> {
     placed
 }
 
-/// Whether a placement of at most `pieces` exists: the first one found, the nodes, and
-/// whether the control stopped the search.
-fn decide(
+/// Whether a placement of at most `pieces` exists, on one thread: the first one found,
+/// the nodes, and whether the control stopped the search.
+pub(crate) fn decide_alone(
     instance: &Instance,
     pieces: usize,
     control: &Control,
