@@ -8,13 +8,16 @@
 //! and up to symmetry, by the search that uses the symmetries), `plain` (with `count`:
 //! count every placement by the search without them, a second method for the total), and
 //! `estimate=K` (instead of solving: estimate the nodes of the search for at most K
-//! pieces by `probes=P` random probes, 1000 by default).
+//! pieces by `probes=P` random probes, 1000 by default), and `count=K` (instead of
+//! solving: count the placements of exactly K pieces, K at most the fewest, with
+//! `shard=I/N` one shard of 256 subproblems; a count of 0 below the fewest refutes K).
 
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use puzzlec::base::shard::Shard;
 use puzzlec::base::Control;
 use puzzlec::engines::domination::{count, estimate, solve, Instance, Question};
 use puzzlec::geometry::board::Board;
@@ -25,7 +28,7 @@ fn main() -> ExitCode {
     let usage = || {
         eprintln!(
             "usage: domination PIECE QUESTION N [seconds=S] [known=K] [count [plain]] \
-             [estimate=K [probes=P]]\n  \
+             [estimate=K [probes=P]] [count=K [shard=I/N]]\n  \
              PIECE: queen rook bishop knight king; \
              QUESTION: dominate independent-dominate independent"
         );
@@ -45,6 +48,7 @@ fn main() -> ExitCode {
     };
     let (mut seconds, mut known, mut counting, mut plain) = (None, None, false, false);
     let (mut estimated, mut probes) = (None, 1000);
+    let (mut counted_at, mut shard) = (None, None);
     for option in &args[3..] {
         match option.split_once('=') {
             Some(("seconds", s)) => seconds = s.parse::<f64>().ok(),
@@ -52,6 +56,11 @@ fn main() -> ExitCode {
             Some(("estimate", k)) => estimated = k.parse::<usize>().ok(),
             Some(("probes", p)) => match p.parse::<u64>() {
                 Ok(p) => probes = p,
+                Err(_) => return usage(),
+            },
+            Some(("count", k)) => counted_at = k.parse::<usize>().ok(),
+            Some(("shard", s)) => match Shard::parse(s) {
+                Ok(s) => shard = Some(s),
                 Err(_) => return usage(),
             },
             None if option == "count" => counting = true,
@@ -91,6 +100,27 @@ fn main() -> ExitCode {
                 "; a probe found a placement"
             } else {
                 ""
+            }
+        );
+        return ExitCode::SUCCESS;
+    }
+    if let Some(pieces) = counted_at {
+        let counted = count(&instance, pieces, shard, !plain, &control, None);
+        println!(
+            "{} {:?} n = {n}: {} placements of {pieces}{}, subproblems {} of {}, nodes {} in \
+             {:.3} s{}",
+            piece.name(),
+            question,
+            counted.count,
+            shard.map_or(String::new(), |s| format!(" in shard {s}")),
+            counted.subproblems.0,
+            counted.subproblems.1,
+            counted.nodes,
+            start.elapsed().as_secs_f64(),
+            if counted.complete {
+                ""
+            } else {
+                " (incomplete)"
             }
         );
         return ExitCode::SUCCESS;

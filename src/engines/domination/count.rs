@@ -17,14 +17,18 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
+/// Where a count hands out the placements it lists (sorted row-major cells).
+pub type Placements<'a> = &'a mut dyn FnMut(&[usize]);
+
 /// How many subproblems a count is cut into, at least, when the tree has them. Fixed, so
 /// the list, and with it every shard, is the same on every machine.
 const SUBPROBLEMS: usize = 256;
 
 /// Counts the placements of exactly `value` pieces that meet `instance`'s rules. For the
-/// most pieces any value is counted right; for the fewest `value` must be the optimum (a
-/// placement with more pieces than it needs could hold a piece the bounds rule out, which
-/// the search would then miss). With `shard`, only that
+/// most pieces any value is counted right; for the fewest `value` must not exceed the
+/// optimum (a placement with more pieces than it needs could hold a piece the bounds rule
+/// out, which the search would then miss; below the optimum the count is 0, a refutation
+/// that shards split). With `shard`, only that
 /// shard's subproblems; the shards' counts add up to the whole. With `unique`, also the
 /// classes under the board's symmetries by size, and `on_solution` sees one
 /// representative of each class (its least member, as sorted row-major cells); without,
@@ -37,7 +41,7 @@ pub fn count(
     shard: Option<Shard>,
     unique: bool,
     control: &Control,
-    mut on_solution: Option<&mut dyn FnMut(&[usize])>,
+    mut on_solution: Option<Placements>,
 ) -> CountAnswer {
     let symmetric = unique && instance.question.minimises();
     let (prefixes, split_nodes) = split(instance, value, symmetric, SUBPROBLEMS);

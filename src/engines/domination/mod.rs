@@ -28,7 +28,7 @@ use bitset::Neighbourhoods;
 use std::collections::BTreeMap;
 use symmetry::Symmetries;
 
-pub use count::count;
+pub use count::{count, Placements};
 pub use estimate::{estimate, Estimate};
 
 /// What is asked of the board.
