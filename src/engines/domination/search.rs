@@ -50,6 +50,9 @@ pub(crate) struct Cover<'a> {
     order: Vec<Vec<usize>>,
     /// (allowed guards, square) of the unguarded squares of the current node.
     ranked: Vec<u32>,
+    /// Scratch for sorting `ranked`.
+    buckets: Vec<u32>,
+    sorted: Vec<u32>,
     /// Each square's gain at the current node (unguarded squares it guards; 0 when not
     /// allowed).
     gain: Vec<usize>,
@@ -94,6 +97,8 @@ impl<'a> Cover<'a> {
             levels: vec![vec![0; 2 * words]; pieces + 2],
             order: vec![Vec::new(); pieces + 2],
             ranked: Vec::new(),
+            buckets: Vec::new(),
+            sorted: Vec::new(),
             gain: vec![0; instance.free_squares()],
             scratch: Scratch::new(words),
             common: vec![0; words],
@@ -391,7 +396,7 @@ impl<'a> Cover<'a> {
             }
             self.ranked.push(rank(guards, s));
         }
-        self.ranked.sort_unstable();
+        sort_ranks(&mut self.ranked, &mut self.buckets, &mut self.sorted);
         if bounded && self.ranked.len() > left {
             let order = self.ranked.iter().map(|&r| square(r));
             if bounds::disjoint_squares(near, order, allowed, left, &mut self.scratch) > left {
@@ -497,6 +502,28 @@ impl<'a> Cover<'a> {
 /// first (free squares and guards are fewer than 2^16: boards have at most 64 x 64 squares).
 fn rank(guards: usize, s: usize) -> u32 {
     (guards as u32) << 16 | s as u32
+}
+
+/// Sorts `ranks` by counting: the guards are few (a square's neighbourhood), and the
+/// squares of each count stay in increasing order.
+fn sort_ranks(ranks: &mut Vec<u32>, buckets: &mut Vec<u32>, sorted: &mut Vec<u32>) {
+    let most = ranks.iter().map(|&r| r >> 16).max().unwrap_or(0) as usize;
+    buckets.clear();
+    buckets.resize(most + 2, 0);
+    for &r in ranks.iter() {
+        buckets[(r >> 16) as usize + 1] += 1;
+    }
+    for k in 1..buckets.len() {
+        buckets[k] += buckets[k - 1];
+    }
+    sorted.clear();
+    sorted.resize(ranks.len(), 0);
+    for &r in ranks.iter() {
+        let at = &mut buckets[(r >> 16) as usize];
+        sorted[*at as usize] = r;
+        *at += 1;
+    }
+    std::mem::swap(ranks, sorted);
 }
 
 /// The square of a [`rank`].
