@@ -105,7 +105,7 @@ fn native(
         }
     };
     // Placements are kept only to be listed.
-    let listed: domination::OnPlacement<'_> = if options.list { Some(&mut hand) } else { None };
+    let listed: Option<domination::Placements> = if options.list { Some(&mut hand) } else { None };
     let found = domination::count(
         &chess_instance(chess),
         value,

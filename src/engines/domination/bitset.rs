@@ -8,16 +8,19 @@ pub(crate) fn words_for(squares: usize) -> usize {
 }
 
 /// Whether square `i` is in `set`.
+#[inline]
 pub(crate) fn contains(set: &[u64], i: usize) -> bool {
     set[i / 64] >> (i % 64) & 1 == 1
 }
 
 /// Puts square `i` in `set`.
+#[inline]
 pub(crate) fn insert(set: &mut [u64], i: usize) {
     set[i / 64] |= 1 << (i % 64);
 }
 
 /// Takes square `i` out of `set`.
+#[inline]
 pub(crate) fn remove(set: &mut [u64], i: usize) {
     set[i / 64] &= !(1 << (i % 64));
 }
@@ -63,8 +66,10 @@ pub(crate) struct Neighbourhoods {
     bits: Vec<u64>,
     /// The first and one past the last word where square `i`'s neighbourhood has a square.
     span: Vec<(u32, u32)>,
-    /// Square `i`'s neighbourhood as a sorted list.
-    lists: Vec<Vec<u32>>,
+    /// Every square's neighbourhood as a sorted list, one after the other: square `i`'s
+    /// from `starts[i]` to `starts[i + 1]` (one block of memory, read at every node).
+    lists: Vec<u32>,
+    starts: Vec<u32>,
 }
 
 impl Neighbourhoods {
@@ -74,7 +79,8 @@ impl Neighbourhoods {
         let words = words_for(squares);
         let mut bits = vec![0u64; squares * words];
         let mut span = Vec::with_capacity(squares);
-        let mut lists = Vec::with_capacity(squares);
+        let mut lists = Vec::new();
+        let mut starts = vec![0];
         for (i, seen) in attacks.iter().enumerate() {
             let row = &mut bits[i * words..(i + 1) * words];
             insert(row, i);
@@ -84,33 +90,39 @@ impl Neighbourhoods {
             let first = row.iter().position(|&w| w != 0).unwrap_or(0);
             let last = row.iter().rposition(|&w| w != 0).map_or(0, |k| k + 1);
             span.push((first as u32, last as u32));
-            lists.push(ones(row).map(|j| j as u32).collect());
+            lists.extend(ones(row).map(|j| j as u32));
+            starts.push(lists.len() as u32);
         }
         Neighbourhoods {
             words,
             bits,
             span,
             lists,
+            starts,
         }
     }
 
     /// Square `i`'s closed neighbourhood as a set.
+    #[inline]
     pub(crate) fn set(&self, i: usize) -> &[u64] {
         &self.bits[i * self.words..(i + 1) * self.words]
     }
 
     /// Square `i`'s closed neighbourhood as a sorted list.
+    #[inline]
     pub(crate) fn list(&self, i: usize) -> &[u32] {
-        &self.lists[i]
+        &self.lists[self.starts[i] as usize..self.starts[i + 1] as usize]
     }
 
     /// The words where square `i`'s neighbourhood is, as a range.
+    #[inline]
     fn range(&self, i: usize) -> std::ops::Range<usize> {
         let (a, b) = self.span[i];
         a as usize..b as usize
     }
 
     /// How many squares of `set` lie in square `i`'s neighbourhood.
+    #[inline]
     pub(crate) fn count_in(&self, i: usize, set: &[u64]) -> usize {
         let row = self.set(i);
         self.range(i)
@@ -119,6 +131,7 @@ impl Neighbourhoods {
     }
 
     /// `target = source` without square `i`'s neighbourhood.
+    #[inline]
     pub(crate) fn minus_into(&self, i: usize, source: &[u64], target: &mut [u64]) {
         target.copy_from_slice(source);
         let row = self.set(i);
@@ -128,6 +141,7 @@ impl Neighbourhoods {
     }
 
     /// Adds square `i`'s neighbourhood within `within` to `set`.
+    #[inline]
     pub(crate) fn add_within(&self, i: usize, within: &[u64], set: &mut [u64]) {
         let row = self.set(i);
         for k in self.range(i) {
@@ -136,6 +150,7 @@ impl Neighbourhoods {
     }
 
     /// Whether square `i`'s neighbourhood within `within` meets `set`.
+    #[inline]
     pub(crate) fn meets_within(&self, i: usize, within: &[u64], set: &[u64]) -> bool {
         let row = self.set(i);
         self.range(i).any(|k| row[k] & within[k] & set[k] != 0)

@@ -79,18 +79,7 @@ pub(crate) fn coverage(
     }
     let keep = enough + 1;
     let top = &mut scratch.gains;
-    top.clear();
-    for c in bitset::ones(allowed) {
-        let gain = gain[c];
-        if top.len() == keep && top[keep - 1] >= gain {
-            continue;
-        }
-        let at = top.partition_point(|&g| g >= gain);
-        if top.len() == keep {
-            top.pop();
-        }
-        top.insert(at, gain);
-    }
+    largest(bitset::ones(allowed).map(|c| gain[c]), keep, top);
     let mut sum = 0;
     for (k, &gain) in top.iter().enumerate() {
         sum += gain;
@@ -161,18 +150,7 @@ pub(crate) fn fractional(
     }
     let total: u64 = weight.iter().map(|&w| u64::from(w)).sum();
     let keep = enough + 1;
-    top.clear();
-    for c in bitset::ones(allowed) {
-        let l = load[c];
-        if top.len() == keep && top[keep - 1] >= l {
-            continue;
-        }
-        let at = top.partition_point(|&t| t >= l);
-        if top.len() == keep {
-            top.pop();
-        }
-        top.insert(at, l);
-    }
+    largest(bitset::ones(allowed).map(|c| load[c]), keep, top);
     let mut sum = 0u64;
     for (k, &l) in top.iter().enumerate() {
         sum += u64::from(l);
@@ -181,6 +159,18 @@ pub(crate) fn fractional(
         }
     }
     keep
+}
+
+/// The `keep` largest of `values` into `top`, in decreasing order (by selection: the
+/// pieces left can be many, knights' thirty).
+fn largest<T: Copy + Ord>(values: impl Iterator<Item = T>, keep: usize, top: &mut Vec<T>) {
+    top.clear();
+    top.extend(values);
+    if top.len() > keep {
+        top.select_nth_unstable_by(keep - 1, |a, b| b.cmp(a));
+        top.truncate(keep);
+    }
+    top.sort_unstable_by(|a, b| b.cmp(a));
 }
 
 /// After [`fractional`] has left a node open with `left` pieces to place: the allowed

@@ -7,8 +7,9 @@
 //! reaches (whether an image is reached is answered by following its moves from the root).
 
 use super::bitset::{self, Neighbourhoods};
-use super::independent::{self, Packing};
-use super::search::{self, Cover, Prefix};
+use super::independent::Packing;
+use super::search::{Cover, Prefix};
+use super::split::split;
 use super::{CountAnswer, Instance};
 use crate::base::shard::Shard;
 use crate::base::Control;
@@ -16,21 +17,18 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-/// How many subproblems the search is cut into, at least, when the tree has them. Fixed,
-/// so the list, and with it every shard, is the same on every machine.
+/// Where a count hands out the placements it lists (sorted row-major cells).
+pub type Placements<'a> = &'a mut dyn FnMut(&[usize]);
+
+/// How many subproblems a count is cut into, at least, when the tree has them. Fixed, so
+/// the list, and with it every shard, is the same on every machine.
 const SUBPROBLEMS: usize = 256;
 
-/// The deepest cut tried when splitting the search for independent pieces (each level is
-/// one square taken or left out).
-const DEEPEST_CUT: usize = 40;
-
-/// What sees each counted placement (its squares, sorted), if anything does.
-pub type OnPlacement<'a> = Option<&'a mut dyn FnMut(&[usize])>;
-
 /// Counts the placements of exactly `value` pieces that meet `instance`'s rules. For the
-/// most pieces any value is counted right; for the fewest `value` must be the optimum (a
-/// placement with more pieces than it needs could hold a piece the bounds rule out, which
-/// the search would then miss). With `shard`, only that
+/// most pieces any value is counted right; for the fewest `value` must not exceed the
+/// optimum (a placement with more pieces than it needs could hold a piece the bounds rule
+/// out, which the search would then miss; below the optimum the count is 0, a refutation
+/// that shards split). With `shard`, only that
 /// shard's subproblems; the shards' counts add up to the whole. With `unique`, also the
 /// classes under the board's symmetries by size, and `on_solution` sees one
 /// representative of each class (its least member, as sorted row-major cells); without,
@@ -43,10 +41,10 @@ pub fn count(
     shard: Option<Shard>,
     unique: bool,
     control: &Control,
-    mut on_solution: OnPlacement<'_>,
+    mut on_solution: Option<Placements>,
 ) -> CountAnswer {
     let symmetric = unique && instance.question.minimises();
-    let (prefixes, split_nodes) = split(instance, value, symmetric);
+    let (prefixes, split_nodes) = split(instance, value, symmetric, SUBPROBLEMS);
     let mine: Vec<&Prefix> = prefixes
         .iter()
         .enumerate()
@@ -185,44 +183,6 @@ struct Job<'a> {
     /// Whether placements are kept to be handed out.
     listing: bool,
     control: &'a Control,
-}
-
-/// The fixed list of subproblems: the search cut at the first depth that gives at least
-/// [`SUBPROBLEMS`] nodes (placements found above the cut are subproblems of their own, so
-/// the list partitions the placements). Searched without a control, so that it does not
-/// depend on time.
-fn split(instance: &Instance, value: usize, symmetric: bool) -> (Vec<Prefix>, u64) {
-    let unlimited = Control::unlimited();
-    let minimises = instance.question.minimises();
-    let (root, deepest) = if minimises {
-        (search::root(instance), value + 1)
-    } else {
-        (independent::root(instance), DEEPEST_CUT)
-    };
-    let mut prefixes = vec![root.clone()];
-    let mut nodes = 0;
-    for depth in 1..=deepest {
-        if prefixes.len() >= SUBPROBLEMS {
-            break;
-        }
-        let (deeper, more) = if minimises {
-            let mut ignore = |_: &[usize], _: &[u64]| false;
-            let mut cover = Cover::new(instance, value, &unlimited, &mut ignore);
-            cover.break_symmetry = symmetric;
-            cover.cut = Some(depth);
-            cover.run(&root);
-            (cover.prefixes, cover.nodes)
-        } else {
-            let mut ignore = |_: &[usize]| false;
-            let mut packing = Packing::new(instance, value, &unlimited, Some(&mut ignore));
-            packing.cut = Some(depth);
-            packing.run(&root);
-            (packing.prefixes, packing.nodes)
-        };
-        prefixes = deeper;
-        nodes += more;
-    }
-    (prefixes, nodes)
 }
 
 impl Job<'_> {

@@ -5,14 +5,18 @@
 //! it holds a piece or a piece attacks it ([`attack_table`]).
 //!
 //! [`solve`] finds an optimum and proves it by branch and bound over bitsets of the free
-//! squares (`search` minimises, `independent` maximises); [`count`] counts the optimal
-//! placements, by symmetry class if asked, split into shards.
+//! squares ([`search`] minimises, [`independent`] maximises); [`count`] counts the optimal
+//! placements, by symmetry class if asked, split into shards; [`estimate`] estimates the
+//! size of a search before it is run.
 
 mod bitset;
 mod bounds;
 mod count;
+mod decide;
+mod estimate;
 mod independent;
 mod search;
+mod split;
 mod symmetry;
 #[cfg(test)]
 mod tests;
@@ -24,7 +28,8 @@ use bitset::Neighbourhoods;
 use std::collections::BTreeMap;
 use symmetry::Symmetries;
 
-pub use count::{count, OnPlacement};
+pub use count::{count, Placements};
+pub use estimate::{estimate, Estimate};
 
 /// What is asked of the board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

@@ -11,9 +11,11 @@
 
 use super::bitset::{self, Neighbourhoods};
 use super::bounds::{self, Scratch};
+use super::decide::decide;
 use super::symmetry::Group;
 use super::{Answer, Instance};
 use crate::base::Control;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// How many nodes pass between checks of the stop flag and the clock.
 const POLL_INTERVAL: u64 = 1 << 12;
@@ -48,6 +50,9 @@ pub(crate) struct Cover<'a> {
     order: Vec<Vec<usize>>,
     /// (allowed guards, square) of the unguarded squares of the current node.
     ranked: Vec<u32>,
+    /// Scratch for sorting `ranked`.
+    buckets: Vec<u32>,
+    sorted: Vec<u32>,
     /// Each square's gain at the current node (unguarded squares it guards; 0 when not
     /// allowed).
     gain: Vec<usize>,
@@ -68,6 +73,9 @@ pub(crate) struct Cover<'a> {
     pub(crate) nodes: u64,
     pub(crate) stopped: bool,
     control: &'a Control,
+    /// A second stop flag, polled with the control's: a subproblem whose answer is no
+    /// longer needed.
+    pub(crate) cancel: Option<&'a AtomicBool>,
     leaf: &'a mut Leaf<'a>,
 }
 
@@ -89,6 +97,8 @@ impl<'a> Cover<'a> {
             levels: vec![vec![0; 2 * words]; pieces + 2],
             order: vec![Vec::new(); pieces + 2],
             ranked: Vec::new(),
+            buckets: Vec::new(),
+            sorted: Vec::new(),
             gain: vec![0; instance.free_squares()],
             scratch: Scratch::new(words),
             common: vec![0; words],
@@ -101,6 +111,7 @@ impl<'a> Cover<'a> {
             nodes: 0,
             stopped: false,
             control,
+            cancel: None,
             leaf,
         }
     }
@@ -120,7 +131,10 @@ impl<'a> Cover<'a> {
 
     fn node(&mut self, d: usize) -> bool {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(POLL_INTERVAL) && self.control.should_stop() {
+        if self.nodes.is_multiple_of(POLL_INTERVAL)
+            && (self.control.should_stop()
+                || self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)))
+        {
             self.stopped = true;
         }
         if self.stopped {
@@ -145,13 +159,7 @@ impl<'a> Cover<'a> {
             return false;
         }
         let mut order = std::mem::take(&mut self.order[d]);
-        order.clear();
-        let open = match left {
-            1 => self.last_piece(d, &mut order),
-            2 => self.two_pieces(d) && self.branching(d, left, &mut order, false),
-            _ => self.branching(d, left, &mut order, true),
-        };
-        if !open {
+        if !self.moves(d, left, &mut order, true) {
             self.order[d] = order;
             return false;
         }
@@ -174,8 +182,64 @@ impl<'a> Cover<'a> {
         false
     }
 
+    /// The moves of the node at depth `d` with `left` pieces to place, in `order` (cleared
+    /// first); whether the node is open. With `pruning`, the exact test of two pieces runs
+    /// too (it cuts but changes no move, so following a placement's path can skip it).
+    pub(super) fn moves(
+        &mut self,
+        d: usize,
+        left: usize,
+        order: &mut Vec<usize>,
+        pruning: bool,
+    ) -> bool {
+        order.clear();
+        match left {
+            1 => self.last_piece(d, order),
+            2 => (!pruning || self.two_pieces(d)) && self.branching(d, left, order, false),
+            _ => self.branching(d, left, order, true),
+        }
+    }
+
+    /// Whether move `c` of depth `d` leads a branch: not an image of an earlier move.
+    pub(super) fn leads(&self, d: usize, c: usize) -> bool {
+        bitset::contains(&self.levels[d][self.words..], c)
+    }
+
+    /// How many more pieces a placement may take.
+    pub(super) fn left(&self) -> usize {
+        self.pieces - self.placed.len()
+    }
+
+    /// Whether the node at depth `d` has every square guarded.
+    pub(super) fn covered(&self, d: usize) -> bool {
+        bitset::is_empty(&self.levels[d][..self.words])
+    }
+
+    /// The node at depth `d`'s sets, to be put back with [`Cover::restore`].
+    pub(super) fn save(&self, d: usize, into: &mut Vec<u64>) {
+        into.clone_from(&self.levels[d]);
+    }
+
+    /// Puts back the sets of depth `d` saved by [`Cover::save`].
+    pub(super) fn restore(&mut self, d: usize, from: &[u64]) {
+        self.levels[d].copy_from_slice(from);
+    }
+
+    /// Starts at the root: nothing placed, with the board's symmetries when the search
+    /// uses them.
+    pub(super) fn start(&mut self) {
+        let root = root(self.instance);
+        self.placed.clear();
+        self.levels[0].copy_from_slice(&root.sets);
+        self.groups[0] = if self.break_symmetry {
+            root.group
+        } else {
+            Group::IDENTITY
+        };
+    }
+
     /// Places a piece on `c` at depth `d`: depth `d + 1` gets its sets and group.
-    fn step(&mut self, d: usize, c: usize) {
+    pub(super) fn step(&mut self, d: usize, c: usize) {
         let w = self.words;
         let near = self.near;
         let (above, below) = self.levels.split_at_mut(d + 1);
@@ -201,7 +265,7 @@ impl<'a> Cover<'a> {
     /// After the branch of `c` at depth `d`: later branches hold no piece on `c`, nor on
     /// its images under the node's group (every placement with one was seen, or an image of
     /// it was).
-    fn leave_out(&mut self, d: usize, c: usize) {
+    pub(super) fn leave_out(&mut self, d: usize, c: usize) {
         let w = self.words;
         let group = self.groups[d];
         let allowed = &mut self.levels[d][w..];
@@ -218,14 +282,7 @@ impl<'a> Cover<'a> {
     /// than only an image of it: its moves are followed down, each node branching as the
     /// search does.
     pub(crate) fn reaches(&mut self, target: &[usize]) -> bool {
-        let root = root(self.instance);
-        self.placed.clear();
-        self.levels[0].copy_from_slice(&root.sets);
-        self.groups[0] = if self.break_symmetry {
-            root.group
-        } else {
-            Group::IDENTITY
-        };
+        self.start();
         let w = self.words;
         for d in 0.. {
             let (unguarded, allowed) = self.levels[d].split_at(w);
@@ -240,14 +297,9 @@ impl<'a> Cover<'a> {
                 return false;
             }
             let mut order = std::mem::take(&mut self.order[d]);
-            order.clear();
-            // As the search does (the squares a bound rules out change the later moves),
-            // but a placement's path is never cut by a bound.
-            let open = match left {
-                1 => self.last_piece(d, &mut order),
-                2 => self.branching(d, left, &mut order, false),
-                _ => self.branching(d, left, &mut order, true),
-            };
+            // As the search does (the squares a bound rules out change the later moves);
+            // a placement's path is never cut by a bound.
+            let open = self.moves(d, left, &mut order, false);
             let mut next = None;
             if open {
                 for &c in &order {
@@ -344,7 +396,7 @@ impl<'a> Cover<'a> {
             }
             self.ranked.push(rank(guards, s));
         }
-        self.ranked.sort_unstable();
+        sort_ranks(&mut self.ranked, &mut self.buckets, &mut self.sorted);
         if bounded && self.ranked.len() > left {
             let order = self.ranked.iter().map(|&r| square(r));
             if bounds::disjoint_squares(near, order, allowed, left, &mut self.scratch) > left {
@@ -353,6 +405,7 @@ impl<'a> Cover<'a> {
         }
         bounds::gains(near, unguarded, allowed, &mut self.gain);
         let group = self.groups[d];
+        let mut fewest = square(self.ranked[0]);
         if bounded && self.ranked.len() > left {
             let need = self.ranked.len();
             if bounds::coverage(&self.gain, allowed, need, left, &mut self.scratch) > left
@@ -368,16 +421,16 @@ impl<'a> Cover<'a> {
                 return false;
             }
             // Not with a symmetry group: the allowed squares must stay a union of orbits.
-            if group.is_trivial() && !self.exclude_needless(d, left) {
-                return false;
+            if group.is_trivial() {
+                match self.exclude_needless(d, left) {
+                    Some(s) => fewest = s,
+                    None => return false,
+                }
             }
         }
-        let (unguarded, allowed) = self.levels[d].split_at(w);
+        let allowed = &self.levels[d][w..];
         let s = if group.is_trivial() {
-            // The allowed squares may be fewer than when the squares were ranked.
-            bitset::ones(unguarded)
-                .min_by_key(|&u| (near.count_in(u, allowed), u))
-                .unwrap_or(square(self.ranked[0]))
+            fewest
         } else {
             self.fewest_orbits(allowed, group)
         };
@@ -395,23 +448,30 @@ impl<'a> Cover<'a> {
     }
 
     /// Takes out of the allowed squares of depth `d` those the fractional bound just computed
-    /// shows no placement of the `left` pieces can use ([`bounds::needless`]); whether every
-    /// unguarded square keeps an allowed guard.
-    fn exclude_needless(&mut self, d: usize, left: usize) -> bool {
+    /// shows no placement of the `left` pieces can use ([`bounds::needless`]); the unguarded
+    /// square with the fewest allowed guards after, or `None` when one has none left.
+    fn exclude_needless(&mut self, d: usize, left: usize) -> Option<usize> {
         let w = self.words;
         let mut needless = std::mem::take(&mut self.needless);
         needless.clear();
         bounds::needless(&self.levels[d][w..], left, &self.scratch, &mut needless);
-        let open = needless.is_empty() || {
+        let fewest = if needless.is_empty() {
+            Some(square(self.ranked[0]))
+        } else {
             let (unguarded, allowed) = self.levels[d].split_at_mut(w);
             for &c in &needless {
                 bitset::remove(allowed, c);
                 self.gain[c] = 0;
             }
-            bitset::ones(unguarded).all(|u| self.near.count_in(u, allowed) > 0)
+            // The squares' guards are fewer now: rank them again.
+            bitset::ones(unguarded)
+                .map(|u| (self.near.count_in(u, allowed), u))
+                .min()
+                .filter(|&(guards, _)| guards > 0)
+                .map(|(_, u)| u)
         };
         self.needless = needless;
-        open
+        fewest
     }
 
     /// The unguarded square whose allowed guards fall into the fewest orbits under
@@ -442,6 +502,28 @@ impl<'a> Cover<'a> {
 /// first (free squares and guards are fewer than 2^16: boards have at most 64 x 64 squares).
 fn rank(guards: usize, s: usize) -> u32 {
     (guards as u32) << 16 | s as u32
+}
+
+/// Sorts `ranks` by counting: the guards are few (a square's neighbourhood), and the
+/// squares of each count stay in increasing order.
+fn sort_ranks(ranks: &mut Vec<u32>, buckets: &mut Vec<u32>, sorted: &mut Vec<u32>) {
+    let most = ranks.iter().map(|&r| r >> 16).max().unwrap_or(0) as usize;
+    buckets.clear();
+    buckets.resize(most + 2, 0);
+    for &r in ranks.iter() {
+        buckets[(r >> 16) as usize + 1] += 1;
+    }
+    for k in 1..buckets.len() {
+        buckets[k] += buckets[k - 1];
+    }
+    sorted.clear();
+    sorted.resize(ranks.len(), 0);
+    for &r in ranks.iter() {
+        let at = &mut buckets[(r >> 16) as usize];
+        sorted[*at as usize] = r;
+        *at += 1;
+    }
+    std::mem::swap(ranks, sorted);
 }
 
 /// The square of a [`rank`].
@@ -522,9 +604,9 @@ pub(crate) fn greedy(instance: &Instance) -> Vec<usize> {
     placed
 }
 
-/// Whether a placement of at most `pieces` exists: the first one found, the nodes, and
-/// whether the control stopped the search.
-fn decide(
+/// Whether a placement of at most `pieces` exists, on one thread: the first one found,
+/// the nodes, and whether the control stopped the search.
+pub(crate) fn decide_alone(
     instance: &Instance,
     pieces: usize,
     control: &Control,

@@ -330,3 +330,27 @@ fn a_known_bound_ends_the_search_at_a_placement_that_meets_it() {
     let answer = solve(&rooks, None, &Control::unlimited());
     assert!(answer.proven && answer.best.map(|b| b.len()) == Some(12));
 }
+
+#[test]
+fn random_probes_estimate_the_nodes_of_a_refutation() {
+    for (n, pieces) in [(8, 4), (9, 4), (10, 4), (11, 4), (12, 5)] {
+        let instance = Instance::new(&empty(n, n), Piece::Queen, Question::Dominate);
+        let control = Control::unlimited();
+        let refuted = solve(&instance, Some(pieces), &control);
+        assert!(refuted.best.is_none() && refuted.proven, "n = {n}");
+        let guess = estimate(&instance, pieces, 400, 1, &control).unwrap();
+        assert!(!guess.found && guess.probes == 400, "n = {n}");
+        let off = (guess.nodes - refuted.nodes as f64).abs();
+        assert!(
+            off <= 4.0 * guess.error + 1e-9,
+            "n = {n}: {guess:?} against {} nodes",
+            refuted.nodes
+        );
+    }
+    // Where every probe is the same, the estimate is the tree's size.
+    let instance = Instance::new(&empty(11, 11), Piece::Queen, Question::Dominate);
+    let guess = estimate(&instance, 4, 50, 7, &Control::unlimited()).unwrap();
+    assert_eq!((guess.nodes, guess.error), (12.0, 0.0));
+    let most = Instance::new(&empty(4, 4), Piece::Queen, Question::Independent);
+    assert!(estimate(&most, 4, 10, 1, &Control::unlimited()).is_none());
+}
