@@ -140,7 +140,9 @@ impl Chess {
                     ),
                 ))
             }
-            Piece::Bishop if self.question == Question::Dominate && self.board.width == self.board.height => {
+            Piece::Bishop
+                if self.question == Question::Dominate && self.board.width == self.board.height =>
+            {
                 let n = self.board.width;
                 let reason = if n.is_multiple_of(2) {
                     format!(
