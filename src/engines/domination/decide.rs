@@ -2,10 +2,11 @@
 //! the search with the board's symmetries cut into subproblems that worker threads take in
 //! order. A subproblem that finds a placement cancels those after it but not those before,
 //! so the answer is the placement one thread searching in order would find, on every run.
+//! [`minimise`] finds the fewest by deciding at most k for k from the root's bound up.
 
-use super::search::{decide_alone, Cover, Leaf};
+use super::search::{decide_alone, greedy, root_bound, Cover, Leaf};
 use super::split::split;
-use super::Instance;
+use super::{Answer, Instance};
 use crate::base::Control;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -87,4 +88,60 @@ pub(crate) fn decide(
     }
     let refuted = parts.iter().filter(|part| part.settled).count() == prefixes.len();
     (None, nodes, !refuted)
+}
+
+/// The fewest pieces (or, with `limit`, whether at most `limit` do), as free-square
+/// indices.
+pub(crate) fn minimise(instance: &Instance, limit: Option<usize>, control: &Control) -> Answer {
+    let lower = root_bound(instance);
+    let greedy = greedy(instance);
+    let mut answer = Answer {
+        best: None,
+        proven: false,
+        bound: lower,
+        nodes: 0,
+        stopped: false,
+    };
+    if let Some(limit) = limit {
+        if greedy.len() <= limit {
+            answer.proven = greedy.len() <= lower;
+            answer.best = Some(greedy);
+        } else if lower > limit {
+            answer.proven = true;
+        } else {
+            let (found, nodes, stopped) = decide(instance, limit, control);
+            answer.nodes = nodes;
+            answer.stopped = stopped;
+            match found {
+                Some(found) => {
+                    answer.proven = found.len() <= lower;
+                    answer.best = Some(found);
+                }
+                None if !stopped => {
+                    answer.proven = true;
+                    answer.bound = limit + 1;
+                }
+                None => {}
+            }
+        }
+        return answer;
+    }
+    answer.best = Some(greedy);
+    let mut pieces = lower;
+    while answer.best.as_ref().is_some_and(|b| b.len() > pieces) {
+        let (found, nodes, stopped) = decide(instance, pieces, control);
+        answer.nodes += nodes;
+        if stopped {
+            answer.stopped = true;
+            return answer;
+        }
+        if found.is_some() {
+            answer.best = found;
+            break;
+        }
+        pieces += 1;
+        answer.bound = pieces;
+    }
+    answer.proven = true;
+    answer
 }

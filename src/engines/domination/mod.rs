@@ -156,7 +156,7 @@ pub struct CountAnswer {
 /// without, the optimum, proved.
 pub fn solve(instance: &Instance, limit: Option<usize>, control: &Control) -> Answer {
     let mut answer = if instance.question.minimises() {
-        search::minimise(instance, limit, control)
+        decide::minimise(instance, limit, control)
     } else {
         independent::maximise(instance, limit, control)
     };

@@ -11,9 +11,8 @@
 
 use super::bitset::{self, Neighbourhoods};
 use super::bounds::{self, Scratch};
-use super::decide::decide;
 use super::symmetry::Group;
-use super::{Answer, Instance};
+use super::Instance;
 use crate::base::Control;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -622,60 +621,4 @@ pub(crate) fn decide_alone(
     let (nodes, stopped) = (search.nodes, search.stopped);
     drop(search);
     (found, nodes, stopped)
-}
-
-/// The fewest pieces (or, with `limit`, whether at most `limit` do), as free-square
-/// indices.
-pub(crate) fn minimise(instance: &Instance, limit: Option<usize>, control: &Control) -> Answer {
-    let lower = root_bound(instance);
-    let greedy = greedy(instance);
-    let mut answer = Answer {
-        best: None,
-        proven: false,
-        bound: lower,
-        nodes: 0,
-        stopped: false,
-    };
-    if let Some(limit) = limit {
-        if greedy.len() <= limit {
-            answer.proven = greedy.len() <= lower;
-            answer.best = Some(greedy);
-        } else if lower > limit {
-            answer.proven = true;
-        } else {
-            let (found, nodes, stopped) = decide(instance, limit, control);
-            answer.nodes = nodes;
-            answer.stopped = stopped;
-            match found {
-                Some(found) => {
-                    answer.proven = found.len() <= lower;
-                    answer.best = Some(found);
-                }
-                None if !stopped => {
-                    answer.proven = true;
-                    answer.bound = limit + 1;
-                }
-                None => {}
-            }
-        }
-        return answer;
-    }
-    answer.best = Some(greedy);
-    let mut pieces = lower;
-    while answer.best.as_ref().is_some_and(|b| b.len() > pieces) {
-        let (found, nodes, stopped) = decide(instance, pieces, control);
-        answer.nodes += nodes;
-        if stopped {
-            answer.stopped = true;
-            return answer;
-        }
-        if found.is_some() {
-            answer.best = found;
-            break;
-        }
-        pieces += 1;
-        answer.bound = pieces;
-    }
-    answer.proven = true;
-    answer
 }
