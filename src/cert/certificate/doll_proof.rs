@@ -40,7 +40,7 @@ use super::read::CheckedFolder;
 use super::write::{write_error, write_manifest, Folder, Record, StreamMode};
 use super::{
     verified_witness, witness_text, CheckError, Checked, Claim, EncodingEntry, FileEntry, Manifest,
-    ProveError, MANIFEST_FILE, WITNESS_FILE,
+    ProveError, WITNESS_FILE,
 };
 use crate::base::error::InputError;
 use crate::base::evidence::{BoundFinder, Evidence, PackingBound, Words};
@@ -532,6 +532,29 @@ fn write_hashed<T>(
     Ok((written, entry))
 }
 
+/// What a certificate of the doll's table entries (sharded or streamed: `what`, as its
+/// errors name it) rests on, checked by [`super::table::check_table_and_witness`]: the
+/// packing, the optimum the manifest claims and the table.
+pub(super) fn table_of_entries<'p>(
+    folder: &CheckedFolder,
+    manifest: &Manifest,
+    puzzle: &'p Puzzle,
+    what: &str,
+    steps: &mut Vec<String>,
+) -> Result<(&'p Packing, usize, super::table::Table), CheckError> {
+    let (packing, optimum) =
+        super::table::packing_and_optimum(puzzle, manifest, super::MANIFEST_FILE, what)?;
+    let (table, _) = super::table::check_table_and_witness(
+        folder,
+        manifest,
+        (puzzle, packing),
+        optimum,
+        ("entry", " (the witness's size) at entry 0"),
+        steps,
+    )?;
+    Ok((packing, optimum, table))
+}
+
 /// `check` of a certificate with [`PROOF_ROLE`] (the manifest's files were compared with
 /// their SHA-256 already).
 pub(super) fn check(
@@ -542,19 +565,8 @@ pub(super) fn check(
 ) -> Result<Checked, CheckError> {
     let failed = CheckError::Failed;
     let model_name = &manifest.model.file;
-    let packing = match super::table::applies(puzzle) {
-        Some(packing) => packing,
-        None => {
-            return Err(failed(format!(
-                "{PROOF_FILE}: a search-written proof is for a maximum packing without piece minimums, and {model_name} is not one"
-            )))
-        }
-    };
-    let Claim::Optimal { value: optimum } = manifest.claim else {
-        return Err(failed(format!(
-            "{MANIFEST_FILE}: a search-written proof certifies an optimum"
-        )));
-    };
+    let (packing, optimum) =
+        super::table::packing_and_optimum(puzzle, manifest, PROOF_FILE, "a search-written proof")?;
     let dir = folder.dir;
     let file_of = |role: &str| folder.file_of(manifest, role);
     steps.push(format!(

@@ -51,7 +51,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::super::read::{check_digest, first_difference, CheckedFolder};
-use super::super::table::{check_table_and_witness, proved_table, Table, TABLE_FILE, TABLE_ROLE};
+use super::super::table::{proved_table, Table, TABLE_FILE, TABLE_ROLE};
 use super::super::write::StreamMode;
 use super::super::write::{file_entry, write_error, write_manifest, Folder, Record};
 use super::super::{
@@ -584,25 +584,14 @@ pub(in crate::cert::certificate) fn check(
 ) -> Result<Checked, CheckError> {
     let failed = CheckError::Failed;
     let model_name = &manifest.model.file;
-    let Some(packing) = super::super::table::applies(puzzle) else {
-        return Err(failed(format!(
-            "{MANIFEST_FILE}: a search-written proof is for a maximum packing without piece minimums, and {model_name} is not one"
-        )));
-    };
-    let Claim::Optimal { value: optimum } = manifest.claim else {
-        return Err(failed(format!(
-            "{MANIFEST_FILE}: a search-written proof certifies an optimum"
-        )));
-    };
-    let instance = &packing.instance;
-    let (table, _) = check_table_and_witness(
+    let (packing, optimum, table) = super::table_of_entries(
         folder,
         manifest,
-        (puzzle, packing),
-        optimum,
-        ("entry", " (the witness's size) at entry 0"),
+        puzzle,
+        "a search-written proof",
         &mut steps,
     )?;
+    let instance = &packing.instance;
     let positions = table.order.len();
     let table_name = folder.file_of(manifest, TABLE_ROLE)?;
 

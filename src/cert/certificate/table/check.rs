@@ -72,6 +72,29 @@ pub enum StepCheckError {
     },
 }
 
+/// The packing `puzzle` is and the optimum `manifest` claims, which every certificate
+/// built on a Russian-doll table needs: `what` names the certificate in the errors ("a
+/// table certificate"), `file` the file the first error is about.
+pub(in crate::cert::certificate) fn packing_and_optimum<'p>(
+    puzzle: &'p Puzzle,
+    manifest: &Manifest,
+    file: &str,
+    what: &str,
+) -> Result<(&'p Packing, usize), CheckError> {
+    let model_name = &manifest.model.file;
+    let Some(packing) = applies(puzzle) else {
+        return Err(CheckError::Failed(format!(
+            "{file}: {what} is for a maximum packing without piece minimums, and {model_name} is not one"
+        )));
+    };
+    let Claim::Optimal { value: optimum } = manifest.claim else {
+        return Err(CheckError::Failed(format!(
+            "{MANIFEST_FILE}: {what} certifies an optimum"
+        )));
+    };
+    Ok((packing, optimum))
+}
+
 /// Checks the parts a table certificate and a sharded VeriPB one share, pushing a line for
 /// each into `steps`: the model's line, the witness (a packing by the rules of `optimum`
 /// pieces) and the table (a scan order, and entries shaped as a Russian-doll table the
@@ -131,16 +154,8 @@ pub fn check(
 ) -> Result<Checked, CheckError> {
     let failed = CheckError::Failed;
     let model_name = &manifest.model.file;
-    let Some(packing) = applies(puzzle) else {
-        return Err(failed(format!(
-            "{TABLE_FILE}: a table certificate is for a maximum packing without piece minimums, and {model_name} is not one"
-        )));
-    };
-    let Claim::Optimal { value: optimum } = manifest.claim else {
-        return Err(failed(format!(
-            "{MANIFEST_FILE}: a table certificate claims an optimum"
-        )));
-    };
+    let (packing, optimum) =
+        packing_and_optimum(puzzle, manifest, TABLE_FILE, "a table certificate")?;
     let folder = CheckedFolder {
         dir,
         write_cnf: None,

@@ -12,8 +12,8 @@ use super::{Replay, ROLE_PREFIX};
 use crate::base::digest::sha256_hex;
 use crate::base::Control;
 use crate::cert::certificate::read::CheckedFolder;
-use crate::cert::certificate::table::{applies, check_table_and_witness, Table, TABLE_ROLE};
-use crate::cert::certificate::{CheckError, Checked, Claim, Manifest, MANIFEST_FILE};
+use crate::cert::certificate::table::{Table, TABLE_ROLE};
+use crate::cert::certificate::{CheckError, Checked, Manifest, MANIFEST_FILE};
 use crate::engines::russian_doll::{scan_order, DollProofOptions};
 use crate::formats::shard_record::Verdict;
 use crate::puzzle::packing::Packing;
@@ -57,24 +57,8 @@ pub(in crate::cert::certificate) fn check(
 ) -> Result<Checked, CheckError> {
     let failed = CheckError::Failed;
     let model_name = &manifest.model.file;
-    let Some(packing) = applies(puzzle) else {
-        return Err(failed(format!(
-            "{MANIFEST_FILE}: a streamed proof is of a maximum packing without piece minimums, and {model_name} is not one"
-        )));
-    };
-    let Claim::Optimal { value: optimum } = manifest.claim else {
-        return Err(failed(format!(
-            "{MANIFEST_FILE}: a streamed proof certifies an optimum"
-        )));
-    };
-    let (table, _) = check_table_and_witness(
-        folder,
-        manifest,
-        (puzzle, packing),
-        optimum,
-        ("entry", " (the witness's size) at entry 0"),
-        &mut steps,
-    )?;
+    let (packing, optimum, table) =
+        super::super::table_of_entries(folder, manifest, puzzle, "a streamed proof", &mut steps)?;
     let table_name = folder.file_of(manifest, TABLE_ROLE)?;
     // State shards count positions in the doll's own scan order: the table must use it.
     let instance = &packing.instance;
