@@ -496,7 +496,7 @@ pub struct Prove {
     #[arg(long, conflicts_with_all = ["no_stream", "shard", "table", "solver", "count"])]
     pub stream: bool,
     /// Streamed: the most bytes of proof a shard may have (bytes, or with K, M, G or T):
-    /// shards are planned for it from the proof's estimate (200 bytes per node of the fast
+    /// shards are planned for it from the proof's estimate (600 bytes per node of the fast
     /// doll; an entry over it alone split at its search states), and a shard whose proof
     /// passes it as it is written is given up and cut in two. Default: 0.3 times
     /// --max-memory, since a worker checking a shard holds about 3 times its size.
