@@ -109,7 +109,7 @@ fn a_streamed_certificate_keeps_records_whose_hashes_are_the_stored_proofs() {
     let dir = tempfile::tempdir().unwrap();
     let model = crosses(dir.path(), 8, 8);
     let folder = streamed(dir.path(), &model, "streamed", &[]);
-    let names = ["shard-000-014.json", "shard-014-064.json"];
+    let names = ["shard-000-015.json", "shard-015-064.json"];
     let expected: BTreeSet<String> = ["manifest.json", "model.toml", "table.txt", "witness.txt"]
         .into_iter()
         .chain(names)
@@ -165,7 +165,7 @@ fn a_streamed_certificate_keeps_records_whose_hashes_are_the_stored_proofs() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
         run.stdout
-            .contains("ok: shard-014-064.json (record 2): replayed in"),
+            .contains("ok: shard-015-064.json (record 2): replayed in"),
         "{}",
         run.stdout
     );
@@ -189,7 +189,7 @@ fn shards_past_their_budget_are_cut_and_entries_split_at_their_states() {
         "entry-000-d2-glue.json",
         "entry-000-d2-states-000-003.json",
         "entry-000-d2-states-003-006.json",
-        "shard-015-081.json",
+        "shard-014-081.json",
     ] {
         assert!(names.contains(split), "{names:?}");
     }
@@ -252,55 +252,55 @@ fn tampered_records_are_refused_naming_the_shard() {
     let model = crosses(dir.path(), 8, 8);
     let good = streamed(dir.path(), &model, "good", &[]);
     let fresh = |name: &str| copy(&good, &dir.path().join(name));
-    let record = json(&good, "shard-014-064.json");
+    let record = json(&good, "shard-015-064.json");
     let sha = |part: &str| record[part]["sha256"].as_str().unwrap().to_string();
 
     // A record's hash of its OPB file changed: the rebuilt file's differs.
     let folder = fresh("opb");
-    edit(&folder, "shard-014-064.json", &sha("opb"), &"0".repeat(64));
-    refused(&folder, &[], "shard-014-064.json: the shard's OPB file, rebuilt from the model and table.txt, has SHA-256");
+    edit(&folder, "shard-015-064.json", &sha("opb"), &"0".repeat(64));
+    refused(&folder, &[], "shard-015-064.json: the shard's OPB file, rebuilt from the model and table.txt, has SHA-256");
 
     // A record missing.
     let folder = fresh("missing");
-    unlist(&folder, "shard-014-064.json");
+    unlist(&folder, "shard-015-064.json");
     refused(
         &folder,
         &[],
-        "no record proves the entries 14..64 (a shard is missing)",
+        "no record proves the entries 15..64 (a shard is missing)",
     );
 
     // A record duplicated: another shard of entries an existing one proves.
     let folder = fresh("duplicated");
-    let text = fs::read_to_string(folder.join("shard-000-014.json"))
+    let text = fs::read_to_string(folder.join("shard-000-015.json"))
         .unwrap()
-        .replace("shard-000-014", "shard-000-064")
-        .replace("\"end\": 14", "\"end\": 64");
+        .replace("shard-000-015", "shard-000-064")
+        .replace("\"end\": 15", "\"end\": 64");
     fs::write(folder.join("shard-000-064.json"), text).unwrap();
     list(&folder, "streamed-shard-000-064", "shard-000-064.json");
     refused(
         &folder,
         &[],
-        "shard-000-064.json: a duplicated shard: shard-000-014.json proves entry 0 too",
+        "shard-000-064.json: a duplicated shard: shard-000-015.json proves entry 0 too",
     );
 
     // A verdict flipped.
     let folder = fresh("verdict");
     edit(
         &folder,
-        "shard-000-014.json",
+        "shard-000-015.json",
         "\"verdict\": \"accepted\"",
         "\"verdict\": \"refused\"",
     );
     refused(
         &folder,
         &[],
-        "shard-000-014.json: a failed shard: puzzlec-pb refused its proof",
+        "shard-000-015.json: a failed shard: puzzlec-pb refused its proof",
     );
 
     // A record that does not read.
     let folder = fresh("unreadable");
-    edit(&folder, "shard-000-014.json", "\"nodes\"", "\"node\"");
-    refused(&folder, &[], "shard-000-014.json: line ");
+    edit(&folder, "shard-000-015.json", "\"nodes\"", "\"node\"");
+    refused(&folder, &[], "shard-000-015.json: line ");
 
     // A record of another model, under a name of this one.
     let other = crosses(dir.path(), 8, 9);
@@ -311,20 +311,20 @@ fn tampered_records_are_refused_naming_the_shard() {
         .find(|n| n.starts_with("shard-000-"))
         .unwrap();
     let text = fs::read_to_string(foreign.join(&name)).unwrap();
-    let renamed = text.replace(name.trim_end_matches(".json"), "shard-000-014");
-    fs::write(folder.join("shard-000-014.json"), renamed).unwrap();
-    rehash(&folder, "shard-000-014.json");
+    let renamed = text.replace(name.trim_end_matches(".json"), "shard-000-015");
+    fs::write(folder.join("shard-000-015.json"), renamed).unwrap();
+    rehash(&folder, "shard-000-015.json");
     refused(
         &folder,
         &[],
-        "shard-000-014.json: a foreign shard: its record is of a model with SHA-256",
+        "shard-000-015.json: a foreign shard: its record is of a model with SHA-256",
     );
 
     // The proof's hash changed: the records hold, but the replayed shard differs.
     let folder = fresh("replay");
     edit(
         &folder,
-        "shard-014-064.json",
+        "shard-015-064.json",
         &sha("proof"),
         &"f".repeat(64),
     );
@@ -334,7 +334,7 @@ fn tampered_records_are_refused_naming_the_shard() {
         &folder,
         &["--replay", "2"],
         &format!(
-            "shard-014-064.json (record 2): replayed, its proof has SHA-256 {}",
+            "shard-015-064.json (record 2): replayed, its proof has SHA-256 {}",
             sha("proof")
         ),
     );
@@ -501,19 +501,19 @@ fn jobs_run_apart_are_joined_and_a_stopped_run_resumes_keeping_its_records() {
     let other = crosses(dir.path(), 8, 8);
     let foreign = streamed(dir.path(), &other, "foreign", &[]);
     fs::copy(
-        foreign.join("shard-000-014.json"),
-        folder.join("shard-000-014.json"),
+        foreign.join("shard-000-015.json"),
+        folder.join("shard-000-015.json"),
     )
     .unwrap();
     let run = join(&folder);
     assert_eq!(run.code, 1);
     assert!(
         run.stderr
-            .contains("shard-000-014.json: a foreign shard: its record is of a model"),
+            .contains("shard-000-015.json: a foreign shard: its record is of a model"),
         "{}",
         run.stderr
     );
-    fs::remove_file(folder.join("shard-000-014.json")).unwrap();
+    fs::remove_file(folder.join("shard-000-015.json")).unwrap();
     let text = fs::read_to_string(folder.join(&first)).unwrap();
     fs::write(
         folder.join(&first),

@@ -94,7 +94,7 @@ impl<'p, W: Window> Prover<'p, W> {
         self.open()?;
         self.define_frees(0)?;
         self.define_last()?;
-        let best = self.entries(0..self.prep.cells)?;
+        let best = self.entries(0..self.prep.cells, None)?;
         self.conclude(best)
     }
 
@@ -117,8 +117,16 @@ impl<'p, W: Window> Prover<'p, W> {
     }
 
     /// Searches the entries of `range`, last first, each from the entries after it; the
-    /// packing of the last entry that rose (empty if none did).
-    fn entries(&mut self, range: Range<usize>) -> Result<Vec<u32>, WriteError> {
+    /// packing of the last entry that rose (empty if none did, or if `given` said so).
+    /// Where the `given` table says an entry rises, its bound needs no search: one piece
+    /// at most starts at its position, the rest come from the next entry. The search
+    /// would only look for the packing that shows the rise, and its proof would be
+    /// thrown away (17 x 17 crosses: 5.1 M nodes and 2.98 GB for entry 12 alone).
+    fn entries(
+        &mut self,
+        range: Range<usize>,
+        given: Option<&[usize]>,
+    ) -> Result<Vec<u32>, WriteError> {
         let mut best: Vec<u32> = Vec::new();
         for c in range.rev() {
             let target = self.table[c + 1] + 1;
@@ -126,7 +134,10 @@ impl<'p, W: Window> Prover<'p, W> {
             while self.counters[c].len() < target as usize {
                 self.define_counter(c)?;
             }
-            let found = if self.engine.has_start[c] {
+            let rises = given.is_some_and(|g| g[c] == g[c + 1] + 1);
+            let found = if rises && self.engine.has_start[c] {
+                Some(Ok(Vec::new()))
+            } else if self.engine.has_start[c] {
                 self.target = target;
                 self.set_entry_area(c);
                 Some(self.entry_search(c)?)
@@ -191,7 +202,7 @@ impl<'p, W: Window> Prover<'p, W> {
         self.define_last()?;
         let premise: FxHashMap<usize, u64> = shard.premises.iter().copied().collect();
         self.later_entries(range.end, entries, &premise)?;
-        self.entries(range.clone())?;
+        self.entries(range.clone(), Some(entries))?;
         for c in range.clone() {
             if self.table[c] as usize != entries[c] {
                 return Err(DollProofError::TableDiffers {
