@@ -65,8 +65,23 @@ pub struct SplitPart {
     pub part: SplitRole,
     /// The index, in the frontier, of the first state listed.
     pub first: usize,
-    /// The glue: every state of the frontier; a run: the states it proves.
+    /// The glue: every state of the frontier (a glue within a state: that state first);
+    /// a run: the states it proves.
     pub states: Vec<StateRecord>,
+    /// The states, one per level, that the split lies within: a state alone whose proof
+    /// was too large, split again at the states below it. Empty for the entry's own split.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub within: Vec<WithinState>,
+}
+
+/// A state split again: the frontier of the split at `depth` holds it at index `state`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WithinState {
+    /// The depth of the split whose frontier holds the state.
+    pub depth: u32,
+    /// The state's index in that frontier.
+    pub state: usize,
 }
 
 /// The glue of a split entry, or a run of its states.
@@ -269,6 +284,7 @@ mod tests {
                     covered: vec![5, 7],
                     need: 2,
                 }],
+                within: vec![WithinState { depth: 1, state: 4 }],
             }),
             opb: FileDigest {
                 sha256: "cc".into(),

@@ -614,3 +614,81 @@ fn the_kept_certificate_of_16_by_16_crosses_checks() {
         run.stderr
     );
 }
+
+#[test]
+fn a_state_alone_past_its_budget_is_split_again_at_the_states_below_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = crosses(dir.path(), 10, 10);
+    // Any shard of 10 x 10 writes about 1.1 MB of definitions: at 1200 kB, states 11 and 13
+    // of entry 0 (split two pieces below its root) pass alone, and are split one piece below.
+    let folder = streamed(dir.path(), &model, "nested", &["--shard-bytes", "1200K"]);
+    let names = files(&folder);
+    for split in [
+        "entry-000-d2-glue.json",
+        "entry-000-d2-states-010-011.json",
+        "entry-000-d2-state-011-d1-glue.json",
+        "entry-000-d2-state-011-d1-states-000-001.json",
+        "entry-000-d2-states-012-013.json",
+        "entry-000-d2-state-013-d1-glue.json",
+        "entry-000-d2-state-013-d1-states-001-002.json",
+    ] {
+        assert!(names.contains(split), "{names:?}");
+    }
+    // The glue within state 13 lists that state first, as its parent's glue cites it.
+    let parent = json(&folder, "entry-000-d2-glue.json");
+    let inner = json(&folder, "entry-000-d2-state-013-d1-glue.json");
+    assert_eq!(inner["split"]["states"][0], parent["split"]["states"][13]);
+    assert_eq!(
+        inner["split"]["within"],
+        serde_json::json!([{"depth": 2, "state": 13}])
+    );
+    let run = check(&folder, &["--replay", "all"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains(
+            "entry-000-d2-state-013-d1-glue.json: entry 0: state 13 (2 below), split 1 pieces below it: the glue, citing 2 states"
+        ),
+        "{}",
+        run.stdout
+    );
+
+    // A state split again, one of whose states is missing.
+    let lost = copy(&folder, &dir.path().join("lost"));
+    unlist(&lost, "entry-000-d2-state-013-d1-states-001-002.json");
+    refused(
+        &lost,
+        &[],
+        "no record proves the states 1..2 of entry 0, which entry-000-d2-state-013-d1-glue.json cites (a shard is missing)",
+    );
+    // Its glue claiming another state than the one its parent cites.
+    let other = copy(&folder, &dir.path().join("other"));
+    let need = inner["split"]["states"][0]["need"].as_u64().unwrap();
+    edit(
+        &other,
+        "entry-000-d2-state-013-d1-glue.json",
+        &format!("\"need\": {need}"),
+        &format!("\"need\": {}", need + 1),
+    );
+    refused(
+        &other,
+        &[],
+        "entry-000-d2-state-013-d1-glue.json: the state it splits is not the state 13 that entry-000-d2-glue.json cites",
+    );
+    // The state both split again and proved whole.
+    let twice = copy(&folder, &dir.path().join("twice"));
+    let text = fs::read_to_string(folder.join("entry-000-d2-states-012-013.json"))
+        .unwrap()
+        .replace("entry-000-d2-states-012-013", "entry-000-d2-states-013-014")
+        .replace("\"first\": 12", "\"first\": 13");
+    fs::write(twice.join("entry-000-d2-states-013-014.json"), text).unwrap();
+    list(
+        &twice,
+        "streamed-entry-000-d2-states-013-014",
+        "entry-000-d2-states-013-014.json",
+    );
+    refused(
+        &twice,
+        &[],
+        "entry-000-d2-states-013-014.json: a duplicated shard: the state 13 of entry 0 is proved twice",
+    );
+}

@@ -135,9 +135,24 @@ pub(in crate::cert::certificate) fn check(
 fn record_step(k: usize, count: usize, h: &Held) -> String {
     let record = &h.record;
     let entries = h.piece.entries();
+    // Where a split within a state lies: "state 11 (2 below the root), split 1 below".
+    let within = |split: &crate::formats::shard_record::SplitPart| {
+        split
+            .within
+            .iter()
+            .map(|w| format!(" state {} ({} below),", w.state, w.depth))
+            .collect::<String>()
+    };
     let what = match &record.split {
         None => format!("entries {}..{}", entries.start, entries.end),
         Some(split) => match split.part {
+            crate::formats::shard_record::SplitRole::Glue if !split.within.is_empty() => format!(
+                "entry {}:{} split {} pieces below it: the glue, citing {} states",
+                split.entry,
+                within(split),
+                split.depth,
+                split.states.len().saturating_sub(1)
+            ),
             crate::formats::shard_record::SplitRole::Glue => format!(
                 "entry {} split {} pieces below its root: the glue, citing {} states",
                 split.entry,
@@ -145,8 +160,9 @@ fn record_step(k: usize, count: usize, h: &Held) -> String {
                 split.states.len()
             ),
             crate::formats::shard_record::SplitRole::States => format!(
-                "entry {}: states {}..{}",
+                "entry {}:{} states {}..{}",
                 split.entry,
+                within(split),
                 split.first,
                 split.first + split.states.len()
             ),

@@ -6,8 +6,8 @@
 
 use std::path::Path;
 
-use super::piece::Piece;
-use super::plan::split_frontier;
+use super::piece::{below, Piece, Within};
+use super::plan::{split_frontier, DEEPEST};
 use crate::engines::russian_doll::{DollProofOptions, StateClaim};
 use crate::geometry::placements::PackingInstance;
 
@@ -16,9 +16,11 @@ use crate::geometry::placements::PackingInstance;
 /// is a small share of the entry.
 const STATES: usize = 8;
 
-/// The parts of `piece` (with `states`, its frontier or its run's own states), each with the
-/// states it needs: a range of entries in two halves, an entry alone split at its states
-/// (its glue and two runs of its states), a run of states in two halves; `None` when it cannot be cut.
+/// The parts of `piece` (with `states`, what it needs: see [`super::piece::build`]), each
+/// with the states it needs: a range of entries in two halves; an entry alone split at its
+/// states (its glue and two runs of its states); a run of states in two halves; a state
+/// alone split at the states below it as an entry is (a glue within the state, citing
+/// them, and two runs of them); `None` when it cannot be cut.
 pub(in crate::cert::certificate) fn cut(
     instance: &PackingInstance,
     options: &DollProofOptions,
@@ -37,27 +39,13 @@ pub(in crate::cert::certificate) fn cut(
         Piece::Entries(range) => {
             let c = range.start;
             let (depth, frontier) = split_frontier(instance, options, entries, c, STATES)?;
-            let middle = frontier.len().div_ceil(2);
-            let mut parts = vec![(Piece::Glue { entry: c, depth }, frontier.clone())];
-            for run in [0..middle, middle..frontier.len()] {
-                if !run.is_empty() {
-                    let states = frontier[run.clone()].to_vec();
-                    parts.push((
-                        Piece::States {
-                            entry: c,
-                            depth,
-                            states: run,
-                        },
-                        states,
-                    ));
-                }
-            }
-            Some(parts)
+            Some(glue_and_runs(c, depth, Vec::new(), None, frontier))
         }
         Piece::States {
             entry,
             depth,
             states: run,
+            within,
         } if run.len() >= 2 => {
             let half = run.len() / 2;
             let part = |from: usize, to: usize| {
@@ -66,27 +54,109 @@ pub(in crate::cert::certificate) fn cut(
                         entry: *entry,
                         depth: *depth,
                         states: run.start + from..run.start + to,
+                        within: within.clone(),
                     },
                     states[from..to].to_vec(),
                 )
             };
             Some(vec![part(0, half), part(half, run.len())])
         }
-        Piece::Glue { .. } | Piece::States { .. } => None,
+        Piece::States {
+            entry,
+            depth,
+            states: run,
+            within,
+        } => {
+            let state = states.first()?;
+            let (below, frontier) = state_split(instance, options, entries, state, STATES)?;
+            let mut inner = within.clone();
+            inner.push(Within {
+                depth: *depth,
+                state: run.start,
+            });
+            Some(glue_and_runs(
+                *entry,
+                below,
+                inner,
+                Some(state.clone()),
+                frontier,
+            ))
+        }
+        Piece::Glue { .. } => None,
     }
 }
 
-/// Whether `piece` can never be cut, whatever the search: a glue, or a state alone.
+/// A split into its glue (with `goal` first when within a state) and two runs of the
+/// `frontier` `depth` pieces below.
+fn glue_and_runs(
+    entry: usize,
+    depth: u32,
+    within: Vec<Within>,
+    goal: Option<StateClaim>,
+    frontier: Vec<StateClaim>,
+) -> Vec<(Piece, Vec<StateClaim>)> {
+    let middle = frontier.len().div_ceil(2);
+    let glue_states: Vec<StateClaim> = goal.into_iter().chain(frontier.iter().cloned()).collect();
+    let mut parts = vec![(
+        Piece::Glue {
+            entry,
+            depth,
+            within: within.clone(),
+        },
+        glue_states,
+    )];
+    for run in [0..middle, middle..frontier.len()] {
+        if !run.is_empty() {
+            let states = frontier[run.clone()].to_vec();
+            parts.push((
+                Piece::States {
+                    entry,
+                    depth,
+                    states: run,
+                    within: within.clone(),
+                },
+                states,
+            ));
+        }
+    }
+    parts
+}
+
+/// The states below `state` to split it at, and their depth: the shallowest frontier with
+/// at least `wanted` states, else the one with the most; `None` when it has none.
+fn state_split(
+    instance: &PackingInstance,
+    options: &DollProofOptions,
+    entries: &[usize],
+    state: &StateClaim,
+    wanted: usize,
+) -> Option<(u32, Vec<StateClaim>)> {
+    let mut found: Option<(u32, Vec<StateClaim>)> = None;
+    for depth in 1..=DEEPEST {
+        let Some(states) = below(instance, options, entries, state, depth) else {
+            break;
+        };
+        let enough = states.len() >= wanted;
+        if found
+            .as_ref()
+            .is_none_or(|(_, best)| states.len() > best.len())
+        {
+            found = Some((depth, states));
+        }
+        if enough {
+            break;
+        }
+    }
+    found.filter(|(_, states)| !states.is_empty())
+}
+
+/// Whether `piece` can never be cut, whatever the search: a glue.
 pub(in crate::cert::certificate) fn uncuttable(piece: &Piece) -> bool {
-    match piece {
-        Piece::Glue { .. } => true,
-        Piece::States { states, .. } => states.len() < 2,
-        Piece::Entries(_) => false,
-    }
+    matches!(piece, Piece::Glue { .. })
 }
 
-/// Whether `part` is a part of `whole`, other than itself: within its entries, or, for a run
-/// of states, within its run at the same depth.
+/// Whether `part` is a part of `whole`, other than itself: within its entries; for a run
+/// of states, within its run at the same depth, or within one of its states split again.
 fn part_of(part: &Piece, whole: &Piece) -> bool {
     if part == whole {
         return false;
@@ -97,17 +167,25 @@ fn part_of(part: &Piece, whole: &Piece) -> bool {
             range.start <= inner.start && inner.end <= range.end
         }
         (
+            _,
             Piece::States {
                 entry,
                 depth,
-                states,
-            },
-            Piece::States {
-                entry: e,
-                depth: d,
                 states: run,
+                within,
             },
-        ) => entry == e && depth == d && run.start <= states.start && states.end <= run.end,
+        ) if part.entries().start == *entry && part.within().starts_with(within) => {
+            match (part, &part.within()[within.len()..]) {
+                (
+                    Piece::States {
+                        depth: d, states, ..
+                    },
+                    [],
+                ) => d == depth && run.start <= states.start && states.end <= run.end,
+                (_, [first, ..]) => first.depth == *depth && run.contains(&first.state),
+                _ => false,
+            }
+        }
         _ => false,
     }
 }
@@ -151,27 +229,43 @@ fn holds_parts(dir: &Path, whole: &Piece, positions: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{part_of, Piece};
+    use super::{part_of, Piece, Within};
 
     #[test]
     fn parts_lie_within_what_they_were_cut_from() {
         let whole = Piece::Entries(4..10);
         assert!(part_of(&Piece::Entries(4..7), &whole));
-        assert!(part_of(&Piece::Glue { entry: 9, depth: 2 }, &whole));
+        let glue = |entry, depth, within| Piece::Glue {
+            entry,
+            depth,
+            within,
+        };
+        assert!(part_of(&glue(9, 2, vec![]), &whole));
         assert!(!part_of(&Piece::Entries(4..10), &whole));
         assert!(!part_of(&Piece::Entries(2..5), &whole));
-        let run = Piece::States {
+        let states = |depth, states, within| Piece::States {
             entry: 4,
-            depth: 2,
-            states: 0..8,
+            depth,
+            states,
+            within,
         };
-        let half = Piece::States {
-            entry: 4,
-            depth: 2,
-            states: 4..8,
-        };
+        let run = states(2, 0..8, vec![]);
+        let half = states(2, 4..8, vec![]);
         assert!(part_of(&half, &run));
         assert!(!part_of(&run, &half));
-        assert!(!part_of(&Piece::Glue { entry: 4, depth: 2 }, &run));
+        assert!(!part_of(&glue(4, 2, vec![]), &run));
+        // State 5 of the run, split again one piece below it.
+        let five = vec![Within { depth: 2, state: 5 }];
+        assert!(part_of(&glue(4, 1, five.clone()), &run));
+        assert!(part_of(&states(1, 0..3, five.clone()), &run));
+        assert!(part_of(
+            &states(1, 0..3, five.clone()),
+            &states(2, 5..6, vec![])
+        ));
+        assert!(!part_of(
+            &states(1, 0..3, five.clone()),
+            &states(2, 0..5, vec![])
+        ));
+        assert!(!part_of(&glue(4, 1, five), &states(3, 0..8, vec![])));
     }
 }

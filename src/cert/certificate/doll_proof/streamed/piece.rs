@@ -21,24 +21,40 @@ pub(in crate::cert::certificate) enum Piece {
     /// The entries `range`, each proved by the search given the later ones:
     /// `shard-AAA-BBB`.
     Entries(Range<usize>),
-    /// A split entry's root, citing the claims of the states `depth` pieces below it:
-    /// `entry-CCC-dD-glue`.
+    /// A split entry's root (or, `within` a state, that state), citing the claims of the
+    /// states `depth` pieces below it: `entry-CCC-dD-glue`, or within state J of a split
+    /// at depth D, `entry-CCC-dD-state-JJJ-dE-glue`.
     Glue {
         /// The entry.
         entry: usize,
-        /// Pieces between the root and its states.
+        /// Pieces between the root (or the state it lies within) and its states.
         depth: u32,
+        /// The states, one per level, that the split lies within (none: the entry's root).
+        within: Vec<Within>,
     },
     /// The states `states` (indices into the frontier) of a split entry, proved by one
-    /// search: `entry-CCC-dD-states-JJJ-KKK`.
+    /// search: `entry-CCC-dD-states-JJJ-KKK`, or within a state as a glue is.
     States {
         /// The entry.
         entry: usize,
-        /// Pieces between the root and its states.
+        /// Pieces between the root (or the state it lies within) and its states.
         depth: u32,
-        /// Indices into the entry's frontier.
+        /// Indices into the frontier.
         states: Range<usize>,
+        /// The states, one per level, that the split lies within (none: the entry's root).
+        within: Vec<Within>,
     },
+}
+
+/// A state split again, whose own states lie `depth` pieces below it: the frontier of a
+/// split at `depth` holds it at index `state`. A state alone whose proof passes a shard's
+/// bytes is cut this way, as an entry is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(in crate::cert::certificate) struct Within {
+    /// The depth of the split whose frontier holds the state.
+    pub(in crate::cert::certificate) depth: u32,
+    /// The state's index in that frontier.
+    pub(in crate::cert::certificate) state: usize,
 }
 
 impl Piece {
@@ -47,16 +63,30 @@ impl Piece {
     /// three.
     pub(in crate::cert::certificate) fn name(&self, positions: usize) -> String {
         let digits = positions.to_string().len().max(3);
+        let prefix = |entry: &usize, within: &[Within]| {
+            let mut name = format!("entry-{entry:0digits$}");
+            for w in within {
+                name.push_str(&format!("-d{}-state-{:03}", w.depth, w.state));
+            }
+            name
+        };
         match self {
             Piece::Entries(range) => stem(range, positions),
-            Piece::Glue { entry, depth } => format!("entry-{entry:0digits$}-d{depth}-glue"),
+            Piece::Glue {
+                entry,
+                depth,
+                within,
+            } => format!("{}-d{depth}-glue", prefix(entry, within)),
             Piece::States {
                 entry,
                 depth,
                 states,
+                within,
             } => format!(
-                "entry-{entry:0digits$}-d{depth}-states-{:03}-{:03}",
-                states.start, states.end
+                "{}-d{depth}-states-{:03}-{:03}",
+                prefix(entry, within),
+                states.start,
+                states.end
             ),
         }
     }
@@ -67,27 +97,42 @@ impl Piece {
         let piece = if let Some(range) = parse_stem(name) {
             Piece::Entries(range)
         } else {
-            let rest = name.strip_prefix("entry-")?;
-            let (entry, rest) = rest.split_once("-d")?;
-            let entry: usize = number(entry)?;
-            match rest.split_once('-')? {
-                (depth, "glue") => Piece::Glue {
-                    entry,
-                    depth: number(depth)?,
-                },
-                (depth, states) => {
-                    let (a, b) = states.strip_prefix("states-")?.split_once('-')?;
-                    let (a, b) = (number(a)?, number(b)?);
-                    (a < b).then_some(())?;
-                    Piece::States {
-                        entry,
-                        depth: number(depth)?,
-                        states: a..b,
+            let words: Vec<&str> = name.strip_prefix("entry-")?.split('-').collect();
+            let entry: usize = number(words.first()?)?;
+            let mut within = Vec::new();
+            let mut at = 1;
+            loop {
+                let depth: u32 = number(words.get(at)?.strip_prefix('d')?)?;
+                match *words.get(at + 1)? {
+                    "glue" if words.len() == at + 2 => {
+                        break Piece::Glue {
+                            entry,
+                            depth,
+                            within,
+                        }
                     }
+                    "states" if words.len() == at + 4 => {
+                        let (a, b) = (number(words[at + 2])?, number(words[at + 3])?);
+                        (a < b).then_some(())?;
+                        break Piece::States {
+                            entry,
+                            depth,
+                            states: a..b,
+                            within,
+                        };
+                    }
+                    "state" => {
+                        let state = number(words.get(at + 2)?)?;
+                        within.push(Within { depth, state });
+                        at += 3;
+                    }
+                    _ => return None,
                 }
             }
         };
-        let within = piece.entries().end <= positions && piece.depth() != Some(0);
+        let depths_positive =
+            piece.depth() != Some(0) && piece.within().iter().all(|w| w.depth > 0);
+        let within = piece.entries().end <= positions && depths_positive;
         (within && piece.name(positions) == name).then_some(piece)
     }
 
@@ -104,6 +149,14 @@ impl Piece {
         match self {
             Piece::Entries(_) => None,
             Piece::Glue { depth, .. } | Piece::States { depth, .. } => Some(*depth),
+        }
+    }
+
+    /// The states a part of a split entry lies within (none for the entry's own split).
+    pub(in crate::cert::certificate) fn within(&self) -> &[Within] {
+        match self {
+            Piece::Entries(_) => &[],
+            Piece::Glue { within, .. } | Piece::States { within, .. } => within,
         }
     }
 
@@ -140,7 +193,19 @@ pub(in crate::cert::certificate) fn frontier(
         return None;
     }
     let root = StateClaim::entry_root(entry, entries);
-    state_frontier(instance, options, entries, &root, depth)
+    below(instance, options, entries, &root, depth)
+}
+
+/// The states `depth` pieces below `state` (of the table `entries`), in the order its
+/// search reaches them; `None` when it needs too few pieces for a split that deep.
+pub(in crate::cert::certificate) fn below(
+    instance: &PackingInstance,
+    options: &DollProofOptions,
+    entries: &[usize],
+    state: &StateClaim,
+    depth: u32,
+) -> Option<Vec<StateClaim>> {
+    state_frontier(instance, options, entries, state, depth)
         .ok()
         .map(|(states, _)| states)
 }
@@ -188,8 +253,9 @@ pub(in crate::cert::certificate) struct Written {
     pub(in crate::cert::certificate) derived: u64,
 }
 
-/// `piece` over the table (`order`, `entries`), with `states` a glue's frontier or a run's
-/// own states (ignored for a range of entries).
+/// `piece` over the table (`order`, `entries`), with `states` what it needs: a glue's
+/// frontier (a glue within a state: that state, then its frontier), a run's own states;
+/// nothing for a range of entries.
 pub(in crate::cert::certificate) fn build(
     instance: &PackingInstance,
     (order, entries): (&[usize], &[usize]),
@@ -205,10 +271,14 @@ pub(in crate::cert::certificate) fn build(
                 shard: Shard::Entries(shard),
             }
         }
-        Piece::Glue { entry, .. } => {
+        Piece::Glue { entry, within, .. } if within.is_empty() => {
             let root = StateClaim::entry_root(*entry, entries);
             states_built(state_opb(instance, entries, &root, states))
         }
+        Piece::Glue { .. } => match states.split_first() {
+            Some((goal, frontier)) => states_built(state_opb(instance, entries, goal, frontier)),
+            None => states_built(group_opb(instance, entries, &[], &[])),
+        },
         Piece::States { .. } => states_built(group_opb(instance, entries, states, &[])),
     }
 }
@@ -255,23 +325,41 @@ impl Built {
 
 #[cfg(test)]
 mod tests {
-    use super::Piece;
+    use super::{Piece, Within};
 
     #[test]
     fn a_piece_is_named_and_read_back() {
         let pieces = [
             Piece::Entries(3..17),
-            Piece::Glue { entry: 5, depth: 2 },
+            Piece::Glue {
+                entry: 5,
+                depth: 2,
+                within: vec![],
+            },
             Piece::States {
                 entry: 5,
                 depth: 2,
                 states: 0..12,
+                within: vec![],
+            },
+            Piece::Glue {
+                entry: 5,
+                depth: 1,
+                within: vec![Within { depth: 2, state: 7 }],
+            },
+            Piece::States {
+                entry: 5,
+                depth: 3,
+                states: 4..9,
+                within: vec![Within { depth: 2, state: 7 }, Within { depth: 1, state: 0 }],
             },
         ];
         let names = [
             "shard-003-017",
             "entry-005-d2-glue",
             "entry-005-d2-states-000-012",
+            "entry-005-d2-state-007-d1-glue",
+            "entry-005-d2-state-007-d1-state-000-d3-states-004-009",
         ];
         for (piece, name) in pieces.iter().zip(names) {
             assert_eq!(piece.name(247), name);
@@ -281,7 +369,8 @@ mod tests {
             Piece::States {
                 entry: 5,
                 depth: 3,
-                states: 10..1200
+                states: 10..1200,
+                within: vec![],
             }
             .name(1000),
             "entry-0005-d3-states-010-1200"
@@ -293,6 +382,11 @@ mod tests {
             "entry-300-d2-glue",
             "entry-005-d2-gluey",
             "shard-003-300",
+            "entry-005-d2-state-007-glue",
+            "entry-005-d2-state-07-d1-glue",
+            "entry-005-d2-state-007-d0-glue",
+            "entry-005-d2-state-007-d1-states-003",
+            "entry-005-d2-state-007-d1-glue-d1-glue",
         ] {
             assert_eq!(Piece::parse(bad, 247), None, "{bad}");
         }

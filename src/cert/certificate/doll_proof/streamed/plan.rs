@@ -17,7 +17,7 @@ const RUN_GROWTH: (u64, u64) = (3, 2);
 
 /// The deepest split tried: a frontier of more states than the runs wanted is found within
 /// a few pieces of the root on the boxes measured.
-const DEEPEST: u32 = 4;
+pub(super) const DEEPEST: u32 = 4;
 
 /// The shards of a run, in order, and the frontier of each split entry.
 #[derive(Clone, Debug, Default)]
@@ -36,7 +36,7 @@ impl Plan {
     pub(in crate::cert::certificate) fn states(&self, piece: &Piece) -> &[StateClaim] {
         match piece {
             Piece::Entries(_) => &[],
-            Piece::Glue { entry, depth } => self
+            Piece::Glue { entry, depth, .. } => self
                 .frontiers
                 .get(&(*entry, *depth))
                 .map_or(&[], Vec::as_slice),
@@ -44,6 +44,7 @@ impl Plan {
                 entry,
                 depth,
                 states,
+                ..
             } => self
                 .frontiers
                 .get(&(*entry, *depth))
@@ -160,7 +161,11 @@ fn split_entry(
         return false;
     };
     let runs = runs.clamp(1, states.len().max(1));
-    plan.pieces.push(Piece::Glue { entry: c, depth });
+    plan.pieces.push(Piece::Glue {
+        entry: c,
+        depth,
+        within: Vec::new(),
+    });
     let n = states.len();
     for g in 0..runs.min(n) {
         let run = g * n / runs..(g + 1) * n / runs;
@@ -169,6 +174,7 @@ fn split_entry(
                 entry: c,
                 depth,
                 states: run,
+                within: Vec::new(),
             });
         }
     }

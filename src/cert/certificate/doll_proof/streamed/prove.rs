@@ -34,7 +34,7 @@ use crate::engines::russian_doll::{
 };
 use crate::formats::shard_record::{
     read_plan, write_plan, write_shard_record, EntryRange, FileDigest, ShardRecord, SplitPart,
-    RECORD_FORMAT,
+    WithinState, RECORD_FORMAT,
 };
 
 /// How a streamed run cuts its shards.
@@ -347,6 +347,12 @@ pub(in crate::cert::certificate) fn prove_job(
             format!("--job {name}: not the name of a shard of a table of {positions} entries (`shard-AAA-BBB`, `entry-CCC-dD-glue`, `entry-CCC-dD-states-JJJ-KKK`)"),
         ))
     })?;
+    if !piece.within().is_empty() {
+        return Err(ProveError::Input(InputError::file(
+            job.model_path,
+            format!("--job {name}: a part of a state split as its proof was written; run the job it was cut from, which resumes it"),
+        )));
+    }
     let instance = &job.packing.instance;
     let weights = proof_weights(instance, job.control);
     let options = DollProofOptions {
@@ -451,6 +457,14 @@ fn shard_record(
             _ => 0,
         },
         states: states.iter().map(state_record).collect(),
+        within: piece
+            .within()
+            .iter()
+            .map(|w| WithinState {
+                depth: w.depth,
+                state: w.state,
+            })
+            .collect(),
     });
     let mut writer = streamed.writer;
     writer.peak_memory_bytes = process_usage()
@@ -578,7 +592,7 @@ fn how(held: &[super::records::Held], positions: usize) -> String {
     let bytes: u64 = held.iter().map(|h| h.record.proof.bytes).sum();
     let split: Vec<usize> = held
         .iter()
-        .filter(|h| matches!(h.piece, Piece::Glue { .. }))
+        .filter(|h| matches!(&h.piece, Piece::Glue { within, .. } if within.is_empty()))
         .map(|h| h.piece.entries().start)
         .collect();
     let split = if split.is_empty() {

@@ -94,16 +94,36 @@ pub(in crate::cert::certificate) fn read_record(
         ));
     }
     let split = record.split.as_ref();
+    let within_matches = |s: &crate::formats::shard_record::SplitPart| {
+        s.within.len() == piece.within().len()
+            && s.within
+                .iter()
+                .zip(piece.within())
+                .all(|(a, b)| a.depth == b.depth && a.state == b.state)
+    };
     let consistent = match (&piece, split) {
         (Piece::Entries(_), None) => true,
-        (Piece::Glue { entry, depth }, Some(s)) => {
-            s.entry == *entry && s.depth == *depth && s.part == SplitRole::Glue && s.first == 0
+        (
+            Piece::Glue {
+                entry,
+                depth,
+                within,
+            },
+            Some(s),
+        ) => {
+            s.entry == *entry
+                && s.depth == *depth
+                && s.part == SplitRole::Glue
+                && s.first == 0
+                && within_matches(s)
+                && (within.is_empty() || !s.states.is_empty())
         }
         (
             Piece::States {
                 entry,
                 depth,
                 states,
+                ..
             },
             Some(s),
         ) => {
@@ -112,24 +132,31 @@ pub(in crate::cert::certificate) fn read_record(
                 && s.part == SplitRole::States
                 && s.first == states.start
                 && s.states.len() == states.len()
+                && within_matches(s)
         }
         _ => false,
     };
     if !consistent {
         return Err(format!(
-            "{file}: the record's split does not match its name (entry, depth, part or states)"
+            "{file}: the record's split does not match its name (entry, depth, part, states or the states it lies within)"
         ));
     }
     Ok(Held { piece, record })
 }
 
 /// The order records are checked and numbered in: by entry, a range before a split entry's
-/// glue, the glue before its runs, runs by their first state.
-fn order_key(piece: &Piece) -> (usize, u8, usize, usize) {
+/// glue, the glue before its runs, runs by their first state, a state split again where
+/// that state lies (its glue, then its runs).
+fn order_key(piece: &Piece) -> (usize, u8, Vec<(usize, u8)>) {
+    let path = |tail: (usize, u8)| {
+        let mut key: Vec<(usize, u8)> = piece.within().iter().map(|w| (w.state, 1)).collect();
+        key.push(tail);
+        key
+    };
     match piece {
-        Piece::Entries(range) => (range.start, 0, 0, range.end),
-        Piece::Glue { entry, .. } => (*entry, 1, 0, 0),
-        Piece::States { entry, states, .. } => (*entry, 2, states.start, states.end),
+        Piece::Entries(range) => (range.start, 0, vec![(range.end, 0)]),
+        Piece::Glue { entry, .. } => (*entry, 1, path((0, 0))),
+        Piece::States { entry, states, .. } => (*entry, 1, path((states.start, 2))),
     }
 }
 
@@ -139,7 +166,7 @@ pub(in crate::cert::certificate) fn verify(
     mut held: Vec<Held>,
     against: &Against,
 ) -> Result<Vec<Held>, String> {
-    held.sort_by_key(|h| order_key(&h.piece));
+    held.sort_by_cached_key(|h| order_key(&h.piece));
     tiles(&held, against.table.order.len())?;
     let table = against.table;
     for h in &held {
@@ -242,14 +269,14 @@ fn tiles(held: &[Held], positions: usize) -> Result<(), String> {
                     entries.start
                 ))
             }
-            Piece::Glue { entry, depth } => {
-                let runs: Vec<&Held> = held[i + 1..]
-                    .iter()
-                    .take_while(|r| r.piece.entries().start == *entry)
-                    .collect();
-                split_tiles(h, *depth, &runs)?;
-                i += 1 + runs.len();
+            Piece::Glue { .. } if !h.piece.within().is_empty() => {
+                return Err(format!(
+                    "{}: a split within a state, but no glue shard of entry {} cites that state (entry-...-glue is missing)",
+                    h.file(),
+                    entries.start
+                ))
             }
+            Piece::Glue { .. } => i += 1 + split_tiles(h, &held[i + 1..])?,
         }
         at = entries.end;
         last = Some(h);
@@ -268,16 +295,86 @@ fn missing(entries: Range<usize>) -> String {
     )
 }
 
-/// The runs of a split entry tile the frontier its `glue` lists, at the glue's `depth`.
-fn split_tiles(glue: &Held, depth: u32, runs: &[&Held]) -> Result<(), String> {
-    let frontier = glue.record.split.as_ref().map_or(&[][..], |s| &s.states);
+/// The shards after `glue` (`rest`) tile the frontier it lists: runs of its states at its
+/// depth, and states split again (a glue within the state, then its own tiling). How many
+/// of `rest` the tiling takes.
+fn split_tiles(glue: &Held, rest: &[Held]) -> Result<usize, String> {
+    let listed = glue.record.split.as_ref().map_or(&[][..], |s| &s.states);
+    let within = glue.piece.within();
+    // A glue within a state lists that state first.
+    let frontier = if within.is_empty() {
+        listed
+    } else {
+        listed.get(1..).unwrap_or(&[])
+    };
+    let depth = glue.piece.depth().unwrap_or(0);
     let entry = glue.piece.entries().start;
+    let missing = |at: usize, to: usize| {
+        format!(
+            "no record proves the states {at}..{to} of entry {entry}, which {} cites (a shard is missing)",
+            glue.file()
+        )
+    };
+    let twice = |run: &Held, state: usize| {
+        format!(
+            "{}: a duplicated shard: the state {state} of entry {entry} is proved twice",
+            run.file()
+        )
+    };
     let mut at = 0;
-    for run in runs {
-        let states = match &run.piece {
-            Piece::States {
-                depth: d, states, ..
-            } if *d == depth => states.clone(),
+    let mut used = 0;
+    while at < frontier.len() {
+        // The shards of this split: of its entry and within what it lies within.
+        let ours =
+            |r: &&Held| r.piece.entries().start == entry && r.piece.within().starts_with(within);
+        let Some(run) = rest.get(used).filter(ours) else {
+            return Err(missing(at, frontier.len()));
+        };
+        let inner = run.piece.within();
+        let same_split = inner == within && run.piece.depth() == Some(depth);
+        let state_of_split = inner.len() == within.len() + 1
+            && inner.starts_with(within)
+            && inner[within.len()].depth == depth;
+        match &run.piece {
+            Piece::States { states, .. } if same_split => {
+                if states.start > at {
+                    return Err(missing(at, states.start));
+                }
+                if states.start < at {
+                    return Err(twice(run, states.start));
+                }
+                let proved = run.record.split.as_ref().map_or(&[][..], |s| &s.states);
+                if frontier.get(states.clone()) != Some(proved) {
+                    return Err(format!(
+                        "{}: its states are not the states {}..{} that {} cites",
+                        run.file(),
+                        states.start,
+                        states.end,
+                        glue.file()
+                    ));
+                }
+                at = states.end;
+                used += 1;
+            }
+            Piece::Glue { .. } if state_of_split => {
+                let state = inner[within.len()].state;
+                if state > at {
+                    return Err(missing(at, state));
+                }
+                if state < at {
+                    return Err(twice(run, state));
+                }
+                let goal = run.record.split.as_ref().and_then(|s| s.states.first());
+                if goal != frontier.get(at) {
+                    return Err(format!(
+                        "{}: the state it splits is not the state {at} that {} cites",
+                        run.file(),
+                        glue.file()
+                    ));
+                }
+                used += 1 + split_tiles(run, &rest[used + 1..])?;
+                at += 1;
+            }
             // A second glue, or runs of a split at another depth.
             _ => {
                 return Err(format!(
@@ -286,39 +383,7 @@ fn split_tiles(glue: &Held, depth: u32, runs: &[&Held]) -> Result<(), String> {
                     glue.file()
                 ))
             }
-        };
-        if states.start > at {
-            return Err(format!(
-                "no record proves the states {at}..{} of entry {entry}, which {} cites (a shard is missing)",
-                states.start,
-                glue.file()
-            ));
         }
-        if states.start < at {
-            return Err(format!(
-                "{}: a duplicated shard: the state {} of entry {entry} is proved twice",
-                run.file(),
-                states.start
-            ));
-        }
-        let listed = run.record.split.as_ref().map_or(&[][..], |s| &s.states);
-        if frontier.get(states.clone()) != Some(listed) {
-            return Err(format!(
-                "{}: its states are not the states {}..{} that {} cites",
-                run.file(),
-                states.start,
-                states.end,
-                glue.file()
-            ));
-        }
-        at = states.end;
     }
-    if at < frontier.len() {
-        return Err(format!(
-            "no record proves the states {at}..{} of entry {entry}, which {} cites (a shard is missing)",
-            frontier.len(),
-            glue.file()
-        ));
-    }
-    Ok(())
+    Ok(used)
 }
