@@ -187,7 +187,8 @@ fn shards_past_their_budget_are_cut_and_entries_split_at_their_states() {
     let names = files(&folder);
     for split in [
         "entry-000-d2-glue.json",
-        "entry-000-d2-states-000-003.json",
+        "entry-000-d2-states-000-001.json",
+        "entry-000-d2-states-001-003.json",
         "entry-000-d2-states-003-006.json",
         "shard-014-081.json",
     ] {
