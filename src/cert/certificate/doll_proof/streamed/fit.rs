@@ -126,7 +126,7 @@ fn glue_and_runs(
 /// below that again), so it goes alone at once rather than after halving down to it, each
 /// halving a proof written up to the budget and given up.
 fn runs_of(n: usize) -> Vec<std::ops::Range<usize>> {
-    let middle = (n + 1) / 2;
+    let middle = n.div_ceil(2);
     [0..n.min(1), 1..middle.max(1), middle.max(1)..n]
         .into_iter()
         .filter(|r| !r.is_empty())
