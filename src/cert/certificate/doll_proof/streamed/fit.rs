@@ -6,8 +6,8 @@
 
 use std::path::Path;
 
-use super::piece::{below, Piece, Within};
-use super::plan::{split_frontier, DEEPEST};
+use super::piece::{Piece, Within};
+use super::plan::{shallowest_below, split_frontier};
 use crate::engines::russian_doll::{DollProofOptions, StateClaim};
 use crate::geometry::placements::PackingInstance;
 
@@ -69,7 +69,7 @@ pub(in crate::cert::certificate) fn cut(
             within,
         } => {
             let state = states.first()?;
-            let (below, frontier) = state_split(instance, options, entries, state, STATES)?;
+            let (below, frontier) = shallowest_below(instance, options, entries, state, STATES)?;
             let mut inner = within.clone();
             inner.push(Within {
                 depth: *depth,
@@ -131,34 +131,6 @@ fn runs_of(n: usize) -> Vec<std::ops::Range<usize>> {
         .into_iter()
         .filter(|r| !r.is_empty())
         .collect()
-}
-
-/// The states below `state` to split it at, and their depth: the shallowest frontier with
-/// at least `wanted` states, else the one with the most; `None` when it has none.
-fn state_split(
-    instance: &PackingInstance,
-    options: &DollProofOptions,
-    entries: &[usize],
-    state: &StateClaim,
-    wanted: usize,
-) -> Option<(u32, Vec<StateClaim>)> {
-    let mut found: Option<(u32, Vec<StateClaim>)> = None;
-    for depth in 1..=DEEPEST {
-        let Some(states) = below(instance, options, entries, state, depth) else {
-            break;
-        };
-        let enough = states.len() >= wanted;
-        if found
-            .as_ref()
-            .is_none_or(|(_, best)| states.len() > best.len())
-        {
-            found = Some((depth, states));
-        }
-        if enough {
-            break;
-        }
-    }
-    found.filter(|(_, states)| !states.is_empty())
 }
 
 /// Whether `piece` can never be cut, whatever the search: a glue.

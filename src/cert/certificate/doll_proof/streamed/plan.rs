@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 
 use super::super::shards::{proof_bytes_estimate, split};
-use super::piece::{frontier, Piece};
+use super::piece::{below, Piece};
 use crate::engines::russian_doll::{DollProofOptions, StateClaim};
 use crate::geometry::placements::PackingInstance;
 
@@ -17,7 +17,7 @@ const RUN_GROWTH: (u64, u64) = (3, 2);
 
 /// The deepest split tried: a frontier of more states than the runs wanted is found within
 /// a few pieces of the root on the boxes measured.
-pub(super) const DEEPEST: u32 = 4;
+const DEEPEST: u32 = 4;
 
 /// The shards of a run, in order, and the frontier of each split entry.
 #[derive(Clone, Debug, Default)]
@@ -114,9 +114,8 @@ fn within(
     parts
 }
 
-/// The frontier to split entry `c` at, and its depth: the shallowest with at least `wanted`
-/// states, else the one with the most (up to [`DEEPEST`]); `None` when the entry has no
-/// search to split, or no state to cite (the glue would be the whole search).
+/// The frontier to split entry `c` at, and its depth: see [`shallowest_below`]; `None`
+/// also when the entry rises (its proof is one line, with no search to split).
 pub(in crate::cert::certificate) fn split_frontier(
     instance: &PackingInstance,
     options: &DollProofOptions,
@@ -124,9 +123,26 @@ pub(in crate::cert::certificate) fn split_frontier(
     c: usize,
     wanted: usize,
 ) -> Option<(u32, Vec<StateClaim>)> {
+    if entries[c] != entries[c + 1] {
+        return None;
+    }
+    let root = StateClaim::entry_root(c, entries);
+    shallowest_below(instance, options, entries, &root, wanted)
+}
+
+/// The states below `state` to split it at, and their depth: the shallowest frontier with
+/// at least `wanted` states, else the one with the most (up to [`DEEPEST`]); `None` when it
+/// has no search to split, or no state to cite (the glue would be the whole search).
+pub(in crate::cert::certificate) fn shallowest_below(
+    instance: &PackingInstance,
+    options: &DollProofOptions,
+    entries: &[usize],
+    state: &StateClaim,
+    wanted: usize,
+) -> Option<(u32, Vec<StateClaim>)> {
     let mut found: Option<(u32, Vec<StateClaim>)> = None;
     for depth in 1..=DEEPEST {
-        let Some(states) = frontier(instance, options, entries, c, depth) else {
+        let Some(states) = below(instance, options, entries, state, depth) else {
             break;
         };
         let enough = states.len() >= wanted;
