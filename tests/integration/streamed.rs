@@ -647,6 +647,11 @@ fn the_kept_certificate_of_16_by_16_crosses_checks() {
 }
 
 #[test]
+fn the_kept_certificate_of_17_by_17_crosses_checks() {
+    kept_certificate_checks("cross-17x17", 22, 268);
+}
+
+#[test]
 fn a_state_alone_past_its_budget_is_split_again_at_the_states_below_it() {
     let dir = tempfile::tempdir().unwrap();
     let model = crosses(dir.path(), 10, 10);
