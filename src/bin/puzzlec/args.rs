@@ -498,8 +498,9 @@ pub struct Prove {
     /// Streamed: the most bytes of proof a shard may have (bytes, or with K, M, G or T):
     /// shards are planned for it from the proof's estimate (600 bytes per node of the fast
     /// doll; an entry over it alone split at its search states), and a shard whose proof
-    /// passes it as it is written is given up and cut in two. Default: 0.3 times
-    /// --max-memory, since a worker checking a shard holds about 3 times its size.
+    /// passes it as it is written is given up and cut smaller (a glue alone is not).
+    /// Default: 0.3 times --max-memory, since a worker checking a shard holds about 3
+    /// times its size.
     #[arg(long, value_name = "SIZE", conflicts_with_all = ["no_stream", "join"])]
     pub shard_bytes: Option<ByteSize>,
     /// Store the doll's proof in the folder even when it is estimated above 1 GiB.

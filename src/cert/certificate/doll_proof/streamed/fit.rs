@@ -1,8 +1,7 @@
 //! Cutting a shard whose proof, as it is written, passes the bytes a shard may have: the
-//! plan's estimate is the fast doll's nodes, which can fall several times short (16 x 16
-//! crosses: 2.68 GB estimated, about 8 GB written in ten shards), so the cap is held to as
-//! the proof streams and a shard past it is given up and cut in two, down to what cannot be
-//! cut (a glue, a single state).
+//! plan's estimate is the fast doll's nodes, which can fall several times short (17 x 17
+//! crosses: 39.2 GB estimated, 156.6 GB written), so the cap is held to as the proof
+//! streams and a shard past it is given up and cut, down to what cannot be cut (a glue).
 
 use std::path::Path;
 

@@ -279,7 +279,7 @@ fn prove_missing(job: &Job<'_>, run: &Run) -> Result<(), ProveError> {
 }
 
 /// Proves `piece` (`states` as [`prove_piece`] takes them) within the run's cap: a shard
-/// whose proof passes it as it is written is given up and cut in two (see [`cut`]), and its
+/// whose proof passes it as it is written is given up and cut (see [`cut`]), and its
 /// parts proved likewise, those whose records the folder holds kept. The records written.
 fn prove_fitting(
     job: &Job<'_>,
