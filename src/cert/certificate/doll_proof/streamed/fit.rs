@@ -10,9 +10,9 @@ use super::plan::{shallowest_below, split_frontier};
 use crate::engines::russian_doll::{DollProofOptions, StateClaim};
 use crate::geometry::placements::PackingInstance;
 
-/// The states an entry cut at run time is split into, at least, where its search has them:
-/// its runs are then halved as they pass the cap, and a state alone, which cannot be cut,
-/// is a small share of the entry.
+/// The states an entry (or a state) cut at run time is split into, at least, where its
+/// search has them: its runs are cut again as they pass the cap, down to states alone,
+/// which are split likewise.
 const STATES: usize = 8;
 
 /// The parts of `piece` (with `states`, what it needs: see [`super::piece::build`]), each
