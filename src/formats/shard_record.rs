@@ -74,8 +74,9 @@ pub struct SplitPart {
     pub within: Vec<WithinState>,
 }
 
-/// A state split again: the frontier of the split at `depth` holds it at index `state`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// A state split again: the frontier of the split at `depth` holds it at index `state`. A
+/// state alone whose proof passes a shard's bytes is cut this way, as an entry is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WithinState {
     /// The depth of the split whose frontier holds the state.

@@ -5,9 +5,10 @@
 
 use std::path::Path;
 
-use super::piece::{Piece, Within};
+use super::piece::Piece;
 use super::plan::{shallowest_below, split_frontier};
 use crate::engines::russian_doll::{DollProofOptions, StateClaim};
+use crate::formats::shard_record::WithinState;
 use crate::geometry::placements::PackingInstance;
 
 /// The states an entry (or a state) cut at run time is split into, at least, where its
@@ -70,7 +71,7 @@ pub(in crate::cert::certificate) fn cut(
             let state = states.first()?;
             let (below, frontier) = shallowest_below(instance, options, entries, state, STATES)?;
             let mut inner = within.clone();
-            inner.push(Within {
+            inner.push(WithinState {
                 depth: *depth,
                 state: run.start,
             });
@@ -91,7 +92,7 @@ pub(in crate::cert::certificate) fn cut(
 fn glue_and_runs(
     entry: usize,
     depth: u32,
-    within: Vec<Within>,
+    within: Vec<WithinState>,
     goal: Option<StateClaim>,
     frontier: Vec<StateClaim>,
 ) -> Vec<(Piece, Vec<StateClaim>)> {
@@ -211,7 +212,7 @@ fn holds_parts(dir: &Path, whole: &Piece, positions: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{part_of, runs_of, Piece, Within};
+    use super::{part_of, runs_of, Piece, WithinState};
 
     #[test]
     fn a_run_is_cut_into_its_first_state_and_two_halves() {
@@ -246,7 +247,7 @@ mod tests {
         assert!(!part_of(&run, &half));
         assert!(!part_of(&glue(4, 2, vec![]), &run));
         // State 5 of the run, split again one piece below it.
-        let five = vec![Within { depth: 2, state: 5 }];
+        let five = vec![WithinState { depth: 2, state: 5 }];
         assert!(part_of(&glue(4, 1, five.clone()), &run));
         assert!(part_of(&states(1, 0..3, five.clone()), &run));
         assert!(part_of(

@@ -12,7 +12,7 @@ use crate::engines::russian_doll::{
     DollProofError, DollProofOptions, StateClaim,
 };
 use crate::formats::opb::OpbFile;
-use crate::formats::shard_record::{SplitRole, StateRecord};
+use crate::formats::shard_record::{SplitRole, StateRecord, WithinState};
 use crate::geometry::placements::PackingInstance;
 
 /// One shard of a streamed run (see the module doc).
@@ -30,7 +30,7 @@ pub(in crate::cert::certificate) enum Piece {
         /// Pieces between the root (or the state it lies within) and its states.
         depth: u32,
         /// The states, one per level, that the split lies within (none: the entry's root).
-        within: Vec<Within>,
+        within: Vec<WithinState>,
     },
     /// The states `states` (indices into the frontier) of a split entry, proved by one
     /// search: `entry-CCC-dD-states-JJJ-KKK`, or within a state as a glue is.
@@ -42,19 +42,8 @@ pub(in crate::cert::certificate) enum Piece {
         /// Indices into the frontier.
         states: Range<usize>,
         /// The states, one per level, that the split lies within (none: the entry's root).
-        within: Vec<Within>,
+        within: Vec<WithinState>,
     },
-}
-
-/// A state split again, whose own states lie `depth` pieces below it: the frontier of a
-/// split at `depth` holds it at index `state`. A state alone whose proof passes a shard's
-/// bytes is cut this way, as an entry is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(in crate::cert::certificate) struct Within {
-    /// The depth of the split whose frontier holds the state.
-    pub(in crate::cert::certificate) depth: u32,
-    /// The state's index in that frontier.
-    pub(in crate::cert::certificate) state: usize,
 }
 
 impl Piece {
@@ -63,7 +52,7 @@ impl Piece {
     /// three.
     pub(in crate::cert::certificate) fn name(&self, positions: usize) -> String {
         let digits = positions.to_string().len().max(3);
-        let prefix = |entry: &usize, within: &[Within]| {
+        let prefix = |entry: &usize, within: &[WithinState]| {
             let mut name = format!("entry-{entry:0digits$}");
             for w in within {
                 name.push_str(&format!("-d{}-state-{:03}", w.depth, w.state));
@@ -123,7 +112,7 @@ impl Piece {
                     }
                     "state" => {
                         let state = number(words.get(at + 2)?)?;
-                        within.push(Within { depth, state });
+                        within.push(WithinState { depth, state });
                         at += 3;
                     }
                     _ => return None,
@@ -153,7 +142,7 @@ impl Piece {
     }
 
     /// The states a part of a split entry lies within (none for the entry's own split).
-    pub(in crate::cert::certificate) fn within(&self) -> &[Within] {
+    pub(in crate::cert::certificate) fn within(&self) -> &[WithinState] {
         match self {
             Piece::Entries(_) => &[],
             Piece::Glue { within, .. } | Piece::States { within, .. } => within,
@@ -189,11 +178,17 @@ pub(in crate::cert::certificate) fn frontier(
     entry: usize,
     depth: u32,
 ) -> Option<Vec<StateClaim>> {
-    if entries[entry] != entries[entry + 1] {
-        return None;
-    }
-    let root = StateClaim::entry_root(entry, entries);
+    let root = split_root(entry, entries)?;
     below(instance, options, entries, &root, depth)
+}
+
+/// The root of `entry`'s search over the table `entries`, to split it at: `None` when the
+/// entry rises, whose proof is one line with no search.
+pub(in crate::cert::certificate) fn split_root(
+    entry: usize,
+    entries: &[usize],
+) -> Option<StateClaim> {
+    (entries[entry] == entries[entry + 1]).then(|| StateClaim::entry_root(entry, entries))
 }
 
 /// The states `depth` pieces below `state` (of the table `entries`), in the order its
@@ -271,14 +266,14 @@ pub(in crate::cert::certificate) fn build(
                 shard: Shard::Entries(shard),
             }
         }
-        Piece::Glue { entry, within, .. } if within.is_empty() => {
-            let root = StateClaim::entry_root(*entry, entries);
-            states_built(state_opb(instance, entries, &root, states))
+        Piece::Glue { entry, within, .. } => {
+            // A glue within a state proves that state, listed first; an entry's, its root.
+            let (goal, frontier) = match states.split_first() {
+                Some((state, below)) if !within.is_empty() => (state.clone(), below),
+                _ => (StateClaim::entry_root(*entry, entries), states),
+            };
+            states_built(state_opb(instance, entries, &goal, frontier))
         }
-        Piece::Glue { .. } => match states.split_first() {
-            Some((goal, frontier)) => states_built(state_opb(instance, entries, goal, frontier)),
-            None => states_built(group_opb(instance, entries, &[], &[])),
-        },
         Piece::States { .. } => states_built(group_opb(instance, entries, states, &[])),
     }
 }
@@ -325,7 +320,7 @@ impl Built {
 
 #[cfg(test)]
 mod tests {
-    use super::{Piece, Within};
+    use super::{Piece, WithinState};
 
     #[test]
     fn a_piece_is_named_and_read_back() {
@@ -345,13 +340,16 @@ mod tests {
             Piece::Glue {
                 entry: 5,
                 depth: 1,
-                within: vec![Within { depth: 2, state: 7 }],
+                within: vec![WithinState { depth: 2, state: 7 }],
             },
             Piece::States {
                 entry: 5,
                 depth: 3,
                 states: 4..9,
-                within: vec![Within { depth: 2, state: 7 }, Within { depth: 1, state: 0 }],
+                within: vec![
+                    WithinState { depth: 2, state: 7 },
+                    WithinState { depth: 1, state: 0 },
+                ],
             },
         ];
         let names = [

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 
 use super::super::shards::{proof_bytes_estimate, split};
-use super::piece::{below, Piece};
+use super::piece::{below, split_root, Piece};
 use crate::engines::russian_doll::{DollProofOptions, StateClaim};
 use crate::geometry::placements::PackingInstance;
 
@@ -123,10 +123,7 @@ pub(in crate::cert::certificate) fn split_frontier(
     c: usize,
     wanted: usize,
 ) -> Option<(u32, Vec<StateClaim>)> {
-    if entries[c] != entries[c + 1] {
-        return None;
-    }
-    let root = StateClaim::entry_root(c, entries);
+    let root = split_root(c, entries)?;
     shallowest_below(instance, options, entries, &root, wanted)
 }
 

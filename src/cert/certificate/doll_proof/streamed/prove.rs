@@ -34,7 +34,7 @@ use crate::engines::russian_doll::{
 };
 use crate::formats::shard_record::{
     read_plan, write_plan, write_shard_record, EntryRange, FileDigest, ShardRecord, SplitPart,
-    WithinState, RECORD_FORMAT,
+    RECORD_FORMAT,
 };
 
 /// How a streamed run cuts its shards.
@@ -457,14 +457,7 @@ fn shard_record(
             _ => 0,
         },
         states: states.iter().map(state_record).collect(),
-        within: piece
-            .within()
-            .iter()
-            .map(|w| WithinState {
-                depth: w.depth,
-                state: w.state,
-            })
-            .collect(),
+        within: piece.within().to_vec(),
     });
     let mut writer = streamed.writer;
     writer.peak_memory_bytes = process_usage()

@@ -94,13 +94,6 @@ pub(in crate::cert::certificate) fn read_record(
         ));
     }
     let split = record.split.as_ref();
-    let within_matches = |s: &crate::formats::shard_record::SplitPart| {
-        s.within.len() == piece.within().len()
-            && s.within
-                .iter()
-                .zip(piece.within())
-                .all(|(a, b)| a.depth == b.depth && a.state == b.state)
-    };
     let consistent = match (&piece, split) {
         (Piece::Entries(_), None) => true,
         (
@@ -115,7 +108,7 @@ pub(in crate::cert::certificate) fn read_record(
                 && s.depth == *depth
                 && s.part == SplitRole::Glue
                 && s.first == 0
-                && within_matches(s)
+                && s.within == piece.within()
                 && (within.is_empty() || !s.states.is_empty())
         }
         (
@@ -132,7 +125,7 @@ pub(in crate::cert::certificate) fn read_record(
                 && s.part == SplitRole::States
                 && s.first == states.start
                 && s.states.len() == states.len()
-                && within_matches(s)
+                && s.within == piece.within()
         }
         _ => false,
     };
