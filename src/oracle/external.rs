@@ -4,6 +4,7 @@
 //! The programs themselves are driven by [`super::external_sat`] (DIMACS files) and
 //! [`super::external_milp`] (LP files).
 
+use super::process_tree::kill_tree;
 use super::OracleError;
 use crate::base::error::{NamesSettings, Setting};
 use crate::base::Control;
@@ -108,8 +109,8 @@ pub fn run(
             .map_err(|e| OracleError::Io(format!("cannot create {}: {e}", path.display())))
     };
     let start = Instant::now();
-    // A group of its own, so a solver started through a wrapper script dies with its
-    // children when killed (and the terminal's Ctrl-C reaches only us: we stop it).
+    // A group of its own, so that the terminal's Ctrl-C reaches only us (we stop it); when
+    // killed, the group dies with any descendant that left it.
     let mut child = Command::new(program)
         .process_group(0)
         .args(args)
@@ -123,7 +124,7 @@ pub fn run(
             Ok(Some(status)) => break status,
             Ok(None) if control.should_stop() => {
                 // Killing a child that has just exited fails harmlessly; wait reaps it.
-                kill_group(child.id());
+                kill_tree(child.id());
                 let _ = child.kill();
                 let _ = child.wait();
                 return Ok(Finished::Stopped {
@@ -132,7 +133,7 @@ pub fn run(
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(5)),
             Err(e) => {
-                kill_group(child.id());
+                kill_tree(child.id());
                 let _ = child.kill();
                 let _ = child.wait();
                 return Err(OracleError::Io(format!("cannot wait for {program}: {e}")));
@@ -150,16 +151,6 @@ pub fn run(
         stderr: read(&stderr_path),
         elapsed: start.elapsed(),
     })
-}
-
-/// Kills the process group `leader` leads (the solver and anything it started).
-fn kill_group(leader: u32) {
-    // std has no killpg; the `kill` program does it without a libc dependency.
-    let _ = Command::new("kill")
-        .args(["-s", "KILL", "--", &format!("-{leader}")])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status();
 }
 
 /// The exit status in words: "exit code 3" or "killed by signal 11 (SIGSEGV)".

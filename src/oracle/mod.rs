@@ -19,6 +19,7 @@ pub mod external_sat;
 pub mod highs;
 pub mod loops;
 pub mod microlp;
+mod process_tree;
 pub mod varisat;
 
 use crate::base::evidence::{Oracle, OracleKind};
