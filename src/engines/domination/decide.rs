@@ -2,8 +2,10 @@
 //! the search with the board's symmetries cut into subproblems that worker threads take in
 //! order. A subproblem that finds a placement cancels those after it but not those before,
 //! so the answer is the placement one thread searching in order would find, on every run.
-//! [`minimise`] finds the fewest by deciding at most k for k from the root's bound up.
+//! [`minimise`] finds the fewest by deciding at most k for k from the root's bound up, a
+//! local search looking for a placement of k before each decision.
 
+use super::local::LocalSearch;
 use super::search::{decide_alone, greedy, root_bound, Cover, Leaf};
 use super::split::split;
 use super::{Answer, Instance};
@@ -14,6 +16,11 @@ use std::sync::Mutex;
 /// How many subproblems a decision is cut into, at least: enough that the last ones keep
 /// every core busy to the end.
 const SUBPROBLEMS: usize = 64;
+
+/// Local search steps per free square before the first decision; before each later one,
+/// as many steps as the decisions so far took nodes, so that the local search never takes
+/// much more time than the exact search has.
+const FIRST_STEPS_PER_SQUARE: u64 = 10;
 
 /// What one subproblem found.
 struct Part {
@@ -94,7 +101,7 @@ pub(crate) fn decide(
 /// indices.
 pub(crate) fn minimise(instance: &Instance, limit: Option<usize>, control: &Control) -> Answer {
     let lower = root_bound(instance);
-    let greedy = greedy(instance);
+    let mut best = greedy(instance);
     let mut answer = Answer {
         best: None,
         proven: false,
@@ -102,10 +109,20 @@ pub(crate) fn minimise(instance: &Instance, limit: Option<usize>, control: &Cont
         nodes: 0,
         stopped: false,
     };
+    // Local search for domination alone: it keeps no pieces apart.
+    let mut local = (!instance.question.independent()).then(|| LocalSearch::new(instance, &best));
+    let mut steps = FIRST_STEPS_PER_SQUARE * instance.free_squares() as u64;
     if let Some(limit) = limit {
-        if greedy.len() <= limit {
-            answer.proven = greedy.len() <= lower;
-            answer.best = Some(greedy);
+        if let Some(local) = local
+            .as_mut()
+            .filter(|_| best.len() > limit && lower <= limit)
+        {
+            local.run(limit, steps, control);
+            best = local.best().to_vec();
+        }
+        if best.len() <= limit {
+            answer.proven = best.len() <= lower;
+            answer.best = Some(best);
         } else if lower > limit {
             answer.proven = true;
         } else {
@@ -126,22 +143,31 @@ pub(crate) fn minimise(instance: &Instance, limit: Option<usize>, control: &Cont
         }
         return answer;
     }
-    answer.best = Some(greedy);
     let mut pieces = lower;
-    while answer.best.as_ref().is_some_and(|b| b.len() > pieces) {
+    while best.len() > pieces {
+        if let Some(local) = local.as_mut() {
+            local.run(pieces, steps, control);
+            best = local.best().to_vec();
+            if best.len() <= pieces {
+                break;
+            }
+        }
         let (found, nodes, stopped) = decide(instance, pieces, control);
         answer.nodes += nodes;
+        steps = steps.max(answer.nodes);
         if stopped {
+            answer.best = Some(best);
             answer.stopped = true;
             return answer;
         }
-        if found.is_some() {
-            answer.best = found;
+        if let Some(found) = found {
+            best = found;
             break;
         }
         pieces += 1;
         answer.bound = pieces;
     }
+    answer.best = Some(best);
     answer.proven = true;
     answer
 }

@@ -6,6 +6,7 @@
 //! symmetries, so what is estimated is the tree one pass of the fewest-pieces search would
 //! visit: all of it when no placement exists.
 
+use super::random::SplitMix;
 use super::search::{Cover, Leaf};
 use super::Instance;
 use crate::base::Control;
@@ -98,19 +99,4 @@ fn probe(cover: &mut Cover, random: &mut SplitMix) -> (f64, bool) {
         cover.step(d, leaders[j]);
     }
     (nodes, false)
-}
-
-/// A small seeded generator (SplitMix64): probes are repeatable.
-struct SplitMix(u64);
-
-impl SplitMix {
-    /// A number below `n` (n > 0).
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        ((u128::from(z) * n as u128) >> 64) as usize
-    }
 }

@@ -15,6 +15,8 @@ mod count;
 mod decide;
 mod estimate;
 mod independent;
+mod local;
+mod random;
 mod search;
 mod split;
 mod symmetry;

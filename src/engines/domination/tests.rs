@@ -354,3 +354,28 @@ fn random_probes_estimate_the_nodes_of_a_refutation() {
     let most = Instance::new(&empty(4, 4), Piece::Queen, Question::Independent);
     assert!(estimate(&most, 4, 10, 1, &Control::unlimited()).is_none());
 }
+
+#[test]
+fn the_local_search_reaches_knight_domination_numbers_from_the_greedy_placement() {
+    // Published: 12 on 8 x 8, 16 on 10 x 10, 24 on 12 x 12; the greedy placement has more.
+    for (n, gamma) in [(8, 12), (10, 16), (12, 24)] {
+        let instance = Instance::new(&empty(n, n), Piece::Knight, Question::Dominate);
+        let start = search::greedy(&instance);
+        assert!(start.len() > gamma, "n = {n}: greedy {}", start.len());
+        let mut local = local::LocalSearch::new(&instance, &start);
+        assert_eq!(
+            local.run(gamma, 2_000_000, &Control::unlimited()),
+            gamma,
+            "n = {n}"
+        );
+        let best = local.best();
+        assert_eq!(best.len(), gamma);
+        let guarded: std::collections::BTreeSet<usize> = best
+            .iter()
+            .flat_map(|&p| instance.near.list(p).iter().map(|&v| v as usize))
+            .collect();
+        assert_eq!(guarded.len(), instance.free_squares(), "n = {n}");
+        // It stops at the target, and goes no further.
+        assert_eq!(local.run(gamma, 1_000, &Control::unlimited()), gamma);
+    }
+}
