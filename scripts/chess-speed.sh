@@ -64,9 +64,10 @@ for n in $(seq 4 13); do count_row queen dominate "$n" --unique; done
 for n in $(seq 4 13); do count_row queen dominate "$n"; done
 # The long rows: give a limit of 600 or more (scripts/chess-speed.sh 3600 for the counts).
 for n in 15 16; do puzzlec_row queen dominate "$n"; done
+for n in 15 16; do puzzlec_row queen independent-dominate "$n"; done
 for n in 13 14; do puzzlec_row knight dominate "$n"; done
 for n in 14 15; do count_row queen dominate "$n" --unique; done
-count_row queen dominate 14
+for n in 14 15; do count_row queen dominate "$n"; done
 if python3 -c 'import ortools' 2>/dev/null; then
   for n in 8 10 11; do cpsat_rows queen dominate "$n"; done
   cpsat_rows knight dominate 8
