@@ -18,8 +18,8 @@ use std::sync::Mutex;
 const SUBPROBLEMS: usize = 64;
 
 /// Local search steps per free square before the first decision; before each later one,
-/// as many steps as the decisions so far took nodes, so that the local search never takes
-/// much more time than the exact search has.
+/// as many steps as the decisions so far took nodes (a step costs about a node for
+/// knights, more for queens, whose squares have many guards).
 const FIRST_STEPS_PER_SQUARE: u64 = 10;
 
 /// What one subproblem found.
