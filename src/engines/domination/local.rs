@@ -247,20 +247,20 @@ impl<'a> LocalSearch<'a> {
 
     /// The weight of the squares the piece on `square` alone guards.
     fn loss(&self, square: usize) -> u64 {
-        self.near
-            .list(square)
-            .iter()
-            .filter(|&&v| self.guards[v as usize] == 1)
-            .map(|&v| self.weight[v as usize])
-            .sum()
+        self.weight_guarded(square, 1)
     }
 
     /// The weight of the unguarded squares a piece on `square` would guard.
     fn gain(&self, square: usize) -> u64 {
+        self.weight_guarded(square, 0)
+    }
+
+    /// The weight of the squares near `square` that `times` pieces guard.
+    fn weight_guarded(&self, square: usize, times: u32) -> u64 {
         self.near
             .list(square)
             .iter()
-            .filter(|&&v| self.guards[v as usize] == 0)
+            .filter(|&&v| self.guards[v as usize] == times)
             .map(|&v| self.weight[v as usize])
             .sum()
     }
