@@ -570,6 +570,7 @@ impl Model {
             shard: None,
             list,
             at_least,
+            at_most: None,
         };
         Ok((chosen, options, limits))
     }

@@ -801,13 +801,15 @@ impl fmt::Display for CountEvidence {
                 done,
                 subproblems,
                 nodes,
+                fewer_refuted,
                 stop,
             } => match stop {
                 None => write!(
                     f,
-                    "native {} search over every placement of {} (the optimum, proved first); {}, {}",
+                    "native {} search over every placement of {} ({}); {}, {}",
                     if *fewest { "domination" } else { "independence" },
                     plural(*pieces as u64, "piece"),
+                    first_step(*fewer_refuted, *pieces),
                     plural(*subproblems, "subproblem"),
                     plural(*nodes, "node")
                 ),
@@ -822,13 +824,19 @@ impl fmt::Display for CountEvidence {
                 fewest,
                 square_vars,
                 calls,
+                fewer_refuted,
                 stop,
             } => match stop {
                 None => write!(
                     f,
-                    "varisat enumeration with \"{} {pieces}\" pieces assumed and one blocking clause per solution over the {square_vars} square variables, until unsatisfiable ({})",
+                    "varisat enumeration with \"{} {pieces}\" pieces assumed and one blocking clause per solution over the {square_vars} square variables, until unsatisfiable ({}){}",
                     if *fewest { "at most" } else { "at least" },
-                    plural(*calls, "call")
+                    plural(*calls, "call"),
+                    if *fewer_refuted {
+                        format!("; {}", first_step(true, *pieces))
+                    } else {
+                        String::new()
+                    }
                 ),
                 Some(stop) => write!(f, "{}; enumeration not finished", stop.reason()),
             },
@@ -900,6 +908,21 @@ impl fmt::Display for CountEvidence {
                 },
             ),
         }
+    }
+}
+
+/// What a chess count did before counting: proved the optimum, or refuted one piece fewer
+/// than it counts (then a count that is not 0 proves `pieces` optimal).
+fn first_step(fewer_refuted: bool, pieces: usize) -> String {
+    if fewer_refuted && pieces == 0 {
+        "none can be fewer".to_string()
+    } else if fewer_refuted {
+        format!(
+            "{} refuted first",
+            plural(pieces.saturating_sub(1) as u64, "piece")
+        )
+    } else {
+        "the optimum, proved first".to_string()
     }
 }
 

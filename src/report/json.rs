@@ -288,9 +288,10 @@ fn class_counts(classes: impl Iterator<Item = (u64, u64)>) -> Vec<ClassCount> {
 
 /// The goal of a count, as recorded in its JSON.
 fn count_goal(options: &EnumerateOptions) -> String {
-    let what = match options.at_least {
-        Some(k) => format!("count at least {k}"),
-        None => "count optimal".to_string(),
+    let what = match (options.at_least, options.at_most) {
+        (Some(k), _) => format!("count at least {k}"),
+        (None, Some(k)) => format!("count at most {k}"),
+        (None, None) => "count optimal".to_string(),
     };
     if options.unique {
         format!("{what}, unique")

@@ -261,8 +261,111 @@ fn counts_agree_between_the_search_sat_enumeration_and_brute_force() {
                 chess.board.height,
                 chess.board.free
             );
+            if !chess.question.dominating() {
+                continue;
+            }
+            // At most the optimum: the same count, one fewer refuted first; at most one
+            // fewer than the optimum: none.
+            let fewer = value.checked_sub(1).map(|fewer| (fewer, 0));
+            for (at_most, expected) in std::iter::once((value, count)).chain(fewer) {
+                let options = EnumerateOptions {
+                    at_most: Some(at_most),
+                    ..options.clone()
+                };
+                let outcome = enumerate(&puzzle, backend, &options, &control, &mut |_| {}).unwrap();
+                assert!(outcome.complete);
+                assert_eq!(
+                    (outcome.value, outcome.count),
+                    (Some(at_most), expected),
+                    "{} at most {at_most} on {:?} {:?} {:?}",
+                    backend.name(),
+                    chess.piece,
+                    chess.question,
+                    chess.board.free
+                );
+            }
         }
     }
+}
+
+#[test]
+fn counts_of_at_most_k_pieces_refute_one_fewer_instead_of_finding_the_optimum() {
+    let model = "chess-queens-dominate-8.toml";
+    let run = puzzlec(
+        &models(),
+        &["solve", model, "--count", "--unique", "--at-most", "5"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "638\nclasses: 577 of size 8, 61 of size 4; 4860 solutions\n"
+    );
+    assert!(
+        run.stderr.starts_with(
+            "4860 solutions with at most 5, 638 up to the board's 8 symmetries by native in "
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains(
+            ": native domination search over every placement of 5 pieces (4 pieces refuted \
+             first); "
+        ),
+        "{}",
+        run.stderr
+    );
+    let run = puzzlec(&models(), &["solve", model, "--count", "--at-most", "4"]);
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (0, "0\n"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("(3 pieces refuted first)"),
+        "{}",
+        run.stderr
+    );
+    // Shards of it merge to the whole, and not with shards of the optimal count.
+    let tmp = tempfile::tempdir().unwrap();
+    let path = models().join(model);
+    let path = path.to_str().unwrap();
+    let mut parts = Vec::new();
+    for i in 1..=2 {
+        let shard = format!("{i}/2");
+        let args = [
+            "solve",
+            path,
+            "--count",
+            "--unique",
+            "--at-most",
+            "5",
+            "--json",
+            "--shard",
+            &shard,
+        ];
+        let run = puzzlec(tmp.path(), &args);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        assert_eq!(json["goal"], "count at most 5, unique");
+        assert_eq!(json["established"]["fewer_refuted"], true);
+        let part = tmp.path().join(format!("part-{i}.json"));
+        std::fs::write(&part, &run.stdout).unwrap();
+        parts.push(part.to_str().unwrap().to_string());
+    }
+    let merged = puzzlec(tmp.path(), &["merge", &parts[0], &parts[1]]);
+    assert_eq!(merged.code, 0, "{}", merged.stderr);
+    assert_eq!(merged.stdout, "4860\n638 up to symmetry\n");
+    let optimal = puzzlec(
+        tmp.path(),
+        &[
+            "solve", path, "--count", "--unique", "--json", "--shard", "2/2",
+        ],
+    );
+    std::fs::write(tmp.path().join("optimal-2.json"), &optimal.stdout).unwrap();
+    let mixed = puzzlec(tmp.path(), &["merge", &parts[0], "optimal-2.json"]);
+    assert_eq!(mixed.code, 2, "{}", mixed.stdout);
 }
 
 #[test]
@@ -420,14 +523,20 @@ fn at_most_is_refused_where_it_does_not_apply() {
             "error: --at-most does not apply: a dissection puzzle has no objective\n",
         ),
         (
+            &["solve", "queens-8.toml", "--at-most", "3", "--count"][..],
+            "error: --at-most does not apply: this queens puzzle asks for the most pieces \
+             (--at-least K asks whether K or more do)\n",
+        ),
+        (
             &[
                 "solve",
                 "chess-queens-dominate-8.toml",
                 "--at-most",
-                "5",
+                "6",
                 "--count",
             ][..],
-            "error: --at-most asks one question; it does not count or list solutions\n",
+            "error: counting solutions with at most 6 is not supported: 5 pieces already do, \
+             and only counts at or below the optimum are\n",
         ),
         (
             &["emit", "queens-8.toml", "--format", "opb", "--at-most", "3"][..],

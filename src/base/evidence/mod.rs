@@ -807,6 +807,10 @@ pub enum CountEvidence {
         subproblems: u64,
         /// Search nodes.
         nodes: u64,
+        /// Whether one piece fewer was refuted first (a count of at most `pieces`)
+        /// rather than the optimum proved first.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        fewer_refuted: bool,
         /// Why it stopped before finishing, if it did.
         stop: Option<Stop>,
     },
@@ -821,6 +825,10 @@ pub enum CountEvidence {
         square_vars: usize,
         /// Solver calls made.
         calls: u64,
+        /// Whether one piece fewer was refuted first (a count of at most `pieces`)
+        /// rather than the optimum proved first.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        fewer_refuted: bool,
         /// Why it stopped before finishing, if it did.
         stop: Option<Stop>,
     },

@@ -286,6 +286,8 @@ pub struct Solve {
     #[arg(long, value_name = "K")]
     pub at_least: Option<usize>,
     /// Decide "at most K" instead of minimising (a puzzle that asks for the fewest pieces).
+    /// With --count: count the solutions of at most K, refuting K - 1 first instead of
+    /// finding the optimum.
     #[arg(long, value_name = "K", conflicts_with = "at_least")]
     pub at_most: Option<usize>,
     #[command(flatten)]

@@ -86,10 +86,11 @@ pub fn run(
     } else {
         "solutions"
     };
-    let what = match (outcome.value, options.at_least) {
-        (Some(v), Some(_)) => format!("{noun} with at least {v}"),
-        (Some(v), None) => format!("optimal {noun} (value {v})"),
-        (None, _) => noun.to_string(),
+    let what = match (outcome.value, options.at_least, options.at_most) {
+        (Some(v), Some(_), _) => format!("{noun} with at least {v}"),
+        (Some(v), None, Some(_)) => format!("{noun} with at most {v}"),
+        (Some(v), None, None) => format!("optimal {noun} (value {v})"),
+        (None, _, _) => noun.to_string(),
     };
     let part = match outcome.shard {
         Some(shard) => format!(" in shard {shard} (a partial count)"),

@@ -47,6 +47,7 @@ pub fn run(args: &Solve, session: &Session) -> Result<u8, Failure> {
         // `--unique` alone lists the class representatives.
         list: args.all || (args.unique && !args.count),
         at_least: args.at_least,
+        at_most: args.at_most,
     };
     if args.solver.is_some() {
         return Err(Failure::Usage(
@@ -54,9 +55,8 @@ pub fn run(args: &Solve, session: &Session) -> Result<u8, Failure> {
         ));
     }
     if args.at_most.is_some() {
-        return Err(Failure::Usage(
-            "--at-most asks one question; it does not count or list solutions".into(),
-        ));
+        // Only a puzzle that asks for the fewest pieces counts at most K.
+        goal(&puzzle, None, args.at_most)?;
     }
     let backend = args.backend.map_or(Backend::Native, Backend::from);
     if backend == Backend::Sat {

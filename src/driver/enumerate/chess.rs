@@ -5,8 +5,8 @@
 use super::classes::Symmetries;
 use super::placements::sat_placements;
 use super::{
-    consistent_when_stopped, empty_outcome, optimum, verified, CountFamily, CountOutcome,
-    EnumerateOptions,
+    consistent_when_stopped, empty_outcome, optimum, refuted_at_most, verified, CountFamily,
+    CountOutcome, EnumerateOptions,
 };
 use crate::base::evidence::CountEvidence;
 use crate::base::shard::Shard;
@@ -28,24 +28,10 @@ impl CountFamily for Chess {
         on_solution: &mut dyn FnMut(&Solution),
         start: Instant,
     ) -> Result<CountOutcome, SolveError> {
-        let puzzle = &Puzzle::Chess(self.clone());
         let group = Symmetries::of(&self.board);
-        let fewest = self.sense().is_fewest();
-        let value = match (optimum(puzzle, backend, control)?, options.at_least) {
-            (Some(_), Some(k)) if fewest => {
-                return Err(SolveError::Usage(format!(
-                    "counting solutions with at least {k} is not supported: {} asks for the fewest pieces",
-                    self.question.name()
-                )))
-            }
-            (Some(optimum), Some(k)) if k < optimum => {
-                return Err(SolveError::Usage(format!(
-                    "counting solutions with at least {k} is not supported: the optimum is {optimum}, and only counts at or above it are"
-                )))
-            }
-            (Some(_), Some(k)) => k,
-            (Some(optimum), None) => optimum,
-            (None, _) => {
+        let target = match self.target(backend, options, control)? {
+            Some(target) => target,
+            None => {
                 return Ok(CountOutcome {
                     backend,
                     unique_count: options.unique.then_some(0),
@@ -59,16 +45,79 @@ impl CountFamily for Chess {
             }
         };
         let mut outcome = match backend {
-            Backend::Native => native(self, value, options, control, on_solution)?,
-            Backend::Sat => sat(self, value, &group, options, control, on_solution)?,
+            Backend::Native => native(self, target, options, control, on_solution)?,
+            Backend::Sat => sat(self, target, &group, options, control, on_solution)?,
             Backend::Milp => unreachable!("refused before"),
         };
         outcome.backend = backend;
-        outcome.value = Some(value);
+        outcome.value = Some(target.pieces);
         outcome.symmetries = group.len();
         outcome.shard = options.shard;
         outcome.elapsed = start.elapsed();
         Ok(consistent_when_stopped(outcome))
+    }
+}
+
+/// The number of pieces a count counts placements of, and how it is known to be right.
+#[derive(Copy, Clone)]
+struct Target {
+    pieces: usize,
+    /// One piece fewer was refuted (a count of at most `pieces`), rather than the optimum
+    /// proved.
+    fewer_refuted: bool,
+}
+
+impl Chess {
+    /// What to count: the optimum proved first, the `at_least` asked for above it, or the
+    /// `at_most` asked for with one fewer refuted first; `None` when a limit stopped it.
+    fn target(
+        &self,
+        backend: Backend,
+        options: &EnumerateOptions,
+        control: &Control,
+    ) -> Result<Option<Target>, SolveError> {
+        let puzzle = &Puzzle::Chess(self.clone());
+        let fewest = self.sense().is_fewest();
+        if let Some(k) = options.at_most.filter(|_| fewest) {
+            // The count at k is then every placement of at most k (and, when it is not 0,
+            // k is the optimum).
+            let refuted = match k.checked_sub(1) {
+                Some(fewer) => refuted_at_most(puzzle, backend, fewer, control)?,
+                None => Some(true),
+            };
+            return match refuted {
+                Some(true) => Ok(Some(Target {
+                    pieces: k,
+                    fewer_refuted: true,
+                })),
+                Some(false) => Err(SolveError::Usage(format!(
+                    "counting solutions with at most {k} is not supported: {} pieces already \
+                     do, and only counts at or below the optimum are",
+                    k - 1
+                ))),
+                None => Ok(None),
+            };
+        }
+        let pieces = match (optimum(puzzle, backend, control)?, options.at_least) {
+            (Some(_), Some(k)) if fewest => {
+                return Err(SolveError::Usage(format!(
+                    "counting solutions with at least {k} is not supported: {} asks for the fewest pieces",
+                    self.question.name()
+                )))
+            }
+            (Some(optimum), Some(k)) if k < optimum => {
+                return Err(SolveError::Usage(format!(
+                    "counting solutions with at least {k} is not supported: the optimum is {optimum}, and only counts at or above it are"
+                )))
+            }
+            (Some(_), Some(k)) => k,
+            (Some(optimum), None) => optimum,
+            (None, _) => return Ok(None),
+        };
+        Ok(Some(Target {
+            pieces,
+            fewer_refuted: false,
+        }))
     }
 }
 
@@ -82,17 +131,21 @@ fn placement(chess: &Chess, squares: &[usize]) -> ChessSolution {
     )
 }
 
-/// Counts (and lists) the placements of `value` pieces natively; the search classifies
+/// Counts (and lists) the placements of `target` pieces natively; the search classifies
 /// them itself.
 fn native(
     chess: &Chess,
-    value: usize,
+    target: Target,
     options: &EnumerateOptions,
     control: &Control,
     on_solution: &mut dyn FnMut(&Solution),
 ) -> Result<CountOutcome, SolveError> {
     let puzzle = Puzzle::Chess(chess.clone());
     let shard: Option<Shard> = options.shard;
+    let Target {
+        pieces: value,
+        fewer_refuted,
+    } = target;
     let mut wrong = None;
     let mut hand = |squares: &[usize]| {
         if wrong.is_some() {
@@ -125,6 +178,7 @@ fn native(
         done: found.subproblems.0,
         subproblems: found.subproblems.1,
         nodes: found.nodes,
+        fewer_refuted,
         stop: (!found.complete).then(|| control.stop()),
     };
     Ok(CountOutcome {
@@ -140,16 +194,20 @@ fn native(
     })
 }
 
-/// Counts (and lists) the placements of `value` pieces by SAT enumeration.
+/// Counts (and lists) the placements of `target` pieces by SAT enumeration.
 fn sat(
     chess: &Chess,
-    value: usize,
+    target: Target,
     group: &Symmetries,
     options: &EnumerateOptions,
     control: &Control,
     on_solution: &mut dyn FnMut(&Solution),
 ) -> Result<CountOutcome, SolveError> {
     let puzzle = &Puzzle::Chess(chess.clone());
+    let Target {
+        pieces: value,
+        fewer_refuted,
+    } = target;
     let found = sat_placements(
         puzzle,
         value,
@@ -179,6 +237,7 @@ fn sat(
             fewest: chess.sense().is_fewest(),
             square_vars: found.square_vars,
             calls: found.calls as u64,
+            fewer_refuted,
             stop: (!found.complete).then(|| control.stop()),
         })
     })

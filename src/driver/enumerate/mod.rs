@@ -45,6 +45,10 @@ pub struct EnumerateOptions {
     /// Count the solutions with at least this value instead of the optimal ones. It must
     /// not be below the optimum (the counters rely on no solution exceeding it).
     pub at_least: Option<usize>,
+    /// For a puzzle that asks for the fewest pieces: count the solutions with at most this
+    /// many, refuting one fewer first instead of finding the optimum (so that the search
+    /// for a first optimal solution, which can cost more than the count, is never run).
+    pub at_most: Option<usize>,
 }
 
 /// The answer of a count.
@@ -129,6 +133,29 @@ fn optimum(
         Status::Optimal => outcome.value,
         // No solution at all cannot happen for queens (the empty placement always is one).
         _ => None,
+    })
+}
+
+/// Whether no solution has at most `pieces` pieces, for a puzzle that asks for the
+/// fewest, decided by the same backend: `Some(true)` refuted, `Some(false)` a solution
+/// exists, `None` when a limit stopped it first.
+fn refuted_at_most(
+    puzzle: &Puzzle,
+    backend: Backend,
+    pieces: usize,
+    control: &Control,
+) -> Result<Option<bool>, SolveError> {
+    let prover = if backend == Backend::Sat {
+        Backend::Sat
+    } else {
+        Backend::Native
+    };
+    let goal = Goal::AtLeast(puzzle.sense().score(pieces));
+    let outcome = crate::driver::solve(puzzle, prover, goal, control)?;
+    Ok(match outcome.status {
+        Status::Unsatisfiable => Some(true),
+        Status::Satisfiable | Status::Optimal | Status::Feasible => Some(false),
+        Status::Unknown => None,
     })
 }
 
