@@ -58,11 +58,15 @@ fn descendants(root: u32) -> Vec<u32> {
     found
 }
 
-/// The parent's pid in the text of `/proc/PID/stat`: the second field after the command
-/// name, which is in parentheses and may itself hold spaces and parentheses.
+/// The parent's pid in the text of `/proc/PID/stat`: the second field after the name.
 fn parent_in_stat(stat: &str) -> Option<u32> {
-    let (_, after_name) = stat.rsplit_once(')')?;
-    after_name.split_whitespace().nth(1)?.parse().ok()
+    after_name(stat)?.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// The fields of `/proc/PID/stat` after the command name, which is in parentheses and may
+/// itself hold spaces and parentheses: the state first.
+fn after_name(stat: &str) -> Option<&str> {
+    Some(stat.rsplit_once(')')?.1)
 }
 
 #[cfg(test)]
@@ -107,9 +111,7 @@ mod tests {
         };
         let alive = |pid: u32| {
             std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-                !stat
-                    .rsplit_once(')')
-                    .is_some_and(|(_, s)| s.trim_start().starts_with('Z'))
+                !after_name(&stat).is_some_and(|s| s.trim_start().starts_with('Z'))
             })
         };
         assert!(alive(grandchild));

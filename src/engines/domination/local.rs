@@ -50,7 +50,7 @@ pub(crate) struct LocalSearch<'a> {
     best: Vec<usize>,
 }
 
-/// Not in a list.
+/// Not in a list (an index into `pieces` or `unguarded`).
 const ABSENT: usize = usize::MAX;
 
 impl<'a> LocalSearch<'a> {
@@ -89,79 +89,66 @@ impl<'a> LocalSearch<'a> {
     /// guards every square, or until `control` stops it; returns the best placement's size.
     pub(crate) fn run(&mut self, target: usize, steps: u64, control: &Control) -> usize {
         let end = self.steps + steps;
-        let mut last_put = ABSENT;
+        let mut last_put = None;
         while self.steps < end && self.best.len() > target {
             self.steps += 1;
             if self.steps.is_multiple_of(POLL_INTERVAL) && control.should_stop() {
                 break;
             }
             if self.unguarded.is_empty() {
-                if self.pieces.len() < self.best.len() {
-                    self.best.clone_from(&self.pieces);
-                }
+                self.keep_if_best();
                 if self.pieces.len() <= target {
                     break;
                 }
                 // One piece fewer, and repair.
-                let drop = self.least_loss(ABSENT);
-                self.take(drop);
+                if let Some(drop) = self.least_loss(None) {
+                    self.take(drop);
+                }
                 continue;
             }
             let taken = self.least_loss(last_put);
-            if taken != ABSENT {
+            if let Some(taken) = taken {
                 self.take(taken);
             }
             let square = self.unguarded[self.random.below(self.unguarded.len())];
             let put = self.best_guard(square, taken);
             self.put(put);
-            last_put = put;
+            last_put = Some(put);
             self.weigh_unguarded();
         }
-        if self.unguarded.is_empty() && self.pieces.len() < self.best.len() {
-            self.best.clone_from(&self.pieces);
-        }
+        self.keep_if_best();
         debug_assert!(self.guards_all(&self.best));
         self.best.len()
     }
 
-    /// The piece with the least loss, the one that changed longest ago among equals, other
-    /// than `spare`; `ABSENT` when there is none.
-    fn least_loss(&self, spare: usize) -> usize {
-        let mut chosen = ABSENT;
-        for &piece in &self.pieces {
-            if piece == spare {
-                continue;
-            }
-            if chosen == ABSENT
-                || (self.score[piece], self.age[piece]) < (self.score[chosen], self.age[chosen])
-            {
-                chosen = piece;
-            }
+    /// Keeps the placement as the best when it guards every square with fewer pieces.
+    fn keep_if_best(&mut self) {
+        if self.unguarded.is_empty() && self.pieces.len() < self.best.len() {
+            self.best.clone_from(&self.pieces);
         }
-        chosen
+    }
+
+    /// The piece with the least loss, the one that changed longest ago among equals, other
+    /// than `spare`; `None` when there is none.
+    fn least_loss(&self, spare: Option<usize>) -> Option<usize> {
+        self.pieces
+            .iter()
+            .copied()
+            .filter(|&piece| Some(piece) != spare)
+            .min_by_key(|&piece| (self.score[piece], self.age[piece]))
     }
 
     /// The guard of `square` with the most gain, the one that changed longest ago among
     /// equals, other than `spare` unless it is the only one.
-    fn best_guard(&self, square: usize, spare: usize) -> usize {
-        let mut chosen = ABSENT;
-        for &guard in self.near.list(square) {
-            let guard = guard as usize;
-            if guard == spare {
-                continue;
-            }
-            let better = chosen == ABSENT
-                || self.score[guard] > self.score[chosen]
-                || (self.score[guard] == self.score[chosen] && self.age[guard] < self.age[chosen]);
-            if better {
-                chosen = guard;
-            }
-        }
-        if chosen == ABSENT {
-            spare
-        } else {
-            chosen
-        }
+    fn best_guard(&self, square: usize, spare: Option<usize>) -> usize {
+        self.near
+            .list(square)
+            .iter()
+            .map(|&guard| guard as usize)
+            .filter(|&guard| Some(guard) != spare)
+            .min_by_key(|&guard| (std::cmp::Reverse(self.score[guard]), self.age[guard]))
+            .or(spare)
+            .expect("a square is its own guard")
     }
 
     /// Puts a piece on `square` (not holding one).
@@ -183,7 +170,7 @@ impl<'a> LocalSearch<'a> {
                     }
                 }
                 2 => {
-                    let other = self.sole_guard(v, square);
+                    let other = self.sole_guard(v, Some(square));
                     self.score[other] -= self.weight[v];
                 }
                 _ => {}
@@ -216,7 +203,7 @@ impl<'a> LocalSearch<'a> {
                     }
                 }
                 1 => {
-                    let other = self.sole_guard(v, ABSENT);
+                    let other = self.sole_guard(v, None);
                     self.score[other] += self.weight[v];
                 }
                 _ => {}
@@ -236,12 +223,12 @@ impl<'a> LocalSearch<'a> {
     }
 
     /// The piece guarding `square` other than `besides`.
-    fn sole_guard(&self, square: usize, besides: usize) -> usize {
+    fn sole_guard(&self, square: usize, besides: Option<usize>) -> usize {
         self.near
             .list(square)
             .iter()
             .map(|&g| g as usize)
-            .find(|&g| g != besides && self.placed[g])
+            .find(|&g| Some(g) != besides && self.placed[g])
             .expect("a guarded square has a piece among its guards")
     }
 
