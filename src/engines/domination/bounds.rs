@@ -101,7 +101,8 @@ const UNIT: u32 = 1 << 20;
 /// dual: no load above 1) and are then raised, square by square in the order `order`
 /// (fewest guards first), by the least slack of their guards (dual ascent), which on the
 /// queen's graph closes most of the gap to the linear program. Weights are whole
-/// multiples of 1 / [`UNIT`], so the sums are exact.
+/// multiples of 1 / [`UNIT`], so the sums are exact. `gain` is as [`gains`] leaves it: 0
+/// for every square that is not allowed.
 pub(crate) fn fractional(
     near: &Neighbourhoods,
     order: impl Iterator<Item = usize>,
@@ -113,8 +114,9 @@ pub(crate) fn fractional(
     let Scratch {
         weight, load, top, ..
     } = scratch;
-    // Every weight starts at one over the largest gain: no load is above 1.
-    let most = bitset::ones(allowed).map(|c| gain[c]).max().unwrap_or(0);
+    // Every weight starts at one over the largest gain: no load is above 1. (A square
+    // that is not allowed has no gain.)
+    let most = gain.iter().copied().max().unwrap_or(0);
     if most == 0 {
         return usize::MAX;
     }
@@ -124,16 +126,18 @@ pub(crate) fn fractional(
     weight.clear();
     for u in order {
         let mut w = start;
-        // A guard with a gain is allowed (it guards `u`, which is unguarded).
+        // A guard with a gain is allowed (it guards `u`, which is unguarded), and only
+        // such guards ever have a load (at least `start`): the fullest guard of `u` is
+        // the fullest of all its squares, and none has a load when none may guard it.
         let fullest = near
             .list(u)
             .iter()
-            .filter(|&&c| gain[c as usize] > 0)
             .map(|&c| load[c as usize])
-            .max();
-        let Some(fullest) = fullest else {
+            .max()
+            .unwrap_or(0);
+        if fullest == 0 {
             return usize::MAX;
-        };
+        }
         let slack = UNIT.saturating_sub(fullest);
         if slack > 0 {
             w += slack;
