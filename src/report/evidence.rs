@@ -4,8 +4,8 @@
 
 use crate::base::evidence::{
     BoundFinder, Ceiling, CheckedFile, ChessAnswer, CountEvidence, DissectionSearch,
-    DollStoppedAnswer, Evidence, FileConstraint, MemberReached, MilpQuestion, Oracle, OracleKind,
-    PackingBound, PackingFrom, PackingSearch, SplitBound, TilingCounter,
+    DollStoppedAnswer, Evidence, FewerRefuted, FileConstraint, MemberReached, MilpQuestion, Oracle,
+    OracleKind, PackingBound, PackingFrom, PackingSearch, SplitBound, TilingCounter,
 };
 use crate::base::plural;
 use std::fmt;
@@ -832,10 +832,10 @@ impl fmt::Display for CountEvidence {
                     "varisat enumeration with \"{} {pieces}\" pieces assumed and one blocking clause per solution over the {square_vars} square variables, until unsatisfiable ({}){}",
                     if *fewest { "at most" } else { "at least" },
                     plural(*calls, "call"),
-                    if *fewer_refuted {
-                        format!("; {}", first_step(true, *pieces))
-                    } else {
+                    if fewer_refuted.is_none() {
                         String::new()
+                    } else {
+                        format!("; {}", first_step(*fewer_refuted, *pieces))
                     }
                 ),
                 Some(stop) => write!(f, "{}; enumeration not finished", stop.reason()),
@@ -912,17 +912,15 @@ impl fmt::Display for CountEvidence {
 }
 
 /// What a chess count did before counting: proved the optimum, or refuted one piece fewer
-/// than it counts (then a count that is not 0 proves `pieces` optimal).
-fn first_step(fewer_refuted: bool, pieces: usize) -> String {
-    if fewer_refuted && pieces == 0 {
-        "none can be fewer".to_string()
-    } else if fewer_refuted {
-        format!(
-            "{} refuted first",
-            plural(pieces.saturating_sub(1) as u64, "piece")
-        )
-    } else {
-        "the optimum, proved first".to_string()
+/// than it counts (then a count that is not 0 proves `pieces` optimal), in whole or in the
+/// shard's part.
+fn first_step(fewer_refuted: FewerRefuted, pieces: usize) -> String {
+    let fewer = plural(pieces.saturating_sub(1) as u64, "piece");
+    match fewer_refuted {
+        FewerRefuted::None => "the optimum, proved first".to_string(),
+        _ if pieces == 0 => "none can be fewer".to_string(),
+        FewerRefuted::Whole => format!("{fewer} refuted first"),
+        FewerRefuted::ShardPart => format!("this shard's part of {fewer} refuted first"),
     }
 }
 

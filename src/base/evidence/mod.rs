@@ -749,6 +749,27 @@ pub enum PackingFrom {
     },
 }
 
+/// What a chess count of at most k pieces refuted with k - 1 before it counted k.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FewerRefuted {
+    /// Nothing: the optimum was proved first (a count of the optimal placements).
+    #[default]
+    None,
+    /// The whole question "at most k - 1?".
+    Whole,
+    /// This shard's part of the placements of k - 1 (none there): the shards of one split
+    /// together refute k - 1, so their merged count is the count of at most k.
+    ShardPart,
+}
+
+impl FewerRefuted {
+    /// Whether nothing was refuted first.
+    pub fn is_none(&self) -> bool {
+        *self == FewerRefuted::None
+    }
+}
+
 /// How a count (`solve --count`, `--all`, `--unique`) was established.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "how", rename_all = "snake_case")]
@@ -807,10 +828,10 @@ pub enum CountEvidence {
         subproblems: u64,
         /// Search nodes.
         nodes: u64,
-        /// Whether one piece fewer was refuted first (a count of at most `pieces`)
-        /// rather than the optimum proved first.
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        fewer_refuted: bool,
+        /// What was refuted first with one piece fewer (a count of at most `pieces`),
+        /// when not the optimum proved first.
+        #[serde(default, skip_serializing_if = "FewerRefuted::is_none")]
+        fewer_refuted: FewerRefuted,
         /// Why it stopped before finishing, if it did.
         stop: Option<Stop>,
     },
@@ -825,10 +846,10 @@ pub enum CountEvidence {
         square_vars: usize,
         /// Solver calls made.
         calls: u64,
-        /// Whether one piece fewer was refuted first (a count of at most `pieces`)
-        /// rather than the optimum proved first.
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        fewer_refuted: bool,
+        /// What was refuted first with one piece fewer (a count of at most `pieces`),
+        /// when not the optimum proved first.
+        #[serde(default, skip_serializing_if = "FewerRefuted::is_none")]
+        fewer_refuted: FewerRefuted,
         /// Why it stopped before finishing, if it did.
         stop: Option<Stop>,
     },

@@ -8,7 +8,7 @@ use super::{
     consistent_when_stopped, empty_outcome, optimum, refuted_at_most, verified, CountFamily,
     CountOutcome, EnumerateOptions,
 };
-use crate::base::evidence::CountEvidence;
+use crate::base::evidence::{CountEvidence, FewerRefuted};
 use crate::base::shard::Shard;
 use crate::base::Control;
 use crate::driver::native::chess_instance;
@@ -62,9 +62,9 @@ impl CountFamily for Chess {
 #[derive(Copy, Clone)]
 struct Target {
     pieces: usize,
-    /// One piece fewer was refuted (a count of at most `pieces`), rather than the optimum
-    /// proved.
-    fewer_refuted: bool,
+    /// What was refuted with one piece fewer (a count of at most `pieces`), when not the
+    /// optimum proved.
+    fewer_refuted: FewerRefuted,
 }
 
 impl Chess {
@@ -80,15 +80,24 @@ impl Chess {
         let fewest = self.sense().is_fewest();
         if let Some(k) = options.at_most.filter(|_| fewest) {
             // The count at k is then every placement of at most k (and, when it is not 0,
-            // k is the optimum).
-            let refuted = match k.checked_sub(1) {
-                Some(fewer) => refuted_at_most(puzzle, backend, fewer, control)?,
-                None => Some(true),
+            // k is the optimum). A shard refutes only its part of k - 1, so that the
+            // shards share that refutation as they share the count: the merged count
+            // stands on every part.
+            let (refuted, how) = match (k.checked_sub(1), options.shard) {
+                (None, _) => (Some(true), FewerRefuted::Whole),
+                (Some(fewer), Some(_)) if backend == Backend::Native => (
+                    self.shard_part_refuted(fewer, options, control),
+                    FewerRefuted::ShardPart,
+                ),
+                (Some(fewer), _) => (
+                    refuted_at_most(puzzle, backend, fewer, control)?,
+                    FewerRefuted::Whole,
+                ),
             };
             return match refuted {
                 Some(true) => Ok(Some(Target {
                     pieces: k,
-                    fewer_refuted: true,
+                    fewer_refuted: how,
                 })),
                 Some(false) => Err(SolveError::Usage(format!(
                     "counting solutions with at most {k} is not supported: {} pieces already \
@@ -116,8 +125,27 @@ impl Chess {
         };
         Ok(Some(Target {
             pieces,
-            fewer_refuted: false,
+            fewer_refuted: FewerRefuted::None,
         }))
+    }
+
+    /// Whether the native count finds no placement of `pieces` in this shard's part of
+    /// the search; `None` when a limit stopped it first.
+    fn shard_part_refuted(
+        &self,
+        pieces: usize,
+        options: &EnumerateOptions,
+        control: &Control,
+    ) -> Option<bool> {
+        let found = domination::count(
+            &chess_instance(self),
+            pieces,
+            options.shard,
+            options.unique,
+            control,
+            None,
+        );
+        found.complete.then_some(found.count == 0)
     }
 }
 
