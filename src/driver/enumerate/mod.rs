@@ -115,20 +115,23 @@ pub trait CountFamily: Family {
     ) -> Result<CountOutcome, SolveError>;
 }
 
+/// The backend that settles what a count with `backend` stands on: counts are a native or
+/// SAT job, and MILP is refused later, so any proof will do for it.
+fn prover(backend: Backend) -> Backend {
+    if backend == Backend::Sat {
+        Backend::Sat
+    } else {
+        Backend::Native
+    }
+}
+
 /// The optimum, proved by the same backend; `None` when a limit stopped it first.
 fn optimum(
     puzzle: &Puzzle,
     backend: Backend,
     control: &Control,
 ) -> Result<Option<usize>, SolveError> {
-    // Counts are a native or SAT job; MILP is refused later, so any proof of the optimum
-    // will do for it.
-    let prover = if backend == Backend::Sat {
-        Backend::Sat
-    } else {
-        Backend::Native
-    };
-    let outcome = crate::driver::solve(puzzle, prover, Goal::Maximise, control)?;
+    let outcome = crate::driver::solve(puzzle, prover(backend), Goal::Maximise, control)?;
     Ok(match outcome.status {
         Status::Optimal => outcome.value,
         // No solution at all cannot happen for queens (the empty placement always is one).
@@ -145,13 +148,8 @@ fn refuted_at_most(
     pieces: usize,
     control: &Control,
 ) -> Result<Option<bool>, SolveError> {
-    let prover = if backend == Backend::Sat {
-        Backend::Sat
-    } else {
-        Backend::Native
-    };
     let goal = Goal::AtLeast(puzzle.sense().score(pieces));
-    let outcome = crate::driver::solve(puzzle, prover, goal, control)?;
+    let outcome = crate::driver::solve(puzzle, prover(backend), goal, control)?;
     Ok(match outcome.status {
         Status::Unsatisfiable => Some(true),
         Status::Satisfiable | Status::Optimal | Status::Feasible => Some(false),
