@@ -262,6 +262,21 @@ fn counts_agree_between_the_search_sat_enumeration_and_brute_force() {
                 chess.board.free
             );
             if !chess.question.dominating() {
+                // Only the fewest are counted at most K; the most are refused, not counted
+                // as if the flag were absent.
+                let options = EnumerateOptions {
+                    at_most: Some(value),
+                    ..options.clone()
+                };
+                let refused = enumerate(&puzzle, backend, &options, &control, &mut |_| {});
+                assert_eq!(
+                    refused.map(|o| o.count).map_err(|e| e.to_string()),
+                    Err(format!(
+                        "counting solutions with at most {value} is not supported: {} asks \
+                         for the most pieces",
+                        chess.question.name()
+                    ))
+                );
                 continue;
             }
             // At most the optimum: the same count, one fewer refuted first; at most one
@@ -374,7 +389,16 @@ fn counts_of_at_most_k_pieces_refute_one_fewer_instead_of_finding_the_optimum() 
     );
     std::fs::write(tmp.path().join("optimal-2.json"), &optimal.stdout).unwrap();
     let mixed = puzzlec(tmp.path(), &["merge", &parts[0], "optimal-2.json"]);
-    assert_eq!(mixed.code, 2, "{}", mixed.stdout);
+    assert_eq!(
+        (mixed.code, mixed.stderr.as_str()),
+        (
+            2,
+            "error: optimal-2.json:1: a shard of a different goal (count optimal, unique, \
+             value 5) than the first file (count at most 5, unique, value 5)\n"
+        ),
+        "{}",
+        mixed.stdout
+    );
 }
 
 #[test]

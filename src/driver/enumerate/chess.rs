@@ -78,7 +78,13 @@ impl Chess {
     ) -> Result<Option<Target>, SolveError> {
         let puzzle = &Puzzle::Chess(self.clone());
         let fewest = self.sense().is_fewest();
-        if let Some(k) = options.at_most.filter(|_| fewest) {
+        if let (Some(k), false) = (options.at_most, fewest) {
+            return Err(SolveError::Usage(format!(
+                "counting solutions with at most {k} is not supported: {} asks for the most pieces",
+                self.question.name()
+            )));
+        }
+        if let Some(k) = options.at_most {
             // The count at k is then every placement of at most k (and, when it is not 0,
             // k is the optimum). A shard refutes only its part of k - 1, so that the
             // shards share that refutation as they share the count: the merged count
