@@ -115,8 +115,10 @@ impl<'a> OutcomeRow<'a> {
 #[derive(Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum GoalJson {
-    /// `{"maximise": true}`
+    /// `{"maximise": true}`: the most a puzzle allows (queens, packing).
     Maximise(bool),
+    /// `{"minimise": true}`: the fewest a puzzle allows (chess domination).
+    Minimise(bool),
     /// `{"at_least": K}`
     AtLeast(usize),
     /// `{"at_most": K}`: for a puzzle that asks for the fewest, "at most K?" in its value
@@ -133,7 +135,10 @@ impl GoalJson {
     pub fn of(puzzle: &Puzzle, goal: Goal) -> GoalJson {
         match goal {
             Goal::Maximise if !puzzle.has_objective() => GoalJson::Solve(true),
-            Goal::Maximise => GoalJson::Maximise(true),
+            Goal::Maximise => match puzzle.sense() {
+                Sense::Fewest { .. } => GoalJson::Minimise(true),
+                Sense::Most => GoalJson::Maximise(true),
+            },
             Goal::AtLeast(k) => match puzzle.sense() {
                 sense @ Sense::Fewest { .. } => GoalJson::AtMost(sense.value(k)),
                 Sense::Most => GoalJson::AtLeast(k),

@@ -180,6 +180,8 @@ fn solve_json_matches_the_documented_schema() {
             &["solve", "queens-8.toml", "--json", "--backend", "native"],
             &["solve", "queens-8.toml", "--json", "--at-least", "8"],
             &["solve", "queens-8.toml", "--json", "--at-least", "9"],
+            // The fewest pieces: the goal minimises.
+            &["solve", "chess-queens-dominate-8.toml", "--json"],
             // A refuted decision of the fewest: no solution (chess solutions are not listed).
             &[
                 "solve",
@@ -219,6 +221,9 @@ fn solve_json_says_what_was_asked_and_no_placeholders() {
     }
     let value = json(&["solve", "cross-13x19.toml", "--json", "--time-limit", "0.3"]);
     assert_eq!(value["goal"], serde_json::json!({"maximise": true}));
+    let value = json(&["solve", "chess-queens-dominate-8.toml", "--json"]);
+    assert_eq!(value["goal"], serde_json::json!({"minimise": true}));
+    assert_eq!(value["value"], 5);
     let stopped = json(&[
         "solve",
         "cross-13x19.toml",
