@@ -197,7 +197,7 @@ fn from_sorted(lits: Vec<Lit>, coefs: &[i128], degree: i128) -> Result<PbConstra
 /// Packs positive-coefficient terms (falling order) and a degree into a constraint, in
 /// vectors allocated once at their exact size (growing them by reallocation was a tenth of
 /// the checker's time).
-fn pack(pairs: &[(i128, Lit)], degree: i128) -> Result<PbConstraint, Overflow> {
+pub(super) fn pack(pairs: &[(i128, Lit)], degree: i128) -> Result<PbConstraint, Overflow> {
     let all_one = pairs.iter().all(|&(a, _)| a == 1);
     let sum: i128 = pairs.iter().map(|&(a, _)| a).sum();
     let coefs = if all_one {

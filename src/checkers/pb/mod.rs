@@ -44,8 +44,10 @@
 //! derivable, and solutions are checked against the whole formula regardless.
 
 mod constraint;
+mod pol;
 mod propagate;
 mod redundance;
+mod sum;
 
 use std::io::BufRead;
 use std::path::Path;
@@ -61,6 +63,7 @@ use crate::formats::veripb::{
 use constraint::{Normalizer, Overflow, PbConstraint};
 use propagate::{Database, Unfinished};
 use redundance::Witness;
+use sum::Sum;
 
 /// Why a formula or proof was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -295,6 +298,8 @@ struct Subproof {
 struct Checker {
     db: Database,
     normalizer: Normalizer,
+    /// The running sum of `pol` steps, kept for its buffers.
+    sum: Sum,
     /// The formula's constraints in normal form, for solutions.
     originals: Vec<PbConstraint>,
     objective: Option<Objective>,
@@ -631,31 +636,13 @@ impl Checker {
     }
 
     fn pol(&mut self, items: &[PolItem]) -> Result<PbConstraint, Refusal> {
-        let mut stack: Vec<PbConstraint> = Vec::new();
-        let pop = |stack: &mut Vec<PbConstraint>| {
-            stack.pop().ok_or_else(|| Refusal::from("stack underflow"))
-        };
-        for item in items {
-            let next = match *item {
-                PolItem::Id(id) => self.constraint(id)?.clone(),
-                PolItem::Axiom(lit) => PbConstraint::axiom(lit),
-                PolItem::Add => {
-                    let b = pop(&mut stack)?;
-                    let a = pop(&mut stack)?;
-                    self.normalizer.add(&a, &b)?
-                }
-                PolItem::Multiply(k) => pop(&mut stack)?.multiply(k)?,
-                PolItem::Divide(k) => pop(&mut stack)?.divide(k)?,
-                PolItem::Saturate => pop(&mut stack)?.saturate()?,
-                PolItem::Weaken(var) => pop(&mut stack)?.weaken(var)?,
-                PolItem::Decrement(k) => pop(&mut stack)?.decrement(k)?,
-            };
-            stack.push(next);
-        }
-        match (stack.pop(), stack.is_empty()) {
-            (Some(c), true) => Ok(c),
-            _ => Err("the stack must end with one constraint".into()),
-        }
+        // Taken out for the evaluation, which reads the database as it writes them.
+        let mut normalizer = std::mem::take(&mut self.normalizer);
+        let mut sum = std::mem::take(&mut self.sum);
+        let derived = pol::evaluate(items, |id| self.constraint(id), &mut normalizer, &mut sum);
+        self.normalizer = normalizer;
+        self.sum = sum;
+        derived
     }
 
     /// Checks a logged solution; its objective value (0 without an objective).

@@ -2,6 +2,7 @@
 //! OPB's): lines cut into tokens, and tokens turned into typed values (integers with
 //! overflow checks, literals by name).
 
+use std::borrow::Cow;
 use std::io::BufRead;
 
 use super::{error, Constraint, Lit, PbSyntaxError, Relation, VarNames};
@@ -108,7 +109,9 @@ pub(in crate::formats) enum Token {
     Relation(Relation),
     Integer(i64),
     Literal(Lit),
-    Word(String),
+    /// A word that is not a literal: a rule, an operator, a keyword (borrowed, so that the
+    /// millions of `+` of a proof's `pol` steps allocate nothing), or anything else.
+    Word(Cow<'static, str>),
 }
 
 fn parse_integer(text: &[u8]) -> Option<Result<i64, ()>> {
@@ -148,33 +151,58 @@ pub(in crate::formats) struct Reader<R> {
     pub(in crate::formats) peeked: Option<Token>,
 }
 
-/// Words that are keywords, not variable names, where both could stand (those of OPB
+/// A word that is a keyword, not a variable name, where both could stand (those of OPB
 /// files and of the proofs that read their constraints with these tokens).
-const KEYWORDS: &[&str] = &[
-    "pol",
-    "rup",
-    "pbc",
-    "red",
-    "qed",
-    "sol",
-    "soli",
-    "del",
-    "output",
-    "conclusion",
-    "end",
-    "min",
-    "subproof",
-    "id",
-    "range",
-    "spec",
-    "NONE",
-    "SAT",
-    "UNSAT",
-    "BOUNDS",
-    "INF",
-    "pseudo-Boolean",
-    "proof",
-];
+fn keyword(text: &[u8]) -> Option<&'static str> {
+    Some(match text {
+        b"pol" => "pol",
+        b"rup" => "rup",
+        b"pbc" => "pbc",
+        b"red" => "red",
+        b"qed" => "qed",
+        b"sol" => "sol",
+        b"soli" => "soli",
+        b"del" => "del",
+        b"output" => "output",
+        b"conclusion" => "conclusion",
+        b"end" => "end",
+        b"min" => "min",
+        b"subproof" => "subproof",
+        b"id" => "id",
+        b"range" => "range",
+        b"spec" => "spec",
+        b"NONE" => "NONE",
+        b"SAT" => "SAT",
+        b"UNSAT" => "UNSAT",
+        b"BOUNDS" => "BOUNDS",
+        b"INF" => "INF",
+        b"pseudo-Boolean" => "pseudo-Boolean",
+        b"proof" => "proof",
+        _ => return None,
+    })
+}
+
+/// A word as a token: the keywords and the operators of proofs without an allocation.
+fn word(text: &[u8]) -> Cow<'static, str> {
+    let operator = || {
+        Some(match text {
+            b"+" => "+",
+            b"*" => "*",
+            b"d" => "d",
+            b"s" => "s",
+            b"w" => "w",
+            b"-" => "-",
+            b"~" => "~",
+            b"->" => "->",
+            b"f" => "f",
+            _ => return None,
+        })
+    };
+    match keyword(text).or_else(operator) {
+        Some(known) => Cow::Borrowed(known),
+        None => Cow::Owned(String::from_utf8_lossy(text).into_owned()),
+    }
+}
 
 impl<R: BufRead> Reader<R> {
     pub(in crate::formats) fn line(&self) -> usize {
@@ -215,11 +243,12 @@ impl<R: BufRead> Reader<R> {
                         Some(rest) => (true, rest),
                         None => (false, text),
                     };
-                    let name = std::str::from_utf8(name).unwrap_or("");
-                    if is_name(name.as_bytes()) && (negated || !KEYWORDS.contains(&name)) {
+                    if is_name(name) && (negated || keyword(name).is_none()) {
+                        // A name is ASCII (`is_name`).
+                        let name = std::str::from_utf8(name).unwrap_or("");
                         Token::Literal(Lit::new(self.names.intern(name), negated))
                     } else {
-                        Token::Word(String::from_utf8_lossy(text).into_owned())
+                        Token::Word(word(text))
                     }
                 }
             },
@@ -255,7 +284,7 @@ impl<R: BufRead> Reader<R> {
     }
 
     pub(in crate::formats) fn expect_word(&mut self, word: &str) -> Result<(), PbSyntaxError> {
-        self.expect(Token::Word(word.to_string()), &format!("`{word}`"))
+        self.expect(Token::Word(word.to_string().into()), &format!("`{word}`"))
     }
 
     /// `coef lit ... RELATION rhs`, up to and with the relation's right-hand side.

@@ -61,10 +61,10 @@ impl<R: BufRead> ProofReader<R> {
         let line = r.line();
         let word = match first {
             Token::Word(word) => word,
-            Token::Literal(lit) => r.names.name(lit.var()).to_string(),
+            Token::Literal(lit) => r.names.name(lit.var()).to_string().into(),
             other => return r.fail(format!("expected a rule, found {}", describe(&other))),
         };
-        let step = match word.as_str() {
+        let step = match word.as_ref() {
             "f" => match r.expect_next("a constraint count")? {
                 Token::Integer(n) if n >= 0 => Step::Formula(n as u64),
                 other => {
@@ -259,10 +259,10 @@ impl<R: BufRead> ProofReader<R> {
                     return r.fail(format!("unexpected {} in `pol`", describe(&other)));
                 }
             };
-            let item = match (op.as_str(), pending.take()) {
+            let item = match (op.as_ref(), pending.take()) {
                 ("*" | "d" | "-", Some(Token::Integer(n))) => {
                     let n = r.positive(n, &format!("the operand of `{op}`"))?;
-                    match op.as_str() {
+                    match op.as_ref() {
                         "*" => PolItem::Multiply(n),
                         "d" => PolItem::Divide(n),
                         _ => PolItem::Decrement(n),
@@ -279,7 +279,7 @@ impl<R: BufRead> ProofReader<R> {
                         items.push(operand(r, previous)?);
                         depth += 1;
                     }
-                    let (item, needs) = match op.as_str() {
+                    let (item, needs) = match op.as_ref() {
                         "+" => (PolItem::Add, 2),
                         "s" => (PolItem::Saturate, 1),
                         _ => {
@@ -397,7 +397,7 @@ impl<R: BufRead> ProofReader<R> {
                 )),
             }
         };
-        Ok(match kind.as_str() {
+        Ok(match kind.as_ref() {
             "NONE" => Conclusion::None,
             "SAT" => Conclusion::Sat(solution(r)?),
             "UNSAT" => Conclusion::Unsat(hint_id(r)?),
