@@ -5,6 +5,7 @@
 //! coefficient the slack covers). Arithmetic runs in `i128` and every result must fit
 //! `i64` again, coefficient sum included, or the step is refused: no silent wrap.
 
+use super::coefficients::Coefficients;
 use crate::formats::opb::{Constraint, Lit, Relation};
 
 /// Why a constraint could not be built: its numbers outgrew 64 bits.
@@ -224,10 +225,7 @@ pub(super) fn pack(pairs: &[(i128, Lit)], degree: i128) -> Result<PbConstraint, 
 #[derive(Default)]
 pub struct Normalizer {
     /// Coefficient of the positive literal, by variable.
-    acc: Vec<i128>,
-    /// Whether a variable is in `touched`, by variable.
-    seen: Vec<bool>,
-    touched: Vec<u32>,
+    acc: Coefficients,
     /// The terms being packed, reused.
     pairs: Vec<(i128, Lit)>,
 }
@@ -241,29 +239,19 @@ impl Normalizer {
     ) -> Result<PbConstraint, Overflow> {
         let mut degree = rhs;
         for (a, l) in terms {
-            let v = l.var() as usize;
-            if v >= self.acc.len() {
-                self.acc.resize(v + 1, 0);
-                self.seen.resize(v + 1, false);
-            }
-            if !self.seen[v] {
-                self.seen[v] = true;
-                self.touched.push(l.var());
-            }
+            let c = self.acc.entry(l.var());
             // a ~x = a - a x
             if l.is_negated() {
-                self.acc[v] -= a;
+                *c -= a;
                 degree -= a;
             } else {
-                self.acc[v] += a;
+                *c += a;
             }
         }
         // A scratch buffer kept between calls.
         let mut pairs = std::mem::take(&mut self.pairs);
         pairs.clear();
-        for &var in &self.touched {
-            self.seen[var as usize] = false;
-            let c = std::mem::take(&mut self.acc[var as usize]);
+        self.acc.drain(|var, c| {
             if c > 0 {
                 pairs.push((c, Lit::new(var, false)));
             } else if c < 0 {
@@ -271,8 +259,7 @@ impl Normalizer {
                 pairs.push((-c, Lit::new(var, true)));
                 degree -= c;
             }
-        }
-        self.touched.clear();
+        });
         pairs.sort_by_key(|&(a, _)| std::cmp::Reverse(a));
         let packed = pack(&pairs, degree);
         self.pairs = pairs;
@@ -319,18 +306,21 @@ impl Normalizer {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn x(i: u32) -> Lit {
+    /// The positive literal of variable `i`.
+    pub(in crate::checkers::pb) fn x(i: u32) -> Lit {
         Lit::new(i, false)
     }
 
-    fn nx(i: u32) -> Lit {
+    /// The negated literal of variable `i`.
+    pub(in crate::checkers::pb) fn nx(i: u32) -> Lit {
         Lit::new(i, true)
     }
 
-    fn build(terms: &[(i128, Lit)], rhs: i128) -> PbConstraint {
+    /// `sum terms >= rhs` in normal form.
+    pub(in crate::checkers::pb) fn build(terms: &[(i128, Lit)], rhs: i128) -> PbConstraint {
         Normalizer::default()
             .build(terms.iter().copied(), rhs)
             .unwrap()

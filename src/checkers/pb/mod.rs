@@ -43,6 +43,7 @@
 //! (`output NONE` is the only output read); a deletion can never make a false bound
 //! derivable, and solutions are checked against the whole formula regardless.
 
+mod coefficients;
 mod constraint;
 mod pol;
 mod propagate;

@@ -6,7 +6,7 @@
 //! is still on the stack is brought to normal form at once, as is an operation on
 //! anything but the sum.
 
-use super::constraint::{Normalizer, PbConstraint};
+use super::constraint::{Normalizer, Overflow, PbConstraint};
 use super::sum::Sum;
 use super::Refusal;
 use crate::formats::veripb::{ConstraintId, PolItem};
@@ -79,41 +79,22 @@ fn run<'a>(
                     (a, b) => Operand::Built(normalizer.add(a.constraint(), b.constraint())?),
                 }
             }
-            PolItem::Multiply(k) => match pop(&mut stack)? {
-                Operand::Sum => {
-                    sum.multiply(k)?;
-                    Operand::Sum
-                }
-                c => Operand::Built(c.constraint().multiply(k)?),
-            },
-            PolItem::Divide(k) => match pop(&mut stack)? {
-                Operand::Sum => {
-                    sum.divide(k)?;
-                    Operand::Sum
-                }
-                c => Operand::Built(c.constraint().divide(k)?),
-            },
-            PolItem::Saturate => match pop(&mut stack)? {
-                Operand::Sum => {
-                    sum.saturate()?;
-                    Operand::Sum
-                }
-                c => Operand::Built(c.constraint().saturate()?),
-            },
-            PolItem::Weaken(var) => match pop(&mut stack)? {
-                Operand::Sum => {
-                    sum.weaken(var)?;
-                    Operand::Sum
-                }
-                c => Operand::Built(c.constraint().weaken(var)?),
-            },
-            PolItem::Decrement(k) => match pop(&mut stack)? {
-                Operand::Sum => {
-                    sum.decrement(k)?;
-                    Operand::Sum
-                }
-                c => Operand::Built(c.constraint().decrement(k)?),
-            },
+            PolItem::Multiply(k) => {
+                unary(pop(&mut stack)?, sum, |s| s.multiply(k), |c| c.multiply(k))?
+            }
+            PolItem::Divide(k) => unary(pop(&mut stack)?, sum, |s| s.divide(k), |c| c.divide(k))?,
+            PolItem::Saturate => {
+                unary(pop(&mut stack)?, sum, Sum::saturate, PbConstraint::saturate)?
+            }
+            PolItem::Weaken(var) => {
+                unary(pop(&mut stack)?, sum, |s| s.weaken(var), |c| c.weaken(var))?
+            }
+            PolItem::Decrement(k) => unary(
+                pop(&mut stack)?,
+                sum,
+                |s| s.decrement(k),
+                |c| c.decrement(k),
+            )?,
         };
         stack.push(next);
     }
@@ -122,5 +103,21 @@ fn run<'a>(
         (Some(Operand::Stored(c)), true) => Ok(c.clone()),
         (Some(Operand::Built(c)), true) => Ok(c),
         _ => Err("the stack must end with one constraint".into()),
+    }
+}
+
+/// An operation on one operand: in place on the running sum, or on a constraint.
+fn unary<'a>(
+    operand: Operand<'a>,
+    sum: &mut Sum,
+    on_sum: impl FnOnce(&mut Sum) -> Result<(), Overflow>,
+    on_constraint: impl FnOnce(&PbConstraint) -> Result<PbConstraint, Overflow>,
+) -> Result<Operand<'a>, Overflow> {
+    match operand {
+        Operand::Sum => {
+            on_sum(sum)?;
+            Ok(Operand::Sum)
+        }
+        c => Ok(Operand::Built(on_constraint(c.constraint())?)),
     }
 }

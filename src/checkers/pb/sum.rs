@@ -8,6 +8,7 @@
 //! eager form checks them: every coefficient, the degree and the coefficient sum of the
 //! normal form fit 64 bits after every operation.
 
+use super::coefficients::Coefficients;
 use super::constraint::{pack, Overflow, PbConstraint};
 use crate::formats::opb::Lit;
 
@@ -16,10 +17,7 @@ use crate::formats::opb::Lit;
 #[derive(Default)]
 pub struct Sum {
     /// The coefficient of each variable's positive literal (0: absent).
-    coef: Vec<i128>,
-    /// Whether a variable is in `touched`.
-    seen: Vec<bool>,
-    touched: Vec<u32>,
+    coef: Coefficients,
     degree: i128,
     /// The magnitudes of the negative coefficients, summed: the normal form writes those
     /// terms over negated literals and adds this to the degree.
@@ -43,7 +41,7 @@ fn fits(a: i128) -> Result<(), Overflow> {
 impl Sum {
     /// Starts the sum at `c`. The sum must be empty (new, finished or cleared).
     pub fn start(&mut self, c: &PbConstraint) -> Result<(), Overflow> {
-        debug_assert!(self.touched.is_empty());
+        debug_assert!(self.coef.is_empty());
         self.degree = 0;
         self.negative = 0;
         self.magnitude = 0;
@@ -54,16 +52,8 @@ impl Sum {
     pub fn add(&mut self, c: &PbConstraint) -> Result<(), Overflow> {
         let mut degree = self.degree + i128::from(c.degree);
         for (a, l) in c.terms() {
-            let v = l.var() as usize;
-            if v >= self.coef.len() {
-                self.coef.resize(v + 1, 0);
-                self.seen.resize(v + 1, false);
-            }
-            if !self.seen[v] {
-                self.seen[v] = true;
-                self.touched.push(l.var());
-            }
-            let old = self.coef[v];
+            let coef = self.coef.entry(l.var());
+            let old = *coef;
             let a = i128::from(a);
             // a ~x = a - a x
             let new = if l.is_negated() {
@@ -72,7 +62,7 @@ impl Sum {
             } else {
                 old + a
             };
-            self.coef[v] = new;
+            *coef = new;
             self.negative += (-new).max(0) - (-old).max(0);
             self.magnitude += new.abs() - old.abs();
             fits(new.abs())?;
@@ -84,12 +74,11 @@ impl Sum {
     /// Multiplies the sum by `k > 0`.
     pub fn multiply(&mut self, k: u64) -> Result<(), Overflow> {
         let k = i128::from(k);
-        for &v in &self.touched {
+        self.coef.update(|c| {
             // Both factors fit 64 bits: the product fits 128.
-            let c = self.coef[v as usize] * k;
-            fits(c.abs())?;
-            self.coef[v as usize] = c;
-        }
+            let c = c * k;
+            fits(c.abs()).map(|()| c)
+        })?;
         self.degree = self.degree.checked_mul(k).ok_or(Overflow)?;
         self.negative = self.negative.checked_mul(k).ok_or(Overflow)?;
         self.magnitude = self.magnitude.checked_mul(k).ok_or(Overflow)?;
@@ -117,17 +106,16 @@ impl Sum {
     /// normal form the degree `degree`.
     fn rescale(&mut self, degree: i128, scale: impl Fn(i128) -> i128) -> Result<(), Overflow> {
         let (mut negative, mut magnitude) = (0, 0);
-        for &v in &self.touched {
-            let c = self.coef[v as usize];
+        self.coef.update(|c| {
             let a = scale(c.abs());
             magnitude += a;
-            if c < 0 {
+            Ok(if c < 0 {
                 negative += a;
-                self.coef[v as usize] = -a;
+                -a
             } else {
-                self.coef[v as usize] = a;
-            }
-        }
+                a
+            })
+        })?;
         self.degree = degree - negative;
         self.negative = negative;
         self.magnitude = magnitude;
@@ -137,15 +125,13 @@ impl Sum {
     /// Weakens variable `var` away: its term dropped, the degree lowered by its
     /// coefficient.
     pub fn weaken(&mut self, var: u32) -> Result<(), Overflow> {
-        if let Some(c) = self.coef.get_mut(var as usize) {
-            let old = std::mem::take(c);
-            if old > 0 {
-                self.degree -= old;
-            } else {
-                self.negative += old;
-            }
-            self.magnitude -= old.abs();
+        let old = self.coef.take(var);
+        if old > 0 {
+            self.degree -= old;
+        } else {
+            self.negative += old;
         }
+        self.magnitude -= old.abs();
         self.check()
     }
 
@@ -159,15 +145,11 @@ impl Sum {
     pub fn finish(&mut self) -> Result<PbConstraint, Overflow> {
         let mut pairs = std::mem::take(&mut self.pairs);
         pairs.clear();
-        for &var in &self.touched {
-            let v = var as usize;
-            self.seen[v] = false;
-            let c = std::mem::take(&mut self.coef[v]);
+        self.coef.drain(|var, c| {
             if c != 0 {
                 pairs.push((c.abs(), Lit::new(var, c < 0)));
             }
-        }
-        self.touched.clear();
+        });
         pairs.sort_by_key(|&(a, _)| std::cmp::Reverse(a));
         let packed = pack(&pairs, self.degree + self.negative);
         self.pairs = pairs;
@@ -176,11 +158,7 @@ impl Sum {
 
     /// Empties the sum (after a refused step).
     pub fn clear(&mut self) {
-        for &var in &self.touched {
-            self.seen[var as usize] = false;
-            self.coef[var as usize] = 0;
-        }
-        self.touched.clear();
+        self.coef.drain(|_, _| {});
     }
 
     /// The normal form's degree and coefficient sum fit 64 bits.
@@ -192,22 +170,9 @@ impl Sum {
 
 #[cfg(test)]
 mod tests {
+    use super::super::constraint::tests::{build, nx, x};
     use super::super::constraint::Normalizer;
     use super::*;
-
-    fn x(i: u32) -> Lit {
-        Lit::new(i, false)
-    }
-
-    fn nx(i: u32) -> Lit {
-        Lit::new(i, true)
-    }
-
-    fn build(terms: &[(i128, Lit)], rhs: i128) -> PbConstraint {
-        Normalizer::default()
-            .build(terms.iter().copied(), rhs)
-            .unwrap()
-    }
 
     /// The same constraint, whatever the order of its tied terms.
     fn same(a: &PbConstraint, b: &PbConstraint) -> bool {
@@ -298,7 +263,7 @@ mod tests {
             .unwrap();
         assert!(sum.add(&build(&[(1, x(0))], 0)).is_err());
         sum.clear();
-        assert!(sum.touched.is_empty());
+        assert!(sum.coef.is_empty());
     }
 
     /// One operation of a random chain.
