@@ -2,8 +2,6 @@
 //! listed in the order they came: sums are built here without hashing, and emptied in
 //! the time of their own terms.
 
-use super::constraint::Overflow;
-
 /// Coefficients by variable (0: none), and the variables given one.
 #[derive(Default)]
 pub(super) struct Coefficients {
@@ -34,10 +32,10 @@ impl Coefficients {
     }
 
     /// Sets every listed variable's coefficient to what `f` makes of it.
-    pub(super) fn update(
+    pub(super) fn update<E>(
         &mut self,
-        mut f: impl FnMut(i128) -> Result<i128, Overflow>,
-    ) -> Result<(), Overflow> {
+        mut f: impl FnMut(i128) -> Result<i128, E>,
+    ) -> Result<(), E> {
         for &var in &self.listed {
             let c = &mut self.value[var as usize];
             *c = f(*c)?;

@@ -310,17 +310,17 @@ pub(super) mod tests {
     use super::*;
 
     /// The positive literal of variable `i`.
-    pub(in crate::checkers::pb) fn x(i: u32) -> Lit {
+    pub fn x(i: u32) -> Lit {
         Lit::new(i, false)
     }
 
     /// The negated literal of variable `i`.
-    pub(in crate::checkers::pb) fn nx(i: u32) -> Lit {
+    pub fn nx(i: u32) -> Lit {
         Lit::new(i, true)
     }
 
     /// `sum terms >= rhs` in normal form.
-    pub(in crate::checkers::pb) fn build(terms: &[(i128, Lit)], rhs: i128) -> PbConstraint {
+    pub fn build(terms: &[(i128, Lit)], rhs: i128) -> PbConstraint {
         Normalizer::default()
             .build(terms.iter().copied(), rhs)
             .unwrap()
