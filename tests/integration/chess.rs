@@ -13,6 +13,8 @@ use puzzlec::puzzle::chess::{Chess, ChessSolution, Piece, Question};
 use puzzlec::puzzle::{load_model_file, Family, Puzzle};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// The optimum by `backend`, proved, its witness verified.
 fn optimum(chess: &Chess, backend: Backend) -> usize {
@@ -279,6 +281,22 @@ fn counts_agree_between_the_search_sat_enumeration_and_brute_force() {
                 );
                 continue;
             }
+            // And the fewest are never counted at least K: refused before any search, so
+            // even a run stopped from the start says so.
+            let options_at_least = EnumerateOptions {
+                at_least: Some(value),
+                ..options.clone()
+            };
+            let stopped = Control::new(Arc::new(AtomicBool::new(true)), None);
+            let refused = enumerate(&puzzle, backend, &options_at_least, &stopped, &mut |_| {});
+            assert_eq!(
+                refused.map(|o| o.count).map_err(|e| e.to_string()),
+                Err(format!(
+                    "counting solutions with at least {value} is not supported: {} asks for \
+                     the fewest pieces",
+                    chess.question.name()
+                ))
+            );
             // At most the optimum: the same count, one fewer refuted first; at most one
             // fewer than the optimum: none.
             let fewer = value.checked_sub(1).map(|fewer| (fewer, 0));

@@ -78,11 +78,21 @@ impl Chess {
     ) -> Result<Option<Target>, SolveError> {
         let puzzle = &Puzzle::Chess(self.clone());
         let fewest = self.sense().is_fewest();
-        if let (Some(k), false) = (options.at_most, fewest) {
-            return Err(SolveError::Usage(format!(
-                "counting solutions with at most {k} is not supported: {} asks for the most pieces",
-                self.question.name()
-            )));
+        // A bound against the puzzle's sense is refused before any search.
+        match (options.at_most, options.at_least, fewest) {
+            (Some(k), _, false) => {
+                return Err(SolveError::Usage(format!(
+                    "counting solutions with at most {k} is not supported: {} asks for the most pieces",
+                    self.question.name()
+                )))
+            }
+            (_, Some(k), true) => {
+                return Err(SolveError::Usage(format!(
+                    "counting solutions with at least {k} is not supported: {} asks for the fewest pieces",
+                    self.question.name()
+                )))
+            }
+            _ => {}
         }
         if let Some(k) = options.at_most {
             // The count at k is then every placement of at most k (and, when it is not 0,
@@ -114,12 +124,6 @@ impl Chess {
             };
         }
         let pieces = match (optimum(puzzle, backend, control)?, options.at_least) {
-            (Some(_), Some(k)) if fewest => {
-                return Err(SolveError::Usage(format!(
-                    "counting solutions with at least {k} is not supported: {} asks for the fewest pieces",
-                    self.question.name()
-                )))
-            }
             (Some(optimum), Some(k)) if k < optimum => {
                 return Err(SolveError::Usage(format!(
                     "counting solutions with at least {k} is not supported: the optimum is {optimum}, and only counts at or above it are"
