@@ -11,7 +11,8 @@
 //! search, which the driver does only where the box's LP is small), and the row-start
 //! entries as they are decided. With `proof`, runs the search that writes the VeriPB proof
 //! instead (its own rules; `no-lookahead` and `no-area` switch its lookahead and area cut
-//! off, `levels=K` sets the lookahead's deepest level), the proof thrown away as written,
+//! off, `levels=K` sets the lookahead's deepest level, `clauses=N` bounds its memo to N
+//! clauses, deleting those it gives up), the proof thrown away as written,
 //! and prints its nodes, memo hits, lookahead cuts, derived constraints and bytes; with
 //! `write=STEM` as well, the proof is kept in `STEM.pbp` (and the OPB file in `STEM.opb`)
 //! and checked by puzzlec's PB checker.
@@ -55,6 +56,10 @@ fn main() {
             },
             area: !flag("no-area"),
             row_weights: &weights,
+            memo_clauses: args
+                .iter()
+                .find_map(|a| a.strip_prefix("clauses=")?.parse().ok())
+                .unwrap_or(0),
         };
         let stem = args.iter().find_map(|a| a.strip_prefix("write="));
         prove(model, &packing.instance, &options, stem);

@@ -1,7 +1,7 @@
 //! Splits one table entry's proof at its search states and measures the shards:
 //! `cargo run --release --example entry_split -- MODEL [entry=C] [depth=D] [states=A..B]
 //! [budget=BYTES] [group=G|fit] [table=FILE] [write=DIR] [check] [veripb] [whole]
-//! [entries=A..B]`.
+//! [entries=A..B] [clauses=N]`.
 //!
 //! With `entries=A..B`, each staying entry `c` of `A..B` is instead written unsplit as its
 //! own shard (the entry's root, the later entries as premises), one line each, and nothing
@@ -24,7 +24,8 @@
 //! over it split deeper and its states grouped likewise. With `check`, each shard is
 //! checked by puzzlec's PB checker once written (with `veripb` as well, by `veripb` too),
 //! and its proof deleted, so that a large entry can be measured shard by shard within the
-//! disk.
+//! disk. With `clauses=N`, the search's memo keeps at most N clauses and the proof deletes
+//! those it gives up (`DollProofOptions::memo_clauses`).
 
 use std::cell::Cell;
 use std::io::Write;
@@ -70,6 +71,7 @@ fn main() {
         veripb: args.iter().any(|a| a == "veripb"),
         budget: value("budget=").map(|b| b.parse().expect("budget=BYTES")),
         fit: value("group=") == Some("fit"),
+        clauses: value("clauses=").map_or(0, |n| n.parse().expect("clauses=N")),
     };
     if let Some(range) = value("entries=") {
         let (a, b) = range.split_once("..").expect("entries=A..B");
@@ -204,6 +206,8 @@ struct Run<'a> {
     budget: Option<u64>,
     /// States grouped by the budget (`group=fit`) rather than one per shard.
     fit: bool,
+    /// The most clauses the search's memo keeps (`clauses=N`; 0: no bound).
+    clauses: usize,
 }
 
 impl Run<'_> {
@@ -266,7 +270,10 @@ impl Run<'_> {
         let stop = || bytes.get() > budget;
         let never = || false;
         let started = Instant::now();
-        let options = DollProofOptions::default();
+        let options = DollProofOptions {
+            memo_clauses: self.clauses,
+            ..DollProofOptions::default()
+        };
         let files = self.dir.map(|dir| {
             (
                 dir.join(format!("{name}.opb")),

@@ -1282,3 +1282,68 @@ fn one_entrys_search_split_at_its_states_is_proved_shard_by_shard() {
         );
     }
 }
+
+#[test]
+fn a_bounded_memo_deletes_the_clauses_it_gives_up_and_both_checkers_accept() {
+    let test = "a_bounded_memo_deletes_the_clauses_it_gives_up_and_both_checkers_accept";
+    let veripb = veripb_or_skip(test);
+    let dir = tempfile::tempdir().unwrap();
+    let (opb, pbp, whole) = proved(dir.path(), 10, 14);
+    let unbounded = both_accept(&opb, &pbp, 10, veripb, "10 x 14");
+    // Bounds far below what the search stores: many clauses given up, some of them while a
+    // chain waits on them, the table's entries among the oldest.
+    for most in [16, 256, 1024] {
+        let options = DollProofOptions {
+            memo_clauses: most,
+            ..DollProofOptions::default()
+        };
+        let what = format!("10 x 14, memo of {most}");
+        let (opb, pbp, bounded) = proved_with(dir.path(), 10, 14, &options);
+        assert_eq!(bounded.optimum, 10, "{what}");
+        let stats = both_accept(&opb, &pbp, 10, veripb, &what);
+        // What was given up is searched again, and the checkers hold less at once.
+        assert!(bounded.nodes > whole.nodes, "{what}: {bounded:?}");
+        assert!(stats.deleted > unbounded.deleted, "{what}: {stats:?}");
+        assert!(
+            stats.peak_constraints < unbounded.peak_constraints,
+            "{what}: {stats:?} against {unbounded:?}"
+        );
+    }
+    // A shard of several states (each goal's root cited by the conclusion after the later
+    // goals' searches), with a memo of 16 clauses: thousands given up after the first
+    // goal's root, so that deletions are written before the conclusion.
+    let model = crosses(dir.path(), 10, 14);
+    let Puzzle::Packing(packing) = load_model_file(&model).unwrap() else {
+        panic!("a packing model")
+    };
+    let instance = &packing.instance;
+    let outcome = solve(instance, &DollOptions::default(), |_, _| {}).unwrap();
+    let entries: Vec<usize> = outcome.table.iter().map(|e| e.unwrap()).collect();
+    let options = DollProofOptions::default();
+    // The frontier two pieces below the root of the entry that stays with the largest
+    // search.
+    let (_, frontier) = (0..entries.len() - 1)
+        .filter(|&c| entries[c] == entries[c + 1])
+        .filter_map(|c| {
+            let root = StateClaim::entry_root(c, &entries);
+            state_frontier(instance, &options, &entries, &root, 2)
+                .ok()
+                .map(|(frontier, whole)| (whole.nodes, frontier))
+        })
+        .max_by_key(|(nodes, _)| *nodes)
+        .unwrap();
+    assert!(frontier.len() >= 4, "{frontier:?}");
+    let shard = group_opb(instance, &entries, &frontier, &[]);
+    let stem = dir.path().join("group");
+    let (opb, pbp) = (stem.with_extension("opb"), stem.with_extension("pbp"));
+    write_opb_file(&opb, &shard.file);
+    let bounded = DollProofOptions {
+        memo_clauses: 16,
+        ..DollProofOptions::default()
+    };
+    let mut proof = Vec::new();
+    write_state_proof(instance, &bounded, &shard, &entries, &mut proof, &|| false).unwrap();
+    assert!(String::from_utf8_lossy(&proof).contains("\ndel id "));
+    std::fs::write(&pbp, proof).unwrap();
+    both_accept_claim(&opb, &pbp, 1, veripb, "a group of states, memo of 16");
+}

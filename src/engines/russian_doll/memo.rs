@@ -229,12 +229,22 @@ impl Memo {
 /// Most lookups miss (a relaxed key is rarely there), and a miss in a table of hundreds of
 /// megabytes waits on memory: a filter of one bit per hash value stored (8 bits per slot
 /// up to 512 KiB, which a core's cache keeps) answers most misses first.
+///
+/// A bounded memo ([`ClauseMemo::bounded`]) never grows: a key is looked for within
+/// [`BOUNDED_PROBE`] buckets of its own, and a store into a full run of them takes the
+/// slot of the oldest clause (the least ID), which the prover then deletes from the proof,
+/// so that a checker holds at most the memo's clauses however long the proof runs.
 pub(super) struct ClauseMemo {
     buckets: ZeroedTable<Bucket>,
     len: usize,
     /// Bit `f` set if a key whose [`ClauseMemo::filter_bit`] is `f` is stored.
     filter: Vec<u64>,
+    /// Whether the memo is bounded (see above).
+    bounded: bool,
 }
+
+/// Buckets a bounded [`ClauseMemo`] probes for a key (eight slots, four cache lines).
+const BOUNDED_PROBE: usize = 4;
 
 /// Two slots `[lo, hi, tag, ID << 12 | more]`; a tag of 0 marks a free slot (a key's tag
 /// holds its scan cell + 1).
@@ -261,7 +271,23 @@ impl ClauseMemo {
             buckets: ZeroedTable::new(buckets),
             len: 0,
             filter: vec![0; (buckets / 4).clamp(1, FILTER_WORDS_MOST)],
+            bounded: false,
         }
+    }
+
+    /// An empty memo that keeps at most `slots` clauses (rounded down to a power of two, at
+    /// least [`BOUNDED_PROBE`] buckets' worth), giving up its oldest ones as it fills.
+    pub(super) fn bounded(slots: usize) -> Self {
+        let log2 = usize::BITS - 1 - slots.max(2 * BOUNDED_PROBE).leading_zeros();
+        ClauseMemo {
+            bounded: true,
+            ..ClauseMemo::new(log2)
+        }
+    }
+
+    /// Whether the memo is bounded (its stores may give up clauses).
+    pub(super) fn is_bounded(&self) -> bool {
+        self.bounded
     }
 
     /// `key`'s bit in the filter (16 per bucket while the filter has a word per 4 buckets,
@@ -287,6 +313,7 @@ impl ClauseMemo {
         }
         let mask = self.buckets.len() - 1;
         let mut b = key.bucket(mask);
+        let mut probes = 0;
         loop {
             for slot in &self.buckets[b].0 {
                 if slot[2] == 0 {
@@ -296,15 +323,24 @@ impl ClauseMemo {
                     return Some(((slot[3] & MORE_BITS) as u32, slot[3] >> 12));
                 }
             }
+            probes += 1;
+            if self.bounded && probes == BOUNDED_PROBE {
+                return None;
+            }
             b = (b + 1) & mask;
         }
     }
 
     /// Stores `(more, id)` for `key` unless it holds a `more` no greater. A `more` or an
     /// ID too large for a slot is not stored (a memo miss costs a search, never soundness).
-    pub(super) fn keep_least(&mut self, key: &Key, more: u32, id: u64) {
+    /// A bounded memo returns the ID of the clause it no longer keeps, if any: the one the
+    /// key held, or the oldest of a full run of buckets.
+    pub(super) fn keep_least(&mut self, key: &Key, more: u32, id: u64) -> Option<u64> {
         if u64::from(more) > MORE_BITS || id >= 1 << 52 {
-            return;
+            return None;
+        }
+        if self.bounded {
+            return self.keep_least_bounded(key, more, id);
         }
         // At most three slots in four in use, so that probes stay short.
         if 4 * (self.len + 1) > 3 * 2 * self.buckets.len() {
@@ -319,17 +355,53 @@ impl ClauseMemo {
                     *slot = [key.lo, key.hi, key.tag, word];
                     self.len += 1;
                     self.mark_in_filter(key);
-                    return;
+                    return None;
                 }
                 if slot[0] == key.lo && slot[1] == key.hi && slot[2] == key.tag {
                     if slot[3] & MORE_BITS > u64::from(more) {
                         slot[3] = word;
                     }
-                    return;
+                    return None;
                 }
             }
             b = (b + 1) & mask;
         }
+    }
+
+    /// [`ClauseMemo::keep_least`] of a bounded memo.
+    fn keep_least_bounded(&mut self, key: &Key, more: u32, id: u64) -> Option<u64> {
+        let word = id << 12 | u64::from(more);
+        let mask = self.buckets.len() - 1;
+        let first = key.bucket(mask);
+        // The slot of the oldest clause seen: (bucket, slot).
+        let mut oldest = (first, 0);
+        let mut oldest_id = u64::MAX;
+        for p in 0..BOUNDED_PROBE {
+            let b = (first + p) & mask;
+            for (s, slot) in self.buckets[b].0.iter_mut().enumerate() {
+                if slot[2] == 0 {
+                    *slot = [key.lo, key.hi, key.tag, word];
+                    self.len += 1;
+                    self.mark_in_filter(key);
+                    return None;
+                }
+                if slot[0] == key.lo && slot[1] == key.hi && slot[2] == key.tag {
+                    if slot[3] & MORE_BITS <= u64::from(more) {
+                        return None;
+                    }
+                    let given_up = slot[3] >> 12;
+                    slot[3] = word;
+                    return Some(given_up);
+                }
+                if slot[3] >> 12 < oldest_id {
+                    oldest_id = slot[3] >> 12;
+                    oldest = (b, s);
+                }
+            }
+        }
+        self.buckets[oldest.0].0[oldest.1] = [key.lo, key.hi, key.tag, word];
+        self.mark_in_filter(key);
+        Some(oldest_id)
     }
 
     /// Twice the buckets, every entry placed again.
@@ -441,5 +513,32 @@ mod tests {
         assert_eq!(memo.get(&key(count)), None);
         assert_eq!(memo.get(&key(count + 1)), None);
         assert_eq!(memo.len, count as usize);
+    }
+
+    #[test]
+    fn a_bounded_clause_memo_gives_up_its_oldest_clauses_each_once() {
+        let mut memo = ClauseMemo::bounded(64);
+        assert!(memo.is_bounded());
+        let count = 1000u64;
+        let mut given_up = Vec::new();
+        for n in 0..count {
+            given_up.extend(memo.keep_least(&key(n), 3, n + 100));
+        }
+        // Every clause stored is either still held or given up, never both, never twice.
+        let held: Vec<u64> = (0..count)
+            .filter_map(|n| memo.get(&key(n)).map(|(_, id)| id))
+            .collect();
+        assert!(held.len() <= 64 && held.len() >= 32, "{} held", held.len());
+        let mut all: Vec<u64> = held.iter().chain(&given_up).copied().collect();
+        all.sort_unstable();
+        assert_eq!(all, (100..100 + count).collect::<Vec<_>>());
+        // The newest are held: a run of buckets gives up its oldest.
+        assert_eq!(memo.get(&key(count - 1)), Some((3, count + 99)));
+        // A smaller `more` replaces a held key's clause, which is given up; a larger one
+        // is not stored.
+        let last = key(count - 1);
+        assert_eq!(memo.keep_least(&last, 5, 1), None);
+        assert_eq!(memo.keep_least(&last, 1, 5000), Some(count + 99));
+        assert_eq!(memo.get(&last), Some((1, 5000)));
     }
 }

@@ -63,6 +63,8 @@ impl PairClauses {
 #[derive(Default)]
 pub(super) struct Hints {
     pub(super) ids: Vec<u64>,
+    /// The ID of the searched node's clause the chain cites (0: none, or one kept for good).
+    pub(super) clause: u64,
     pub(super) assumed: (u64, u64),
     /// Whether the line of the origin's placement ([`Prover::excludes`]) is in `ids`.
     pub(super) excluded: bool,

@@ -96,7 +96,7 @@ impl<'p, W: Window> Prover<'p, W> {
         }
         items.push(PolItem::Divide(divisor));
         let id = self.pol(items)?;
-        self.remember(q, window, need, id);
+        self.remember(q, window, need, id)?;
         Ok(id)
     }
 
@@ -366,7 +366,7 @@ impl<'p, W: Window> Prover<'p, W> {
         let id = self.clause(q, cells, &[u], hints.ids.iter().copied())?;
         self.recycle(hints);
         self.delete([sum])?;
-        self.remember(q, window, need, id);
+        self.remember(q, window, need, id)?;
         Ok(Some(id))
     }
 

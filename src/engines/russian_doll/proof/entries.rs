@@ -154,7 +154,11 @@ impl<'p, W: Window> Prover<'p, W> {
                     let lit = Lit::new(self.counter(c, target as usize + 1).var, true);
                     self.entry[c] = self.rup([lit], [rise, next])?;
                 }
-                Some(Err(root)) => self.entry[c] = root,
+                Some(Err(root)) => {
+                    // Every later search cites the entry.
+                    self.pin(root);
+                    self.entry[c] = root;
+                }
                 None => {
                     let later = self.counter(c, target as usize).later;
                     let next = self.entry[c + 1];

@@ -10,6 +10,7 @@ mod cells;
 mod cuts;
 mod definitions;
 mod entries;
+mod forgetting;
 mod model;
 mod search;
 mod states;
@@ -76,6 +77,11 @@ pub struct DollProofOptions<'a> {
     /// the area cut's, each cell's at-most-one taken as often as it weighs (see the module
     /// doc). Empty: off.
     pub row_weights: &'a [Option<CellWeights>],
+    /// The most clauses the search's memo keeps (0: no bound). Bounded, the memo gives up
+    /// its oldest clauses as it fills and the proof deletes them, so that a checker's
+    /// memory stays bounded however long the proof runs, at the cost of searching again
+    /// what was given up.
+    pub memo_clauses: usize,
 }
 
 impl Default for DollProofOptions<'_> {
@@ -84,6 +90,7 @@ impl Default for DollProofOptions<'_> {
             lookahead: 5,
             area: true,
             row_weights: &[],
+            memo_clauses: 0,
         }
     }
 }
@@ -211,6 +218,8 @@ struct Prover<'p, W> {
     target: u32,
     stack: Vec<u32>,
     memo: ClauseMemo,
+    /// The bounded memo's clauses leaving the proof.
+    forgetting: forgetting::Forgetting,
     /// Buffers of written hint lists, for [`Prover::hints`].
     spare_hints: Vec<Vec<u64>>,
     relaxed: Vec<(u64, u64)>,
@@ -311,7 +320,11 @@ impl<'p, W: Window> Prover<'p, W> {
             table: vec![0; prep.cells + 1],
             target: 0,
             stack: Vec::new(),
-            memo: ClauseMemo::new(memo_log2(prep)),
+            memo: match options.memo_clauses {
+                0 => ClauseMemo::new(memo_log2(prep)),
+                most => ClauseMemo::bounded(most),
+            },
+            forgetting: forgetting::Forgetting::default(),
             spare_hints: Vec::new(),
             excluding: vec![None; prep.index.len()],
             jumps: FxHashMap::default(),

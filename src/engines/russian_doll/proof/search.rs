@@ -290,6 +290,7 @@ impl<'p, W: Window> Prover<'p, W> {
         };
         self.establish(origin, q, (window, filled), kept, &mut hints)?;
         hints.push(id);
+        hints.clause = id;
         // The clause refutes u{q}_{more + 1}; u{q}_{need} implies it.
         if let Some((more, _, _)) = memo_hit {
             for k in more + 2..=need {
@@ -316,11 +317,21 @@ impl<'p, W: Window> Prover<'p, W> {
         })
     }
 
-    /// Stores the clause `id` of the node `(q, window)` that needed `need` more pieces.
-    pub(super) fn remember(&mut self, q: usize, window: W, need: u32, id: u64) {
+    /// Stores the clause `id` of the node `(q, window)` that needed `need` more pieces (a
+    /// bounded memo's given-up clause leaves the proof: [`Prover::forget`]).
+    pub(super) fn remember(
+        &mut self,
+        q: usize,
+        window: W,
+        need: u32,
+        id: u64,
+    ) -> Result<(), WriteError> {
         if let Some(key) = key_of(q, window, 0, [0, 0]) {
-            self.memo.keep_least(&key, need - 1, id);
+            if let Some(given_up) = self.memo.keep_least(&key, need - 1, id) {
+                self.forget(given_up)?;
+            }
         }
+        Ok(())
     }
 
     /// The clause "the cells of `covered` (those the child's hints assume) free and
@@ -388,8 +399,12 @@ impl<'p, W: Window> Prover<'p, W> {
                 return Ok(None);
             };
             self.stack.pop();
+            // The chain waits for the next placement's subtree: its clause stays.
+            self.pin(child_hints.clause);
             if let Some((before, before_hints)) = last.replace((i, child_hints)) {
+                let clause = before_hints.clause;
                 let id = self.placement_clause(q, covered, counter, before, before_hints)?;
+                self.unpin(clause)?;
                 node_hints.push(id);
                 per_placement.push(id);
             }
@@ -411,16 +426,18 @@ impl<'p, W: Window> Prover<'p, W> {
         let (_, last_hints) = last.expect("a placement fits at q");
         node_hints.push(counter.fewer);
         node_hints.extend(last_hints.ids.iter().copied());
+        let clause = last_hints.clause;
         self.recycle(last_hints);
         let extra = [Lit::new(counter.var, true)];
         let id = self.clause(q, covered, &extra, node_hints.ids.iter().copied())?;
+        self.unpin(clause)?;
         self.recycle(node_hints);
         // The per-placement clauses served this node's clause alone: the checkers drop them.
         if !per_placement.is_empty() {
             self.delete(per_placement.iter().copied())?;
         }
         self.keep(per_placement);
-        self.remember(q, window, need, id);
+        self.remember(q, window, need, id)?;
         Ok(Some(id))
     }
 }

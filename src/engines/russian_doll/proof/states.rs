@@ -346,9 +346,15 @@ pub fn state_frontier(
     }
     let shard = state_opb(instance, entries, goal, &[]);
     let stop = || false;
+    // Listed with the whole memo: a state given up and searched again would be listed
+    // twice.
+    let options = DollProofOptions {
+        memo_clauses: 0,
+        ..*options
+    };
     let (outcome, listed) = run(
         instance,
-        options,
+        &options,
         &shard,
         entries,
         Some(goal.need - depth),
@@ -462,6 +468,8 @@ impl<W: Window> Prover<'_, W> {
             let Some(root) = self.expand(goal.position, goal.window(), goal.need)? else {
                 return Err(DollProofError::StateHolds);
             };
+            // The conclusion cites every goal's root.
+            self.pin(root);
             roots.push(root);
         }
         let listed = match std::mem::replace(&mut self.frontier, Frontier::Search) {
@@ -527,7 +535,7 @@ impl<W: Window> Prover<'_, W> {
             }
         };
         self.frontier_reached += 1;
-        self.remember(q, window, need, id);
+        self.remember(q, window, need, id)?;
         Ok(Some(id))
     }
 
