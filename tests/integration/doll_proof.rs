@@ -1106,6 +1106,22 @@ fn shards_proved_apart_combine_into_one_certificate() {
     );
 }
 
+/// The crosses in `width x height` (the model written into `dir`) and the doll's table
+/// `S[0..=P]`.
+fn crosses_and_table(
+    dir: &Path,
+    width: usize,
+    height: usize,
+) -> (puzzlec::puzzle::packing::Packing, Vec<usize>) {
+    let model = crosses(dir, width, height);
+    let Puzzle::Packing(packing) = load_model_file(&model).unwrap() else {
+        panic!("a packing model")
+    };
+    let outcome = solve(&packing.instance, &DollOptions::default(), |_, _| {}).unwrap();
+    let entries = outcome.table.iter().map(|e| e.unwrap()).collect();
+    (packing, entries)
+}
+
 /// Writes `dir/STEM.opb` and `dir/STEM.pbp` of the state shard `shard`; the run's report.
 fn write_state_shard(
     dir: &Path,
@@ -1136,18 +1152,13 @@ fn one_entrys_search_split_at_its_states_is_proved_shard_by_shard() {
     let test = "one_entrys_search_split_at_its_states_is_proved_shard_by_shard";
     let veripb = veripb_or_skip(test);
     let dir = tempfile::tempdir().unwrap();
-    let model = crosses(dir.path(), 10, 10);
-    let Puzzle::Packing(packing) = load_model_file(&model).unwrap() else {
-        panic!("a packing model")
-    };
+    let (packing, entries) = crosses_and_table(dir.path(), 10, 10);
     let instance = &packing.instance;
-    let outcome = solve(instance, &DollOptions::default(), |_, _| {}).unwrap();
-    let entries: Vec<usize> = outcome.table.iter().map(|e| e.unwrap()).collect();
     let options = DollProofOptions::default();
     // The entry whose search is the largest among those that stay (S[c] = S[c + 1]) and
     // are searched (a placement starts there).
     let stop = || false;
-    let staying = (0..outcome.order.len()).filter(|&c| entries[c] == entries[c + 1]);
+    let staying = (0..entries.len() - 1).filter(|&c| entries[c] == entries[c + 1]);
     let (entry, _) = staying
         .filter_map(|c| {
             let root = StateClaim::entry_root(c, &entries);
@@ -1243,7 +1254,7 @@ fn one_entrys_search_split_at_its_states_is_proved_shard_by_shard() {
         assert_eq!(veripb_verdict(&opb, &glue_pbp), None);
     }
     // A rising entry's root holds a packing: it is not a claim to split.
-    let rising = (0..outcome.order.len())
+    let rising = (0..entries.len() - 1)
         .find(|&c| entries[c] > entries[c + 1])
         .unwrap();
     let root = StateClaim::entry_root(rising, &entries);
@@ -1312,13 +1323,8 @@ fn a_bounded_memo_deletes_the_clauses_it_gives_up_and_both_checkers_accept() {
     // A shard of several states (each goal's root cited by the conclusion after the later
     // goals' searches), with a memo of 16 clauses: thousands given up after the first
     // goal's root, so that deletions are written before the conclusion.
-    let model = crosses(dir.path(), 10, 14);
-    let Puzzle::Packing(packing) = load_model_file(&model).unwrap() else {
-        panic!("a packing model")
-    };
+    let (packing, entries) = crosses_and_table(dir.path(), 10, 14);
     let instance = &packing.instance;
-    let outcome = solve(instance, &DollOptions::default(), |_, _| {}).unwrap();
-    let entries: Vec<usize> = outcome.table.iter().map(|e| e.unwrap()).collect();
     let options = DollProofOptions::default();
     // The frontier two pieces below the root of the entry that stays with the largest
     // search.
