@@ -1130,13 +1130,27 @@ fn write_state_shard(
     shard: &StateOpb,
     entries: &[usize],
 ) -> (PathBuf, PathBuf, DollStateProof) {
+    let options = DollProofOptions::default();
+    write_state_shard_with(dir, stem, (instance, &options), shard, entries)
+}
+
+/// [`write_state_shard`] by the search's rules of `options`.
+fn write_state_shard_with(
+    dir: &Path,
+    stem: &str,
+    (instance, options): (
+        &puzzlec::geometry::placements::PackingInstance,
+        &DollProofOptions,
+    ),
+    shard: &StateOpb,
+    entries: &[usize],
+) -> (PathBuf, PathBuf, DollStateProof) {
     let stem = dir.join(stem);
     let (opb_path, pbp_path) = (stem.with_extension("opb"), stem.with_extension("pbp"));
     write_opb_file(&opb_path, &shard.file);
     let stop = || false;
     let mut proof = Vec::new();
-    let options = DollProofOptions::default();
-    let written = write_state_proof(instance, &options, shard, entries, &mut proof, &stop)
+    let written = write_state_proof(instance, options, shard, entries, &mut proof, &stop)
         .unwrap_or_else(|e| panic!("{}: {e}", stem.display()));
     std::fs::write(&pbp_path, proof).unwrap();
     (opb_path, pbp_path, written)
@@ -1340,16 +1354,12 @@ fn a_bounded_memo_deletes_the_clauses_it_gives_up_and_both_checkers_accept() {
         .unwrap();
     assert!(frontier.len() >= 4, "{frontier:?}");
     let shard = group_opb(instance, &entries, &frontier, &[]);
-    let stem = dir.path().join("group");
-    let (opb, pbp) = (stem.with_extension("opb"), stem.with_extension("pbp"));
-    write_opb_file(&opb, &shard.file);
     let bounded = DollProofOptions {
         memo_clauses: 16,
         ..DollProofOptions::default()
     };
-    let mut proof = Vec::new();
-    write_state_proof(instance, &bounded, &shard, &entries, &mut proof, &|| false).unwrap();
-    assert!(String::from_utf8_lossy(&proof).contains("\ndel id "));
-    std::fs::write(&pbp, proof).unwrap();
+    let (opb, pbp, _) =
+        write_state_shard_with(dir.path(), "group", (instance, &bounded), &shard, &entries);
+    assert!(std::fs::read_to_string(&pbp).unwrap().contains("\ndel id "));
     both_accept_claim(&opb, &pbp, 1, veripb, "a group of states, memo of 16");
 }

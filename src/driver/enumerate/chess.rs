@@ -79,20 +79,16 @@ impl Chess {
         let puzzle = &Puzzle::Chess(self.clone());
         let fewest = self.sense().is_fewest();
         // A bound against the puzzle's sense is refused before any search.
-        match (options.at_most, options.at_least, fewest) {
-            (Some(k), _, false) => {
-                return Err(SolveError::Usage(format!(
-                    "counting solutions with at most {k} is not supported: {} asks for the most pieces",
-                    self.question.name()
-                )))
-            }
-            (_, Some(k), true) => {
-                return Err(SolveError::Usage(format!(
-                    "counting solutions with at least {k} is not supported: {} asks for the fewest pieces",
-                    self.question.name()
-                )))
-            }
-            _ => {}
+        let against = match (options.at_most, options.at_least, fewest) {
+            (Some(k), _, false) => Some(("at most", k, "most")),
+            (_, Some(k), true) => Some(("at least", k, "fewest")),
+            _ => None,
+        };
+        if let Some((bound, k, asked)) = against {
+            return Err(SolveError::Usage(format!(
+                "counting solutions with {bound} {k} is not supported: {} asks for the {asked} pieces",
+                self.question.name()
+            )));
         }
         if let Some(k) = options.at_most {
             // The count at k is then every placement of at most k (and, when it is not 0,
