@@ -13,7 +13,7 @@ use crate::formats::opb::{Constraint, Lit, Relation};
 pub struct Overflow;
 
 /// `sum a_i l_i >= degree` in normal form.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PbConstraint {
     /// The literals, by falling coefficient.
     pub lits: Vec<Lit>,

@@ -42,6 +42,97 @@ struct Slot {
     attached: bool,
 }
 
+impl Slot {
+    /// A slot that holds nothing on the heap, left where a constraint was taken out.
+    fn vacant() -> Slot {
+        Slot {
+            c: PbConstraint::default(),
+            kind: Kind::Trivial,
+            slack: 0,
+            root_reason: false,
+            attached: false,
+        }
+    }
+}
+
+/// No place: the ID's constraint is deleted, or was never there.
+const NO_PLACE: u32 = u32::MAX;
+
+/// The constraints by ID: per ID, 4 bytes giving its place in a table of the live
+/// constraints, whose freed places are taken again. A proof that deletes what it derives
+/// (a bounded memo) runs to tens of millions of IDs with a few million live: a slot per ID
+/// would hold 80 bytes for each of them, deleted or not.
+#[derive(Default)]
+struct Slots {
+    place: Vec<u32>,
+    table: Vec<Slot>,
+    free: Vec<u32>,
+}
+
+impl Slots {
+    fn get(&self, id: u32) -> Option<&Slot> {
+        match *self.place.get(id as usize)? {
+            NO_PLACE => None,
+            at => Some(&self.table[at as usize]),
+        }
+    }
+
+    fn get_mut(&mut self, id: u32) -> Option<&mut Slot> {
+        match *self.place.get(id as usize)? {
+            NO_PLACE => None,
+            at => Some(&mut self.table[at as usize]),
+        }
+    }
+
+    fn contains(&self, id: u32) -> bool {
+        self.place
+            .get(id as usize)
+            .is_some_and(|&at| at != NO_PLACE)
+    }
+
+    /// Puts `slot` at `id`, which holds none.
+    fn insert(&mut self, id: usize, slot: Slot) -> &Slot {
+        if self.place.len() <= id {
+            self.place.resize(id + 1, NO_PLACE);
+        }
+        let at = match self.free.pop() {
+            Some(at) => {
+                self.table[at as usize] = slot;
+                at
+            }
+            None => {
+                self.table.push(slot);
+                (self.table.len() - 1) as u32
+            }
+        };
+        self.place[id] = at;
+        &self.table[at as usize]
+    }
+
+    /// Takes the constraint at `id` out, if there is one.
+    fn take(&mut self, id: u64) -> Option<Slot> {
+        let place = self.place.get_mut(usize::try_from(id).ok()?)?;
+        let at = std::mem::replace(place, NO_PLACE);
+        if at == NO_PLACE {
+            return None;
+        }
+        self.free.push(at);
+        Some(std::mem::replace(
+            &mut self.table[at as usize],
+            Slot::vacant(),
+        ))
+    }
+
+    /// The constraints, by increasing ID.
+    fn iter(&self) -> impl Iterator<Item = (u32, &Slot)> {
+        self.place
+            .iter()
+            .enumerate()
+            .filter(|(_, &at)| at != NO_PLACE)
+            .map(|(id, &at)| (id as u32, &self.table[at as usize]))
+    }
+}
+
 #[derive(Copy, Clone)]
 struct Watch {
     id: u32,
@@ -100,7 +191,7 @@ fn assign(values: &mut [i8], trail: &mut Vec<Lit>, l: Lit) {
 /// The constraints by ID and the propagation state.
 #[derive(Default)]
 pub struct Database {
-    slots: Vec<Option<Slot>>,
+    slots: Slots,
     /// 1 true, -1 false, 0 open, by literal index.
     values: Vec<i8>,
     trail: Vec<Lit>,
@@ -165,16 +256,12 @@ impl Database {
         }
         let slots = &self.slots;
         match &mut self.mentions[v] {
-            Some(ids) => ids.retain(|&id| slots[id as usize].is_some()),
+            Some(ids) => ids.retain(|&id| slots.contains(id)),
             none => {
                 let ids = slots
                     .iter()
-                    .enumerate()
-                    .filter(|(_, s)| {
-                        s.as_ref()
-                            .is_some_and(|s| s.c.lits.iter().any(|l| l.var() == var))
-                    })
-                    .map(|(id, _)| id as u32)
+                    .filter(|(_, s)| s.c.lits.iter().any(|l| l.var() == var))
+                    .map(|(id, _)| id)
                     .collect();
                 *none = Some(ids);
             }
@@ -184,12 +271,12 @@ impl Database {
             .as_deref()
             .unwrap_or_default()
             .iter()
-            .filter_map(move |&id| slots[id as usize].as_ref().map(|s| (u64::from(id), &s.c)))
+            .filter_map(move |&id| slots.get(id).map(|s| (u64::from(id), &s.c)))
     }
 
     /// The constraint with `id`, unless it is deleted or was never there.
     pub fn get(&self, id: u64) -> Option<&PbConstraint> {
-        self.slots.get(id as usize)?.as_ref().map(|s| &s.c)
+        self.slots.get(u32::try_from(id).ok()?).map(|s| &s.c)
     }
 
     /// How many constraints are in the database.
@@ -199,10 +286,7 @@ impl Database {
 
     /// The active constraints, by ID.
     pub fn iter(&self) -> impl Iterator<Item = (u64, &PbConstraint)> {
-        self.slots
-            .iter()
-            .enumerate()
-            .filter_map(|(id, s)| s.as_ref().map(|s| (id as u64, &s.c)))
+        self.slots.iter().map(|(id, s)| (u64::from(id), &s.c))
     }
 
     /// Whether the database propagates to a conflict on its own.
@@ -220,23 +304,20 @@ impl Database {
         } else {
             Kind::Counter
         };
-        let index = id as usize;
-        if self.slots.len() <= index {
-            self.slots.resize_with(index + 1, || None);
-        }
-        self.slots[index] = Some(Slot {
-            c,
-            kind,
-            slack: 0,
-            root_reason: false,
-            attached: false,
-        });
+        let slot = self.slots.insert(
+            id as usize,
+            Slot {
+                c,
+                kind,
+                slack: 0,
+                root_reason: false,
+                attached: false,
+            },
+        );
         self.live += 1;
-        if let Some(slot) = &self.slots[index] {
-            for l in &slot.c.lits {
-                if let Some(Some(ids)) = self.mentions.get_mut(l.var() as usize) {
-                    ids.push(id as u32);
-                }
+        for l in &slot.c.lits {
+            if let Some(Some(ids)) = self.mentions.get_mut(l.var() as usize) {
+                ids.push(id as u32);
             }
         }
         if kind != Kind::Trivial {
@@ -256,7 +337,7 @@ impl Database {
                 self.unattached.extend_from_slice(&pending[at..]);
                 return;
             }
-            if self.slots[id as usize].is_none() {
+            if !self.slots.contains(id) {
                 continue;
             }
             self.attach(id);
@@ -278,9 +359,7 @@ impl Database {
             live_occurrences,
             ..
         } = self;
-        let slot = slots[id as usize]
-            .as_mut()
-            .expect("attached constraints exist");
+        let slot = slots.get_mut(id).expect("attached constraints exist");
         slot.attached = true;
         if slot.kind == Kind::Counter {
             *live_occurrences += slot.c.lits.len();
@@ -388,7 +467,7 @@ impl Database {
             // undoing this literal later restores exactly what was taken.
             let mut conflict = false;
             for o in &occurs[falsified.index()] {
-                let Some(slot) = slots[o.id as usize].as_mut() else {
+                let Some(slot) = slots.get_mut(o.id) else {
                     continue;
                 };
                 slot.slack -= o.coef;
@@ -432,7 +511,7 @@ impl Database {
                     kept += 1;
                     continue;
                 }
-                let Some(slot) = slots[w.id as usize].as_mut() else {
+                let Some(slot) = slots.get_mut(w.id) else {
                     continue; // deleted: the watch goes
                 };
                 let lits = &mut slot.c.lits;
@@ -489,7 +568,7 @@ impl Database {
             let l = self.trail.pop().expect("longer than len");
             if self.trail.len() < self.head {
                 for o in &self.occurs[l.negate().index()] {
-                    if let Some(slot) = self.slots[o.id as usize].as_mut() {
+                    if let Some(slot) = self.slots.get_mut(o.id) {
                         slot.slack += o.coef;
                     }
                 }
@@ -506,7 +585,7 @@ impl Database {
         let mut deleted = 0;
         let mut rebuild = self.root_conflict;
         for id in ids {
-            let Some(slot) = self.slots.get_mut(id as usize).and_then(Option::take) else {
+            let Some(slot) = self.slots.take(id) else {
                 continue;
             };
             deleted += 1;
@@ -521,12 +600,12 @@ impl Database {
         // then, so it stays the size of the database.
         if self.unattached.len() > 1 << 16 && self.unattached.len() > 2 * self.live {
             let slots = &self.slots;
-            self.unattached.retain(|&id| slots[id as usize].is_some());
+            self.unattached.retain(|&id| slots.contains(id));
         }
         if self.dead_occurrences > 1 << 16 && self.dead_occurrences > self.live_occurrences {
             let slots = &self.slots;
             for list in &mut self.occurs {
-                list.retain(|o| slots[o.id as usize].is_some());
+                list.retain(|o| slots.contains(o.id));
             }
             self.dead_occurrences = 0;
         }
@@ -541,12 +620,12 @@ impl Database {
         self.undo_to(0);
         self.root_conflict = false;
         for id in std::mem::take(&mut self.root_reasons) {
-            if let Some(slot) = self.slots[id as usize].as_mut() {
+            if let Some(slot) = self.slots.get_mut(id) {
                 slot.root_reason = false;
             }
         }
         let slots = &self.slots;
-        self.root_units.retain(|&id| slots[id as usize].is_some());
+        self.root_units.retain(|&id| slots.contains(id));
         for id in self.root_units.clone() {
             self.attach_again(id);
             if self.root_conflict || self.propagate() {
@@ -567,7 +646,7 @@ impl Database {
             root_reasons,
             ..
         } = self;
-        let slot = slots[id as usize].as_mut().expect("live root unit");
+        let slot = slots.get_mut(id).expect("live root unit");
         let c = &slot.c;
         if c.is_contradicting() {
             self.root_conflict = true;
@@ -656,7 +735,7 @@ impl Database {
             for hint in std::iter::once(&None).chain(hints) {
                 let c = match hint {
                     None => negation,
-                    Some(id) => &self.slots[*id as usize].as_ref().expect("hints exist").c,
+                    Some(id) => &self.slots.get(*id as u32).expect("hints exist").c,
                 };
                 match propagate_one(c, &mut self.hint_values, &mut self.hint_trail) {
                     Outcome::Conflict => {
@@ -745,6 +824,24 @@ mod tests {
             db.add(i as u64 + 1, c);
         }
         db
+    }
+
+    #[test]
+    fn a_deleted_constraints_place_is_taken_again_and_its_id_stays_deleted() {
+        let mut db = database(vec![
+            c(&[(1, x(0)), (1, x(1))], 1),
+            c(&[(1, x(1)), (1, x(2))], 1),
+            c(&[(1, x(2)), (1, x(3))], 1),
+        ]);
+        assert_eq!(db.delete([2, 9].into_iter()), 1);
+        db.add(4, c(&[(1, x(0)), (1, x(3))], 1));
+        assert_eq!(db.slots.table.len(), 3);
+        assert_eq!(db.get(2), None);
+        assert_eq!(db.get(4), Some(&c(&[(1, x(0)), (1, x(3))], 1)));
+        let ids: Vec<u64> = db.iter().map(|(id, _)| id).collect();
+        assert_eq!(ids, vec![1, 3, 4]);
+        assert_eq!(db.live(), 3);
+        assert_eq!(db.delete([2].into_iter()), 0);
     }
 
     #[test]
