@@ -3,15 +3,15 @@
 //! backend's raw answer ([`RawOutcome`]) and its size ([`Size`]), which way a value goes
 //! ([`Sense`]); with bad-input errors,
 //! work shards and digests, and the plumbing a streamed proof needs: a pipe between threads,
-//! a file in memory, and what a process or thread used.
+//! a file with no name (in memory, or in a scratch folder), and what a process or thread used.
 
 pub mod digest;
 pub mod error;
 pub mod evidence;
-pub mod memory_file;
 pub mod pipe;
 pub mod sense;
 pub mod shard;
+pub mod unnamed_file;
 pub mod usage;
 
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -11,6 +11,10 @@ pub struct Usage {
     pub cpu_seconds: Option<f64>,
     /// The most memory resident at once, in bytes (of a whole process).
     pub peak_memory_bytes: Option<u64>,
+    /// Of a child: the most memory it held at once that the system cannot reclaim
+    /// (anonymous and shared pages, a file in memory included; not the pages of a file on
+    /// disk that it maps, which are the system's cache), in bytes, as sampled.
+    pub peak_held_bytes: Option<u64>,
 }
 
 #[cfg(target_os = "linux")]
@@ -24,6 +28,7 @@ fn usage_of(usage: &libc::rusage) -> Usage {
         cpu_seconds: Some(seconds(usage.ru_utime) + seconds(usage.ru_stime)),
         // Linux counts `ru_maxrss` in kilobytes.
         peak_memory_bytes: Some((usage.ru_maxrss.max(0) as u64).saturating_mul(1024)),
+        peak_held_bytes: None,
     }
 }
 
@@ -66,8 +71,9 @@ const SAMPLE: std::time::Duration = std::time::Duration::from_millis(20);
 /// Waits for `child` to end: its exit status and what it used, its own figures: CPU from
 /// `wait4`, peak memory from its high-water mark (`VmHWM` of `/proc/PID/status`) read every
 /// 20 ms while it runs, since `wait4`'s counts the memory of the process that started it
-/// too (a child's count starts from its parent's at the fork). A child too short to be
-/// read once has no peak. When `should_stop` says so, the child is killed (and still
+/// too (a child's count starts from its parent's at the fork), and the memory it holds
+/// (`RssAnon` and `RssShmem`) at each reading. A child too short to be read once has no
+/// peak. When `should_stop` says so, the child is killed (and still
 /// waited for). The child is reaped here: do not wait for it again.
 pub fn wait_with_usage(
     child: &mut Child,
@@ -78,10 +84,11 @@ pub fn wait_with_usage(
         use std::os::unix::process::ExitStatusExt;
         let pid = child.id() as libc::pid_t;
         let status_file = format!("/proc/{pid}/status");
-        let mut peak: Option<u64> = None;
+        let (mut peak, mut held): (Option<u64>, Option<u64>) = (None, None);
         loop {
-            if let Some(hwm) = high_water_mark(&status_file) {
-                peak = Some(peak.map_or(hwm, |p| p.max(hwm)));
+            if let Some(now) = memory_now(&status_file) {
+                peak = Some(peak.map_or(now.high_water, |p| p.max(now.high_water)));
+                held = Some(held.map_or(now.held, |h| h.max(now.held)));
             }
             // SAFETY: plain data, all zeros valid.
             let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
@@ -92,6 +99,7 @@ pub fn wait_with_usage(
             if reaped == pid {
                 let mut used = usage_of(&usage);
                 used.peak_memory_bytes = peak;
+                used.peak_held_bytes = held;
                 return Ok((ExitStatus::from_raw(status), used));
             }
             if reaped < 0 {
@@ -114,19 +122,34 @@ pub fn wait_with_usage(
     }
 }
 
-/// The `VmHWM` line of a `/proc/PID/status` file, in bytes.
+/// A process's memory as one reading of its `/proc/PID/status` gives it, in bytes.
 #[cfg(target_os = "linux")]
-fn high_water_mark(status_file: &str) -> Option<u64> {
+struct MemoryNow {
+    /// `VmHWM`: the most resident so far.
+    high_water: u64,
+    /// `RssAnon` and `RssShmem`: resident now, not reclaimable.
+    held: u64,
+}
+
+/// One reading of a `/proc/PID/status` file; `None` when it cannot be read (the process
+/// has ended) or lacks the high-water mark.
+#[cfg(target_os = "linux")]
+fn memory_now(status_file: &str) -> Option<MemoryNow> {
     let text = std::fs::read_to_string(status_file).ok()?;
-    let line = text.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kilobytes: u64 = line
-        .trim_start_matches("VmHWM:")
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .ok()?;
-    Some(kilobytes * 1024)
+    let field = |name: &str| -> Option<u64> {
+        let line = text.lines().find(|l| l.starts_with(name))?;
+        let kilobytes: u64 = line[name.len()..]
+            .trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse()
+            .ok()?;
+        Some(kilobytes * 1024)
+    };
+    Some(MemoryNow {
+        high_water: field("VmHWM:")?,
+        held: field("RssAnon:").unwrap_or(0) + field("RssShmem:").unwrap_or(0),
+    })
 }
 
 #[cfg(all(test, target_os = "linux"))]
@@ -145,6 +168,8 @@ mod tests {
         // A shell holds under a few megabytes, whatever its parent holds.
         let peak = usage.peak_memory_bytes.unwrap();
         assert!((1 << 16..1 << 26).contains(&peak), "{peak}");
+        let held = usage.peak_held_bytes.unwrap();
+        assert!((1 << 12..=peak).contains(&held), "{held} of {peak}");
         assert!(thread_cpu_seconds().unwrap() >= 0.0);
         assert!(process_usage().peak_memory_bytes.unwrap() > 0);
     }

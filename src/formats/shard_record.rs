@@ -37,6 +37,10 @@ pub struct ShardRecord {
     pub nodes: u64,
     /// Constraints the proof derives.
     pub derived: u64,
+    /// The bound on the proof search's memo, in clauses (its oldest given up and deleted
+    /// from the proof past it), which the proof's text depends on; none: unbounded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memo_clauses: Option<usize>,
     /// What writing the proof took (its thread).
     pub writer: Work,
     /// Each checker's verdict, in the order they ran.
@@ -139,6 +143,11 @@ pub struct Work {
     pub cpu_seconds: Option<f64>,
     /// Peak resident memory in bytes (of the process that did it), when the system says.
     pub peak_memory_bytes: Option<u64>,
+    /// Of a checker run as its own process: the most memory it held at once that the
+    /// system cannot reclaim (its proof read from a scratch folder on disk is cache, not
+    /// counted; a proof in memory is), when sampled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_held_bytes: Option<u64>,
 }
 
 /// A checker's verdict on a proof.
@@ -267,6 +276,7 @@ mod tests {
             seconds: 1.5,
             cpu_seconds: Some(1.25),
             peak_memory_bytes: Some(1 << 20),
+            peak_held_bytes: None,
         };
         ShardRecord {
             format: RECORD_FORMAT.into(),
@@ -298,6 +308,7 @@ mod tests {
             },
             nodes: 7,
             derived: 9,
+            memo_clauses: Some(1 << 22),
             writer: work,
             checkers: vec![
                 CheckerRecord {
@@ -314,7 +325,10 @@ mod tests {
                     verdict: Verdict::NotRun,
                     conclusion: None,
                     message: Some("not on PATH".into()),
-                    work,
+                    work: Work {
+                        peak_held_bytes: Some(1 << 19),
+                        ..work
+                    },
                 },
             ],
         }
@@ -326,6 +340,21 @@ mod tests {
         assert!(text.ends_with("}\n"), "{text}");
         assert!(text.contains("\"verdict\": \"not_run\""), "{text}");
         assert_eq!(read_shard_record(&text).unwrap(), record());
+        // The fields a record may lack read as absent: a memo without bound, no sample.
+        let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        value
+            .as_object_mut()
+            .unwrap()
+            .remove("memo_clauses")
+            .unwrap();
+        value["checkers"][1]["work"]
+            .as_object_mut()
+            .unwrap()
+            .remove("peak_held_bytes")
+            .unwrap();
+        let read = read_shard_record(&value.to_string()).unwrap();
+        assert_eq!(read.memo_clauses, None);
+        assert_eq!(read.checkers[1].work.peak_held_bytes, None);
     }
 
     #[test]

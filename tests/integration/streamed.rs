@@ -178,6 +178,107 @@ fn a_streamed_certificate_keeps_records_whose_hashes_are_the_stored_proofs() {
 }
 
 #[test]
+fn a_bounded_memo_read_from_a_scratch_disk_gives_records_that_replay_with_their_bound() {
+    let veripb = veripb_installed(
+        "a_bounded_memo_read_from_a_scratch_disk_gives_records_that_replay_with_their_bound",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let model = crosses(dir.path(), 9, 9);
+    let scratch = dir.path().join("scratch");
+    fs::create_dir(&scratch).unwrap();
+    let unbounded = streamed(dir.path(), &model, "unbounded", &["--memo-clauses", "0"]);
+    let bounded = streamed(
+        dir.path(),
+        &model,
+        "bounded",
+        &[
+            "--memo-clauses",
+            "64",
+            "--scratch",
+            scratch.to_str().unwrap(),
+        ],
+    );
+    // Nothing is left on the scratch disk.
+    assert_eq!(files(&scratch), BTreeSet::new());
+    let names: Vec<String> = files(&bounded)
+        .into_iter()
+        .filter(|n| n.starts_with("shard-"))
+        .collect();
+    assert_eq!(
+        names,
+        files(&unbounded)
+            .into_iter()
+            .filter(|n| n.starts_with("shard-"))
+            .collect::<Vec<_>>()
+    );
+    // The records whose search the bound made longer, by their number in `check`.
+    let mut grown = Vec::new();
+    for (k, name) in names.iter().enumerate() {
+        let (small, free) = (json(&bounded, name), json(&unbounded, name));
+        assert_eq!(small["memo_clauses"], 64, "{small}");
+        assert_eq!(free.get("memo_clauses"), None, "{free}");
+        let theirs = if veripb { "accepted" } else { "not_run" };
+        assert_eq!(small["checkers"][1]["verdict"], theirs, "{small}");
+        if small["nodes"].as_u64() > free["nodes"].as_u64() {
+            grown.push((k + 1, name.clone()));
+        }
+    }
+    // The memo gave clauses up, and the search found them again.
+    assert!(!grown.is_empty(), "{names:?}");
+
+    let run = check(&bounded, &["--replay", "all"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.ends_with("every shard replayed\n"),
+        "{}",
+        run.stdout
+    );
+    // The bound is part of what a record says: one that gives nothing up writes another
+    // proof.
+    let (number, name) = &grown[0];
+    edit(
+        &bounded,
+        name,
+        "\"memo_clauses\": 64",
+        "\"memo_clauses\": 1048576",
+    );
+    let run = check(&bounded, &["--replay", &number.to_string()]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(
+        run.stderr.contains(&format!(
+            "{name} (record {number}): replayed, its proof has SHA-256"
+        )) && run
+            .stderr
+            .contains("the shard differs from the one recorded"),
+        "{}",
+        run.stderr
+    );
+
+    // A scratch folder that cannot take a file: one line, exit 2.
+    let missing = dir.path().join("no-such-folder");
+    let run = puzzlec(
+        dir.path(),
+        &[
+            "prove",
+            model.to_str().unwrap(),
+            "--stream",
+            "--scratch",
+            missing.to_str().unwrap(),
+            "-o",
+            dir.path().join("never").to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "error: --scratch {}: cannot make a file there (No such file or directory (os error 2))\n",
+            missing.display()
+        )
+    );
+}
+
+#[test]
 fn shards_past_their_budget_are_cut_and_entries_split_at_their_states() {
     let dir = tempfile::tempdir().unwrap();
     let model = crosses(dir.path(), 9, 9);

@@ -502,9 +502,23 @@ pub struct Prove {
     /// doll; an entry over it alone split at its search states), and a shard whose proof
     /// passes it as it is written is given up and cut smaller (a glue alone is not).
     /// Default: 0.3 times --max-memory, since a worker checking a shard holds about 3
-    /// times its size.
+    /// times its size; with --scratch, 1.5 times --max-memory (veripb then holds about
+    /// 0.45 bytes a byte of proof, the proof itself being on disk).
     #[arg(long, value_name = "SIZE", conflicts_with_all = ["no_stream", "join"])]
     pub shard_bytes: Option<ByteSize>,
+    /// Streamed: veripb reads each shard's proof from a file with no name on the disk of
+    /// the folder DIR (O_TMPFILE on Linux: never listed, and gone when its check ends, even
+    /// if puzzlec is killed) rather than from memory, so that a shard's proof costs disk
+    /// space (one shard at a time per worker) and not memory, and shards can be far larger
+    /// (fewer, with less search repeated). The proof is still never stored.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["no_stream", "join"])]
+    pub scratch: Option<PathBuf>,
+    /// Streamed: the most clauses the proof search's memo keeps; past them it gives up its
+    /// oldest and the proof deletes them, so that the checkers' memory stays bounded
+    /// however long a shard's proof (records say the bound; replays use it). 0: no bound.
+    /// Default: one per KiB of --max-memory, down to a power of two (4,194,304 at 4G).
+    #[arg(long, value_name = "N", conflicts_with_all = ["no_stream", "join"])]
+    pub memo_clauses: Option<usize>,
     /// Store the doll's proof in the folder even when it is estimated above 1 GiB.
     #[arg(long, conflicts_with_all = ["shard", "table", "solver", "count"])]
     pub no_stream: bool,
@@ -606,6 +620,10 @@ pub struct Check {
     /// N in check's listing).
     #[arg(long, value_name = "WHICH")]
     pub replay: Option<puzzlec::cert::certificate::Replay>,
+    /// With --replay: veripb reads each replayed proof from a file with no name on the disk
+    /// of the folder DIR rather than from memory, as `prove --scratch` has it.
+    #[arg(long, value_name = "DIR", requires = "replay")]
+    pub scratch: Option<PathBuf>,
 }
 
 /// The flags of `models`.

@@ -14,10 +14,16 @@ pub fn run(args: &Check) -> Result<u8, Failure> {
         args.report.json,
         args.write_cnf.as_deref(),
     );
+    let scratch = args
+        .scratch
+        .as_deref()
+        .map(crate::prove::usable_scratch)
+        .transpose()?;
     let options = CheckOptions {
         shard: args.split.shard,
         write_cnf,
         replay: args.replay.unwrap_or_default(),
+        replay_scratch: scratch.as_deref(),
     };
     let start = std::time::Instant::now();
     match certificate::check_using(dir, &options) {

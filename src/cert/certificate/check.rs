@@ -47,6 +47,7 @@ pub fn check_writing(
             shard,
             write_cnf,
             replay: Replay::None,
+            replay_scratch: None,
         },
     )
 }
@@ -61,6 +62,9 @@ pub struct CheckOptions<'a> {
     /// Of a streamed certificate: the shards to regenerate from the model and check again,
     /// comparing their proofs' SHA-256 with the records'.
     pub replay: Replay,
+    /// Replays: `veripb` reads each proof from an unnamed file on the disk of this folder
+    /// rather than from memory (as `prove --scratch`). `None`: memory.
+    pub replay_scratch: Option<&'a Path>,
 }
 
 /// [`check`] as `options` say.
@@ -69,6 +73,7 @@ pub fn check_using(dir: &Path, options: &CheckOptions) -> Result<Checked, CheckE
         shard,
         write_cnf,
         replay,
+        replay_scratch,
     } = *options;
     let manifest = read_manifest(dir)?;
     if let Some(out) = write_cnf {
@@ -106,7 +111,8 @@ pub fn check_using(dir: &Path, options: &CheckOptions) -> Result<Checked, CheckE
         ));
     }
     if streamed {
-        return super::doll_proof::check_streamed(&folder, &manifest, &puzzle, &replay, steps);
+        let replay = (&replay, replay_scratch);
+        return super::doll_proof::check_streamed(&folder, &manifest, &puzzle, replay, steps);
     }
     if super::doll_proof::is_sharded(&manifest) {
         return super::doll_proof::check_shards(&folder, &manifest, &puzzle, shard, steps);

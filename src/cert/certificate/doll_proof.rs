@@ -124,21 +124,27 @@ pub(super) struct ShardSplit {
 
 /// Whether and how the doll's proof is streamed (see [`streamed`]).
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Streaming {
+pub(super) struct Streaming<'a> {
     /// Streamed, stored, or streamed when the estimate calls for it.
     pub(super) mode: StreamMode,
     /// Only join the folder's records.
     pub(super) join: bool,
     /// No shard's proof estimated above this many bytes, where it can be helped.
     pub(super) budget: Option<u64>,
+    /// Where `veripb` reads a streamed proof from: memory, or this folder's disk.
+    pub(super) scratch: Option<&'a Path>,
+    /// The bound on the proof search's memo, in clauses (0: none).
+    pub(super) memo_clauses: usize,
 }
 
-impl Streaming {
+impl<'a> Streaming<'a> {
     /// The shards of a streamed run: at least `split`'s count, within the budget.
-    fn settings(&self, split: ShardSplit) -> streamed::Settings {
+    fn settings(&self, split: ShardSplit) -> streamed::Settings<'a> {
         streamed::Settings {
             count: split.count.max(1),
             budget: self.budget,
+            scratch: self.scratch,
+            memo_clauses: self.memo_clauses,
         }
     }
 }
@@ -154,7 +160,7 @@ pub(super) fn prove_veripb(
     job: &Job<'_>,
     shard: Option<Shard>,
     split: ShardSplit,
-    streaming: Streaming,
+    streaming: Streaming<'_>,
     words: Words,
 ) -> Result<Manifest, ProveError> {
     if streaming.join {
@@ -199,7 +205,7 @@ pub(super) fn clear_streamed(dir: &Path) -> Result<(), ProveError> {
 pub(super) fn plan_jobs(
     job: &Job<'_>,
     split: ShardSplit,
-    streaming: Streaming,
+    streaming: Streaming<'_>,
 ) -> Result<Vec<String>, ProveError> {
     streamed::plan_jobs(job, streaming.settings(split))
 }
@@ -209,9 +215,13 @@ pub(super) fn plan_jobs(
 pub(super) fn prove_job(
     job: &Job<'_>,
     name: &str,
-    streaming: Streaming,
+    streaming: Streaming<'_>,
 ) -> Result<Vec<crate::formats::shard_record::ShardRecord>, ProveError> {
-    streamed::prove_job(job, name, streaming.budget)
+    let one = ShardSplit {
+        count: 1,
+        max_bytes: None,
+    };
+    streamed::prove_job(job, name, streaming.settings(one))
 }
 
 /// The weights of the proof search's weighted cut: each scan row's LP dual, as `solve`

@@ -122,11 +122,13 @@ fn shard_split(options: &ProveOptions) -> super::doll_proof::ShardSplit {
 }
 
 /// Whether and how `options` stream the doll's proof.
-fn streaming(options: &ProveOptions) -> super::doll_proof::Streaming {
+fn streaming(options: &ProveOptions) -> super::doll_proof::Streaming<'_> {
     super::doll_proof::Streaming {
         mode: options.stream,
         join: options.join,
         budget: options.stream_shard_bytes,
+        scratch: options.stream_scratch.as_deref(),
+        memo_clauses: options.stream_memo_clauses,
     }
 }
 

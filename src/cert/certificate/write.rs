@@ -68,6 +68,14 @@ pub struct ProveOptions {
     /// Streamed: no shard's proof estimated above this many bytes where it can be helped
     /// (an entry above it is split at its search states). `None`: no bound.
     pub stream_shard_bytes: Option<u64>,
+    /// Streamed: `veripb` reads each shard's proof from an unnamed file on the disk of this
+    /// folder (gone when its check ends) rather than from memory, so that a shard's proof
+    /// costs disk space, not memory. `None`: memory.
+    pub stream_scratch: Option<std::path::PathBuf>,
+    /// Streamed: the most clauses the proof search's memo keeps, its oldest given up and
+    /// deleted from the proof past them, so that a checker's memory stays bounded however
+    /// long a shard's proof runs (records say the bound, which replays use). 0: no bound.
+    pub stream_memo_clauses: usize,
     /// Words the evidence a certificate's manifest quotes (`report::evidence::words`).
     pub words: Words,
 }
@@ -119,6 +127,8 @@ impl ProveOptions {
             stream: StreamMode::Auto,
             join: false,
             stream_shard_bytes: None,
+            stream_scratch: None,
+            stream_memo_clauses: 0,
             words,
         }
     }

@@ -272,7 +272,7 @@ pub(super) fn prove(
     job: &Job<'_>,
     shard: Option<Shard>,
     shards: ShardSplit,
-    streaming: Streaming,
+    streaming: Streaming<'_>,
 ) -> Result<Manifest, ProveError> {
     let Job {
         model_path,

@@ -47,12 +47,13 @@ pub(in crate::cert::certificate) fn held_records(
 
 /// `check` of a streamed certificate (the manifest's files were compared with their
 /// SHA-256 already): the witness, the table's shape and scan order, the records, and the
-/// replays `replay` asks for.
+/// replays `replay` asks for, `veripb` reading their proofs from memory or from the disk
+/// of its scratch folder.
 pub(in crate::cert::certificate) fn check(
     folder: &CheckedFolder,
     manifest: &Manifest,
     puzzle: &Puzzle,
-    replay: &Replay,
+    (replay, scratch): (&Replay, Option<&std::path::Path>),
     mut steps: Vec<String>,
 ) -> Result<Checked, CheckError> {
     let failed = CheckError::Failed;
@@ -114,7 +115,7 @@ pub(in crate::cert::certificate) fn check(
                 &options,
                 k + 1,
                 &held[k],
-                &control,
+                (&control, scratch),
             )?);
         }
     }
@@ -238,7 +239,7 @@ fn replay_one(
     options: &DollProofOptions,
     k: usize,
     h: &Held,
-    control: &Control,
+    (control, scratch): (&Control, Option<&std::path::Path>),
 ) -> Result<String, CheckError> {
     let file = h.file();
     let failed = |why: String| CheckError::Failed(format!("{file} (record {k}): replayed, {why}"));
@@ -250,19 +251,32 @@ fn replay_one(
         &h.states(),
     );
     let opb = opb_text(&built.opb);
+    // The proof's text depends on the bound its memo had.
+    let options = DollProofOptions {
+        memo_clauses: h.record.memo_clauses.unwrap_or(0),
+        ..*options
+    };
     let write = |out: &mut dyn std::io::Write, stop: &dyn Fn() -> bool| {
-        built.write_proof(instance, options, &table.entries, out, stop)
+        built.write_proof(instance, &options, &table.entries, out, stop)
     };
     let started = Instant::now();
-    let streamed =
-        stream(&h.record.shard, &opb, built.lower, &write, None, control).map_err(|e| {
-            failed(match e {
-                StreamError::Stopped => "stopped".to_string(),
-                StreamError::Search(e) => format!("the search fails: {e}"),
-                StreamError::Io(e) => format!("streaming fails: {e}"),
-                StreamError::TooLarge(bytes) => format!("given up at {bytes} bytes"),
-            })
-        })?;
+    let streamed = stream(
+        &h.record.shard,
+        &opb,
+        built.lower,
+        &write,
+        None,
+        scratch,
+        control,
+    )
+    .map_err(|e| {
+        failed(match e {
+            StreamError::Stopped => "stopped".to_string(),
+            StreamError::Search(e) => format!("the search fails: {e}"),
+            StreamError::Io(e) => format!("streaming fails: {e}"),
+            StreamError::TooLarge(bytes) => format!("given up at {bytes} bytes"),
+        })
+    })?;
     if let Some(refusal) = streamed.refusal() {
         return Err(failed(format!(
             "{} refuses its proof: {}",

@@ -5,7 +5,7 @@
 //! its name, and [`join`] writes the manifest once every record is there; a run in a folder
 //! that holds a plan resumes it, keeping the records already written.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use super::super::shards::{
     clear_stale, proof_bytes_estimate, table_nodes, PROOF_BYTES_PER_DOLL_NODE,
 };
-use super::super::{opb_text, proof_weights, Job};
+use super::super::{opb_text, proof_weights, CellWeights, Job};
 use super::fit::{cut, uncuttable, was_cut};
 use super::piece::{build, frontier, state_record, Piece};
 use super::plan::{plan, Plan};
@@ -37,13 +37,18 @@ use crate::formats::shard_record::{
     RECORD_FORMAT,
 };
 
-/// How a streamed run cuts its shards.
+/// How a streamed run cuts its shards and streams their proofs.
 #[derive(Clone, Copy, Debug)]
-pub(in crate::cert::certificate) struct Settings {
+pub(in crate::cert::certificate) struct Settings<'a> {
     /// At least this many shards (one per core by default).
     pub(in crate::cert::certificate) count: usize,
     /// No shard's proof estimated above this many bytes, where it can be helped.
     pub(in crate::cert::certificate) budget: Option<u64>,
+    /// Where `veripb` reads each proof from: memory (`None`) or an unnamed file on the disk
+    /// of this folder.
+    pub(in crate::cert::certificate) scratch: Option<&'a Path>,
+    /// The bound on the proof search's memo, in clauses (0: none).
+    pub(in crate::cert::certificate) memo_clauses: usize,
 }
 
 /// What a run's shards are proved against.
@@ -53,22 +58,45 @@ struct Run {
     plan: Plan,
     /// The most bytes a shard's proof may have as it is written; one past it is cut.
     cap: Option<u64>,
+    /// Where `veripb` reads each proof from (see [`Settings::scratch`]).
+    scratch: Option<PathBuf>,
+    /// The bound on the proof search's memo, in clauses (0: none); records say it.
+    memo_clauses: usize,
+}
+
+impl Run {
+    /// The run's proofs streamed as `settings` say.
+    fn streamed_as(mut self, settings: Settings<'_>) -> Run {
+        self.cap = settings.budget;
+        self.scratch = settings.scratch.map(Path::to_path_buf);
+        self.memo_clauses = settings.memo_clauses;
+        self
+    }
+
+    /// The options of the search that writes this run's proofs.
+    fn proof_options<'w>(&self, weights: &'w [Option<CellWeights>]) -> DollProofOptions<'w> {
+        DollProofOptions {
+            row_weights: weights,
+            memo_clauses: self.memo_clauses,
+            ..DollProofOptions::default()
+        }
+    }
 }
 
 /// A streamed certificate of `job` into its folder: a fresh run (the fast doll's `outcome`
 /// when already found), or the rest of the run whose plan the folder holds; then the join.
 pub(in crate::cert::certificate) fn prove(
     job: &Job<'_>,
-    settings: Settings,
+    settings: Settings<'_>,
     outcome: Option<DollOutcome>,
 ) -> Result<Manifest, ProveError> {
     let start = Instant::now();
-    let mut run = if holds_plan(job.dir) {
+    let run = if holds_plan(job.dir) {
         resume(job)?
     } else {
         fresh(job, settings, outcome)?
-    };
-    run.cap = settings.budget;
+    }
+    .streamed_as(settings);
     let searched = start.elapsed().as_secs_f64();
     prove_missing(job, &run)?;
     join(job, searched, start)
@@ -83,7 +111,7 @@ pub(in crate::cert::certificate) fn holds_plan(dir: &Path) -> bool {
 /// plan written; the shards' names, in order.
 pub(in crate::cert::certificate) fn plan_jobs(
     job: &Job<'_>,
-    settings: Settings,
+    settings: Settings<'_>,
 ) -> Result<Vec<String>, ProveError> {
     let run = fresh(job, settings, None)?;
     let positions = run.table.order.len();
@@ -93,7 +121,7 @@ pub(in crate::cert::certificate) fn plan_jobs(
 /// The fast doll's table (`outcome`, or found here), the folder written afresh, the plan.
 fn fresh(
     job: &Job<'_>,
-    settings: Settings,
+    settings: Settings<'_>,
     outcome: Option<DollOutcome>,
 ) -> Result<Run, ProveError> {
     let (instance, control) = (&job.packing.instance, job.control);
@@ -139,6 +167,12 @@ fn fresh(
             .budget
             .map_or("unbounded".to_string(), |b| format!("{b} bytes"))
     ));
+    if settings.memo_clauses > 0 {
+        comments.push(format!(
+            "the proof search's memo bounded at {} clauses",
+            settings.memo_clauses
+        ));
+    }
     if !plan.over.is_empty() {
         comments.push(format!(
             "entries estimated above the memory bound with no search to split: {:?}",
@@ -150,8 +184,11 @@ fn fresh(
         table_sha256: sha256_hex(table_text.as_bytes()),
         table,
         plan,
-        cap: settings.budget,
-    })
+        cap: None,
+        scratch: None,
+        memo_clauses: 0,
+    }
+    .streamed_as(settings))
 }
 
 /// The run whose plan the folder holds: its table, and its plan's frontiers found again
@@ -183,6 +220,8 @@ fn resume(job: &Job<'_>) -> Result<Run, ProveError> {
         table_sha256,
         plan,
         cap: None,
+        scratch: None,
+        memo_clauses: 0,
     })
 }
 
@@ -261,10 +300,7 @@ fn prove_missing(job: &Job<'_>, run: &Run) -> Result<(), ProveError> {
         })
         .collect();
     let weights = proof_weights(&job.packing.instance, job.control);
-    let options = DollProofOptions {
-        row_weights: &weights,
-        ..DollProofOptions::default()
-    };
+    let options = run.proof_options(&weights);
     let proved: Vec<Result<Vec<ShardRecord>, ProveError>> = missing
         .par_iter()
         .map(|piece| {
@@ -331,7 +367,7 @@ fn prove_fitting(
 pub(in crate::cert::certificate) fn prove_job(
     job: &Job<'_>,
     name: &str,
-    cap: Option<u64>,
+    settings: Settings<'_>,
 ) -> Result<Vec<ShardRecord>, ProveError> {
     if !holds_plan(job.dir) {
         return Err(ProveError::Input(InputError::file(
@@ -355,16 +391,16 @@ pub(in crate::cert::certificate) fn prove_job(
     }
     let instance = &job.packing.instance;
     let weights = proof_weights(instance, job.control);
-    let options = DollProofOptions {
-        row_weights: &weights,
-        ..DollProofOptions::default()
-    };
     let mut run = Run {
         table,
         table_sha256,
         plan: Plan::default(),
-        cap,
-    };
+        cap: None,
+        scratch: None,
+        memo_clauses: 0,
+    }
+    .streamed_as(settings);
+    let options = run.proof_options(&weights);
     add_frontier(&mut run.plan, instance, &options, &run.table, &piece)?;
     let states = run.plan.states(&piece).to_vec();
     prove_fitting(job, &run, &options, &piece, &states)
@@ -396,7 +432,8 @@ fn prove_piece(
     let write = |out: &mut dyn std::io::Write, stop: &dyn Fn() -> bool| {
         built.write_proof(instance, options, &table.entries, out, stop)
     };
-    let streamed = match stream(&name, &opb, built.lower, &write, cap, job.control) {
+    let scratch = run.scratch.as_deref();
+    let streamed = match stream(&name, &opb, built.lower, &write, cap, scratch, job.control) {
         Ok(streamed) => streamed,
         Err(StreamError::TooLarge(bytes)) => return Ok(Proved::TooLarge(bytes)),
         Err(e) => return Err(stream_error(job, &name, e)),
@@ -481,6 +518,7 @@ fn shard_record(
         proof: streamed.proof,
         nodes: streamed.written.nodes,
         derived: streamed.written.derived,
+        memo_clauses: (run.memo_clauses > 0).then_some(run.memo_clauses),
         writer,
         checkers: streamed.checkers,
     }

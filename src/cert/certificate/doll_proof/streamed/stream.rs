@@ -1,8 +1,10 @@
-//! One shard's proof streamed into its checkers as it is written, never to disk: through a
-//! pipe into puzzlec's PB checker on a thread beside the writer, and into a file in memory
-//! that `veripb` reads once the proof is complete (`veripb` 3.0.2 maps its proof file, so it
-//! cannot read a pipe; it starts once puzzlec's checker is done, so that the two do not hold
-//! their memory at once). The proof is hashed (SHA-256) and its bytes and lines counted on
+//! One shard's proof streamed into its checkers as it is written, never stored: through a
+//! pipe into puzzlec's PB checker on a thread beside the writer, and into a file with no
+//! name that `veripb` reads once the proof is complete (`veripb` 3.0.2 maps its proof file,
+//! so it cannot read a pipe; it starts once puzzlec's checker is done, so that the two do
+//! not hold their memory at once). That file is in memory, or with a scratch folder on its
+//! disk, where its pages are cache the system reclaims: a shard's proof then costs disk
+//! space, one shard at a time, and gone when its check ends, rather than memory. The proof is hashed (SHA-256) and its bytes and lines counted on
 //! the way; what each checker said, and what writing and checking took, go to the shard's
 //! record.
 
@@ -13,8 +15,8 @@ use std::time::Instant;
 
 use super::piece::Written;
 use crate::base::digest::DigestWriter;
-use crate::base::memory_file::MemoryFile;
 use crate::base::pipe::{pipe, PipeWriter};
+use crate::base::unnamed_file::UnnamedFile;
 use crate::base::usage::{process_usage, thread_cpu_seconds, wait_with_usage};
 use crate::base::Control;
 use crate::checkers::pb::{check_pb_proof, PbConclusion};
@@ -76,7 +78,8 @@ pub(in crate::cert::certificate) fn conclusion_words(lower: i64) -> String {
 
 /// Writes a proof through `write` (given the writer and the stop test) and streams it into
 /// both checkers against the OPB file `opb` (its text), expecting `BOUNDS lower INF`;
-/// `name` names the memory files. `veripb` runs when it is on PATH. A proof that passes
+/// `name` names the unnamed files for people (`/proc/PID/fd`). `veripb` runs when it is on
+/// PATH, reading the proof from memory, or from the disk of the folder `scratch`. A proof that passes
 /// `cap` bytes is given up ([`StreamError::TooLarge`]), so that no check outgrows the
 /// memory the cap stands for.
 pub(in crate::cert::certificate) fn stream(
@@ -85,14 +88,19 @@ pub(in crate::cert::certificate) fn stream(
     lower: i64,
     write: &WriteProof<'_>,
     cap: Option<u64>,
+    scratch: Option<&std::path::Path>,
     control: &Control,
 ) -> Result<Streamed, StreamError> {
     let streamed = std::cell::Cell::new(0u64);
     let cap = cap.unwrap_or(u64::MAX);
     let version = veripb_version();
-    let mut copy = match version {
-        Some(_) => Some(MemoryFile::new(&format!("{name}.pbp")).map_err(StreamError::Io)?),
-        None => None,
+    let proof_name = format!("{name}.pbp");
+    let mut copy = match (version, scratch) {
+        (None, _) => None,
+        (Some(_), None) => Some(UnnamedFile::in_memory(&proof_name).map_err(StreamError::Io)?),
+        (Some(_), Some(dir)) => {
+            Some(UnnamedFile::in_folder(dir, &proof_name).map_err(StreamError::Io)?)
+        }
     };
     let (to_ours, from_writer) = pipe(PIPE_CHUNKS);
     let expected = PbConclusion::Bounds {
@@ -109,6 +117,7 @@ pub(in crate::cert::certificate) fn stream(
                 seconds: started.elapsed().as_secs_f64(),
                 cpu_seconds: elapsed_cpu(cpu),
                 peak_memory_bytes: process_usage().peak_memory_bytes,
+                peak_held_bytes: None,
             };
             (outcome, work)
         });
@@ -142,6 +151,7 @@ pub(in crate::cert::certificate) fn stream(
             seconds: started.elapsed().as_secs_f64(),
             cpu_seconds: elapsed_cpu(cpu),
             peak_memory_bytes: process_usage().peak_memory_bytes,
+            peak_held_bytes: None,
         };
         let ours = ours.join();
         (written, finished, writer, ours)
@@ -229,6 +239,7 @@ fn not_run(why: &str) -> CheckerRecord {
             seconds: 0.0,
             cpu_seconds: None,
             peak_memory_bytes: None,
+            peak_held_bytes: None,
         },
     }
 }
@@ -253,20 +264,20 @@ pub(in crate::cert::certificate) fn veripb_version() -> Option<&'static str> {
         .as_deref()
 }
 
-/// `veripb` on the proof in `copy` and the OPB text `opb` (put in a memory file too): its
-/// verdict, time, CPU and peak memory (its own, from `wait4`).
+/// `veripb` on the proof in `copy` and the OPB text `opb` (put in a file in memory): its
+/// verdict, time, CPU and peak memory (its own: see [`wait_with_usage`]).
 fn run_veripb(
     version: &str,
     name: &str,
     opb: &[u8],
-    copy: &MemoryFile,
+    copy: &UnnamedFile,
     lower: i64,
     control: &Control,
 ) -> Result<CheckerRecord, StreamError> {
-    let mut formula = MemoryFile::new(&format!("{name}.opb")).map_err(StreamError::Io)?;
+    let mut formula = UnnamedFile::in_memory(&format!("{name}.opb")).map_err(StreamError::Io)?;
     formula.write_all(opb).map_err(StreamError::Io)?;
     let started = Instant::now();
-    // The memory files have no `.opb` ending for veripb to tell the format by.
+    // The unnamed files have no `.opb` ending for veripb to tell the format by.
     let mut command = Command::new(VERIPB);
     command
         .arg("--opb")
@@ -319,6 +330,7 @@ fn run_veripb(
             seconds: started.elapsed().as_secs_f64(),
             cpu_seconds: usage.cpu_seconds,
             peak_memory_bytes: usage.peak_memory_bytes,
+            peak_held_bytes: usage.peak_held_bytes,
         },
     })
 }
@@ -351,18 +363,18 @@ fn read_all(pipe: Option<&mut impl Read>) -> String {
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
-/// The proof's two ways out: the pipe to puzzlec's checker and the memory file `veripb`
+/// The proof's two ways out: the pipe to puzzlec's checker and the unnamed file `veripb`
 /// reads (when it runs).
 struct Tee<'a> {
     pipe: Option<PipeWriter>,
-    copy: Option<BufWriter<&'a mut MemoryFile>>,
+    copy: Option<BufWriter<&'a mut UnnamedFile>>,
     /// The bytes gone through, and the most that may.
     streamed: &'a std::cell::Cell<u64>,
     cap: u64,
 }
 
 impl Tee<'_> {
-    /// Flushes the memory file and closes the pipe.
+    /// Flushes the unnamed file and closes the pipe.
     fn close(mut self) -> std::io::Result<()> {
         self.pipe = None;
         match self.copy.take() {
@@ -417,6 +429,10 @@ mod tests {
     }
 
     fn streamed(lower: i64) -> Streamed {
+        streamed_in(lower, None)
+    }
+
+    fn streamed_in(lower: i64, scratch: Option<&std::path::Path>) -> Streamed {
         let text = proof(lower);
         let write = |out: &mut dyn Write, _: &dyn Fn() -> bool| {
             out.write_all(text.as_bytes())
@@ -426,7 +442,16 @@ mod tests {
                 derived: 0,
             })
         };
-        stream("test", OPB, lower, &write, None, &Control::unlimited()).unwrap()
+        stream(
+            "test",
+            OPB,
+            lower,
+            &write,
+            None,
+            scratch,
+            &Control::unlimited(),
+        )
+        .unwrap()
     }
 
     #[test]
@@ -454,6 +479,19 @@ mod tests {
     }
 
     #[test]
+    fn a_proof_read_from_a_scratch_folder_is_checked_and_leaves_nothing_there() {
+        let dir = tempfile::tempdir().unwrap();
+        let streamed = streamed_in(1, Some(dir.path()));
+        assert_eq!(streamed.refusal(), None);
+        let expected = match veripb_version() {
+            Some(_) => Verdict::Accepted,
+            None => Verdict::NotRun,
+        };
+        assert_eq!(streamed.checkers[1].verdict, expected);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
     fn a_false_proof_is_refused_by_puzzlecs_checker_and_veripb_is_not_run() {
         let streamed = streamed(2);
         let refusal = streamed.refusal().expect("refused");
@@ -473,7 +511,15 @@ mod tests {
             lines.finish()?;
             Ok(Written::default())
         };
-        let outcome = stream("test", OPB, 1, &write, Some(1 << 20), &Control::unlimited());
+        let outcome = stream(
+            "test",
+            OPB,
+            1,
+            &write,
+            Some(1 << 20),
+            None,
+            &Control::unlimited(),
+        );
         assert!(
             matches!(outcome, Err(StreamError::TooLarge(bytes)) if bytes > 1 << 20),
             "{outcome:?}"
