@@ -502,8 +502,8 @@ pub struct Prove {
     /// doll; an entry over it alone split at its search states), and a shard whose proof
     /// passes it as it is written is given up and cut smaller (a glue alone is not).
     /// Default: 0.3 times --max-memory, since a worker checking a shard holds about 3
-    /// times its size; with --scratch, 1.5 times --max-memory (veripb then holds about
-    /// 0.45 bytes a byte of proof, the proof itself being on disk).
+    /// times its size; with --scratch, 0.6 times --max-memory (veripb then holds up to
+    /// about 0.8 bytes a byte of proof, the proof itself being on disk).
     #[arg(long, value_name = "SIZE", conflicts_with_all = ["no_stream", "join"])]
     pub shard_bytes: Option<ByteSize>,
     /// Streamed: veripb reads each shard's proof from a file with no name on the disk of

@@ -90,11 +90,12 @@ pub fn run(args: &Prove, session: &Session) -> Result<u8, Failure> {
         // Streamed shards are always held to the memory bound. In memory, a worker checking
         // one held about 3.1 times its proof (16 x 16 crosses: 2.5 GB of veripb and 0.8 GB
         // of its own for a shard of 1.1 GB). On a scratch disk, with the memo bounded at a
-        // clause per KiB, veripb held 0.42 to 0.47 bytes per byte of proof (17 x 17
-        // crosses: 7.1 GB for 16.7 GB, 5.2 GB for 11.1 GB), so 1.5 times the bound.
+        // clause per KiB, veripb held 0.42 to 0.48 bytes per byte of proof on some ranges
+        // of 17 x 17's entries and more than 0.76 on another (killed at 4 GiB on 5.4 GB):
+        // the search's lasting lines grow with a shard, the memo's do not. So 0.6 times.
         stream_shard_bytes: Some(args.shard_bytes.as_ref().map_or_else(
             || match &args.scratch {
-                Some(_) => args.memory.bytes() / 2 * 3,
+                Some(_) => args.memory.bytes() / 5 * 3,
                 None => args.memory.bytes() / 10 * 3,
             },
             |size| size.0,

@@ -308,6 +308,12 @@ fn run_veripb(
     let expected = format!("s VERIFIED BOUNDS {lower} <= obj <= INF");
     let accepted = status.success() && said.lines().any(|l| l.trim() == expected);
     let message = (!accepted).then(|| {
+        if let Some(signal) = killed_by(&status) {
+            // Killed, most often by the system for memory (a cgroup's limit): no verdict.
+            return format!(
+                "veripb was killed by signal {signal} before its verdict (out of memory?)"
+            );
+        }
         said.lines()
             .chain(complained.lines())
             .filter(|l| !l.trim().is_empty() && !l.starts_with("Running VeriPB"))
@@ -333,6 +339,19 @@ fn run_veripb(
             peak_held_bytes: usage.peak_held_bytes,
         },
     })
+}
+
+/// The signal that ended a child, if one did.
+fn killed_by(status: &std::process::ExitStatus) -> Option<i32> {
+    #[cfg(unix)]
+    {
+        std::os::unix::process::ExitStatusExt::signal(status)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = status;
+        None
+    }
 }
 
 /// Has the child `command` starts killed when the thread that starts it ends (Linux), as it
@@ -499,6 +518,14 @@ mod tests {
         let said = refusal.message.as_deref().unwrap();
         assert!(said.starts_with("proof line 4: conclusion:"), "{said}");
         assert_eq!(streamed.checkers[1].verdict, Verdict::NotRun);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_checker_killed_is_told_from_one_that_ended() {
+        let run = |script: &str| Command::new("sh").args(["-c", script]).status().unwrap();
+        assert_eq!(killed_by(&run("kill -9 $$")), Some(9));
+        assert_eq!(killed_by(&run("exit 1")), None);
     }
 
     #[test]
