@@ -509,13 +509,14 @@ pub struct Prove {
     /// Streamed: veripb reads each shard's proof from a file with no name on the disk of
     /// the folder DIR (O_TMPFILE on Linux: never listed, and gone when its check ends, even
     /// if puzzlec is killed) rather than from memory, so that a shard's proof costs disk
-    /// space (one shard at a time per worker) and not memory, and shards can be far larger
-    /// (fewer, with less search repeated). The proof is still never stored.
+    /// space (one shard at a time per worker) and not memory, and shards can be twice as
+    /// large (fewer, with less search repeated). The proof is still never stored.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["no_stream", "join"])]
     pub scratch: Option<PathBuf>,
     /// Streamed: the most clauses the proof search's memo keeps; past them it gives up its
-    /// oldest and the proof deletes them, so that the checkers' memory stays bounded
-    /// however long a shard's proof (records say the bound; replays use it). 0: no bound.
+    /// oldest and the proof deletes them, so that the memo's share of the checkers' memory
+    /// stays bounded however long a shard's proof (records say the bound; replays use it).
+    /// 0: no bound.
     /// Default: one per KiB of --max-memory, down to a power of two (4,194,304 at 4G).
     #[arg(long, value_name = "N", conflicts_with_all = ["no_stream", "join"])]
     pub memo_clauses: Option<usize>,
