@@ -5,7 +5,7 @@
 //! its name, and [`join`] writes the manifest once every record is there; a run in a folder
 //! that holds a plan resumes it, keeping the records already written.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -51,33 +51,22 @@ pub(in crate::cert::certificate) struct Settings<'a> {
     pub(in crate::cert::certificate) memo_clauses: usize,
 }
 
-/// What a run's shards are proved against.
-struct Run {
+/// What a run's shards are proved against, and how they are streamed: its `settings`'
+/// budget is the most bytes a shard's proof may have as it is written (one past it is
+/// cut), and its memo bound is the one records say.
+struct Run<'a> {
     table: Table,
     table_sha256: String,
     plan: Plan,
-    /// The most bytes a shard's proof may have as it is written; one past it is cut.
-    cap: Option<u64>,
-    /// Where `veripb` reads each proof from (see [`Settings::scratch`]).
-    scratch: Option<PathBuf>,
-    /// The bound on the proof search's memo, in clauses (0: none); records say it.
-    memo_clauses: usize,
+    settings: Settings<'a>,
 }
 
-impl Run {
-    /// The run's proofs streamed as `settings` say.
-    fn streamed_as(mut self, settings: Settings<'_>) -> Run {
-        self.cap = settings.budget;
-        self.scratch = settings.scratch.map(Path::to_path_buf);
-        self.memo_clauses = settings.memo_clauses;
-        self
-    }
-
+impl Run<'_> {
     /// The options of the search that writes this run's proofs.
     fn proof_options<'w>(&self, weights: &'w [Option<CellWeights>]) -> DollProofOptions<'w> {
         DollProofOptions {
             row_weights: weights,
-            memo_clauses: self.memo_clauses,
+            memo_clauses: self.settings.memo_clauses,
             ..DollProofOptions::default()
         }
     }
@@ -92,11 +81,10 @@ pub(in crate::cert::certificate) fn prove(
 ) -> Result<Manifest, ProveError> {
     let start = Instant::now();
     let run = if holds_plan(job.dir) {
-        resume(job)?
+        resume(job, settings)?
     } else {
         fresh(job, settings, outcome)?
-    }
-    .streamed_as(settings);
+    };
     let searched = start.elapsed().as_secs_f64();
     prove_missing(job, &run)?;
     join(job, searched, start)
@@ -119,11 +107,11 @@ pub(in crate::cert::certificate) fn plan_jobs(
 }
 
 /// The fast doll's table (`outcome`, or found here), the folder written afresh, the plan.
-fn fresh(
+fn fresh<'a>(
     job: &Job<'_>,
-    settings: Settings<'_>,
+    settings: Settings<'a>,
     outcome: Option<DollOutcome>,
-) -> Result<Run, ProveError> {
+) -> Result<Run<'a>, ProveError> {
     let (instance, control) = (&job.packing.instance, job.control);
     let outcome = match outcome {
         Some(outcome) => outcome,
@@ -184,16 +172,13 @@ fn fresh(
         table_sha256: sha256_hex(table_text.as_bytes()),
         table,
         plan,
-        cap: None,
-        scratch: None,
-        memo_clauses: 0,
-    }
-    .streamed_as(settings))
+        settings,
+    })
 }
 
 /// The run whose plan the folder holds: its table, and its plan's frontiers found again
 /// (the same search finds the same states). The folder's model must be `job`'s.
-fn resume(job: &Job<'_>) -> Result<Run, ProveError> {
+fn resume<'a>(job: &Job<'_>, settings: Settings<'a>) -> Result<Run<'a>, ProveError> {
     let dir = job.dir;
     let (table, table_sha256) = folder_table(job)?;
     let plan_path = dir.join(PLAN_FILE);
@@ -219,9 +204,7 @@ fn resume(job: &Job<'_>) -> Result<Run, ProveError> {
         table,
         table_sha256,
         plan,
-        cap: None,
-        scratch: None,
-        memo_clauses: 0,
+        settings,
     })
 }
 
@@ -329,7 +312,7 @@ fn prove_fitting(
     // A piece an earlier run cut is not tried whole again; one that can never be cut is
     // not held to the cap.
     let entries = &run.table.entries;
-    let cap = run.cap.filter(|_| !uncuttable(piece));
+    let cap = run.settings.budget.filter(|_| !uncuttable(piece));
     if !was_cut(job.dir, (instance, options, entries), piece, states) {
         match prove_piece(job, run, options, piece, states, cap)? {
             Proved::Record(record) => return Ok(vec![*record]),
@@ -395,11 +378,8 @@ pub(in crate::cert::certificate) fn prove_job(
         table,
         table_sha256,
         plan: Plan::default(),
-        cap: None,
-        scratch: None,
-        memo_clauses: 0,
-    }
-    .streamed_as(settings);
+        settings,
+    };
     let options = run.proof_options(&weights);
     add_frontier(&mut run.plan, instance, &options, &run.table, &piece)?;
     let states = run.plan.states(&piece).to_vec();
@@ -432,7 +412,7 @@ fn prove_piece(
     let write = |out: &mut dyn std::io::Write, stop: &dyn Fn() -> bool| {
         built.write_proof(instance, options, &table.entries, out, stop)
     };
-    let scratch = run.scratch.as_deref();
+    let scratch = run.settings.scratch;
     let streamed = match stream(&name, &opb, built.lower, &write, cap, scratch, job.control) {
         Ok(streamed) => streamed,
         Err(StreamError::TooLarge(bytes)) => return Ok(Proved::TooLarge(bytes)),
@@ -518,7 +498,7 @@ fn shard_record(
         proof: streamed.proof,
         nodes: streamed.written.nodes,
         derived: streamed.written.derived,
-        memo_clauses: (run.memo_clauses > 0).then_some(run.memo_clauses),
+        memo_clauses: Some(run.settings.memo_clauses).filter(|&n| n > 0),
         writer,
         checkers: streamed.checkers,
     }

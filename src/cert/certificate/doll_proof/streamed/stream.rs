@@ -4,9 +4,9 @@
 //! so it cannot read a pipe; it starts once puzzlec's checker is done, so that the two do
 //! not hold their memory at once). That file is in memory, or with a scratch folder on its
 //! disk, where its pages are cache the system reclaims: a shard's proof then costs disk
-//! space, one shard at a time, and gone when its check ends, rather than memory. The proof is hashed (SHA-256) and its bytes and lines counted on
-//! the way; what each checker said, and what writing and checking took, go to the shard's
-//! record.
+//! space, one shard at a time and gone when its check ends, rather than memory. The proof
+//! is hashed (SHA-256) and its bytes and lines counted on the way; what each checker said,
+//! and what writing and checking took, go to the shard's record.
 
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::process::{Command, Stdio};
@@ -79,9 +79,9 @@ pub(in crate::cert::certificate) fn conclusion_words(lower: i64) -> String {
 /// Writes a proof through `write` (given the writer and the stop test) and streams it into
 /// both checkers against the OPB file `opb` (its text), expecting `BOUNDS lower INF`;
 /// `name` names the unnamed files for people (`/proc/PID/fd`). `veripb` runs when it is on
-/// PATH, reading the proof from memory, or from the disk of the folder `scratch`. A proof that passes
-/// `cap` bytes is given up ([`StreamError::TooLarge`]), so that no check outgrows the
-/// memory the cap stands for.
+/// PATH, reading the proof from memory, or from the disk of the folder `scratch`. A proof
+/// that passes `cap` bytes is given up ([`StreamError::TooLarge`]), so that no check
+/// outgrows the memory the cap stands for.
 pub(in crate::cert::certificate) fn stream(
     name: &str,
     opb: &[u8],
@@ -95,13 +95,13 @@ pub(in crate::cert::certificate) fn stream(
     let cap = cap.unwrap_or(u64::MAX);
     let version = veripb_version();
     let proof_name = format!("{name}.pbp");
-    let mut copy = match (version, scratch) {
-        (None, _) => None,
-        (Some(_), None) => Some(UnnamedFile::in_memory(&proof_name).map_err(StreamError::Io)?),
-        (Some(_), Some(dir)) => {
-            Some(UnnamedFile::in_folder(dir, &proof_name).map_err(StreamError::Io)?)
-        }
-    };
+    let mut copy = version
+        .map(|_| match scratch {
+            None => UnnamedFile::in_memory(&proof_name),
+            Some(dir) => UnnamedFile::in_folder(dir, &proof_name),
+        })
+        .transpose()
+        .map_err(StreamError::Io)?;
     let (to_ours, from_writer) = pipe(PIPE_CHUNKS);
     let expected = PbConclusion::Bounds {
         lower: Some(lower),
