@@ -219,8 +219,15 @@ pub struct Database {
     hint_trail: Vec<Lit>,
     live: usize,
     /// The IDs of the constraints that mention a variable (deleted ones dropped when
-    /// read), for the variables indexed; `None` for the others.
+    /// read, and from every list once they outnumber the others), for the variables
+    /// indexed; `None` for the others.
     mentions: Vec<Option<Vec<u32>>>,
+    /// Entries of `mentions` whose constraint is deleted, and the others (both counted
+    /// from what was added and deleted since the last sweep): a proof that defines fresh
+    /// variables and deletes what it derives (a bounded memo) mentions them in tens of
+    /// millions of constraints of which a few million live.
+    dead_mentions: usize,
+    live_mentions: usize,
 }
 
 impl Database {
@@ -256,13 +263,18 @@ impl Database {
         }
         let slots = &self.slots;
         match &mut self.mentions[v] {
-            Some(ids) => ids.retain(|&id| slots.contains(id)),
+            Some(ids) => {
+                let before = ids.len();
+                ids.retain(|&id| slots.contains(id));
+                self.dead_mentions = self.dead_mentions.saturating_sub(before - ids.len());
+            }
             none => {
-                let ids = slots
+                let ids: Vec<u32> = slots
                     .iter()
                     .filter(|(_, s)| s.c.lits.iter().any(|l| l.var() == var))
                     .map(|(id, _)| id)
                     .collect();
+                self.live_mentions += ids.len();
                 *none = Some(ids);
             }
         }
@@ -318,6 +330,7 @@ impl Database {
         for l in &slot.c.lits {
             if let Some(Some(ids)) = self.mentions.get_mut(l.var() as usize) {
                 ids.push(id as u32);
+                self.live_mentions += 1;
             }
         }
         if kind != Kind::Trivial {
@@ -595,6 +608,12 @@ impl Database {
                 self.dead_occurrences += slot.c.lits.len();
                 self.live_occurrences -= slot.c.lits.len();
             }
+            let mentions = &self.mentions;
+            let indexed = (slot.c.lits.iter())
+                .filter(|l| matches!(mentions.get(l.var() as usize), Some(Some(_))))
+                .count();
+            self.dead_mentions += indexed;
+            self.live_mentions = self.live_mentions.saturating_sub(indexed);
         }
         // A hinted proof may never attach: drop the deleted from the waiting list now and
         // then, so it stays the size of the database.
@@ -609,10 +628,29 @@ impl Database {
             }
             self.dead_occurrences = 0;
         }
+        if self.dead_mentions > 1 << 16 && self.dead_mentions > self.live_mentions {
+            self.sweep_mentions();
+        }
         if rebuild {
             self.rebuild_root();
         }
         deleted
+    }
+
+    /// Drops the deleted constraints from every list of `mentions`, giving back the room
+    /// of lists left much longer than they are.
+    fn sweep_mentions(&mut self) {
+        let slots = &self.slots;
+        let mut live = 0;
+        for ids in self.mentions.iter_mut().flatten() {
+            ids.retain(|&id| slots.contains(id));
+            if ids.capacity() > 4 * ids.len() + 16 {
+                ids.shrink_to_fit();
+            }
+            live += ids.len();
+        }
+        self.dead_mentions = 0;
+        self.live_mentions = live;
     }
 
     /// Recomputes the root level from the constraints that propagate on their own.
@@ -941,6 +979,36 @@ mod tests {
         db.add(4, c(&[(1, x(4)), (1, x(0))], 1));
         assert_eq!(ids(&mut db, 4), vec![4]);
         assert_eq!(ids(&mut db, 0), vec![4]);
+    }
+
+    /// A proof that keeps deriving and deleting constraints over a fresh variable, never
+    /// looking it up, leaves the index about the size of what lives, not of all it added.
+    #[test]
+    fn the_index_of_mentions_sheds_deleted_constraints_unread() {
+        let mut db = database(vec![c(&[(1, x(0)), (1, x(1))], 1)]);
+        db.ensure_vars(3);
+        db.index_fresh_vars(2..3);
+        let kept = c(&[(1, x(2)), (1, x(0))], 1);
+        db.add(2, kept.clone());
+        let cycles = 300_000;
+        for id in 3..3 + cycles {
+            db.add(id, c(&[(1, x(2).negate()), (1, x(1))], 1));
+            db.delete([id].into_iter());
+        }
+        let entries: usize = db.mentions.iter().flatten().map(Vec::len).sum();
+        assert!(
+            entries <= 1 << 17,
+            "{entries} entries for 1 live constraint"
+        );
+        assert_eq!(
+            db.mentioning(2).map(|(id, _)| id).collect::<Vec<_>>(),
+            vec![2]
+        );
+        db.add(3 + cycles, kept);
+        assert_eq!(
+            db.mentioning(2).map(|(id, _)| id).collect::<Vec<_>>(),
+            vec![2, 3 + cycles]
+        );
     }
 
     #[test]
