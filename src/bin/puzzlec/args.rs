@@ -502,8 +502,9 @@ pub struct Prove {
     /// doll; an entry over it alone split at its search states), and a shard whose proof
     /// passes it as it is written is given up and cut smaller (a glue alone is not).
     /// Default: 0.3 times --max-memory, since a worker checking a shard holds about 3
-    /// times its size; with --scratch, 0.6 times --max-memory (veripb then holds up to
-    /// about 0.8 bytes a byte of proof, the proof itself being on disk).
+    /// times its size; with --scratch, twice --max-memory, shards being planned for half
+    /// of it (the proof on disk, what the checkers hold follows the memo's bound, not the
+    /// proof's length).
     #[arg(long, value_name = "SIZE", conflicts_with_all = ["no_stream", "join"])]
     pub shard_bytes: Option<ByteSize>,
     /// Streamed: veripb reads each shard's proof from a file with no name on the disk of
@@ -517,7 +518,7 @@ pub struct Prove {
     /// oldest and the proof deletes them, so that the memo's share of the checkers' memory
     /// stays bounded however long a shard's proof (records say the bound; replays use it).
     /// 0: no bound.
-    /// Default: one per KiB of --max-memory, down to a power of two (4,194,304 at 4G).
+    /// Default: one per 4 KiB of --max-memory, down to a power of two (1,048,576 at 4G).
     #[arg(long, value_name = "N", conflicts_with_all = ["no_stream", "join"])]
     pub memo_clauses: Option<usize>,
     /// Store the doll's proof in the folder even when it is estimated above 1 GiB.

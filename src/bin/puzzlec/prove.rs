@@ -89,13 +89,13 @@ pub fn run(args: &Prove, session: &Session) -> Result<u8, Failure> {
         join: args.join,
         // Streamed shards are always held to the memory bound. In memory, a worker checking
         // one held about 3.1 times its proof (16 x 16 crosses: 2.5 GB of veripb and 0.8 GB
-        // of its own for a shard of 1.1 GB). On a scratch disk, with the memo bounded at a
-        // clause per KiB, veripb held 0.42 to 0.48 bytes per byte of proof on some ranges
-        // of 17 x 17's entries and more than 0.76 on another (killed at 4 GiB on 5.4 GB):
-        // the search's lasting lines grow with a shard, the memo's do not. So 0.6 times.
+        // of its own for a shard of 1.1 GB). On a scratch disk the proof costs no memory,
+        // and with the memo bounded what veripb holds grows slowly past the memo's share
+        // (docs/speed.md, "A bounded proof memo"), so the bound is the disk's: twice
+        // --max-memory.
         stream_shard_bytes: Some(args.shard_bytes.as_ref().map_or_else(
             || match &args.scratch {
-                Some(_) => args.memory.bytes() / 5 * 3,
+                Some(_) => args.memory.bytes() * 2,
                 None => args.memory.bytes() / 10 * 3,
             },
             |size| size.0,
@@ -121,12 +121,14 @@ pub fn run(args: &Prove, session: &Session) -> Result<u8, Failure> {
     Ok(code)
 }
 
-/// The proof search's memo bound for a worker of `memory` bytes: a clause to a KiB, down
-/// to a power of two (4 GiB: 4,194,304 clauses). Measured on 17 x 17 crosses' entry 0 at
-/// that bound: `veripb` held 2.69 GB, puzzlec's checker 2.14 GB, 1.6% more search nodes
-/// than unbounded (docs/speed.md).
+/// The proof search's memo bound for a worker of `memory` bytes: a clause to 4 KiB, down
+/// to a power of two (4 GiB: 1,048,576 clauses). `veripb` holds about 0.9 KB per clause
+/// the proof keeps live, over about a gigabyte for the rest, so that at a clause to 1 or
+/// 2 KiB it alone passed 4 GiB on some ranges of 17 x 17's entries (docs/speed.md, "A
+/// bounded proof memo"); the search repeats more at this bound, and what it costs is
+/// time, which a worker can spend, not memory, which it cannot.
 fn memo_clauses(memory: u64) -> usize {
-    let clauses = usize::try_from(memory / 1024).unwrap_or(usize::MAX).max(1);
+    let clauses = usize::try_from(memory / 4096).unwrap_or(usize::MAX).max(1);
     1 << clauses.ilog2()
 }
 

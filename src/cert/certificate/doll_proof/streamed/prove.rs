@@ -51,6 +51,19 @@ pub(in crate::cert::certificate) struct Settings<'a> {
     pub(in crate::cert::certificate) memo_clauses: usize,
 }
 
+impl Settings<'_> {
+    /// The budget shards are planned for: on a scratch disk half the most a shard may
+    /// write, since the plan's estimate (from the fast doll's nodes) falls short where the
+    /// memo's bound makes the proof search repeat itself, and a shard past the most is
+    /// given up and written again in pieces; in memory, the most itself.
+    fn planned_budget(&self) -> Option<u64> {
+        match self.scratch {
+            Some(_) => self.budget.map(|most| most / 2),
+            None => self.budget,
+        }
+    }
+}
+
 /// What a run's shards are proved against, and how they are streamed: its `settings`'
 /// budget is the most bytes a shard's proof may have as it is written (one past it is
 /// cut), and its memo bound is the one records say.
@@ -139,7 +152,7 @@ fn fresh<'a>(
         &table.entries,
         &outcome.entry_nodes,
         settings.count,
-        settings.budget,
+        settings.planned_budget(),
     );
     let names: Vec<String> = plan.pieces.iter().map(|p| p.name(positions)).collect();
     let mut comments = vec![
