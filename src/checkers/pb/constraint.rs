@@ -45,6 +45,11 @@ impl PbConstraint {
         }
     }
 
+    /// Whether every coefficient is 1 (a clause or a cardinality constraint).
+    pub fn is_cardinality(&self) -> bool {
+        self.coefs.is_empty()
+    }
+
     /// (coefficient, literal) terms.
     pub fn terms(&self) -> impl Iterator<Item = (i64, Lit)> + '_ {
         self.lits

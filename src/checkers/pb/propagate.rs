@@ -160,6 +160,16 @@ fn propagate_one(c: &PbConstraint, values: &mut [i8], trail: &mut Vec<Lit>) -> O
     if c.is_trivial() {
         return Outcome::Nothing;
     }
+    if c.is_cardinality() {
+        propagate_cardinality(c, values, trail)
+    } else {
+        propagate_weighted(c, values, trail)
+    }
+}
+
+/// [`propagate_one`] for any coefficients: every literal whose coefficient passes the
+/// slack (the non-false coefficients over the degree) is implied.
+fn propagate_weighted(c: &PbConstraint, values: &mut [i8], trail: &mut Vec<Lit>) -> Outcome {
     let mut slack = -c.degree;
     for (a, l) in c.terms() {
         if values[l.index()] != -1 {
@@ -174,6 +184,33 @@ fn propagate_one(c: &PbConstraint, values: &mut [i8], trail: &mut Vec<Lit>) -> O
         if a <= slack {
             break;
         }
+        if values[l.index()] == 0 {
+            assign(values, trail, l);
+            outcome = Outcome::Propagated;
+        }
+    }
+    outcome
+}
+
+/// [`propagate_one`] for a constraint whose coefficients are all 1, nearly every one a
+/// hinted check meets: it propagates only when its literals not false number exactly its
+/// degree, so the count stops as soon as it passes the degree (a clause with two such
+/// literals is done after two).
+fn propagate_cardinality(c: &PbConstraint, values: &mut [i8], trail: &mut Vec<Lit>) -> Outcome {
+    let mut not_false = 0;
+    for l in &c.lits {
+        if values[l.index()] != -1 {
+            not_false += 1;
+            if not_false > c.degree {
+                return Outcome::Nothing;
+            }
+        }
+    }
+    if not_false < c.degree {
+        return Outcome::Conflict;
+    }
+    let mut outcome = Outcome::Nothing;
+    for &l in &c.lits {
         if values[l.index()] == 0 {
             assign(values, trail, l);
             outcome = Outcome::Propagated;
@@ -852,6 +889,46 @@ mod tests {
         Normalizer::default()
             .build(terms.iter().copied(), rhs)
             .unwrap()
+    }
+
+    #[test]
+    fn cardinality_propagation_agrees_with_the_weighted_rule() {
+        // Random clauses and cardinality constraints over 6 variables under random partial
+        // assignments (a fixed-seed generator): the same outcome, values and trail.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut outcomes = [0usize; 3];
+        for _ in 0..5000 {
+            let len = 1 + next(6) as u32;
+            let lits: Vec<Lit> = (0..len).map(|v| Lit::new(v, next(2) == 1)).collect();
+            let terms: Vec<(i128, Lit)> = lits.iter().map(|&l| (1, l)).collect();
+            let card = c(&terms, 1 + next(u64::from(len) + 1) as i128);
+            assert!(card.is_cardinality());
+            let mut values = vec![0i8; 12];
+            for v in 0..6 {
+                match next(3) {
+                    0 => {}
+                    k => {
+                        let l = Lit::new(v, k == 1);
+                        values[l.index()] = 1;
+                        values[l.negate().index()] = -1;
+                    }
+                }
+            }
+            let (mut values_w, mut trail_c, mut trail_w) = (values.clone(), vec![], vec![]);
+            let by_count = propagate_cardinality(&card, &mut values, &mut trail_c);
+            let by_weight = propagate_weighted(&card, &mut values_w, &mut trail_w);
+            assert!(by_count == by_weight, "{card:?}");
+            assert_eq!((values, trail_c), (values_w, trail_w), "{card:?}");
+            outcomes[by_count as usize] += 1;
+        }
+        // All three outcomes were met.
+        assert!(outcomes.iter().all(|&n| n > 100), "{outcomes:?}");
     }
 
     /// A database over 4 variables holding `constraints` with IDs 1, 2, ...
