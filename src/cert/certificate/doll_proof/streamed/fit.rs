@@ -17,10 +17,11 @@ use crate::geometry::placements::PackingInstance;
 const STATES: usize = 8;
 
 /// The parts of `piece` (with `states`, what it needs: see [`super::piece::build`]), each
-/// with the states it needs: a range of entries in two halves; an entry alone split at its
-/// states (its glue and runs of its states, [`runs_of`]); a run of states likewise; a
-/// state alone split at the states below it as an entry is (a glue within the state,
-/// citing them, and runs of them); `None` when it cannot be cut.
+/// with the states it needs: a range of entries into its first and two halves of the
+/// rest ([`runs_of`]); an entry alone split at its states (its glue and runs of its
+/// states); a run of states likewise; a state alone split at the states below it as an
+/// entry is (a glue within the state, citing them, and runs of them); `None` when it
+/// cannot be cut.
 pub(in crate::cert::certificate) fn cut(
     instance: &PackingInstance,
     options: &DollProofOptions,
@@ -29,13 +30,15 @@ pub(in crate::cert::certificate) fn cut(
     states: &[StateClaim],
 ) -> Option<Vec<(Piece, Vec<StateClaim>)>> {
     match piece {
-        Piece::Entries(range) if range.len() >= 2 => {
-            let middle = range.start + range.len() / 2;
-            Some(vec![
-                (Piece::Entries(range.start..middle), Vec::new()),
-                (Piece::Entries(middle..range.end), Vec::new()),
-            ])
-        }
+        Piece::Entries(range) if range.len() >= 2 => Some(
+            runs_of(range.len())
+                .into_iter()
+                .map(|part| {
+                    let part = range.start + part.start..range.start + part.end;
+                    (Piece::Entries(part), Vec::new())
+                })
+                .collect(),
+        ),
         Piece::Entries(range) => {
             let c = range.start;
             let (depth, frontier) = split_frontier(instance, options, entries, c, STATES)?;
@@ -120,10 +123,11 @@ fn glue_and_runs(
     parts
 }
 
-/// `0..n` cut for proving: the first state alone, then the rest in two halves (those that
-/// are not empty). A search's first state holds most of its work more often than not
-/// (17 x 17 crosses: the first of 65 states below entry 0's heaviest state, and the first
-/// below that again), so it goes alone at once rather than after halving down to it, each
+/// `0..n` cut for proving: the first alone, then the rest in two halves (those that are not
+/// empty). A search's first state holds most of its work more often than not (17 x 17
+/// crosses: the first of 65 states below entry 0's heaviest state, and the first below
+/// that again), as a range's first entry does (the earliest scan position leaves the most
+/// board to fill), so it goes alone at once rather than after halving down to it, each
 /// halving a proof written up to the budget and given up.
 fn runs_of(n: usize) -> Vec<std::ops::Range<usize>> {
     let middle = n.div_ceil(2);
