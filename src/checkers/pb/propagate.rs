@@ -219,6 +219,16 @@ fn propagate_cardinality(c: &PbConstraint, values: &mut [i8], trail: &mut Vec<Li
     outcome
 }
 
+/// Dead entries a list of constraint IDs must hold before it is swept.
+const SWEEP_AFTER: usize = 1 << 16;
+
+/// Whether lists holding `dead` entries of deleted constraints beside `live` ones are worth
+/// a sweep: once the dead are many and outnumber the live, so that sweeping costs no more,
+/// spread over the deletions, than the lists' own length.
+fn worth_sweeping(dead: usize, live: usize) -> bool {
+    dead > SWEEP_AFTER && dead > live
+}
+
 fn assign(values: &mut [i8], trail: &mut Vec<Lit>, l: Lit) {
     values[l.index()] = 1;
     values[l.negate().index()] = -1;
@@ -654,18 +664,18 @@ impl Database {
         }
         // A hinted proof may never attach: drop the deleted from the waiting list now and
         // then, so it stays the size of the database.
-        if self.unattached.len() > 1 << 16 && self.unattached.len() > 2 * self.live {
+        if self.unattached.len() > SWEEP_AFTER && self.unattached.len() > 2 * self.live {
             let slots = &self.slots;
             self.unattached.retain(|&id| slots.contains(id));
         }
-        if self.dead_occurrences > 1 << 16 && self.dead_occurrences > self.live_occurrences {
+        if worth_sweeping(self.dead_occurrences, self.live_occurrences) {
             let slots = &self.slots;
             for list in &mut self.occurs {
                 list.retain(|o| slots.contains(o.id));
             }
             self.dead_occurrences = 0;
         }
-        if self.dead_mentions > 1 << 16 && self.dead_mentions > self.live_mentions {
+        if worth_sweeping(self.dead_mentions, self.live_mentions) {
             self.sweep_mentions();
         }
         if rebuild {
