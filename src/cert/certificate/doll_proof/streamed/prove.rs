@@ -164,9 +164,13 @@ fn fresh<'a>(
         "{} shards; the proofs estimated at {} bytes in all ({PROOF_BYTES_PER_DOLL_NODE} per node of the fast doll's {nodes}), a shard's budget {}",
         plan.pieces.len(),
         proof_bytes_estimate(nodes),
-        settings
-            .budget
-            .map_or("unbounded".to_string(), |b| format!("{b} bytes"))
+        match (settings.budget, settings.planned_budget()) {
+            (None, _) => "unbounded".to_string(),
+            (Some(most), Some(planned)) if planned != most => format!(
+                "{most} bytes, shards planned for {planned} (the estimate falls short where the memo's bound repeats search)"
+            ),
+            (Some(most), _) => format!("{most} bytes"),
+        }
     ));
     if settings.memo_clauses > 0 {
         comments.push(format!(
