@@ -518,7 +518,7 @@ pub struct Prove {
     /// oldest and the proof deletes them, so that the memo's share of the checkers' memory
     /// stays bounded however long a shard's proof (records say the bound; replays use it).
     /// 0: no bound.
-    /// Default: one per 4 KiB of --max-memory, down to a power of two (1,048,576 at 4G).
+    /// Default: one per 2 KiB of --max-memory, down to a power of two (2,097,152 at 4G).
     #[arg(long, value_name = "N", conflicts_with_all = ["no_stream", "join"])]
     pub memo_clauses: Option<usize>,
     /// Store the doll's proof in the folder even when it is estimated above 1 GiB.

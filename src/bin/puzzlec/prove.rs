@@ -121,14 +121,14 @@ pub fn run(args: &Prove, session: &Session) -> Result<u8, Failure> {
     Ok(code)
 }
 
-/// The proof search's memo bound for a worker of `memory` bytes: a clause to 4 KiB, down
-/// to a power of two (4 GiB: 1,048,576 clauses). `veripb` holds about 0.9 KB per clause
-/// the proof keeps live, over about a gigabyte for the rest, so that at a clause to 1 or
-/// 2 KiB it alone passed 4 GiB on some ranges of 17 x 17's entries (docs/speed.md, "A
-/// bounded proof memo"); the search repeats more at this bound, and what it costs is
-/// time, which a worker can spend, not memory, which it cannot.
+/// The proof search's memo bound for a worker of `memory` bytes: a clause to 2 KiB, down
+/// to a power of two (4 GiB: 2,097,152 clauses). `veripb` holds about 0.9 KB per clause
+/// the proof keeps live, over about a gigabyte for the rest: at this bound it held at
+/// most 3.4 GB on 17 x 17's shards, at a clause to 1 KiB it passed 4.6 GB; at a clause to
+/// 4 KiB the search repeats a quarter more on the heaviest entries (docs/speed.md, "A
+/// bounded proof memo").
 fn memo_clauses(memory: u64) -> usize {
-    let clauses = usize::try_from(memory / 4096).unwrap_or(usize::MAX).max(1);
+    let clauses = usize::try_from(memory / 2048).unwrap_or(usize::MAX).max(1);
     1 << clauses.ilog2()
 }
 
