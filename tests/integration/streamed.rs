@@ -579,6 +579,31 @@ fn jobs_run_apart_are_joined_and_a_stopped_run_resumes_keeping_its_records() {
         .find(|n| n.ends_with(".json"))
         .unwrap();
     let kept = fs::read(folder.join(&first)).unwrap();
+    // The job run again proves nothing (its record, which holds the run's times, is kept as
+    // it was), and the job list written again names only the shards still to prove.
+    let again = sh(&lines[0]);
+    assert!(
+        again.contains(&format!("(record {}", folder.join(&first).display())),
+        "{again}"
+    );
+    assert_eq!(fs::read(folder.join(&first)).unwrap(), kept);
+    let run = puzzlec(
+        dir.path(),
+        &[
+            "prove",
+            model_arg,
+            "--stream",
+            "--jobs",
+            jobs.to_str().unwrap(),
+            "-o",
+            folder.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.starts_with("2 jobs: "), "{}", run.stdout);
+    let rest = fs::read_to_string(&jobs).unwrap();
+    assert_eq!(rest.lines().collect::<Vec<_>>(), lines[1..].to_vec());
+    assert_eq!(fs::read(folder.join(&first)).unwrap(), kept);
     let run = join(&folder);
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(

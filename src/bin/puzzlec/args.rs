@@ -527,12 +527,15 @@ pub struct Prove {
     /// With --stream: write the folder and the plan of the run, and into FILE one command a
     /// line, `puzzlec prove DIR/model.toml -o DIR --job NAME`, one per shard (for GNU
     /// parallel or a Slurm array; scripts/stream-jobs.sh runs them), then stop; `prove
-    /// --join` writes the manifest once every job has written its record.
+    /// --join` writes the manifest once every job has written its record. In a folder
+    /// holding a run under way, its plan and records are kept and FILE lists the shards
+    /// still without a record.
     #[arg(long, value_name = "FILE", requires = "stream")]
     pub jobs: Option<PathBuf>,
     /// Prove the shard NAME of the streamed run planned in the folder (a line of --jobs'
     /// FILE): stream its proof into both checkers and write its record DIR/NAME.json. Exit 1,
-    /// naming the shard, when a checker refuses it.
+    /// naming the shard, when a checker refuses it. A shard whose record the folder holds
+    /// is not proved again: its record is kept and reported.
     #[arg(long, value_name = "NAME", conflicts_with_all = ["jobs", "join", "no_stream", "shard", "table", "solver", "count", "veripb_shards"])]
     pub job: Option<String>,
     /// Join the records of the streamed run in the folder into the certificate's manifest,

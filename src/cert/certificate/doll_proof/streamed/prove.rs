@@ -33,8 +33,8 @@ use crate::engines::russian_doll::{
     packing_opb, DollOutcome, DollProofError, DollProofOptions, StateClaim,
 };
 use crate::formats::shard_record::{
-    read_plan, write_plan, write_shard_record, EntryRange, FileDigest, ShardRecord, SplitPart,
-    RECORD_FORMAT,
+    read_plan, read_shard_record, write_plan, write_shard_record, EntryRange, FileDigest,
+    ShardRecord, SplitPart, Verdict, RECORD_FORMAT,
 };
 
 /// How a streamed run cuts its shards and streams their proofs.
@@ -109,14 +109,32 @@ pub(in crate::cert::certificate) fn holds_plan(dir: &Path) -> bool {
 }
 
 /// The first steps of [`prove`] only, for jobs: the folder (model, table, witness) and the
-/// plan written; the shards' names, in order.
+/// plan written; the shards' names, in order. In a folder holding a run under way, its
+/// plan is kept and the shards named are those without a record yet, so that a stopped
+/// run's job list is written again without losing what it proved.
 pub(in crate::cert::certificate) fn plan_jobs(
     job: &Job<'_>,
     settings: Settings<'_>,
 ) -> Result<Vec<String>, ProveError> {
-    let run = fresh(job, settings, None)?;
+    let under_way = holds_plan(job.dir);
+    let run = if under_way {
+        resume(job, settings)?
+    } else {
+        fresh(job, settings, None)?
+    };
     let positions = run.table.order.len();
-    Ok(run.plan.pieces.iter().map(|p| p.name(positions)).collect())
+    Ok(run
+        .plan
+        .pieces
+        .iter()
+        .map(|p| p.name(positions))
+        .filter(|name| !under_way || !record_path(job.dir, name).is_file())
+        .collect())
+}
+
+/// Where the record of the shard `name` is.
+fn record_path(dir: &Path, name: &str) -> std::path::PathBuf {
+    dir.join(format!("{name}.json"))
 }
 
 /// The fast doll's table (`outcome`, or found here), the folder written afresh, the plan.
@@ -389,6 +407,12 @@ pub(in crate::cert::certificate) fn prove_job(
             format!("--job {name}: a part of a state split as its proof was written; run the job it was cut from, which resumes it"),
         )));
     }
+    // A job run again (its list run again after a stop) keeps its record and proves
+    // nothing.
+    let path = record_path(job.dir, name);
+    if path.is_file() {
+        return kept_record(&path).map(|record| vec![record]);
+    }
     let instance = &job.packing.instance;
     let weights = proof_weights(instance, job.control);
     let mut run = Run {
@@ -401,6 +425,31 @@ pub(in crate::cert::certificate) fn prove_job(
     add_frontier(&mut run.plan, instance, &options, &run.table, &piece)?;
     let states = run.plan.states(&piece).to_vec();
     prove_fitting(job, &run, &options, &piece, &states)
+}
+
+/// The record at `path`, written by an earlier run of its job: refused as that run was when
+/// a checker refused the shard.
+fn kept_record(path: &Path) -> Result<ShardRecord, ProveError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| InputError::file(path, format!("cannot read: {e}")))?;
+    let record = read_shard_record(&text).map_err(|e| InputError::file(path, e.to_string()))?;
+    match record
+        .checkers
+        .iter()
+        .find(|c| c.verdict == Verdict::Refused)
+    {
+        Some(refusal) => Err(refused(&record.shard, refusal)),
+        None => Ok(record),
+    }
+}
+
+/// The error of the shard `name` that the checker `refusal` refused.
+fn refused(name: &str, refusal: &crate::formats::shard_record::CheckerRecord) -> ProveError {
+    ProveError::Refused(format!(
+        "{name}: {} refused the shard's proof: {} (record {name}.json)",
+        refusal.name,
+        refusal.message.as_deref().unwrap_or("no reason given")
+    ))
 }
 
 /// A shard streamed: its record, or the bytes at which it passed its cap and was given up.
@@ -445,13 +494,9 @@ fn prove_piece(
     if let Some(refusal) = record
         .checkers
         .iter()
-        .find(|c| c.verdict == crate::formats::shard_record::Verdict::Refused)
+        .find(|c| c.verdict == Verdict::Refused)
     {
-        return Err(ProveError::Refused(format!(
-            "{name}: {} refused the shard's proof: {} (record {name}.json)",
-            refusal.name,
-            refusal.message.as_deref().unwrap_or("no reason given")
-        )));
+        return Err(refused(&name, refusal));
     }
     Ok(Proved::Record(Box::new(record)))
 }
