@@ -116,20 +116,25 @@ pub(in crate::cert::certificate) fn plan_jobs(
     job: &Job<'_>,
     settings: Settings<'_>,
 ) -> Result<Vec<String>, ProveError> {
-    let under_way = holds_plan(job.dir);
-    let run = if under_way {
+    let run = if holds_plan(job.dir) {
         resume(job, settings)?
     } else {
+        // A fresh plan clears the folder's records: every shard is missing.
         fresh(job, settings, None)?
     };
     let positions = run.table.order.len();
-    Ok(run
-        .plan
-        .pieces
-        .iter()
+    Ok(missing(job.dir, &run)
+        .into_iter()
         .map(|p| p.name(positions))
-        .filter(|name| !under_way || !record_path(job.dir, name).is_file())
         .collect())
+}
+
+/// The shards of `run`'s plan whose records the folder `dir` does not hold, in order.
+fn missing<'r>(dir: &Path, run: &'r Run) -> Vec<&'r Piece> {
+    let positions = run.table.order.len();
+    (run.plan.pieces.iter())
+        .filter(|p| !record_path(dir, &p.name(positions)).is_file())
+        .collect()
 }
 
 /// Where the record of the shard `name` is.
@@ -306,17 +311,7 @@ fn add_frontier(
 
 /// Proves, on threads, every shard of the plan whose record is not in the folder.
 fn prove_missing(job: &Job<'_>, run: &Run) -> Result<(), ProveError> {
-    let positions = run.table.order.len();
-    let missing: Vec<&Piece> = run
-        .plan
-        .pieces
-        .iter()
-        .filter(|p| {
-            !job.dir
-                .join(format!("{}.json", p.name(positions)))
-                .is_file()
-        })
-        .collect();
+    let missing = missing(job.dir, run);
     let weights = proof_weights(&job.packing.instance, job.control);
     let options = run.proof_options(&weights);
     let proved: Vec<Result<Vec<ShardRecord>, ProveError>> = missing
@@ -369,11 +364,7 @@ fn prove_fitting(
         if job.control.should_stop() {
             return Err(ProveError::Stopped(job.control.reason()));
         }
-        if !job
-            .dir
-            .join(format!("{}.json", part.name(positions)))
-            .is_file()
-        {
+        if !record_path(job.dir, &part.name(positions)).is_file() {
             records.extend(prove_fitting(job, run, options, &part, &part_states)?);
         }
     }
@@ -485,7 +476,7 @@ fn prove_piece(
         Err(e) => return Err(stream_error(job, &name, e)),
     };
     let record = shard_record(job, run, piece, states, &opb, streamed);
-    let path = job.dir.join(format!("{name}.json"));
+    let path = record_path(job.dir, &name);
     // Written whole or not at all: a job killed part way leaves no record to trust.
     let partial = job.dir.join(format!("{name}.json.part"));
     std::fs::write(&partial, write_shard_record(&record))
