@@ -657,11 +657,26 @@ fn jobs_run_apart_are_joined_and_a_stopped_run_resumes_keeping_its_records() {
         run.stderr
     );
     fs::write(folder.join(&first), text).unwrap();
+    // A job over shards whose records are all there proves nothing: they leave nothing.
     let whole = lines[0].replace(
         &format!("--job {}", first.trim_end_matches(".json")),
         "--job shard-000-081",
     );
-    sh(&whole);
+    assert_eq!(sh(&whole), "");
+    assert!(!folder.join("shard-000-081.json").exists());
+    // Proved in a folder with none of their records, its record duplicates them.
+    let bare = dir.path().join("bare");
+    fs::create_dir(&bare).unwrap();
+    for name in ["plan.txt", "model.toml", "table.txt", "witness.txt"] {
+        fs::copy(folder.join(name), bare.join(name)).unwrap();
+    }
+    let folder_arg = folder.to_str().unwrap();
+    sh(&whole.replace(folder_arg, bare.to_str().unwrap()));
+    fs::copy(
+        bare.join("shard-000-081.json"),
+        folder.join("shard-000-081.json"),
+    )
+    .unwrap();
     let run = join(&folder);
     assert_eq!(run.code, 1);
     assert!(run.stderr.contains("a duplicated shard"), "{}", run.stderr);
@@ -864,4 +879,123 @@ fn a_state_alone_past_its_budget_is_split_again_at_the_states_below_it() {
         &[],
         "entry-000-d2-states-013-014.json: a duplicated shard: the state 13 of entry 0 is proved twice",
     );
+}
+
+#[test]
+fn a_job_cut_where_its_search_had_come_resumes_from_the_records_its_parts_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = crosses(dir.path(), 9, 9);
+    let folder = dir.path().join("cut");
+    let jobs = dir.path().join("jobs.txt");
+    let run = puzzlec(
+        dir.path(),
+        &[
+            "prove",
+            model.to_str().unwrap(),
+            "--stream",
+            "--veripb-shards",
+            "1",
+            "--shard-bytes",
+            "700K",
+            "--jobs",
+            jobs.to_str().unwrap(),
+            "-o",
+            folder.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<String> = fs::read_to_string(&jobs)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    let sh = |line: &str| {
+        let out = std::process::Command::new("sh")
+            .args(["-c", line])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{line}: {out:?}");
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let mut cuts = String::new();
+    for line in &lines {
+        cuts.push_str(&sh(line).1);
+    }
+    // Each cut says where the search had come and what it left; a range's finished
+    // entries are its last ones.
+    let cut = cuts
+        .lines()
+        .find(|l| l.starts_with("shard-") && !l.contains(" 0 of its goals"))
+        .unwrap_or_else(|| panic!("no range cut part way: {cuts}"));
+    let (name, rest) = cut.split_once(": given up at ").unwrap();
+    let finished: usize = rest
+        .split_once(" bytes, ")
+        .and_then(|(_, r)| r.split_once(" of its goals searched; cut into "))
+        .map(|(n, _)| n.parse().unwrap())
+        .unwrap();
+    let end: usize = name.rsplit('-').next().unwrap().parse().unwrap();
+    assert!(
+        cut.contains(&format!(
+            "cut into shard-{:03}-{end:03}, shard-{:03}-",
+            end - finished,
+            end - finished - 1
+        )),
+        "{cut}"
+    );
+    // Two leaves of the cuts lost: the jobs run again prove those two again, the same,
+    // and leave every other record as it was.
+    let before: Vec<(String, Vec<u8>)> = files(&folder)
+        .into_iter()
+        .filter(|n| n.ends_with(".json"))
+        .map(|n| {
+            let bytes = fs::read(folder.join(&n)).unwrap();
+            (n, bytes)
+        })
+        .collect();
+    let lost = [
+        before
+            .iter()
+            .find(|(n, _)| n.starts_with("shard-"))
+            .unwrap(),
+        before.iter().find(|(n, _)| n.contains("-states-")).unwrap(),
+    ];
+    for (name, _) in lost {
+        fs::remove_file(folder.join(name)).unwrap();
+    }
+    for line in &lines {
+        sh(line);
+    }
+    let after: Vec<String> = files(&folder)
+        .into_iter()
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    assert_eq!(
+        after,
+        before.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>()
+    );
+    for (name, bytes) in &before {
+        let now = fs::read(folder.join(name)).unwrap();
+        if lost.iter().any(|(n, _)| n == name) {
+            let then: Value = serde_json::from_slice(bytes).unwrap();
+            assert_eq!(json(&folder, name)["proof"], then["proof"], "{name}");
+            assert_ne!(&now, bytes, "{name}: written again, with its own times");
+        } else {
+            assert_eq!(&now, bytes, "{name}: kept as it was");
+        }
+    }
+    let run = puzzlec(
+        dir.path(),
+        &[
+            "prove",
+            model.to_str().unwrap(),
+            "-o",
+            folder.to_str().unwrap(),
+            "--join",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(check(&folder, &[]).code, 0);
 }

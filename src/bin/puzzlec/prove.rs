@@ -4,6 +4,7 @@ use crate::args::Prove;
 use crate::output::{
     check_writable, exit, flag, guard_memory, print_json, print_stdout, write_file, Failure,
 };
+use crate::progress::StderrProgress;
 use crate::session::Session;
 use puzzlec::base::error::NamesSettings;
 use puzzlec::base::Sense;
@@ -17,6 +18,7 @@ use puzzlec::driver::Backend;
 use puzzlec::puzzle::load_model_file;
 use puzzlec::report::{render, svg};
 use std::path::Path;
+use std::sync::Arc;
 
 /// Proves `model`'s answer into `dir`, and draws the witness into `svg` if asked.
 pub fn run(args: &Prove, session: &Session) -> Result<u8, Failure> {
@@ -24,6 +26,12 @@ pub fn run(args: &Prove, session: &Session) -> Result<u8, Failure> {
     let control = session
         .control(args.time.duration()?)
         .with_memory(args.memory.bytes());
+    // A streamed run is long: where its shards are cut is reported as it goes.
+    let control = if args.stream || args.job.is_some() {
+        control.with_progress(Arc::new(StderrProgress::new()))
+    } else {
+        control
+    };
     if let Some(svg) = &args.svg {
         check_writable(svg)?;
     }

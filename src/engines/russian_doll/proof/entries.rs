@@ -4,6 +4,7 @@
 
 use std::io::Write;
 use std::ops::Range;
+use std::sync::atomic::AtomicUsize;
 
 use rustc_hash::FxHashMap;
 
@@ -42,6 +43,42 @@ pub fn write_shard_proof_with(
     out: &mut dyn Write,
     should_stop: &dyn Fn() -> bool,
 ) -> Result<DollShardProof, DollProofError> {
+    shard_proof(instance, options, shard, entries, out, should_stop, None)
+}
+
+/// [`write_shard_proof_with`], counting into `finished` each entry of the range searched
+/// to its end (from the last back) as the proof is written: how far a proof given up part
+/// way came.
+pub fn write_shard_proof_counted(
+    instance: &PackingInstance,
+    options: &DollProofOptions,
+    shard: &ShardOpb,
+    entries: &[usize],
+    out: &mut dyn Write,
+    should_stop: &dyn Fn() -> bool,
+    finished: &AtomicUsize,
+) -> Result<DollShardProof, DollProofError> {
+    shard_proof(
+        instance,
+        options,
+        shard,
+        entries,
+        out,
+        should_stop,
+        Some(finished),
+    )
+}
+
+/// The shard's proof, counting into `finished` if given.
+fn shard_proof(
+    instance: &PackingInstance,
+    options: &DollProofOptions,
+    shard: &ShardOpb,
+    entries: &[usize],
+    out: &mut dyn Write,
+    should_stop: &dyn Fn() -> bool,
+    finished: Option<&AtomicUsize>,
+) -> Result<DollShardProof, DollProofError> {
     let prep = supported(instance)?;
     if entries.len() != prep.cells + 1 || shard.range.end > prep.cells {
         return Err(DollProofError::Unsupported(
@@ -53,9 +90,13 @@ pub fn write_shard_proof_with(
     let writer = LineWriter::new(out, should_stop);
     let opb = shard.file.clone();
     if prep.reach <= 64 {
-        Prover::<u64>::new(&prep, options, opb, amo, writer).run_shard(shard, entries)
+        Prover::<u64>::new(&prep, options, opb, amo, writer)
+            .counting(finished)
+            .run_shard(shard, entries)
     } else {
-        Prover::<u128>::new(&prep, options, opb, amo, writer).run_shard(shard, entries)
+        Prover::<u128>::new(&prep, options, opb, amo, writer)
+            .counting(finished)
+            .run_shard(shard, entries)
     }
 }
 
@@ -167,6 +208,7 @@ impl<'p, W: Window> Prover<'p, W> {
                 }
             }
             self.set_drops(c);
+            self.goal_done();
         }
         Ok(best)
     }

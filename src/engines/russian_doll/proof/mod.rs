@@ -16,6 +16,8 @@ mod search;
 mod states;
 mod writing;
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use rustc_hash::FxHashMap;
 
 use super::bounds::{dead_span, Cover, LOOKAHEAD_LEVELS};
@@ -29,10 +31,14 @@ use crate::formats::opb::{OpbFile, VarNames};
 use crate::geometry::placements::PackingInstance;
 use crate::geometry::weights::CellWeights;
 use caches::PairClauses;
-pub use entries::{write_proof, write_proof_with, write_shard_proof, write_shard_proof_with};
+pub use entries::{
+    write_proof, write_proof_with, write_shard_proof, write_shard_proof_counted,
+    write_shard_proof_with,
+};
 pub use model::{packing_opb, shard_opb, ShardOpb};
 pub use states::{
-    group_opb, state_frontier, state_opb, write_state_proof, DollStateProof, StateClaim, StateOpb,
+    group_opb, state_frontier, state_opb, write_state_proof, write_state_proof_counted,
+    DollStateProof, StateClaim, StateOpb,
 };
 
 /// What a proof-writing run found and wrote.
@@ -271,6 +277,8 @@ struct Prover<'p, W> {
     memo_hits: u64,
     dead_keys: u64,
     dead_hits: u64,
+    /// Where the goals searched to their end are counted (see [`Prover::goal_done`]).
+    finished: Option<&'p AtomicUsize>,
 }
 
 impl<'p, W: Window> Prover<'p, W> {
@@ -352,6 +360,21 @@ impl<'p, W: Window> Prover<'p, W> {
             memo_hits: 0,
             dead_keys: 0,
             dead_hits: 0,
+            finished: None,
+        }
+    }
+
+    /// The prover counting into `finished` the goals it searches to their end.
+    fn counting(mut self, finished: Option<&'p AtomicUsize>) -> Self {
+        self.finished = finished;
+        self
+    }
+
+    /// One goal (an entry of a shard's range, a state of a state shard) searched to its
+    /// end: counted, so that a proof given up part way says how far it came.
+    fn goal_done(&self) {
+        if let Some(finished) = self.finished {
+            finished.fetch_add(1, Ordering::Relaxed);
         }
     }
 }

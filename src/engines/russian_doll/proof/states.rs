@@ -29,6 +29,7 @@
 //! them reaches exactly those.
 
 use std::io::Write;
+use std::sync::atomic::AtomicUsize;
 
 use rustc_hash::FxHashMap;
 
@@ -326,7 +327,36 @@ pub fn write_state_proof(
     out: &mut dyn Write,
     should_stop: &dyn Fn() -> bool,
 ) -> Result<DollStateProof, DollProofError> {
-    run(instance, options, shard, entries, None, out, should_stop).map(|(outcome, _)| outcome)
+    let search = RunOptions {
+        list: None,
+        finished: None,
+    };
+    run(instance, options, shard, entries, search, out, should_stop).map(|(outcome, _)| outcome)
+}
+
+/// [`write_state_proof`], counting into `finished` each goal searched to its end as the
+/// proof is written: how far a proof given up part way came.
+pub fn write_state_proof_counted(
+    instance: &PackingInstance,
+    options: &DollProofOptions,
+    shard: &StateOpb,
+    entries: &[usize],
+    out: &mut dyn Write,
+    should_stop: &dyn Fn() -> bool,
+    finished: &AtomicUsize,
+) -> Result<DollStateProof, DollProofError> {
+    let search = RunOptions {
+        list: None,
+        finished: Some(finished),
+    };
+    run(instance, options, shard, entries, search, out, should_stop).map(|(outcome, _)| outcome)
+}
+
+/// What [`run`] does beside writing: list the states that need `list` pieces (citing
+/// none), count the goals searched to their end into `finished`.
+struct RunOptions<'a> {
+    list: Option<u32>,
+    finished: Option<&'a AtomicUsize>,
 }
 
 /// The states `depth` pieces below `goal` (over the table `entries`) that `goal`'s search
@@ -352,12 +382,16 @@ pub fn state_frontier(
         memo_clauses: 0,
         ..*options
     };
+    let search = RunOptions {
+        list: Some(goal.need - depth),
+        finished: None,
+    };
     let (outcome, listed) = run(
         instance,
         &options,
         &shard,
         entries,
-        Some(goal.need - depth),
+        search,
         &mut std::io::sink(),
         &stop,
     )?;
@@ -370,14 +404,15 @@ fn state_key(state: &StateClaim) -> (usize, u64, u64, u32) {
     (state.position, lo, hi, state.need)
 }
 
-/// The state search of `shard`, citing its premises, or with `list` listing (and citing
-/// nothing) the states that need that many pieces: what it wrote and the states listed.
+/// The state search of `shard`, citing its premises, or with `search.list` listing (and
+/// citing nothing) the states that need that many pieces: what it wrote and the states
+/// listed.
 fn run(
     instance: &PackingInstance,
     options: &DollProofOptions,
     shard: &StateOpb,
     entries: &[usize],
-    list: Option<u32>,
+    search: RunOptions<'_>,
     out: &mut dyn Write,
     should_stop: &dyn Fn() -> bool,
 ) -> Result<(DollStateProof, Vec<StateClaim>), DollProofError> {
@@ -403,7 +438,7 @@ fn run(
             "a shard's states belong to one entry's search",
         ));
     }
-    let frontier = match list {
+    let frontier = match search.list {
         Some(need) => Frontier::List(need, Vec::new()),
         None => Frontier::Cite(
             shard
@@ -420,9 +455,11 @@ fn run(
     let premises = shard.entry_premises.iter().copied().collect();
     if prep.reach <= 64 {
         Prover::<u64>::new(&prep, options, opb, amo, writer)
+            .counting(search.finished)
             .run_state(shard, entries, &premises, frontier)
     } else {
         Prover::<u128>::new(&prep, options, opb, amo, writer)
+            .counting(search.finished)
             .run_state(shard, entries, &premises, frontier)
     }
 }
@@ -471,6 +508,7 @@ impl<W: Window> Prover<'_, W> {
             // The conclusion cites every goal's root.
             self.pin(root);
             roots.push(root);
+            self.goal_done();
         }
         let listed = match std::mem::replace(&mut self.frontier, Frontier::Search) {
             Frontier::List(_, states) => states,

@@ -2,6 +2,7 @@
 //! [`super::records`]), and with `--replay` shards regenerated from the model and the table,
 //! streamed into both checkers again, their proofs' SHA-256 compared with the records'.
 
+use std::sync::atomic::AtomicUsize;
 use std::time::Instant;
 
 use super::super::{opb_text, proof_weights};
@@ -256,8 +257,9 @@ fn replay_one(
         memo_clauses: h.record.memo_clauses.unwrap_or(0),
         ..*options
     };
+    let finished = AtomicUsize::new(0);
     let write = |out: &mut dyn std::io::Write, stop: &dyn Fn() -> bool| {
-        built.write_proof(instance, &options, &table.entries, out, stop)
+        built.write_proof(instance, &options, &table.entries, out, (stop, &finished))
     };
     let started = Instant::now();
     let streamed = stream(

@@ -5,11 +5,12 @@
 
 use std::io::Write;
 use std::ops::Range;
+use std::sync::atomic::AtomicUsize;
 
 use super::super::shards::{parse_stem, stem};
 use crate::engines::russian_doll::{
-    group_opb, shard_opb, state_frontier, state_opb, write_shard_proof_with, write_state_proof,
-    DollProofError, DollProofOptions, StateClaim,
+    group_opb, shard_opb, state_frontier, state_opb, write_shard_proof_counted,
+    write_state_proof_counted, DollProofError, DollProofOptions, StateClaim,
 };
 use crate::formats::opb::OpbFile;
 use crate::formats::shard_record::{SplitRole, StateRecord, WithinState};
@@ -288,32 +289,43 @@ fn states_built(shard: crate::engines::russian_doll::StateOpb) -> Built {
 
 impl Built {
     /// Writes the piece's proof into `out` (the table `entries`, the search's rules of
-    /// `options`), asking `should_stop` as it goes.
+    /// `options`), asking `should_stop` as it goes and counting into `finished` its goals
+    /// searched to their end (its entries from the last back, or its states in order).
     pub(in crate::cert::certificate) fn write_proof(
         &self,
         instance: &PackingInstance,
         options: &DollProofOptions,
         entries: &[usize],
         out: &mut dyn Write,
-        should_stop: &dyn Fn() -> bool,
+        (should_stop, finished): (&dyn Fn() -> bool, &AtomicUsize),
     ) -> Result<Written, DollProofError> {
         match &self.shard {
-            Shard::Entries(shard) => {
-                write_shard_proof_with(instance, options, shard, entries, out, should_stop).map(
-                    |w| Written {
-                        nodes: w.nodes,
-                        derived: w.derived,
-                    },
-                )
-            }
-            Shard::States(shard) => {
-                write_state_proof(instance, options, shard, entries, out, should_stop).map(|w| {
-                    Written {
-                        nodes: w.nodes,
-                        derived: w.derived,
-                    }
-                })
-            }
+            Shard::Entries(shard) => write_shard_proof_counted(
+                instance,
+                options,
+                shard,
+                entries,
+                out,
+                should_stop,
+                finished,
+            )
+            .map(|w| Written {
+                nodes: w.nodes,
+                derived: w.derived,
+            }),
+            Shard::States(shard) => write_state_proof_counted(
+                instance,
+                options,
+                shard,
+                entries,
+                out,
+                should_stop,
+                finished,
+            )
+            .map(|w| Written {
+                nodes: w.nodes,
+                derived: w.derived,
+            }),
         }
     }
 }

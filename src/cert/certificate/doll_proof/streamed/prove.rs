@@ -5,7 +5,9 @@
 //! its name, and [`join`] writes the manifest once every record is there; a run in a folder
 //! that holds a plan resumes it, keeping the records already written.
 
+use std::cell::Cell;
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -14,7 +16,7 @@ use super::super::shards::{
     clear_stale, proof_bytes_estimate, table_nodes, PROOF_BYTES_PER_DOLL_NODE,
 };
 use super::super::{opb_text, proof_weights, CellWeights, Job};
-use super::fit::{cut, uncuttable, was_cut};
+use super::fit::{cut, parts_left, uncuttable};
 use super::piece::{build, frontier, state_record, Piece};
 use super::plan::{plan, Plan};
 use super::stream::{stream, StreamError, Streamed};
@@ -328,8 +330,9 @@ fn prove_missing(job: &Job<'_>, run: &Run) -> Result<(), ProveError> {
 }
 
 /// Proves `piece` (`states` as [`prove_piece`] takes them) within the run's cap: a shard
-/// whose proof passes it as it is written is given up and cut (see [`cut`]), and its
-/// parts proved likewise, those whose records the folder holds kept. The records written.
+/// whose proof passes it as it is written is given up and cut where its search had come
+/// (see [`cut`]), and its parts proved likewise; a piece an earlier run cut goes on with
+/// the parts its records leave (see [`parts_left`]). The records written.
 fn prove_fitting(
     job: &Job<'_>,
     run: &Run,
@@ -339,25 +342,43 @@ fn prove_fitting(
 ) -> Result<Vec<ShardRecord>, ProveError> {
     let positions = run.table.order.len();
     let instance = &job.packing.instance;
-    // A piece an earlier run cut is not tried whole again; one that can never be cut is
-    // not held to the cap.
     let entries = &run.table.entries;
-    let cap = run.settings.budget.filter(|_| !uncuttable(piece));
-    if !was_cut(job.dir, (instance, options, entries), piece, states) {
-        match prove_piece(job, run, options, piece, states, cap)? {
-            Proved::Record(record) => return Ok(vec![*record]),
-            Proved::TooLarge(_) => {}
+    let parts = match parts_left(job.dir, (instance, options, entries), piece, states) {
+        Some(parts) => parts,
+        None => {
+            // One that can never be cut is not held to the cap.
+            let cap = run.settings.budget.filter(|_| !uncuttable(piece));
+            let given_up = match prove_piece(job, run, options, piece, states, cap)? {
+                Proved::Record(record) => return Ok(vec![*record]),
+                Proved::TooLarge(given_up) => given_up,
+            };
+            let Some(parts) = cut(
+                instance,
+                options,
+                entries,
+                (piece, states),
+                given_up.finished,
+            ) else {
+                // What cannot be cut is proved whole, over the cap.
+                return match prove_piece(job, run, options, piece, states, None)? {
+                    Proved::Record(record) => Ok(vec![*record]),
+                    Proved::TooLarge(given_up) => Err(ProveError::Internal(format!(
+                        "{}: given up at {} bytes without a cap",
+                        piece.name(positions),
+                        given_up.bytes
+                    ))),
+                };
+            };
+            let names: Vec<String> = parts.iter().map(|(p, _)| p.name(positions)).collect();
+            job.control.note(&format!(
+                "{}: given up at {} bytes, {} of its goals searched; cut into {}",
+                piece.name(positions),
+                given_up.bytes,
+                given_up.finished,
+                names.join(", ")
+            ));
+            parts
         }
-    }
-    let Some(parts) = cut(instance, options, entries, piece, states) else {
-        // What cannot be cut is proved whole, over the cap.
-        return match prove_piece(job, run, options, piece, states, None)? {
-            Proved::Record(record) => Ok(vec![*record]),
-            Proved::TooLarge(bytes) => Err(ProveError::Internal(format!(
-                "{}: given up at {bytes} bytes without a cap",
-                piece.name(positions)
-            ))),
-        };
     };
     let mut records = Vec::new();
     for (part, part_states) in parts {
@@ -443,10 +464,48 @@ fn refused(name: &str, refusal: &crate::formats::shard_record::CheckerRecord) ->
     ))
 }
 
-/// A shard streamed: its record, or the bytes at which it passed its cap and was given up.
+/// A shard streamed: its record, or how far it came before it passed its cap and was given
+/// up.
 enum Proved {
     Record(Box<ShardRecord>),
-    TooLarge(u64),
+    TooLarge(GivenUp),
+}
+
+/// A proof's way out that notes how many goals its search had finished when a write first
+/// failed (as the proof passed its cap): the search may finish more before it sees the
+/// failure, whose proofs were never written whole.
+struct Watched<'a> {
+    out: &'a mut dyn std::io::Write,
+    finished: &'a AtomicUsize,
+    at_error: &'a Cell<Option<usize>>,
+}
+
+impl std::io::Write for Watched<'_> {
+    fn write(&mut self, buffer: &[u8]) -> std::io::Result<usize> {
+        self.out.write(buffer).inspect_err(|_| self.noted())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush().inspect_err(|_| self.noted())
+    }
+}
+
+impl Watched<'_> {
+    /// Notes the goals finished at the first failure.
+    fn noted(&self) {
+        if self.at_error.get().is_none() {
+            self.at_error
+                .set(Some(self.finished.load(Ordering::Relaxed)));
+        }
+    }
+}
+
+/// A shard given up as its proof passed its cap.
+struct GivenUp {
+    /// The bytes written when it was given up.
+    bytes: u64,
+    /// Its goals searched to their end by then: entries from the last back, or states.
+    finished: usize,
 }
 
 /// Streams the proof of `piece` (`states`: a glue's frontier, or a run's own states) into
@@ -466,13 +525,33 @@ fn prove_piece(
     let instance = &job.packing.instance;
     let built = build(instance, (&table.order, &table.entries), piece, states);
     let opb = opb_text(&built.opb);
+    let finished = AtomicUsize::new(0);
+    let at_cap = Cell::new(None);
     let write = |out: &mut dyn std::io::Write, stop: &dyn Fn() -> bool| {
-        built.write_proof(instance, options, &table.entries, out, stop)
+        let mut out = Watched {
+            out,
+            finished: &finished,
+            at_error: &at_cap,
+        };
+        built.write_proof(
+            instance,
+            options,
+            &table.entries,
+            &mut out,
+            (stop, &finished),
+        )
     };
     let scratch = run.settings.scratch;
     let streamed = match stream(&name, &opb, built.lower, &write, cap, scratch, job.control) {
         Ok(streamed) => streamed,
-        Err(StreamError::TooLarge(bytes)) => return Ok(Proved::TooLarge(bytes)),
+        Err(StreamError::TooLarge(bytes)) => {
+            return Ok(Proved::TooLarge(GivenUp {
+                bytes,
+                finished: at_cap
+                    .get()
+                    .unwrap_or_else(|| finished.load(Ordering::Relaxed)),
+            }))
+        }
         Err(e) => return Err(stream_error(job, &name, e)),
     };
     let record = shard_record(job, run, piece, states, &opb, streamed);
