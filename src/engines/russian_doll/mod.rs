@@ -92,7 +92,7 @@ pub use proof::{
     group_opb, packing_opb, proof_supports, shard_opb, state_frontier, state_opb, write_proof,
     write_proof_with, write_shard_proof, write_shard_proof_counted, write_shard_proof_with,
     write_state_proof, write_state_proof_counted, DollProof, DollProofError, DollProofOptions,
-    DollShardProof, DollStateProof, ShardOpb, StateClaim, StateOpb,
+    DollShardProof, DollStateProof, ShardOpb, StateClaim, StateOpb, WatchedOut,
 };
 use table::run;
 pub use window::{Wide, Window};

@@ -11,7 +11,9 @@ use rustc_hash::FxHashMap;
 use super::super::table::{area_gap, AREA_GAP};
 use super::super::window::Window;
 use super::model::{packing_opb, ShardOpb};
-use super::{supported, DollProof, DollProofError, DollProofOptions, DollShardProof, Prover};
+use super::{
+    supported, DollProof, DollProofError, DollProofOptions, DollShardProof, Prover, WatchedOut,
+};
 use crate::formats::lines::{LineWriter, WriteError};
 use crate::formats::opb::Lit;
 use crate::formats::veripb::{Conclusion, ConstraintId, PolItem, Step, PROOF_HEADER};
@@ -46,18 +48,20 @@ pub fn write_shard_proof_with(
     shard_proof(instance, options, shard, entries, out, should_stop, None)
 }
 
-/// [`write_shard_proof_with`], counting into `finished` each entry of the range searched
-/// to its end (from the last back) as the proof is written: how far a proof given up part
-/// way came.
+/// [`write_shard_proof_with`] into `watched`, counting each entry of the range searched to
+/// its end (from the last back).
 pub fn write_shard_proof_counted(
     instance: &PackingInstance,
     options: &DollProofOptions,
     shard: &ShardOpb,
     entries: &[usize],
-    out: &mut dyn Write,
-    should_stop: &dyn Fn() -> bool,
-    finished: &AtomicUsize,
+    watched: WatchedOut<'_>,
 ) -> Result<DollShardProof, DollProofError> {
+    let WatchedOut {
+        out,
+        should_stop,
+        finished,
+    } = watched;
     shard_proof(
         instance,
         options,

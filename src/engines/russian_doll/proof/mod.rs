@@ -41,6 +41,19 @@ pub use states::{
     DollStateProof, StateClaim, StateOpb,
 };
 
+/// Where a proof goes as it is written, for a caller that watches it: the writer, the
+/// stop test (polled as lines are written) and the count of the goals searched to their
+/// end (a shard's entries, from the last back; a state shard's states, in order), which
+/// says how far a proof given up part way came.
+pub struct WatchedOut<'a> {
+    /// The proof's text goes here.
+    pub out: &'a mut dyn std::io::Write,
+    /// Asked now and then: `true` stops the writing.
+    pub should_stop: &'a dyn Fn() -> bool,
+    /// Counts the goals searched to their end.
+    pub finished: &'a AtomicUsize,
+}
+
 /// What a proof-writing run found and wrote.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DollProof {

@@ -37,7 +37,7 @@ use super::super::instance::Prepared;
 use super::super::window::Window;
 use super::cells::{bits, ALL};
 use super::model::{packing_opb, push_exactly_one, x};
-use super::{supported, DollProofError, DollProofOptions, Prover};
+use super::{supported, DollProofError, DollProofOptions, Prover, WatchedOut};
 use crate::formats::lines::{LineWriter, WriteError};
 use crate::formats::opb::{Constraint, Lit, Objective, OpbFile, Relation, VarNames};
 use crate::formats::veripb::{ConstraintId, PolItem, Step};
@@ -334,22 +334,20 @@ pub fn write_state_proof(
     run(instance, options, shard, entries, search, out, should_stop).map(|(outcome, _)| outcome)
 }
 
-/// [`write_state_proof`], counting into `finished` each goal searched to its end as the
-/// proof is written: how far a proof given up part way came.
+/// [`write_state_proof`] into `watched`, counting each goal searched to its end.
 pub fn write_state_proof_counted(
     instance: &PackingInstance,
     options: &DollProofOptions,
     shard: &StateOpb,
     entries: &[usize],
-    out: &mut dyn Write,
-    should_stop: &dyn Fn() -> bool,
-    finished: &AtomicUsize,
+    watched: WatchedOut<'_>,
 ) -> Result<DollStateProof, DollProofError> {
     let search = RunOptions {
         list: None,
-        finished: Some(finished),
+        finished: Some(watched.finished),
     };
-    run(instance, options, shard, entries, search, out, should_stop).map(|(outcome, _)| outcome)
+    let (out, stop) = (watched.out, watched.should_stop);
+    run(instance, options, shard, entries, search, out, stop).map(|(outcome, _)| outcome)
 }
 
 /// What [`run`] does beside writing: list the states that need `list` pieces (citing

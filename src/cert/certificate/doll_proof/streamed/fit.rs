@@ -19,44 +19,27 @@ const STATES: usize = 8;
 
 /// The parts of `piece` (with `states`, what it needs: see [`super::piece::build`]), each
 /// with the states it needs, after its proof passed the cap once its search had finished
-/// `finished` of its goals (a range's entries from the last back, a run's states in order):
-/// the goals finished (a part that fits, its proof the same search), the goal under way
-/// (alone, or split at once where it was the first: alone it passes the cap too), and the
-/// rest; an entry alone split at its states (its glue and runs of its states, see
-/// [`runs_of`]); a state alone split at the states below it as an entry is; `None` when it
-/// cannot be cut.
+/// `finished` of its goals (a range's entries from the last back, a run's states in
+/// order): the goals finished (a part whose search was done within the cap), the goal
+/// under way (alone, or split at once where it was the first: alone it would pass the cap
+/// as well), and the rest; an entry or a state alone split at the states below it (see
+/// [`split_alone`]); `None` when it cannot be cut.
 pub(in crate::cert::certificate) fn cut(
-    instance: &PackingInstance,
-    options: &DollProofOptions,
-    entries: &[usize],
+    search: Search<'_>,
     (piece, states): (&Piece, &[StateClaim]),
     finished: usize,
 ) -> Option<Vec<(Piece, Vec<StateClaim>)>> {
     match piece {
         Piece::Entries(range) if range.len() >= 2 => {
-            // Searched from the last entry back.
-            let busy = range.end - 1 - finished.min(range.len() - 1);
-            let mut parts = Vec::new();
-            if busy + 1 < range.end {
-                parts.push((Piece::Entries(busy + 1..range.end), Vec::new()));
-            }
-            let alone = Piece::Entries(busy..busy + 1);
-            match (busy + 1 == range.end)
-                .then(|| cut(instance, options, entries, (&alone, &[]), 0))
-                .flatten()
-            {
-                Some(split) => parts.extend(split),
-                None => parts.push((alone, Vec::new())),
-            }
-            if range.start < busy {
-                parts.push((Piece::Entries(range.start..busy), Vec::new()));
-            }
-            Some(parts)
-        }
-        Piece::Entries(range) => {
-            let c = range.start;
-            let (depth, frontier) = split_frontier(instance, options, entries, c, STATES)?;
-            Some(glue_and_runs(c, depth, Vec::new(), None, frontier))
+            // The search's goal `i` is the entry `end - 1 - i`.
+            let end = range.end;
+            let part = |goals: Range<usize>| {
+                (
+                    Piece::Entries(end - goals.end..end - goals.start),
+                    Vec::new(),
+                )
+            };
+            Some(cut_run(search, range.len(), finished, &part))
         }
         Piece::States {
             entry,
@@ -64,100 +47,152 @@ pub(in crate::cert::certificate) fn cut(
             states: run,
             within,
         } if run.len() >= 2 => {
-            let part = |range: Range<usize>| {
+            let part = |goals: Range<usize>| {
                 let piece = Piece::States {
                     entry: *entry,
                     depth: *depth,
-                    states: run.start + range.start..run.start + range.end,
+                    states: run.start + goals.start..run.start + goals.end,
                     within: within.clone(),
                 };
-                (piece, states[range].to_vec())
+                (piece, states[goals].to_vec())
             };
-            let busy = finished.min(run.len() - 1);
-            let mut parts = Vec::new();
-            if busy > 0 {
-                parts.push(part(0..busy));
-            }
-            let alone = part(busy..busy + 1);
-            match (busy == 0)
-                .then(|| cut(instance, options, entries, (&alone.0, &alone.1), 0))
-                .flatten()
-            {
-                Some(split) => parts.extend(split),
-                None => parts.push(alone),
-            }
-            if busy + 1 < run.len() {
-                parts.push(part(busy + 1..run.len()));
-            }
-            Some(parts)
+            Some(cut_run(search, run.len(), finished, &part))
+        }
+        _ => split_alone(search, piece, states).map(|split| split.glue_and_runs()),
+    }
+}
+
+/// The model, the search's rules and the table: what a piece is built and split from.
+pub(in crate::cert::certificate) type Search<'a> =
+    (&'a PackingInstance, &'a DollProofOptions<'a>, &'a [usize]);
+
+/// A run of `n` goals given up after `finished` of them, cut into the goals finished, the
+/// goal under way (split at once if it was the first) and the rest; `part` makes the part
+/// of the goals it is given, in the order they are searched.
+fn cut_run(
+    search: Search<'_>,
+    n: usize,
+    finished: usize,
+    part: &dyn Fn(Range<usize>) -> (Piece, Vec<StateClaim>),
+) -> Vec<(Piece, Vec<StateClaim>)> {
+    let busy = finished.min(n - 1);
+    let mut parts = Vec::new();
+    if busy > 0 {
+        parts.push(part(0..busy));
+    }
+    let (alone, states) = part(busy..busy + 1);
+    match (busy == 0)
+        .then(|| split_alone(search, &alone, &states))
+        .flatten()
+    {
+        Some(split) => parts.extend(split.glue_and_runs()),
+        None => parts.push((alone, states)),
+    }
+    if busy + 1 < n {
+        parts.push(part(busy + 1..n));
+    }
+    parts
+}
+
+/// An entry or a state alone, split at the states below it.
+struct Split {
+    /// The entry.
+    entry: usize,
+    /// Pieces between the entry's root (or the state) and its frontier.
+    depth: u32,
+    /// Where its parts lie: none for an entry's root, else the states down to this one.
+    within: Vec<WithinState>,
+    /// The state split (none for an entry's root), which its glue lists first.
+    goal: Option<StateClaim>,
+    /// The states `depth` pieces below it.
+    frontier: Vec<StateClaim>,
+}
+
+impl Split {
+    /// Its glue, with the states it needs.
+    fn glue(&self) -> (Piece, Vec<StateClaim>) {
+        let piece = Piece::Glue {
+            entry: self.entry,
+            depth: self.depth,
+            within: self.within.clone(),
+        };
+        let states = self.goal.iter().chain(&self.frontier).cloned().collect();
+        (piece, states)
+    }
+
+    /// The run `run` of its frontier, with its states.
+    fn run(&self, run: Range<usize>) -> (Piece, Vec<StateClaim>) {
+        let states = self.frontier[run.clone()].to_vec();
+        let piece = Piece::States {
+            entry: self.entry,
+            depth: self.depth,
+            states: run,
+            within: self.within.clone(),
+        };
+        (piece, states)
+    }
+
+    /// Its glue and its frontier in runs ([`runs_of`]).
+    fn glue_and_runs(self) -> Vec<(Piece, Vec<StateClaim>)> {
+        let mut parts = vec![self.glue()];
+        parts.extend(
+            runs_of(self.frontier.len())
+                .into_iter()
+                .map(|r| self.run(r)),
+        );
+        parts
+    }
+}
+
+/// How `piece` (with `states`) splits, when it is an entry alone (at its states, the
+/// shallowest depth with [`STATES`] or more) or a state alone (at the states below it,
+/// likewise); `None` for anything else, or what has no search to split.
+fn split_alone(
+    (instance, options, entries): Search<'_>,
+    piece: &Piece,
+    states: &[StateClaim],
+) -> Option<Split> {
+    match piece {
+        Piece::Entries(range) if range.len() == 1 => {
+            let entry = range.start;
+            let (depth, frontier) = split_frontier(instance, options, entries, entry, STATES)?;
+            Some(Split {
+                entry,
+                depth,
+                within: Vec::new(),
+                goal: None,
+                frontier,
+            })
         }
         Piece::States {
             entry,
             depth,
             states: run,
             within,
-        } => {
+        } if run.len() == 1 => {
             let state = states.first()?;
             let (below, frontier) = shallowest_below(instance, options, entries, state, STATES)?;
-            Some(glue_and_runs(
-                *entry,
-                below,
-                inside(within, *depth, run.start),
-                Some(state.clone()),
+            let mut inner = within.clone();
+            inner.push(WithinState {
+                depth: *depth,
+                state: run.start,
+            });
+            Some(Split {
+                entry: *entry,
+                depth: below,
+                within: inner,
+                goal: Some(state.clone()),
                 frontier,
-            ))
+            })
         }
-        Piece::Glue { .. } => None,
+        _ => None,
     }
-}
-
-/// `within` and then the state `state` of the split `depth` pieces below it: where the
-/// parts of that state split again lie.
-fn inside(within: &[WithinState], depth: u32, state: usize) -> Vec<WithinState> {
-    let mut inner = within.to_vec();
-    inner.push(WithinState { depth, state });
-    inner
-}
-
-/// A split into its glue (with `goal` first when within a state) and two runs of the
-/// `frontier` `depth` pieces below.
-fn glue_and_runs(
-    entry: usize,
-    depth: u32,
-    within: Vec<WithinState>,
-    goal: Option<StateClaim>,
-    frontier: Vec<StateClaim>,
-) -> Vec<(Piece, Vec<StateClaim>)> {
-    let glue_states: Vec<StateClaim> = goal.into_iter().chain(frontier.iter().cloned()).collect();
-    let mut parts = vec![(
-        Piece::Glue {
-            entry,
-            depth,
-            within: within.clone(),
-        },
-        glue_states,
-    )];
-    for run in runs_of(frontier.len()) {
-        let states = frontier[run.clone()].to_vec();
-        parts.push((
-            Piece::States {
-                entry,
-                depth,
-                states: run,
-                within: within.clone(),
-            },
-            states,
-        ));
-    }
-    parts
 }
 
 /// `0..n` cut for proving: the first alone, then the rest in two halves (those that are not
 /// empty). A search's first state holds most of its work more often than not (17 x 17
 /// crosses: the first of 65 states below entry 0's heaviest state, and the first below
-/// that again), as a range's first entry does (the earliest scan position leaves the most
-/// board to fill), so it goes alone at once rather than after halving down to it, each
-/// halving a proof written up to the budget and given up.
+/// that again), so it goes alone at once.
 fn runs_of(n: usize) -> Vec<Range<usize>> {
     let middle = n.div_ceil(2);
     [0..n.min(1), 1..middle.max(1), middle.max(1)..n]
@@ -214,20 +249,30 @@ fn part_of(part: &Piece, whole: &Piece) -> bool {
 /// came.
 pub(in crate::cert::certificate) fn parts_left(
     dir: &Path,
-    (instance, options, entries): (&PackingInstance, &DollProofOptions, &[usize]),
+    search: Search<'_>,
     whole: &Piece,
     states: &[StateClaim],
 ) -> Option<Vec<(Piece, Vec<StateClaim>)>> {
-    let held = held_within(dir, whole, entries.len() - 1);
+    let held = held_within(dir, whole, search.2.len() - 1);
     if held.is_empty() {
         return None;
     }
     match whole {
-        Piece::Entries(range) if range.len() >= 2 => Some(entries_left(range, &held)),
-        Piece::Entries(range) => {
-            let c = range.start;
-            let (depth, frontier) = split_frontier(instance, options, entries, c, STATES)?;
-            Some(split_left(c, (depth, Vec::new()), None, frontier, &held))
+        Piece::Entries(range) if range.len() >= 2 => {
+            let proved = |c: usize| {
+                held.iter()
+                    .any(|p| matches!(p, Piece::Entries(r) if r.contains(&c)))
+            };
+            let split = |c: usize| {
+                held.iter()
+                    .any(|p| p.depth().is_some() && p.entries().start == c)
+            };
+            let left = stretches(range.clone(), &proved, &split);
+            Some(
+                left.into_iter()
+                    .map(|r| (Piece::Entries(r), Vec::new()))
+                    .collect(),
+            )
         }
         Piece::States {
             entry,
@@ -240,24 +285,17 @@ pub(in crate::cert::certificate) fn parts_left(
             states,
             &held,
         )),
-        Piece::States {
-            entry,
-            depth,
-            states: run,
-            within,
-        } => {
-            let state = states.first()?;
-            let (below, frontier) = shallowest_below(instance, options, entries, state, STATES)?;
-            let inner = inside(within, *depth, run.start);
-            Some(split_left(
-                *entry,
-                (below, inner),
-                Some(state.clone()),
-                frontier,
+        _ => {
+            let split = split_alone(search, whole, states)?;
+            let mut parts = vec![split.glue()];
+            parts.extend(states_left(
+                (split.entry, split.depth, &split.within),
+                0..split.frontier.len(),
+                &split.frontier,
                 &held,
-            ))
+            ));
+            Some(parts)
         }
-        Piece::Glue { .. } => None,
     }
 }
 
@@ -276,65 +314,6 @@ fn held_within(dir: &Path, whole: &Piece, positions: usize) -> Vec<Piece> {
         })
         .filter(|part| part_of(part, whole))
         .collect()
-}
-
-/// The parts left of the entries `range`, given the pieces `held` within it: its entries
-/// split at their states, each alone, and the stretches no record proves.
-fn entries_left(range: &Range<usize>, held: &[Piece]) -> Vec<(Piece, Vec<StateClaim>)> {
-    let proved = |c: usize| {
-        held.iter()
-            .any(|p| matches!(p, Piece::Entries(r) if r.contains(&c)))
-    };
-    let split = |c: usize| {
-        held.iter()
-            .any(|p| p.depth().is_some() && p.entries().start == c)
-    };
-    let mut parts = Vec::new();
-    let mut stretch: Option<usize> = None;
-    for c in range.clone() {
-        let free = !proved(c) && !split(c);
-        match (free, stretch) {
-            (true, None) => stretch = Some(c),
-            (false, Some(start)) => {
-                parts.push((Piece::Entries(start..c), Vec::new()));
-                stretch = None;
-            }
-            _ => {}
-        }
-        if split(c) {
-            parts.push((Piece::Entries(c..c + 1), Vec::new()));
-        }
-    }
-    if let Some(start) = stretch {
-        parts.push((Piece::Entries(start..range.end), Vec::new()));
-    }
-    parts
-}
-
-/// The parts left of an entry or a state split `depth` pieces below it (`within`: where its
-/// parts lie; `goal`: the state, which its glue lists first), given the pieces `held`
-/// within it: its glue, and what [`states_left`] leaves of its `frontier`.
-fn split_left(
-    entry: usize,
-    (depth, within): (u32, Vec<WithinState>),
-    goal: Option<StateClaim>,
-    frontier: Vec<StateClaim>,
-    held: &[Piece],
-) -> Vec<(Piece, Vec<StateClaim>)> {
-    let glue_states = goal.into_iter().chain(frontier.iter().cloned()).collect();
-    let glue = Piece::Glue {
-        entry,
-        depth,
-        within: within.clone(),
-    };
-    let mut parts = vec![(glue, glue_states)];
-    parts.extend(states_left(
-        (entry, depth, &within),
-        0..frontier.len(),
-        &frontier,
-        held,
-    ));
-    parts
 }
 
 /// The parts left of the states `run` of entry `entry`'s split `depth` pieces below what
@@ -360,64 +339,54 @@ fn states_left(
                 && w[within.len()] == WithinState { depth, state: k }
         })
     };
-    let part = |ks: Range<usize>| {
-        let piece = Piece::States {
-            entry,
-            depth,
-            states: ks.clone(),
-            within: within.to_vec(),
-        };
-        (
-            piece,
-            states[ks.start - run.start..ks.end - run.start].to_vec(),
-        )
-    };
-    let mut parts = Vec::new();
+    stretches(run.clone(), &proved, &split)
+        .into_iter()
+        .map(|ks| {
+            let own = states[ks.start - run.start..ks.end - run.start].to_vec();
+            let piece = Piece::States {
+                entry,
+                depth,
+                states: ks,
+                within: within.to_vec(),
+            };
+            (piece, own)
+        })
+        .collect()
+}
+
+/// What is left of `goals`, in order: each goal `split` alone, and each stretch of goals
+/// neither `proved` nor split.
+fn stretches(
+    goals: Range<usize>,
+    proved: &dyn Fn(usize) -> bool,
+    split: &dyn Fn(usize) -> bool,
+) -> Vec<Range<usize>> {
+    let mut left = Vec::new();
     let mut stretch: Option<usize> = None;
-    for k in run.clone() {
-        let free = !proved(k) && !split(k);
-        match (free, stretch) {
-            (true, None) => stretch = Some(k),
-            (false, Some(start)) => {
-                parts.push(part(start..k));
-                stretch = None;
+    for g in goals.clone() {
+        let is_split = split(g);
+        if proved(g) || is_split {
+            if let Some(start) = stretch.take() {
+                left.push(start..g);
             }
-            _ => {}
-        }
-        if split(k) {
-            parts.push(part(k..k + 1));
+            if is_split {
+                left.push(g..g + 1);
+            }
+        } else if stretch.is_none() {
+            stretch = Some(g);
         }
     }
     if let Some(start) = stretch {
-        parts.push(part(start..run.end));
+        left.push(start..goals.end);
     }
-    parts
+    left
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{cut, entries_left, part_of, runs_of, states_left, Piece, WithinState};
-    use crate::engines::russian_doll::{self, DollOptions, DollProofOptions, StateClaim};
-    use crate::puzzle::{load::parse_model, Puzzle};
-
-    /// Crosses in 9 x 9 and its table.
-    fn crosses_9x9() -> (crate::geometry::placements::PackingInstance, Vec<usize>) {
-        let text = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/models/cross-13x19.toml"
-        ))
-        .unwrap()
-        .replace("width = 13", "width = 9")
-        .replace("height = 19", "height = 9");
-        let Ok(Puzzle::Packing(packing)) = parse_model(std::path::Path::new("9x9.toml"), text)
-        else {
-            panic!("a packing model")
-        };
-        let doll =
-            russian_doll::solve(&packing.instance, &DollOptions::default(), |_, _| {}).unwrap();
-        let entries = doll.table.iter().map(|e| e.unwrap()).collect();
-        (packing.instance, entries)
-    }
+    use super::super::crosses_9x9;
+    use super::{cut, part_of, runs_of, states_left, stretches, Piece, WithinState};
+    use crate::engines::russian_doll::{DollProofOptions, StateClaim};
 
     /// A state of entry 0 needing `need` pieces at `position`, to tell states apart.
     fn state(position: usize, need: u32) -> StateClaim {
@@ -434,7 +403,7 @@ mod tests {
         let (instance, entries) = crosses_9x9();
         let options = DollProofOptions::default();
         let cut = |piece: &Piece, states: &[StateClaim], finished| {
-            cut(&instance, &options, &entries, (piece, states), finished).unwrap()
+            cut((&instance, &options, &entries), (piece, states), finished).unwrap()
         };
         // Entries are searched from the last back: 9 and 8 finished, 7 under way.
         let pieces: Vec<Piece> = cut(&Piece::Entries(4..10), &[], 2)
@@ -480,31 +449,18 @@ mod tests {
 
     #[test]
     fn what_is_left_of_a_cut_piece_is_what_its_records_do_not_prove() {
-        let glue = |entry, within| Piece::Glue {
-            entry,
-            depth: 2,
-            within,
-        };
         let run = |states, within| Piece::States {
             entry: 6,
             depth: 2,
             states,
             within,
         };
-        // Entries 9..12 proved, entry 6 split: 4..6, 6 (split) and 7..9 are left.
-        let held = [Piece::Entries(9..12), glue(6, vec![])];
-        let left: Vec<Piece> = entries_left(&(4..12), &held)
-            .into_iter()
-            .map(|(p, _)| p)
-            .collect();
-        assert_eq!(
-            left,
-            vec![
-                Piece::Entries(4..6),
-                Piece::Entries(6..7),
-                Piece::Entries(7..9)
-            ]
-        );
+        // Goals 9..12 proved, 6 split: 4..6, 6 (alone) and 7..9 are left.
+        let proved = |g: usize| (9..12).contains(&g);
+        let split = |g: usize| g == 6;
+        assert_eq!(stretches(4..12, &proved, &split), vec![4..6, 6..7, 7..9]);
+        assert_eq!(stretches(0..3, &|_| true, &|_| false), vec![]);
+        assert_eq!(stretches(0..3, &|_| false, &|_| false), vec![0..3]);
         // Of entry 6's states 0..10: 0..3 proved, state 5 split one piece below, so 3..5,
         // 5 (alone) and 6..10 are left.
         let five = vec![WithinState { depth: 2, state: 5 }];

@@ -111,6 +111,27 @@ pub(in crate::cert::certificate) fn is_streamed_file(name: &str) -> bool {
     name == PLAN_FILE || stem.is_some_and(named)
 }
 
+/// Crosses in 9 x 9, and the table the fast doll finds: a box small enough for unit tests
+/// of how runs are planned and cut.
+#[cfg(test)]
+fn crosses_9x9() -> (crate::geometry::placements::PackingInstance, Vec<usize>) {
+    use crate::engines::russian_doll::{self, DollOptions};
+    use crate::puzzle::{load::parse_model, Puzzle};
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/models/cross-13x19.toml"
+    ))
+    .unwrap()
+    .replace("width = 13", "width = 9")
+    .replace("height = 19", "height = 9");
+    let Ok(Puzzle::Packing(packing)) = parse_model(std::path::Path::new("9x9.toml"), text) else {
+        panic!("a packing model")
+    };
+    let doll = russian_doll::solve(&packing.instance, &DollOptions::default(), |_, _| {}).unwrap();
+    let entries = doll.table.iter().map(|e| e.unwrap()).collect();
+    (packing.instance, entries)
+}
+
 #[cfg(test)]
 mod tests {
     use super::Replay;

@@ -10,7 +10,7 @@ use std::sync::atomic::AtomicUsize;
 use super::super::shards::{parse_stem, stem};
 use crate::engines::russian_doll::{
     group_opb, shard_opb, state_frontier, state_opb, write_shard_proof_counted,
-    write_state_proof_counted, DollProofError, DollProofOptions, StateClaim,
+    write_state_proof_counted, DollProofError, DollProofOptions, StateClaim, WatchedOut,
 };
 use crate::formats::opb::OpbFile;
 use crate::formats::shard_record::{SplitRole, StateRecord, WithinState};
@@ -299,34 +299,22 @@ impl Built {
         out: &mut dyn Write,
         (should_stop, finished): (&dyn Fn() -> bool, &AtomicUsize),
     ) -> Result<Written, DollProofError> {
-        match &self.shard {
-            Shard::Entries(shard) => write_shard_proof_counted(
-                instance,
-                options,
-                shard,
-                entries,
-                out,
-                should_stop,
-                finished,
-            )
-            .map(|w| Written {
-                nodes: w.nodes,
-                derived: w.derived,
-            }),
-            Shard::States(shard) => write_state_proof_counted(
-                instance,
-                options,
-                shard,
-                entries,
-                out,
-                should_stop,
-                finished,
-            )
-            .map(|w| Written {
-                nodes: w.nodes,
-                derived: w.derived,
-            }),
-        }
+        let watched = WatchedOut {
+            out,
+            should_stop,
+            finished,
+        };
+        let (nodes, derived) = match &self.shard {
+            Shard::Entries(shard) => {
+                let w = write_shard_proof_counted(instance, options, shard, entries, watched)?;
+                (w.nodes, w.derived)
+            }
+            Shard::States(shard) => {
+                let w = write_state_proof_counted(instance, options, shard, entries, watched)?;
+                (w.nodes, w.derived)
+            }
+        };
+        Ok(Written { nodes, derived })
     }
 }
 

@@ -197,26 +197,14 @@ fn split_entry(
 
 #[cfg(test)]
 mod tests {
+    use super::super::crosses_9x9;
     use super::{plan, within, Piece};
-    use crate::engines::russian_doll::{self, DollOptions, DollProofOptions};
-    use crate::puzzle::{load::parse_model, Puzzle};
+    use crate::engines::russian_doll::DollProofOptions;
 
     #[test]
     fn an_entry_estimated_over_the_budget_is_split_into_its_glue_and_runs() {
-        let text = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/models/cross-13x19.toml"
-        ))
-        .unwrap()
-        .replace("width = 13", "width = 9")
-        .replace("height = 19", "height = 9");
-        let Ok(Puzzle::Packing(packing)) = parse_model(std::path::Path::new("9x9.toml"), text)
-        else {
-            panic!("a packing model")
-        };
-        let instance = &packing.instance;
-        let doll = russian_doll::solve(instance, &DollOptions::default(), |_, _| {}).unwrap();
-        let entries: Vec<usize> = doll.table.iter().map(|e| e.unwrap()).collect();
+        let (instance, entries) = crosses_9x9();
+        let instance = &instance;
         // Entry 11 (which stays, and has a search) weighs 10,000 nodes, about 2 MB of proof.
         let mut nodes = vec![1; 81];
         nodes[11] = 10_000;

@@ -353,9 +353,7 @@ fn prove_fitting(
                 Proved::TooLarge(given_up) => given_up,
             };
             let Some(parts) = cut(
-                instance,
-                options,
-                entries,
+                (instance, options, entries),
                 (piece, states),
                 given_up.finished,
             ) else {
@@ -474,13 +472,13 @@ enum Proved {
 /// A proof's way out that notes how many goals its search had finished when a write first
 /// failed (as the proof passed its cap): the search may finish more before it sees the
 /// failure, whose proofs were never written whole.
-struct Watched<'a> {
+struct CountAtFailure<'a> {
     out: &'a mut dyn std::io::Write,
     finished: &'a AtomicUsize,
     at_error: &'a Cell<Option<usize>>,
 }
 
-impl std::io::Write for Watched<'_> {
+impl std::io::Write for CountAtFailure<'_> {
     fn write(&mut self, buffer: &[u8]) -> std::io::Result<usize> {
         self.out.write(buffer).inspect_err(|_| self.noted())
     }
@@ -490,7 +488,7 @@ impl std::io::Write for Watched<'_> {
     }
 }
 
-impl Watched<'_> {
+impl CountAtFailure<'_> {
     /// Notes the goals finished at the first failure.
     fn noted(&self) {
         if self.at_error.get().is_none() {
@@ -528,7 +526,7 @@ fn prove_piece(
     let finished = AtomicUsize::new(0);
     let at_cap = Cell::new(None);
     let write = |out: &mut dyn std::io::Write, stop: &dyn Fn() -> bool| {
-        let mut out = Watched {
+        let mut out = CountAtFailure {
             out,
             finished: &finished,
             at_error: &at_cap,
