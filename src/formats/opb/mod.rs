@@ -7,14 +7,16 @@
 //! formulas alike; the proofs' own grammar (`veripb`) reads its constraints with these
 //! tokens and writes them with this writer.
 
+mod names;
 mod read;
 pub(super) mod tokens;
 mod write;
 
+use names::name_number;
+pub use names::VarNames;
+pub(in crate::formats) use names::PADDED;
 pub use read::read_opb;
 pub use write::{push_constraint, write_opb, Coefficients, Naming, Numbered, OpbWriter};
-
-use rustc_hash::FxHashMap;
 
 /// A problem in an OPB file, or in a VeriPB proof (whose constraints read as OPB's): the
 /// 1-based line and what is wrong.
@@ -66,101 +68,6 @@ impl Lit {
     /// `2 * variable + negated`, for per-literal tables.
     pub fn index(self) -> usize {
         self.0 as usize
-    }
-}
-
-/// Variable names and their indices, in the order first seen. Names `x1`, `x2`, ... are
-/// found through a table by number rather than by hashing, as they are nearly all of them.
-#[derive(Clone, Debug, Default)]
-pub struct VarNames {
-    names: Vec<Box<str>>,
-    /// Each name's first [`PADDED`] bytes, zeros after it: a writer copies a short name as
-    /// one block of known size ([`VarNames::push_name_bytes`]).
-    padded: Vec<[u8; PADDED]>,
-    /// Each name's length, or `PADDED + 1` for a longer one: read beside `padded`, it
-    /// saves loading the name itself.
-    short_lengths: Vec<u8>,
-    /// `numbered[n]` is 1 + the variable named `xn`, or 0.
-    numbered: Vec<u32>,
-    others: FxHashMap<Box<str>, u32>,
-}
-
-/// The length of [`VarNames`]'s padded copies of names.
-pub(in crate::formats) const PADDED: usize = 16;
-
-/// The number `n` of a name `xn` (no leading zero), when it is small enough for a table.
-fn name_number(name: &str) -> Option<usize> {
-    let digits = name.strip_prefix('x')?;
-    if digits.is_empty() || digits.len() > 8 || digits.starts_with('0') {
-        return None;
-    }
-    digits.bytes().try_fold(0usize, |n, b| {
-        b.is_ascii_digit().then(|| n * 10 + usize::from(b - b'0'))
-    })
-}
-
-impl VarNames {
-    /// The names `x1` .. `xn`, as variables 0 .. n-1.
-    pub fn numbered(n: usize) -> VarNames {
-        let mut names = VarNames::default();
-        for i in 1..=n {
-            names.intern(&format!("x{i}"));
-        }
-        names
-    }
-
-    /// The variable named `name`, added when new.
-    pub fn intern(&mut self, name: &str) -> u32 {
-        if let Some(found) = self.find(name) {
-            return found;
-        }
-        let var = self.names.len() as u32;
-        self.names.push(name.into());
-        let mut padded = [0; PADDED];
-        let short = &name.as_bytes()[..name.len().min(PADDED)];
-        padded[..short.len()].copy_from_slice(short);
-        self.padded.push(padded);
-        self.short_lengths.push(name.len().min(PADDED + 1) as u8);
-        match name_number(name) {
-            Some(n) => {
-                if self.numbered.len() <= n {
-                    self.numbered.resize(n + 1, 0);
-                }
-                self.numbered[n] = var + 1;
-            }
-            None => {
-                self.others.insert(name.into(), var);
-            }
-        }
-        var
-    }
-
-    /// The variable named `name`, if known.
-    pub fn find(&self, name: &str) -> Option<u32> {
-        match name_number(name) {
-            Some(n) => self
-                .numbered
-                .get(n)
-                .copied()
-                .filter(|&v| v > 0)
-                .map(|v| v - 1),
-            None => self.others.get(name).copied(),
-        }
-    }
-
-    /// The name of variable `var`.
-    pub fn name(&self, var: u32) -> &str {
-        &self.names[var as usize]
-    }
-
-    /// How many variables are known.
-    pub fn len(&self) -> usize {
-        self.names.len()
-    }
-
-    /// Whether no variable is known.
-    pub fn is_empty(&self) -> bool {
-        self.names.is_empty()
     }
 }
 
@@ -256,7 +163,7 @@ impl OpbFile {
         let numbers = (0..self.names.len() as u32)
             .map(|var| {
                 let name = self.names.name(var);
-                match name_number(name) {
+                match name_number(name.as_bytes()) {
                     Some(n) if n <= declared => Ok(Lit::new(n as u32 - 1, false)),
                     _ => Err(NotNumbered {
                         name: name.to_string(),

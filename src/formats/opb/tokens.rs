@@ -243,7 +243,13 @@ impl<R: BufRead> Reader<R> {
                         Some(rest) => (true, rest),
                         None => (false, text),
                     };
-                    if is_name(name) && (negated || keyword(name).is_none()) {
+                    if let Some(found) = self.names.find_shaped(name) {
+                        // A name of this shape is ASCII, and no keyword.
+                        let var = found.unwrap_or_else(|| {
+                            self.names.intern(std::str::from_utf8(name).unwrap_or(""))
+                        });
+                        Token::Literal(Lit::new(var, negated))
+                    } else if is_name(name) && (negated || keyword(name).is_none()) {
                         // A name is ASCII (`is_name`).
                         let name = std::str::from_utf8(name).unwrap_or("");
                         Token::Literal(Lit::new(self.names.intern(name), negated))

@@ -1,0 +1,56 @@
+//! The search-written VeriPB proof of the 11 x 11 cross box (8 crosses at most; 12.8 MB):
+//! written into memory, and checked by puzzlec's own pseudo-Boolean checker, whose reading
+//! and propagation bound how fast a streamed certificate goes.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use puzzlec::checkers::pb::{check_pb_proof, PbConclusion};
+use puzzlec::engines::russian_doll::{packing_opb, write_proof_with, DollProofOptions};
+use puzzlec::puzzle::{load_model_file, Puzzle};
+use std::path::Path;
+
+fn cross_proof(c: &mut Criterion) {
+    let tmp = tempfile::tempdir().expect("a temporary folder");
+    let model = tmp.path().join("cross-11x11.toml");
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/cross-13x19.toml"),
+    )
+    .expect("the cross model")
+    .replace("width = 13", "width = 11")
+    .replace("height = 19", "height = 11");
+    std::fs::write(&model, text).expect("a model file");
+    let Ok(Puzzle::Packing(packing)) = load_model_file(&model) else {
+        panic!("the 11 x 11 cross box is a packing model")
+    };
+    let instance = &packing.instance;
+    let options = DollProofOptions::default();
+    let (opb, _) = packing_opb(instance);
+    let mut formula = Vec::new();
+    puzzlec::formats::opb::write_opb(&opb, &mut formula, &|| false).expect("written to memory");
+    let write = || {
+        let mut proof = Vec::new();
+        let written = write_proof_with(instance, &options, &mut proof, &|| false)
+            .expect("the proof is written");
+        assert_eq!(written.optimum, 8);
+        proof
+    };
+    let proof = write();
+    let mut group = c.benchmark_group("pb_proof_cross_11x11");
+    group.sample_size(10);
+    group.bench_function("write", |b| b.iter(write));
+    group.bench_function("check", |b| {
+        b.iter(|| {
+            let checked = check_pb_proof(&formula[..], &proof[..]).expect("accepted");
+            assert_eq!(
+                checked.conclusion,
+                PbConclusion::Bounds {
+                    lower: Some(-8),
+                    upper: Some(-8)
+                }
+            );
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, cross_proof);
+criterion_main!(benches);
