@@ -17,17 +17,27 @@ use crate::geometry::placements::PackingInstance;
 /// which are split likewise.
 const STATES: usize = 8;
 
+/// Where a shard's search had come when its proof passed the cap.
+#[derive(Clone, Copy, Debug)]
+pub(in crate::cert::certificate) struct Reached {
+    /// Its goals searched to their end: a range's entries from the last back, a run's
+    /// states in order.
+    pub(in crate::cert::certificate) finished: usize,
+    /// Whether the goal under way had written over half the cap on its own: alone it would
+    /// most likely pass the cap as well.
+    pub(in crate::cert::certificate) heavy: bool,
+}
+
 /// The parts of `piece` (with `states`, what it needs: see [`super::piece::build`]), each
-/// with the states it needs, after its proof passed the cap once its search had finished
-/// `finished` of its goals (a range's entries from the last back, a run's states in
-/// order): the goals finished (a part whose search was done within the cap), the goal
-/// under way (alone, or split at once where it was the first: alone it would pass the cap
-/// as well), and the rest; an entry or a state alone split at the states below it (see
-/// [`split_alone`]); `None` when it cannot be cut.
+/// with the states it needs, after its proof passed the cap where its search had
+/// `reached`: the goals finished (a part whose search was done within the cap), the goal
+/// under way (alone, or split at once where it was the first or heavy: alone it would
+/// pass the cap as well), and the rest; an entry or a state alone split at the states
+/// below it (see [`split_alone`]); `None` when it cannot be cut.
 pub(in crate::cert::certificate) fn cut(
     search: Search<'_>,
     (piece, states): (&Piece, &[StateClaim]),
-    finished: usize,
+    reached: Reached,
 ) -> Option<Vec<(Piece, Vec<StateClaim>)>> {
     match piece {
         Piece::Entries(range) if range.len() >= 2 => {
@@ -39,7 +49,7 @@ pub(in crate::cert::certificate) fn cut(
                     Vec::new(),
                 )
             };
-            Some(cut_run(search, range.len(), finished, &part))
+            Some(cut_run(search, range.len(), reached, &part))
         }
         Piece::States {
             entry,
@@ -56,7 +66,7 @@ pub(in crate::cert::certificate) fn cut(
                 };
                 (piece, states[goals].to_vec())
             };
-            Some(cut_run(search, run.len(), finished, &part))
+            Some(cut_run(search, run.len(), reached, &part))
         }
         _ => split_alone(search, piece, states).map(|split| split.glue_and_runs()),
     }
@@ -66,22 +76,22 @@ pub(in crate::cert::certificate) fn cut(
 pub(in crate::cert::certificate) type Search<'a> =
     (&'a PackingInstance, &'a DollProofOptions<'a>, &'a [usize]);
 
-/// A run of `n` goals given up after `finished` of them, cut into the goals finished, the
-/// goal under way (split at once if it was the first) and the rest; `part` makes the part
-/// of the goals it is given, in the order they are searched.
+/// A run of `n` goals given up where its search had `reached`, cut into the goals
+/// finished, the goal under way (split at once if it was the first or heavy) and the rest;
+/// `part` makes the part of the goals it is given, in the order they are searched.
 fn cut_run(
     search: Search<'_>,
     n: usize,
-    finished: usize,
+    reached: Reached,
     part: &dyn Fn(Range<usize>) -> (Piece, Vec<StateClaim>),
 ) -> Vec<(Piece, Vec<StateClaim>)> {
-    let busy = finished.min(n - 1);
+    let busy = reached.finished.min(n - 1);
     let mut parts = Vec::new();
     if busy > 0 {
         parts.push(part(0..busy));
     }
     let (alone, states) = part(busy..busy + 1);
-    match (busy == 0)
+    match (busy == 0 || reached.heavy)
         .then(|| split_alone(search, &alone, &states))
         .flatten()
     {
@@ -385,7 +395,7 @@ fn stretches(
 #[cfg(test)]
 mod tests {
     use super::super::crosses_9x9;
-    use super::{cut, part_of, runs_of, states_left, stretches, Piece, WithinState};
+    use super::{cut, part_of, runs_of, states_left, stretches, Piece, Reached, WithinState};
     use crate::engines::russian_doll::{DollProofOptions, StateClaim};
 
     /// A state of entry 0 needing `need` pieces at `position`, to tell states apart.
@@ -403,7 +413,11 @@ mod tests {
         let (instance, entries) = crosses_9x9();
         let options = DollProofOptions::default();
         let cut = |piece: &Piece, states: &[StateClaim], finished| {
-            cut((&instance, &options, &entries), (piece, states), finished).unwrap()
+            let reached = Reached {
+                finished,
+                heavy: false,
+            };
+            cut((&instance, &options, &entries), (piece, states), reached).unwrap()
         };
         // Entries are searched from the last back: 9 and 8 finished, 7 under way.
         let pieces: Vec<Piece> = cut(&Piece::Entries(4..10), &[], 2)
@@ -445,6 +459,48 @@ mod tests {
         // The last state under way: nothing after it.
         assert_eq!(cut(&run, &states, 7).len(), 2);
         assert_eq!(cut(&run, &states, 8).len(), 2);
+    }
+
+    #[test]
+    fn a_goal_under_way_that_wrote_over_half_the_cap_is_split_at_once() {
+        let (instance, entries) = crosses_9x9();
+        let options = DollProofOptions::default();
+        let reached = Reached {
+            finished: 2,
+            heavy: true,
+        };
+        // Entries 2 and 1 finished, entry 0 under way and heavy: split at its states.
+        let parts = cut(
+            (&instance, &options, &entries),
+            (&Piece::Entries(0..3), &[]),
+            reached,
+        )
+        .unwrap();
+        let pieces: Vec<&Piece> = parts.iter().map(|(p, _)| p).collect();
+        assert_eq!(pieces[0], &Piece::Entries(1..3));
+        assert!(
+            matches!(pieces[1], Piece::Glue { entry: 0, .. }),
+            "{pieces:?}"
+        );
+        assert!(
+            pieces.len() >= 4,
+            "a glue and at least two runs: {pieces:?}"
+        );
+        assert!(pieces[2..]
+            .iter()
+            .all(|p| matches!(p, Piece::States { entry: 0, .. })));
+        let light = Reached {
+            heavy: false,
+            ..reached
+        };
+        let alone = cut(
+            (&instance, &options, &entries),
+            (&Piece::Entries(0..3), &[]),
+            light,
+        )
+        .unwrap();
+        let pieces: Vec<Piece> = alone.into_iter().map(|(p, _)| p).collect();
+        assert_eq!(pieces, vec![Piece::Entries(1..3), Piece::Entries(0..1)]);
     }
 
     #[test]

@@ -16,7 +16,7 @@ use super::super::shards::{
     clear_stale, proof_bytes_estimate, table_nodes, PROOF_BYTES_PER_DOLL_NODE,
 };
 use super::super::{opb_text, proof_weights, CellWeights, Job};
-use super::fit::{cut, parts_left, uncuttable};
+use super::fit::{cut, parts_left, uncuttable, Reached};
 use super::piece::{build, frontier, state_record, Piece};
 use super::plan::{plan, Plan};
 use super::stream::{stream, StreamError, Streamed};
@@ -352,11 +352,11 @@ fn prove_fitting(
                 Proved::Record(record) => return Ok(vec![*record]),
                 Proved::TooLarge(given_up) => given_up,
             };
-            let Some(parts) = cut(
-                (instance, options, entries),
-                (piece, states),
-                given_up.finished,
-            ) else {
+            let reached = Reached {
+                finished: given_up.finished,
+                heavy: cap.is_some_and(|cap| given_up.under_way > cap / 2),
+            };
+            let Some(parts) = cut((instance, options, entries), (piece, states), reached) else {
                 // What cannot be cut is proved whole, over the cap.
                 return match prove_piece(job, run, options, piece, states, None)? {
                     Proved::Record(record) => Ok(vec![*record]),
@@ -470,17 +470,38 @@ enum Proved {
 }
 
 /// A proof's way out that notes how many goals its search had finished when a write first
-/// failed (as the proof passed its cap): the search may finish more before it sees the
-/// failure, whose proofs were never written whole.
+/// failed (as the proof passed its cap), and how much the goal then under way had written:
+/// the search may finish more before it sees the failure, whose proofs were never written
+/// whole.
 struct CountAtFailure<'a> {
     out: &'a mut dyn std::io::Write,
     finished: &'a AtomicUsize,
-    at_error: &'a Cell<Option<usize>>,
+    at_error: &'a Cell<Option<Reach>>,
+    /// Bytes written so far.
+    written: u64,
+    /// The goals finished as last seen, and the bytes written when that count was first
+    /// seen: where the goal under way began, to within one write.
+    goal_began: (usize, u64),
+}
+
+/// Where the search had come at a proof's first failed write.
+#[derive(Clone, Copy)]
+struct Reach {
+    /// Goals finished.
+    finished: usize,
+    /// Bytes the goal under way had written.
+    under_way: u64,
 }
 
 impl std::io::Write for CountAtFailure<'_> {
     fn write(&mut self, buffer: &[u8]) -> std::io::Result<usize> {
-        self.out.write(buffer).inspect_err(|_| self.noted())
+        let finished = self.finished.load(Ordering::Relaxed);
+        if finished != self.goal_began.0 {
+            self.goal_began = (finished, self.written);
+        }
+        let written = self.out.write(buffer).inspect_err(|_| self.noted())?;
+        self.written += written as u64;
+        Ok(written)
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
@@ -489,11 +510,28 @@ impl std::io::Write for CountAtFailure<'_> {
 }
 
 impl CountAtFailure<'_> {
-    /// Notes the goals finished at the first failure.
+    fn new<'a>(
+        out: &'a mut dyn std::io::Write,
+        finished: &'a AtomicUsize,
+        at_error: &'a Cell<Option<Reach>>,
+    ) -> CountAtFailure<'a> {
+        CountAtFailure {
+            out,
+            finished,
+            at_error,
+            written: 0,
+            goal_began: (0, 0),
+        }
+    }
+
+    /// Notes the goals finished, and what the goal under way had written, at the first
+    /// failure.
     fn noted(&self) {
         if self.at_error.get().is_none() {
-            self.at_error
-                .set(Some(self.finished.load(Ordering::Relaxed)));
+            self.at_error.set(Some(Reach {
+                finished: self.finished.load(Ordering::Relaxed),
+                under_way: self.written - self.goal_began.1,
+            }));
         }
     }
 }
@@ -504,6 +542,8 @@ struct GivenUp {
     bytes: u64,
     /// Its goals searched to their end by then: entries from the last back, or states.
     finished: usize,
+    /// The bytes the goal under way had written by then (0 if no failed write was seen).
+    under_way: u64,
 }
 
 /// Streams the proof of `piece` (`states`: a glue's frontier, or a run's own states) into
@@ -526,11 +566,7 @@ fn prove_piece(
     let finished = AtomicUsize::new(0);
     let at_cap = Cell::new(None);
     let write = |out: &mut dyn std::io::Write, stop: &dyn Fn() -> bool| {
-        let mut out = CountAtFailure {
-            out,
-            finished: &finished,
-            at_error: &at_cap,
-        };
+        let mut out = CountAtFailure::new(out, &finished, &at_cap);
         built.write_proof(
             instance,
             options,
@@ -543,12 +579,15 @@ fn prove_piece(
     let streamed = match stream(&name, &opb, built.lower, &write, cap, scratch, job.control) {
         Ok(streamed) => streamed,
         Err(StreamError::TooLarge(bytes)) => {
+            let reach = at_cap.get().unwrap_or(Reach {
+                finished: finished.load(Ordering::Relaxed),
+                under_way: 0,
+            });
             return Ok(Proved::TooLarge(GivenUp {
                 bytes,
-                finished: at_cap
-                    .get()
-                    .unwrap_or_else(|| finished.load(Ordering::Relaxed)),
-            }))
+                finished: reach.finished,
+                under_way: reach.under_way,
+            }));
         }
         Err(e) => return Err(stream_error(job, &name, e)),
     };
