@@ -36,6 +36,7 @@ mod fit;
 mod piece;
 mod plan;
 mod prove;
+mod reach;
 mod records;
 mod stream;
 

@@ -19,6 +19,7 @@ use super::super::{opb_text, proof_weights, CellWeights, Job};
 use super::fit::{cut, parts_left, uncuttable, Reached};
 use super::piece::{build, frontier, state_record, Piece};
 use super::plan::{plan, Plan};
+use super::reach::{CountAtFailure, Reach};
 use super::stream::{stream, StreamError, Streamed};
 use super::{PLAN_FILE, ROLE_PREFIX};
 use crate::base::digest::sha256_hex;
@@ -467,73 +468,6 @@ fn refused(name: &str, refusal: &crate::formats::shard_record::CheckerRecord) ->
 enum Proved {
     Record(Box<ShardRecord>),
     TooLarge(GivenUp),
-}
-
-/// A proof's way out that notes how many goals its search had finished when a write first
-/// failed (as the proof passed its cap), and how much the goal then under way had written:
-/// the search may finish more before it sees the failure, whose proofs were never written
-/// whole.
-struct CountAtFailure<'a> {
-    out: &'a mut dyn std::io::Write,
-    finished: &'a AtomicUsize,
-    at_error: &'a Cell<Option<Reach>>,
-    /// Bytes written so far.
-    written: u64,
-    /// The goals finished as last seen, and the bytes written when that count was first
-    /// seen: where the goal under way began, to within one write.
-    goal_began: (usize, u64),
-}
-
-/// Where the search had come at a proof's first failed write.
-#[derive(Clone, Copy)]
-struct Reach {
-    /// Goals finished.
-    finished: usize,
-    /// Bytes the goal under way had written.
-    under_way: u64,
-}
-
-impl std::io::Write for CountAtFailure<'_> {
-    fn write(&mut self, buffer: &[u8]) -> std::io::Result<usize> {
-        let finished = self.finished.load(Ordering::Relaxed);
-        if finished != self.goal_began.0 {
-            self.goal_began = (finished, self.written);
-        }
-        let written = self.out.write(buffer).inspect_err(|_| self.noted())?;
-        self.written += written as u64;
-        Ok(written)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.out.flush().inspect_err(|_| self.noted())
-    }
-}
-
-impl CountAtFailure<'_> {
-    fn new<'a>(
-        out: &'a mut dyn std::io::Write,
-        finished: &'a AtomicUsize,
-        at_error: &'a Cell<Option<Reach>>,
-    ) -> CountAtFailure<'a> {
-        CountAtFailure {
-            out,
-            finished,
-            at_error,
-            written: 0,
-            goal_began: (0, 0),
-        }
-    }
-
-    /// Notes the goals finished, and what the goal under way had written, at the first
-    /// failure.
-    fn noted(&self) {
-        if self.at_error.get().is_none() {
-            self.at_error.set(Some(Reach {
-                finished: self.finished.load(Ordering::Relaxed),
-                under_way: self.written - self.goal_began.1,
-            }));
-        }
-    }
 }
 
 /// A shard given up as its proof passed its cap.
