@@ -1,7 +1,10 @@
 //! Writing and checking the contest board's certificate (optimum 20): `puzzlec prove` and
 //! `puzzlec check` without the process start.
 
+mod cross_box;
+
 use criterion::{criterion_group, criterion_main, Criterion};
+use cross_box::square_cross_model;
 use puzzlec::cert::certificate::{check, Claim};
 use puzzlec::prove;
 use std::path::Path;
@@ -35,14 +38,7 @@ fn contest_certificate(c: &mut Criterion) {
 /// `the_13_by_19_cross_box_certificate` in tests/integration/packing_certificates.rs.
 fn cross_table_certificate(c: &mut Criterion) {
     let tmp = tempfile::tempdir().expect("a temporary folder");
-    let model = tmp.path().join("cross-10x10.toml");
-    let text = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/cross-13x19.toml"),
-    )
-    .expect("the cross model")
-    .replace("width = 13", "width = 10")
-    .replace("height = 19", "height = 10");
-    std::fs::write(&model, text).expect("a model file");
+    let model = square_cross_model(tmp.path(), 10);
     let dir = tmp.path().join("cert");
     let mut group = c.benchmark_group("certificate_cross_table_10x10");
     group.sample_size(10);

@@ -2,22 +2,17 @@
 //! written into memory, and checked by puzzlec's own pseudo-Boolean checker, whose reading
 //! and propagation bound how fast a streamed certificate goes.
 
+mod cross_box;
+
 use criterion::{criterion_group, criterion_main, Criterion};
+use cross_box::square_cross_model;
 use puzzlec::checkers::pb::{check_pb_proof, PbConclusion};
 use puzzlec::engines::russian_doll::{packing_opb, write_proof_with, DollProofOptions};
 use puzzlec::puzzle::{load_model_file, Puzzle};
-use std::path::Path;
 
 fn cross_proof(c: &mut Criterion) {
     let tmp = tempfile::tempdir().expect("a temporary folder");
-    let model = tmp.path().join("cross-11x11.toml");
-    let text = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/cross-13x19.toml"),
-    )
-    .expect("the cross model")
-    .replace("width = 13", "width = 11")
-    .replace("height = 19", "height = 11");
-    std::fs::write(&model, text).expect("a model file");
+    let model = square_cross_model(tmp.path(), 11);
     let Ok(Puzzle::Packing(packing)) = load_model_file(&model) else {
         panic!("the 11 x 11 cross box is a packing model")
     };
