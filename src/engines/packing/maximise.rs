@@ -202,7 +202,7 @@ pub(super) fn suffix_table<B: Board>(
     instance: &PackingInstance,
     options: &PackingOptions<'_>,
 ) -> SuffixTable {
-    let scan = Scan::<B>::new(instance, |_| true);
+    let scan = Scan::<B>::new(instance, &|_| true);
     let mut suffix = area_suffix(instance);
     let (mut best, mut nodes) = (Vec::new(), 0);
     for c in (0..scan.cells).rev() {
@@ -288,7 +288,7 @@ pub(super) fn pack_with<B: Board>(
         PackingGoal::Maximise => (0, true),
         PackingGoal::AtLeast(k) => (k.min(u32::MAX as usize) as u32, false),
     };
-    let scan = Scan::<B>::new(instance, |_| true);
+    let scan = Scan::<B>::new(instance, &|_| true);
     let task = Task::Pack {
         suffix,
         target,

@@ -47,7 +47,9 @@ pub(super) fn gcd(a: u32, b: u32) -> u32 {
 
 impl<B: Board> Scan<B> {
     /// The search over the placements with `keep(index)` (the board must fit in `B`).
-    pub(super) fn new(instance: &PackingInstance, keep: impl Fn(usize) -> bool) -> Self {
+    /// `keep` is a trait object so that this runs once per board width, not once per width
+    /// and caller.
+    pub(super) fn new(instance: &PackingInstance, keep: &dyn Fn(usize) -> bool) -> Self {
         let (w, h) = (instance.width, instance.height);
         let cells = w * h;
         assert!(cells <= B::BITS, "the board must fit in the bitboard");

@@ -158,7 +158,7 @@ pub(super) fn count_by_pivot<B: Board>(
     stop: &AtomicBool,
 ) -> TilingCount {
     use rayon::prelude::*;
-    let scan = Scan::<B>::new(instance, |i| instance.placements[i].piece != pivots.piece);
+    let scan = Scan::<B>::new(instance, &|i| instance.placements[i].piece != pivots.piece);
     let order = pivots.group.len() as u64;
     let parts: Vec<(u64, u64, u64, SearchEnd)> = pivots
         .representatives

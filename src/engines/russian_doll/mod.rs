@@ -503,7 +503,16 @@ pub fn scan_order(width: usize, height: usize) -> Vec<usize> {
 pub fn solve(
     instance: &PackingInstance,
     options: &DollOptions<'_>,
-    progress: impl FnMut(usize, usize),
+    mut progress: impl FnMut(usize, usize),
+) -> Result<DollOutcome, DollError> {
+    solve_reporting(instance, options, &mut progress)
+}
+
+/// [`solve`] with `progress` as a trait object, so that its callers' closures do not copy it.
+fn solve_reporting(
+    instance: &PackingInstance,
+    options: &DollOptions<'_>,
+    progress: &mut dyn FnMut(usize, usize),
 ) -> Result<DollOutcome, DollError> {
     validate(instance)?;
     let prep = Prepared::new(instance, options.symmetry);
@@ -535,7 +544,7 @@ pub fn solve_shard(
     resume: Option<&DollResume>,
     index: usize,
     count: usize,
-    progress: impl FnMut(usize, usize),
+    mut progress: impl FnMut(usize, usize),
 ) -> Result<DollShardPart, DollError> {
     validate(instance)?;
     if index >= count {
@@ -554,9 +563,9 @@ pub fn solve_shard(
         macro_rules! wide {
         ($($k:literal)*) => {
             match prep.reach.div_ceil(64) {
-                0 | 1 => Ok(run::<u64>(&prep, &options, resume, shard, progress)),
-                2 => Ok(run::<u128>(&prep, &options, resume, shard, progress)),
-                $($k => Ok(run::<Wide<$k>>(&prep, &options, resume, shard, progress)),)*
+                0 | 1 => Ok(run::<u64>(&prep, &options, resume, shard, &mut progress)),
+                2 => Ok(run::<u128>(&prep, &options, resume, shard, &mut progress)),
+                $($k => Ok(run::<Wide<$k>>(&prep, &options, resume, shard, &mut progress)),)*
                 _ => Err(DollError::TooLarge { reach: prep.reach }),
             }
         };

@@ -207,13 +207,15 @@ pub(super) fn memo_log2(prep: &Prepared) -> u32 {
 }
 
 /// Fills the table (from `resume` on, if given; see [`super::solve_shard`] for `shard`, a
-/// 0-based index and a count), and the entry a sharded run split, if it did.
+/// 0-based index and a count), and the entry a sharded run split, if it did. `progress` is
+/// a trait object: it is called once per entry, and a generic one would copy this function
+/// for every caller's closure times every window width.
 pub(super) fn run<W: Window>(
     prep: &Prepared,
     options: &DollOptions<'_>,
     resume: Option<&DollResume>,
     shard: Option<(usize, usize)>,
-    mut progress: impl FnMut(usize, usize),
+    progress: &mut dyn FnMut(usize, usize),
 ) -> (DollOutcome, Option<DollShardEntry>) {
     let mut memo = (options.memo && !prep.limited && prep.reach <= 129).then(|| {
         let log2 = match options.memo_log2 {
