@@ -735,10 +735,11 @@ fn the_files_state_the_whole_puzzle_unless_asked_otherwise() {
 }
 
 /// The search annotation of the MiniZinc file (the queens of the shortest lines first,
-/// each placed before it is left out) takes Gecode to 18 queens on the contest board in
-/// 30 s; without it Gecode found 13 (docs/external-solvers.md has the measurements).
+/// each placed before it is left out) takes Gecode to 18 queens or more on the contest
+/// board within 10 s; without it Gecode found 13 in 30 s (docs/external-solvers.md has the
+/// measurements).
 #[test]
-fn gecode_finds_18_queens_on_the_contest_board_in_30_seconds() {
+fn gecode_finds_18_queens_on_the_contest_board_in_10_seconds() {
     if !common::programs_or_skip(module_path!(), &PROGRAMS[..1]) {
         return;
     }
@@ -747,7 +748,7 @@ fn gecode_finds_18_queens_on_the_contest_board_in_30_seconds() {
     let board = model("obstacle-queens.toml");
     let run = puzzlec(dir, &["emit", &board, "--format", "mzn", "-o", "board.mzn"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let args = ["--solver", "gecode", "--time-limit", "30000", "board.mzn"];
+    let args = ["--solver", "gecode", "--time-limit", "10000", "board.mzn"];
     run_solver(dir, "minizinc", &args, "board.answer");
     let run = puzzlec(
         dir,
