@@ -103,6 +103,7 @@ pub fn check_error(py: Python<'_>, error: CheckError) -> PyErr {
     let (message, reason) = match error {
         CheckError::NotACertificate(message) => (message.clone(), message),
         CheckError::Failed(message) => (format!("certificate check failed: {message}"), message),
+        CheckError::UnderWay(checked) => (checked.conclusion.clone(), checked.conclusion),
     };
     let err = CertificateError::new_err(message);
     let _ = err.value(py).setattr("reason", reason);

@@ -344,11 +344,13 @@ impl MergeReport {
 pub struct CheckReport<'a> {
     /// The certificate folder.
     pub directory: String,
-    /// Whether every check passed.
+    /// Whether every check passed and the claim is certified (`false` for a streamed run
+    /// under way, whose records may all hold).
     pub valid: bool,
     /// One line per check that passed (empty when the check failed).
     pub steps: &'a [String],
-    /// The certified claim, in words; `None` when the check failed.
+    /// The certified claim, in words (of a run under way, how far its records go); `None`
+    /// when the check failed.
     pub conclusion: Option<&'a str>,
     /// Why the check failed; absent when it holds.
     #[serde(skip_serializing_if = "Option::is_none")]

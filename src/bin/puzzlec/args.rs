@@ -35,7 +35,8 @@ Exit status:
       failed, or a certificate failed its check
   2   bad input: the model file, a flag, a flag that does not apply to the model, an
       output file, or a model estimated to need more memory than --max-memory
-  3   a time limit or Ctrl-C stopped the run before it proved its answer
+  3   a time limit or Ctrl-C stopped the run before it proved its answer, or `check`
+      found a streamed run under way (its records hold; the claim is not proved yet)
   10  the decision --at-least K (--at-most K) has a yes answer (as SAT solvers report)
   20  the decision --at-least K (--at-most K) has a no answer (as SAT solvers report)";
 

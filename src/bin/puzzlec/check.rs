@@ -5,7 +5,8 @@ use crate::output::{exit, print_json, print_stdout, Failure};
 use puzzlec::cert::certificate::{self, CheckError, CheckOptions};
 use puzzlec::report::json::CheckReport;
 
-/// Checks the certificate in `args.dir`: exit 0 if everything holds, 1 saying what failed;
+/// Checks the certificate in `args.dir`: exit 0 if everything holds, 1 saying what failed,
+/// 3 for a streamed run under way whose records hold but do not prove the claim yet;
 /// with `--write-cnf`, the verified CNFs are written there too; with `--replay`, shards of a
 /// streamed certificate are regenerated and checked again.
 pub fn run(args: &Check) -> Result<u8, Failure> {
@@ -39,17 +40,30 @@ pub fn run(args: &Check) -> Result<u8, Failure> {
             Ok(exit::OK)
         }
         Ok(checked) => {
-            let mut text = String::new();
-            for step in &checked.steps {
-                text.push_str(&format!("ok: {step}\n"));
-            }
-            text.push_str(&format!("{}\n", checked.conclusion));
-            print_stdout(&text);
+            print_steps(&checked);
             if let Some(out) = write_cnf {
                 eprintln!("the verified CNFs are in {}", out.display());
             }
             eprintln!("checked in {:.3} s", start.elapsed().as_secs_f64());
             Ok(exit::OK)
+        }
+        Err(CheckError::UnderWay(checked)) => {
+            // Every record holds, but the claim is not proved yet: exit 3, as a run a
+            // limit stopped, never 0.
+            if json {
+                print_json(CheckReport {
+                    directory: dir.display().to_string(),
+                    valid: false,
+                    steps: &checked.steps,
+                    conclusion: Some(&checked.conclusion),
+                    error: None,
+                    seconds: start.elapsed().as_secs_f64(),
+                });
+            } else {
+                print_steps(&checked);
+                eprintln!("checked in {:.3} s", start.elapsed().as_secs_f64());
+            }
+            Ok(exit::NOT_PROVEN)
         }
         Err(CheckError::NotACertificate(message)) => Err(Failure::Usage(message)),
         Err(CheckError::Failed(message)) => {
@@ -69,4 +83,14 @@ pub fn run(args: &Check) -> Result<u8, Failure> {
             )))
         }
     }
+}
+
+/// The steps that passed, one `ok:` line each, then the conclusion, on stdout.
+fn print_steps(checked: &certificate::Checked) {
+    let mut text = String::new();
+    for step in &checked.steps {
+        text.push_str(&format!("ok: {step}\n"));
+    }
+    text.push_str(&format!("{}\n", checked.conclusion));
+    print_stdout(&text);
 }

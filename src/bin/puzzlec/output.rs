@@ -18,7 +18,8 @@ pub mod exit {
     pub const INTERNAL: u8 = 1;
     /// Bad input: the model file, a flag, or an output file.
     pub const BAD_INPUT: u8 = 2;
-    /// A limit stopped the run before it proved its answer.
+    /// A limit stopped the run before it proved its answer, or `check` found a streamed
+    /// run under way.
     pub const NOT_PROVEN: u8 = 3;
     /// The decision question has a yes answer (as SAT solvers report).
     pub const SATISFIABLE: u8 = 10;

@@ -67,7 +67,8 @@ pub struct CheckOptions<'a> {
     pub replay_scratch: Option<&'a Path>,
 }
 
-/// [`check`] as `options` say.
+/// [`check`] as `options` say. A streamed run under way (its plan, no manifest yet) is
+/// checked as far as its records go and answered with [`CheckError::UnderWay`].
 pub fn check_using(dir: &Path, options: &CheckOptions) -> Result<Checked, CheckError> {
     let CheckOptions {
         shard,
@@ -75,6 +76,15 @@ pub fn check_using(dir: &Path, options: &CheckOptions) -> Result<Checked, CheckE
         replay,
         replay_scratch,
     } = *options;
+    if !dir.join(super::MANIFEST_FILE).exists() && super::doll_proof::holds_plan(dir) {
+        if shard.is_some() {
+            return Err(failed(
+                "--shard: a streamed run holds no proofs to split; --replay N regenerates one shard".to_string(),
+            ));
+        }
+        let checked = super::doll_proof::check_under_way(dir, (&replay, replay_scratch))?;
+        return Err(CheckError::UnderWay(checked));
+    }
     let manifest = read_manifest(dir)?;
     if let Some(out) = write_cnf {
         std::fs::create_dir_all(out).map_err(|e| {

@@ -26,7 +26,7 @@ pub use bound::{write_bound_proof, CellWeights};
 pub(super) use shards::check as check_shards;
 pub(super) use shards::{is_shard_proof_role, is_sharded};
 pub use streamed::Replay;
-pub(super) use streamed::{check as check_streamed, is_streamed};
+pub(super) use streamed::{check as check_streamed, check_under_way, holds_plan, is_streamed};
 
 use std::io::{BufWriter, Write};
 use std::path::Path;

@@ -223,6 +223,10 @@ pub enum CheckError {
     /// A check failed; the message says which and why.
     #[error("{0}")]
     Failed(String),
+    /// A streamed run under way (its plan, no manifest yet): the records written so far
+    /// hold, but they do not prove the claim yet; the conclusion says how far they go.
+    #[error("{}", .0.conclusion)]
+    UnderWay(Checked),
 }
 
 /// What a successful check verified, one line per step, and its conclusion.

@@ -108,13 +108,37 @@ pub(in crate::cert::certificate) fn check_table_and_witness(
     (position, at): (&str, &str),
     steps: &mut Vec<String>,
 ) -> Result<(Table, Ranking), CheckError> {
-    let failed = CheckError::Failed;
     let model_name = &manifest.model.file;
-    let num_vars = packing.instance.placements.len();
     steps.push(format!(
-        "{model_name}: SHA-256 matches the manifest (packing puzzle, {num_vars} placements)"
+        "{model_name}: SHA-256 matches the manifest (packing puzzle, {} placements)",
+        packing.instance.placements.len()
     ));
-    let witness_name = folder.file_of(manifest, "witness")?;
+    let files = (
+        folder.file_of(manifest, "witness")?,
+        folder.file_of(manifest, TABLE_ROLE)?,
+    );
+    table_and_witness(
+        folder,
+        files,
+        (puzzle, packing),
+        optimum,
+        (position, at),
+        steps,
+    )
+}
+
+/// [`check_table_and_witness`] of the files `witness_name` and `table_name`, the model
+/// already checked.
+pub(in crate::cert::certificate) fn table_and_witness(
+    folder: &CheckedFolder,
+    (witness_name, table_name): (&str, &str),
+    (puzzle, packing): (&Puzzle, &Packing),
+    optimum: usize,
+    (position, at): (&str, &str),
+    steps: &mut Vec<String>,
+) -> Result<(Table, Ranking), CheckError> {
+    let failed = CheckError::Failed;
+    let num_vars = packing.instance.placements.len();
     let (witness, step) = verified_witness(
         witness_name,
         &folder.text(witness_name)?,
@@ -124,7 +148,6 @@ pub(in crate::cert::certificate) fn check_table_and_witness(
     )?;
     steps.push(step);
 
-    let table_name = folder.file_of(manifest, TABLE_ROLE)?;
     let table = Table::parse(&folder.text(table_name)?, packing.width, packing.height)
         .map_err(|e| failed(format!("{table_name}: {e}")))?;
     let ranking = Ranking::new(packing, &table.order);

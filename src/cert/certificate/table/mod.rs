@@ -16,7 +16,7 @@ use crate::base::shard::Shard;
 use crate::puzzle::packing::{Packing, PackingKind};
 use crate::puzzle::Puzzle;
 pub use check::{check, StepCheckError};
-pub(super) use check::{check_table_and_witness, packing_and_optimum};
+pub(super) use check::{check_table_and_witness, packing_and_optimum, table_and_witness};
 pub use file::{Table, TableFileError, TableShapeError};
 pub(super) use prove::proved_table;
 pub use prove::{holds_steps, prove, StepRefuteError};

@@ -20,13 +20,18 @@ use crate::formats::shard_record::Verdict;
 use crate::puzzle::packing::Packing;
 use crate::puzzle::Puzzle;
 
+/// How records read are held: together ([`verify`]) or each alone ([`verify_each`]).
+pub(in crate::cert::certificate) type Holding =
+    fn(Vec<Held>, &Against) -> Result<Vec<Held>, String>;
+
 /// The records `records` (file name and bytes) of the model `model_bytes` over `table`,
-/// read and held together (see [`verify`]), in order; an error names the shard.
+/// read and held as `hold` holds them, in order; an error names the shard.
 pub(in crate::cert::certificate) fn held_records(
     packing: &Packing,
     table: &Table,
     model_bytes: &[u8],
     records: &[(String, Vec<u8>)],
+    hold: Holding,
 ) -> Result<Vec<Held>, String> {
     let table_text = table.text(packing.width);
     let model_sha256 = sha256_hex(model_bytes);
@@ -43,7 +48,7 @@ pub(in crate::cert::certificate) fn held_records(
         let text = std::str::from_utf8(bytes).map_err(|_| format!("{file}: not UTF-8 text"))?;
         held.push(read_record(file, text, &against)?);
     }
-    verify(held, &against)
+    hold(held, &against)
 }
 
 /// `check` of a streamed certificate (the manifest's files were compared with their
@@ -62,19 +67,7 @@ pub(in crate::cert::certificate) fn check(
     let (packing, optimum, table) =
         super::super::table_of_entries(folder, manifest, puzzle, "a streamed proof", &mut steps)?;
     let table_name = folder.file_of(manifest, TABLE_ROLE)?;
-    // State shards count positions in the doll's own scan order: the table must use it.
-    let instance = &packing.instance;
-    if table.order != scan_order(instance.width, instance.height) {
-        return Err(failed(format!(
-            "{table_name}: its cells are not in the Russian doll's scan order, which the shards' premises count positions in"
-        )));
-    }
-    let table_bytes = folder.read(table_name)?;
-    if table_bytes != table.text(packing.width).as_bytes() {
-        return Err(failed(format!(
-            "{table_name}: not as prove writes it (the records name the SHA-256 of that text)"
-        )));
-    }
+    table_as_proved(folder, table_name, packing, &table)?;
     let mut records = Vec::new();
     for (role, entry) in &manifest.files {
         let Some(stem) = role.strip_prefix(ROLE_PREFIX) else {
@@ -90,7 +83,7 @@ pub(in crate::cert::certificate) fn check(
         }
     }
     let model_bytes = folder.read(model_name)?;
-    let held = held_records(packing, &table, &model_bytes, &records).map_err(failed)?;
+    let held = held_records(packing, &table, &model_bytes, &records, verify).map_err(failed)?;
     let count = held.len();
     for (k, h) in held.iter().enumerate() {
         steps.push(record_step(k + 1, count, h));
@@ -101,30 +94,8 @@ pub(in crate::cert::certificate) fn check(
         "the {count} records tile the entries 0..{} of {table_name} (a split entry's runs tile the states its glue cites); each shard's OPB file, rebuilt from {model_name} and {table_name}, has the SHA-256 its record gives, so a shard's premises are exactly the table's later entries (or the states its glue cites), which the other shards prove; {nodes} search nodes, {bytes} bytes of proof streamed in all",
         table.order.len()
     ));
-    let replayed = replays(replay, count).map_err(failed)?;
-    if !replayed.is_empty() {
-        let control = Control::unlimited();
-        let weights = proof_weights(instance, &control);
-        let options = DollProofOptions {
-            row_weights: &weights,
-            ..DollProofOptions::default()
-        };
-        for &k in &replayed {
-            steps.push(replay_one(
-                packing,
-                &table,
-                &options,
-                k + 1,
-                &held[k],
-                (&control, scratch),
-            )?);
-        }
-    }
-    let replayed = match replayed.len() {
-        0 => String::new(),
-        n if n == count => ", every shard replayed".to_string(),
-        n => format!(", {n} replayed"),
-    };
+    let replayed = replay_steps(packing, &table, &held, (replay, scratch), &mut steps)?;
+    let replayed = replayed_words(replayed, count);
     Ok(Checked {
         steps,
         conclusion: format!(
@@ -133,8 +104,74 @@ pub(in crate::cert::certificate) fn check(
     })
 }
 
+/// The table file `table_name` as `prove` writes it, its cells in the Russian doll's scan
+/// order: the records name the SHA-256 of that text, and state shards count positions in
+/// that order.
+pub(super) fn table_as_proved(
+    folder: &CheckedFolder,
+    table_name: &str,
+    packing: &Packing,
+    table: &Table,
+) -> Result<(), CheckError> {
+    let failed = CheckError::Failed;
+    let instance = &packing.instance;
+    if table.order != scan_order(instance.width, instance.height) {
+        return Err(failed(format!(
+            "{table_name}: its cells are not in the Russian doll's scan order, which the shards' premises count positions in"
+        )));
+    }
+    let table_bytes = folder.read(table_name)?;
+    if table_bytes != table.text(packing.width).as_bytes() {
+        return Err(failed(format!(
+            "{table_name}: not as prove writes it (the records name the SHA-256 of that text)"
+        )));
+    }
+    Ok(())
+}
+
+/// The replays `replay` asks for of the records `held` (in order), each a step line; how
+/// many there were.
+pub(super) fn replay_steps(
+    packing: &Packing,
+    table: &Table,
+    held: &[Held],
+    (replay, scratch): (&Replay, Option<&std::path::Path>),
+    steps: &mut Vec<String>,
+) -> Result<usize, CheckError> {
+    let replayed = replays(replay, held.len()).map_err(CheckError::Failed)?;
+    if replayed.is_empty() {
+        return Ok(0);
+    }
+    let control = Control::unlimited();
+    let weights = proof_weights(&packing.instance, &control);
+    let options = DollProofOptions {
+        row_weights: &weights,
+        ..DollProofOptions::default()
+    };
+    for &k in &replayed {
+        steps.push(replay_one(
+            packing,
+            table,
+            &options,
+            k + 1,
+            &held[k],
+            (&control, scratch),
+        )?);
+    }
+    Ok(replayed.len())
+}
+
+/// How many of `count` records were replayed, for a conclusion: nothing when none.
+pub(super) fn replayed_words(replayed: usize, count: usize) -> String {
+    match replayed {
+        0 => String::new(),
+        n if n == count => ", every shard replayed".to_string(),
+        n => format!(", {n} replayed"),
+    }
+}
+
 /// A record's line: its number, name, entries, proof and verdicts.
-fn record_step(k: usize, count: usize, h: &Held) -> String {
+pub(super) fn record_step(k: usize, count: usize, h: &Held) -> String {
     let record = &h.record;
     let entries = h.piece.entries();
     // Where a split within a state lies: "state 11 (2 below the root), split 1 below".

@@ -39,11 +39,13 @@ mod prove;
 mod reach;
 mod records;
 mod stream;
+mod under_way;
 
 pub(in crate::cert::certificate) use check::check;
 pub(in crate::cert::certificate) use prove::{
     holds_plan, join, plan_jobs, prove, prove_job, Settings,
 };
+pub(in crate::cert::certificate) use under_way::check as check_under_way;
 
 use crate::cert::certificate::Manifest;
 

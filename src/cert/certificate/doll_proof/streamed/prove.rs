@@ -648,8 +648,14 @@ pub(in crate::cert::certificate) fn join(
         }
     }
     // The records must make a certificate before the plan goes.
-    let held = super::check::held_records(job.packing, &table, job.model_bytes, &records)
-        .map_err(ProveError::Refused)?;
+    let held = super::check::held_records(
+        job.packing,
+        &table,
+        job.model_bytes,
+        &records,
+        super::records::verify,
+    )
+    .map_err(ProveError::Refused)?;
     let plan_path = dir.join(PLAN_FILE);
     let plan = std::fs::read(&plan_path).ok();
     if plan.is_some() {

@@ -156,34 +156,59 @@ fn order_key(piece: &Piece) -> (usize, u8, Vec<(usize, u8)>) {
 /// Holds `held` together (see the module doc) and returns them in order; an error names
 /// the shard (or the entries no shard proves).
 pub(in crate::cert::certificate) fn verify(
-    mut held: Vec<Held>,
+    held: Vec<Held>,
     against: &Against,
 ) -> Result<Vec<Held>, String> {
-    held.sort_by_cached_key(|h| order_key(&h.piece));
+    let held = in_order(held);
     tiles(&held, against.table.order.len())?;
-    let table = against.table;
     for h in &held {
-        let file = h.file();
-        let built = build(
-            against.instance,
-            (&table.order, &table.entries),
-            &h.piece,
-            &h.states(),
-        );
-        let text = opb_text(&built.opb);
-        let sha256 = sha256_hex(&text);
-        if sha256 != h.record.opb.sha256 || text.len() as u64 != h.record.opb.bytes {
-            return Err(format!(
-                "{file}: the shard's OPB file, rebuilt from the model and {}, has SHA-256 {sha256} ({} bytes), not the record's {} ({} bytes): its premises or goal are not this table's",
-                against.table_name,
-                text.len(),
-                h.record.opb.sha256,
-                h.record.opb.bytes
-            ));
-        }
-        verdicts(&file, &h.record, built.lower)?;
+        verify_one(h, against)?;
     }
     Ok(held)
+}
+
+/// Holds each of `held` to the model and the table, as [`verify`] does, but not together:
+/// the records of a run under way, which do not tile the table yet. In order.
+pub(in crate::cert::certificate) fn verify_each(
+    held: Vec<Held>,
+    against: &Against,
+) -> Result<Vec<Held>, String> {
+    let held = in_order(held);
+    for h in &held {
+        verify_one(h, against)?;
+    }
+    Ok(held)
+}
+
+/// `held` in the order records are checked and numbered in (see [`order_key`]).
+fn in_order(mut held: Vec<Held>) -> Vec<Held> {
+    held.sort_by_cached_key(|h| order_key(&h.piece));
+    held
+}
+
+/// One record held to the model and the table: its shard's OPB file, rebuilt, has the
+/// recorded SHA-256, and both checkers' verdicts are as they must be.
+fn verify_one(h: &Held, against: &Against) -> Result<(), String> {
+    let file = h.file();
+    let table = against.table;
+    let built = build(
+        against.instance,
+        (&table.order, &table.entries),
+        &h.piece,
+        &h.states(),
+    );
+    let text = opb_text(&built.opb);
+    let sha256 = sha256_hex(&text);
+    if sha256 != h.record.opb.sha256 || text.len() as u64 != h.record.opb.bytes {
+        return Err(format!(
+            "{file}: the shard's OPB file, rebuilt from the model and {}, has SHA-256 {sha256} ({} bytes), not the record's {} ({} bytes): its premises or goal are not this table's",
+            against.table_name,
+            text.len(),
+            h.record.opb.sha256,
+            h.record.opb.bytes
+        ));
+    }
+    verdicts(&file, &h.record, built.lower)
 }
 
 /// Both checkers' verdicts on a record: puzzlec's accepted `BOUNDS lower INF`, `veripb` too
@@ -291,7 +316,7 @@ fn missing(entries: Range<usize>) -> String {
 /// The shards after `glue` (`rest`) tile the frontier it lists: runs of its states at its
 /// depth, and states split again (a glue within the state, then its own tiling). How many
 /// of `rest` the tiling takes.
-fn split_tiles(glue: &Held, rest: &[Held]) -> Result<usize, String> {
+pub(super) fn split_tiles(glue: &Held, rest: &[Held]) -> Result<usize, String> {
     let listed = glue.record.split.as_ref().map_or(&[][..], |s| &s.states);
     let within = glue.piece.within();
     // A glue within a state lists that state first.
