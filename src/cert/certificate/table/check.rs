@@ -121,19 +121,20 @@ pub(in crate::cert::certificate) fn check_table_and_witness(
         folder,
         files,
         (puzzle, packing),
-        optimum,
+        (optimum, None),
         (position, at),
         steps,
     )
 }
 
 /// [`check_table_and_witness`] of the files `witness_name` and `table_name`, the model
-/// already checked.
+/// already checked; `parsed` is the table where the caller has read it already (else it is
+/// read after the witness).
 pub(in crate::cert::certificate) fn table_and_witness(
     folder: &CheckedFolder,
     (witness_name, table_name): (&str, &str),
     (puzzle, packing): (&Puzzle, &Packing),
-    optimum: usize,
+    (optimum, parsed): (usize, Option<Table>),
     (position, at): (&str, &str),
     steps: &mut Vec<String>,
 ) -> Result<(Table, Ranking), CheckError> {
@@ -148,8 +149,11 @@ pub(in crate::cert::certificate) fn table_and_witness(
     )?;
     steps.push(step);
 
-    let table = Table::parse(&folder.text(table_name)?, packing.width, packing.height)
-        .map_err(|e| failed(format!("{table_name}: {e}")))?;
+    let table = match parsed {
+        Some(table) => table,
+        None => Table::parse(&folder.text(table_name)?, packing.width, packing.height)
+            .map_err(|e| failed(format!("{table_name}: {e}")))?,
+    };
     let ranking = Ranking::new(packing, &table.order);
     let chosen: Vec<usize> = (0..num_vars)
         .filter(|&i| witness.value(Var::from_index(i)))

@@ -630,22 +630,13 @@ pub(in crate::cert::certificate) fn join(
         TABLE_ROLE.to_string(),
         crate::cert::certificate::write::file_entry(TABLE_FILE, &read(TABLE_FILE)?),
     );
-    let mut records = Vec::new();
-    let entries = std::fs::read_dir(dir).map_err(|e| write_error(dir, &e))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| write_error(dir, &e))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if let Some(stem) = name.strip_suffix(".json") {
-            if name == MANIFEST_FILE {
-                continue;
-            }
-            let bytes = read(&name)?;
-            folder.files.insert(
-                format!("{ROLE_PREFIX}{stem}"),
-                crate::cert::certificate::write::file_entry(&name, &bytes),
-            );
-            records.push((name, bytes));
-        }
+    let records = super::records::record_files(dir, |e| write_error(dir, &e), read)?;
+    for (name, bytes) in &records {
+        let stem = name.strip_suffix(".json").unwrap_or(name);
+        folder.files.insert(
+            format!("{ROLE_PREFIX}{stem}"),
+            crate::cert::certificate::write::file_entry(name, bytes),
+        );
     }
     // The records must make a certificate before the plan goes.
     let held = super::check::held_records(

@@ -7,15 +7,43 @@
 //! proof with the conclusion its OPB file calls for (`veripb` may not have run).
 
 use std::ops::Range;
+use std::path::Path;
 
 use super::super::opb_text;
 use super::piece::{build, state_claim, Piece};
 use super::stream::{conclusion_words, OURS, VERIPB};
 use crate::base::digest::sha256_hex;
 use crate::cert::certificate::table::Table;
+use crate::cert::certificate::MANIFEST_FILE;
 use crate::engines::russian_doll::StateClaim;
 use crate::formats::shard_record::{read_shard_record, ShardRecord, SplitRole, Verdict};
 use crate::geometry::placements::PackingInstance;
+
+/// The records in `dir` with their bytes, by name: every `.json` file but the manifest.
+/// The join and the check of a run under way take a folder's records by this one rule, each
+/// with its own errors: `listing` for a folder that cannot be listed, `read` reads a record.
+pub(super) fn record_files<E>(
+    dir: &Path,
+    listing: impl Fn(std::io::Error) -> E,
+    mut read: impl FnMut(&str) -> Result<Vec<u8>, E>,
+) -> Result<Vec<(String, Vec<u8>)>, E> {
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(&listing)? {
+        let name = entry.map_err(&listing)?.file_name();
+        let name = name.to_string_lossy();
+        if name.ends_with(".json") && name != MANIFEST_FILE {
+            names.push(name.into_owned());
+        }
+    }
+    names.sort();
+    names
+        .into_iter()
+        .map(|name| {
+            let bytes = read(&name)?;
+            Ok((name, bytes))
+        })
+        .collect()
+}
 
 /// A record read and found to be of this certificate, with the shard its name gives.
 #[derive(Clone, Debug)]
@@ -404,4 +432,30 @@ pub(super) fn split_tiles(glue: &Held, rest: &[Held]) -> Result<usize, String> {
         }
     }
     Ok(used)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::record_files;
+
+    #[test]
+    fn the_records_are_every_json_file_but_the_manifest_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in [
+            "shard-3-4.json",
+            "manifest.json",
+            "plan.txt",
+            "shard-0-3.json",
+        ] {
+            std::fs::write(dir.path().join(name), name).unwrap();
+        }
+        let read = |name: &str| std::fs::read(dir.path().join(name));
+        let records = record_files(dir.path(), |e| e, read).unwrap();
+        let names: Vec<&str> = records.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["shard-0-3.json", "shard-3-4.json"]);
+        assert_eq!(records[0].1, b"shard-0-3.json");
+        let gone = dir.path().join("gone");
+        let listed = record_files(&gone, |e| e.kind(), |_| Ok(Vec::new()));
+        assert_eq!(listed.unwrap_err(), std::io::ErrorKind::NotFound);
+    }
 }

@@ -14,7 +14,7 @@ use std::path::Path;
 
 use super::check::{held_records, record_step, replay_steps, replayed_words, table_as_proved};
 use super::piece::Piece;
-use super::records::{split_tiles, verify_each, Held};
+use super::records::{record_files, split_tiles, verify_each, Held};
 use super::{Replay, PLAN_FILE};
 use crate::cert::certificate::read::CheckedFolder;
 use crate::cert::certificate::table::{applies, table_and_witness, Table, TABLE_FILE};
@@ -64,13 +64,15 @@ pub(in crate::cert::certificate) fn check(
         &folder,
         (WITNESS_FILE, TABLE_FILE),
         (&puzzle, packing),
-        optimum,
+        (optimum, Some(table)),
         ("entry", " (the witness's size) at entry 0"),
         &mut steps,
     )?;
     table_as_proved(&folder, TABLE_FILE, packing, &table)?;
 
-    let records = record_files(dir)?;
+    let listing =
+        |e: std::io::Error| CheckError::Failed(format!("{}: cannot list: {e}", dir.display()));
+    let records = record_files(dir, listing, |name| folder.read(name))?;
     let held =
         held_records(packing, &table, &model_bytes, &records, verify_each).map_err(failed)?;
     let count = held.len();
@@ -103,32 +105,6 @@ pub(in crate::cert::certificate) fn check(
         ),
     };
     Ok(Checked { steps, conclusion })
-}
-
-/// The records in `dir` (file name and bytes), by name: every `.json` file.
-fn record_files(dir: &Path) -> Result<Vec<(String, Vec<u8>)>, CheckError> {
-    let unreadable =
-        |e: std::io::Error| CheckError::Failed(format!("{}: cannot list: {e}", dir.display()));
-    let mut names = Vec::new();
-    for entry in std::fs::read_dir(dir).map_err(unreadable)? {
-        let name = entry.map_err(unreadable)?.file_name();
-        let name = name.to_string_lossy();
-        if name.ends_with(".json") && name != MANIFEST_FILE {
-            names.push(name.into_owned());
-        }
-    }
-    names.sort();
-    let folder = CheckedFolder {
-        dir,
-        write_cnf: None,
-    };
-    names
-        .into_iter()
-        .map(|name| {
-            let bytes = folder.read(&name)?;
-            Ok((name, bytes))
-        })
-        .collect()
 }
 
 /// How far `held` (in order) go: a range's entries are
