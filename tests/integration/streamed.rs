@@ -1075,6 +1075,22 @@ fn a_job_cut_where_its_search_had_come_resumes_from_the_records_its_parts_left()
             assert_eq!(&now, bytes, "{name}: kept as it was");
         }
     }
+    // The job list written again names no job: every shard, cut or not, has its records.
+    let again = dir.path().join("again.txt");
+    let run = puzzlec(
+        dir.path(),
+        &[
+            "prove",
+            model.to_str().unwrap(),
+            "--stream",
+            "--jobs",
+            again.to_str().unwrap(),
+            "-o",
+            folder.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(fs::read_to_string(&again).unwrap(), "", "{}", run.stderr);
     let run = puzzlec(
         dir.path(),
         &[

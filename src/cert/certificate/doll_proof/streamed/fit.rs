@@ -311,7 +311,7 @@ pub(in crate::cert::certificate) fn parts_left(
 
 /// The pieces whose records the folder `dir` holds that lie within `whole`, of a table of
 /// `positions` entries.
-fn held_within(dir: &Path, whole: &Piece, positions: usize) -> Vec<Piece> {
+pub(super) fn held_within(dir: &Path, whole: &Piece, positions: usize) -> Vec<Piece> {
     let Ok(files) = std::fs::read_dir(dir) else {
         return Vec::new();
     };

@@ -32,6 +32,7 @@
 //! [`ShardRecord`]: crate::formats::shard_record::ShardRecord
 
 mod check;
+mod complete;
 mod fit;
 mod piece;
 mod plan;

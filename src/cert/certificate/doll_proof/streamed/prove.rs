@@ -16,6 +16,7 @@ use super::super::shards::{
     clear_stale, proof_bytes_estimate, table_nodes, PROOF_BYTES_PER_DOLL_NODE,
 };
 use super::super::{opb_text, proof_weights, CellWeights, Job};
+use super::complete::proved_by_parts;
 use super::fit::{cut, parts_left, uncuttable, Reached};
 use super::piece::{build, frontier, state_record, Piece};
 use super::plan::{plan, Plan};
@@ -132,11 +133,13 @@ pub(in crate::cert::certificate) fn plan_jobs(
         .collect())
 }
 
-/// The shards of `run`'s plan whose records the folder `dir` does not hold, in order.
+/// The shards of `run`'s plan whose records the folder `dir` does not hold, in order; a
+/// shard cut by an earlier run whose parts all have records is not missing.
 fn missing<'r>(dir: &Path, run: &'r Run) -> Vec<&'r Piece> {
     let positions = run.table.order.len();
     (run.plan.pieces.iter())
         .filter(|p| !record_path(dir, &p.name(positions)).is_file())
+        .filter(|p| !proved_by_parts(dir, p, positions))
         .collect()
 }
 
