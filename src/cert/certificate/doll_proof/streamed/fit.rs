@@ -8,6 +8,7 @@ use std::path::Path;
 
 use super::piece::Piece;
 use super::plan::{shallowest_below, split_frontier};
+use super::records::record_names;
 use crate::engines::russian_doll::{DollProofOptions, StateClaim};
 use crate::formats::shard_record::WithinState;
 use crate::geometry::placements::PackingInstance;
@@ -310,18 +311,12 @@ pub(in crate::cert::certificate) fn parts_left(
 }
 
 /// The pieces whose records the folder `dir` holds that lie within `whole`, of a table of
-/// `positions` entries.
+/// `positions` entries (none where the folder cannot be listed).
 pub(super) fn held_within(dir: &Path, whole: &Piece, positions: usize) -> Vec<Piece> {
-    let Ok(files) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    files
-        .filter_map(Result::ok)
-        .filter_map(|file| {
-            let name = file.file_name().to_string_lossy().into_owned();
-            name.strip_suffix(".json")
-                .and_then(|stem| Piece::parse(stem, positions))
-        })
+    let names = record_names(dir, |_| ()).unwrap_or_default();
+    names
+        .iter()
+        .filter_map(|name| Piece::parse(name.strip_suffix(".json")?, positions))
         .filter(|part| part_of(part, whole))
         .collect()
 }

@@ -19,14 +19,13 @@ use crate::engines::russian_doll::StateClaim;
 use crate::formats::shard_record::{read_shard_record, ShardRecord, SplitRole, Verdict};
 use crate::geometry::placements::PackingInstance;
 
-/// The records in `dir` with their bytes, by name: every `.json` file but the manifest.
-/// The join and the check of a run under way take a folder's records by this one rule, each
-/// with its own errors: `listing` for a folder that cannot be listed, `read` reads a record.
-pub(super) fn record_files<E>(
+/// The names of the records in `dir`, sorted: every `.json` file but the manifest. The
+/// join, the check of a run under way and the job list take a folder's records by this one
+/// rule; `listing` makes their error for a folder that cannot be listed.
+pub(super) fn record_names<E>(
     dir: &Path,
     listing: impl Fn(std::io::Error) -> E,
-    mut read: impl FnMut(&str) -> Result<Vec<u8>, E>,
-) -> Result<Vec<(String, Vec<u8>)>, E> {
+) -> Result<Vec<String>, E> {
     let mut names = Vec::new();
     for entry in std::fs::read_dir(dir).map_err(&listing)? {
         let name = entry.map_err(&listing)?.file_name();
@@ -36,7 +35,16 @@ pub(super) fn record_files<E>(
         }
     }
     names.sort();
-    names
+    Ok(names)
+}
+
+/// The records in `dir` ([`record_names`]) with their bytes, as `read` reads each.
+pub(super) fn record_files<E>(
+    dir: &Path,
+    listing: impl Fn(std::io::Error) -> E,
+    mut read: impl FnMut(&str) -> Result<Vec<u8>, E>,
+) -> Result<Vec<(String, Vec<u8>)>, E> {
+    record_names(dir, listing)?
         .into_iter()
         .map(|name| {
             let bytes = read(&name)?;
