@@ -8,6 +8,7 @@ use std::path::Path;
 
 use super::fit::held_within;
 use super::piece::Piece;
+use super::records::cited_states;
 use crate::formats::shard_record::{read_shard_record, WithinState};
 
 /// Whether the records in `dir` prove every goal of `whole` (an entry of a range, a state
@@ -82,11 +83,6 @@ impl Parts<'_> {
     fn frontier(&self, glue: &Piece) -> Option<usize> {
         let path = self.dir.join(format!("{}.json", glue.name(self.positions)));
         let record = read_shard_record(&std::fs::read_to_string(path).ok()?).ok()?;
-        let listed = record.split?.states.len();
-        if glue.within().is_empty() {
-            Some(listed)
-        } else {
-            listed.checked_sub(1)
-        }
+        Some(cited_states(glue, &record.split?.states)?.len())
     }
 }

@@ -16,7 +16,9 @@ use crate::base::digest::sha256_hex;
 use crate::cert::certificate::table::Table;
 use crate::cert::certificate::MANIFEST_FILE;
 use crate::engines::russian_doll::StateClaim;
-use crate::formats::shard_record::{read_shard_record, ShardRecord, SplitRole, Verdict};
+use crate::formats::shard_record::{
+    read_shard_record, ShardRecord, SplitRole, StateRecord, Verdict,
+};
 use crate::geometry::placements::PackingInstance;
 
 /// The names of the records in `dir`, sorted: every `.json` file but the manifest. The
@@ -355,12 +357,7 @@ fn missing(entries: Range<usize>) -> String {
 pub(super) fn split_tiles(glue: &Held, rest: &[Held]) -> Result<usize, String> {
     let listed = glue.record.split.as_ref().map_or(&[][..], |s| &s.states);
     let within = glue.piece.within();
-    // A glue within a state lists that state first.
-    let frontier = if within.is_empty() {
-        listed
-    } else {
-        listed.get(1..).unwrap_or(&[])
-    };
+    let frontier = cited_states(&glue.piece, listed).unwrap_or(&[]);
     let depth = glue.piece.depth().unwrap_or(0);
     let entry = glue.piece.entries().start;
     let missing = |at: usize, to: usize| {
@@ -440,6 +437,19 @@ pub(super) fn split_tiles(glue: &Held, rest: &[Held]) -> Result<usize, String> {
         }
     }
     Ok(used)
+}
+
+/// The states `glue`'s split cites, of the states its record lists: all of them, but for a
+/// glue within a state, which lists that state first (`None` where it lists none).
+pub(super) fn cited_states<'r>(
+    glue: &Piece,
+    listed: &'r [StateRecord],
+) -> Option<&'r [StateRecord]> {
+    if glue.within().is_empty() {
+        Some(listed)
+    } else {
+        listed.get(1..)
+    }
 }
 
 #[cfg(test)]
