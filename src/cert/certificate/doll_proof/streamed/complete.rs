@@ -6,15 +6,21 @@
 
 use std::path::Path;
 
-use super::fit::held_within;
+use super::fit::parts_within;
 use super::piece::Piece;
 use super::records::cited_states;
 use crate::formats::shard_record::{read_shard_record, WithinState};
 
-/// Whether the records in `dir` prove every goal of `whole` (an entry of a range, a state
-/// of a run) by the parts an earlier run cut it into; `false` for a piece never cut.
-pub(super) fn proved_by_parts(dir: &Path, whole: &Piece, positions: usize) -> bool {
-    let held = held_within(dir, whole, positions);
+/// Whether the records in `dir` (`recorded`: the shards they name) prove every goal of
+/// `whole` (an entry of a range, a state of a run) by the parts an earlier run cut it into;
+/// `false` for a piece never cut.
+pub(super) fn proved_by_parts(
+    dir: &Path,
+    recorded: &[Piece],
+    whole: &Piece,
+    positions: usize,
+) -> bool {
+    let held = parts_within(recorded, whole);
     if held.is_empty() {
         return false;
     }

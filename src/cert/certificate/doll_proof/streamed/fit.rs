@@ -8,7 +8,7 @@ use std::path::Path;
 
 use super::piece::Piece;
 use super::plan::{shallowest_below, split_frontier};
-use super::records::record_names;
+use super::records::record_pieces;
 use crate::engines::russian_doll::{DollProofOptions, StateClaim};
 use crate::formats::shard_record::WithinState;
 use crate::geometry::placements::PackingInstance;
@@ -312,12 +312,15 @@ pub(in crate::cert::certificate) fn parts_left(
 
 /// The pieces whose records the folder `dir` holds that lie within `whole`, of a table of
 /// `positions` entries (none where the folder cannot be listed).
-pub(super) fn held_within(dir: &Path, whole: &Piece, positions: usize) -> Vec<Piece> {
-    let names = record_names(dir, |_| ()).unwrap_or_default();
-    names
-        .iter()
-        .filter_map(|name| Piece::parse(name.strip_suffix(".json")?, positions))
+fn held_within(dir: &Path, whole: &Piece, positions: usize) -> Vec<Piece> {
+    parts_within(&record_pieces(dir, positions), whole)
+}
+
+/// The pieces of `held` that are parts of `whole`.
+pub(super) fn parts_within(held: &[Piece], whole: &Piece) -> Vec<Piece> {
+    (held.iter())
         .filter(|part| part_of(part, whole))
+        .cloned()
         .collect()
 }
 

@@ -21,6 +21,7 @@ use super::fit::{cut, parts_left, uncuttable, Reached};
 use super::piece::{build, frontier, state_record, Piece};
 use super::plan::{plan, Plan};
 use super::reach::{CountAtFailure, Reach};
+use super::records::record_pieces;
 use super::stream::{stream, StreamError, Streamed};
 use super::{PLAN_FILE, ROLE_PREFIX};
 use crate::base::digest::sha256_hex;
@@ -137,9 +138,10 @@ pub(in crate::cert::certificate) fn plan_jobs(
 /// shard cut by an earlier run whose parts all have records is not missing.
 fn missing<'r>(dir: &Path, run: &'r Run) -> Vec<&'r Piece> {
     let positions = run.table.order.len();
+    let recorded = record_pieces(dir, positions);
     (run.plan.pieces.iter())
-        .filter(|p| !record_path(dir, &p.name(positions)).is_file())
-        .filter(|p| !proved_by_parts(dir, p, positions))
+        .filter(|p| !recorded.contains(p))
+        .filter(|p| !proved_by_parts(dir, &recorded, p, positions))
         .collect()
 }
 

@@ -40,6 +40,15 @@ pub(super) fn record_names<E>(
     Ok(names)
 }
 
+/// The shards whose records `dir` holds, of a table of `positions` entries (the names
+/// [`record_names`] lists that name a shard; none where the folder cannot be listed).
+pub(super) fn record_pieces(dir: &Path, positions: usize) -> Vec<Piece> {
+    let names = record_names(dir, |_| ()).unwrap_or_default();
+    (names.iter())
+        .filter_map(|name| Piece::parse(name.strip_suffix(".json")?, positions))
+        .collect()
+}
+
 /// The records in `dir` ([`record_names`]) with their bytes, as `read` reads each.
 pub(super) fn record_files<E>(
     dir: &Path,
