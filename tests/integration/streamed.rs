@@ -53,6 +53,11 @@ fn refused(dir: &Path, args: &[&str], part: &str) {
     assert!(run.stderr.contains(part), "{part:?} not in {}", run.stderr);
 }
 
+/// Asserts that `text` (a run's output) holds `part`.
+fn says(text: &str, part: &str) {
+    assert!(text.contains(part), "{part:?} not in {text}");
+}
+
 /// The files of `dir`, by name.
 fn files(dir: &Path) -> BTreeSet<String> {
     fs::read_dir(dir)
@@ -163,11 +168,9 @@ fn a_streamed_certificate_keeps_records_whose_hashes_are_the_stored_proofs() {
 
     let run = check(&folder, &["--replay", "all"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(
-        run.stdout
-            .contains("ok: shard-015-064.json (record 2): replayed in"),
-        "{}",
-        run.stdout
+    says(
+        &run.stdout,
+        "ok: shard-015-064.json (record 2): replayed in",
     );
     assert!(
         run.stdout
@@ -312,17 +315,11 @@ fn shards_past_their_budget_are_cut_and_entries_split_at_their_states() {
     assert_eq!(glue["split"]["states"].as_array().unwrap().len(), 6);
     let run = check(&folder, &["--replay", "all"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(
-        run.stdout
-            .contains("entry 0 split 2 pieces below its root: the glue, citing 6 states"),
-        "{}",
-        run.stdout
+    says(
+        &run.stdout,
+        "entry 0 split 2 pieces below its root: the glue, citing 6 states",
     );
-    assert!(
-        run.stdout.contains("every shard replayed"),
-        "{}",
-        run.stdout
-    );
+    says(&run.stdout, "every shard replayed");
 
     // A run that lost its states, and one whose states are not those its glue cites.
     let lost = copy(&folder, &dir.path().join("lost"));
@@ -490,11 +487,9 @@ fn a_lowered_table_entry_is_refused_naming_a_shard_whose_premise_it_is() {
         if run.stderr.contains("table.txt: entry") {
             continue; // below the witness
         }
-        assert!(
-            run.stderr
-                .contains(".json: a foreign shard: its record is of a table with SHA-256"),
-            "{}",
-            run.stderr
+        says(
+            &run.stderr,
+            ".json: a foreign shard: its record is of a table with SHA-256",
         );
         // A tamperer who also rewrites every record's table hash: the premises differ.
         let hash = puzzlec::base::digest::sha256_hex(&fs::read(folder.join("table.txt")).unwrap());
@@ -645,11 +640,7 @@ fn jobs_run_apart_are_joined_and_a_stopped_run_resumes_keeping_its_records() {
     assert_eq!(fs::read(folder.join(&first)).unwrap(), kept);
     let run = join(&folder);
     assert_eq!(run.code, 1, "{}", run.stderr);
-    assert!(
-        run.stderr.contains("(a shard is missing)"),
-        "{}",
-        run.stderr
-    );
+    says(&run.stderr, "(a shard is missing)");
     let resumed = copy(&folder, &dir.path().join("resumed"));
     let run = puzzlec(
         dir.path(),
@@ -673,11 +664,9 @@ fn jobs_run_apart_are_joined_and_a_stopped_run_resumes_keeping_its_records() {
     .unwrap();
     let run = join(&folder);
     assert_eq!(run.code, 1);
-    assert!(
-        run.stderr
-            .contains("shard-000-015.json: a foreign shard: its record is of a model"),
-        "{}",
-        run.stderr
+    says(
+        &run.stderr,
+        "shard-000-015.json: a foreign shard: its record is of a model",
     );
     refused(
         &folder,
@@ -693,12 +682,9 @@ fn jobs_run_apart_are_joined_and_a_stopped_run_resumes_keeping_its_records() {
     .unwrap();
     let run = join(&folder);
     assert_eq!(run.code, 1);
-    assert!(
-        run.stderr.contains(&format!(
-            "{first}: a failed shard: puzzlec-pb refused its proof"
-        )),
-        "{}",
-        run.stderr
+    says(
+        &run.stderr,
+        &format!("{first}: a failed shard: puzzlec-pb refused its proof"),
     );
     refused(
         &folder,
@@ -728,7 +714,7 @@ fn jobs_run_apart_are_joined_and_a_stopped_run_resumes_keeping_its_records() {
     .unwrap();
     let run = join(&folder);
     assert_eq!(run.code, 1);
-    assert!(run.stderr.contains("a duplicated shard"), "{}", run.stderr);
+    says(&run.stderr, "a duplicated shard");
     refused(&folder, &[], "a duplicated shard");
     fs::remove_file(folder.join("shard-000-081.json")).unwrap();
     // Every shard has its record, but until the join the folder is a run under way.
@@ -792,12 +778,7 @@ fn replays_and_shards_are_refused_where_they_do_not_apply() {
     );
     let run = check(&folder, &["--replay", "some"]);
     assert_eq!(run.code, 2);
-    assert!(
-        run.stderr
-            .contains("expected all, sample:K or a record's number N"),
-        "{}",
-        run.stderr
-    );
+    says(&run.stderr, "expected all, sample:K or a record's number N");
 }
 
 /// A streamed certificate kept in the repository still checks: its records, rebuilt OPB
@@ -951,13 +932,7 @@ fn a_state_alone_past_its_budget_is_split_again_at_the_states_below_it() {
     );
     let run = check(&folder, &["--replay", "all"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(
-        run.stdout.contains(
-            "entry-000-d2-state-013-d1-glue.json: entry 0: state 13 (2 below), split 1 pieces below it: the glue, citing 2 states"
-        ),
-        "{}",
-        run.stdout
-    );
+    says(&run.stdout, "entry-000-d2-state-013-d1-glue.json: entry 0: state 13 (2 below), split 1 pieces below it: the glue, citing 2 states");
 
     // A state split again, one of whose states is missing.
     let lost = copy(&folder, &dir.path().join("lost"));
