@@ -50,7 +50,7 @@ fn check(dir: &Path, args: &[&str]) -> Run {
 fn refused(dir: &Path, args: &[&str], part: &str) {
     let run = check(dir, args);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
-    assert!(run.stderr.contains(part), "{part:?} not in {}", run.stderr);
+    says(&run.stderr, part);
 }
 
 /// Asserts that `text` (a run's output) holds `part`.
