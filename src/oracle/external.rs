@@ -187,6 +187,7 @@ pub fn tail(text: &str) -> String {
 pub const HIGHS_HELP: &str =
     "HiGHS is not built in: rebuild with `cargo build --release --features highs` \
 (needs cmake, libclang-dev and a C++ compiler; the first build takes about 6 minutes on 2 cores), \
+link an installed HiGHS that pkg-config finds with `--features highs-system`, \
 or put the `highs` program on PATH";
 
 /// Why a `--solver` command line cannot be used; the message is the one error line users see.
