@@ -264,7 +264,7 @@ pub(in crate::cert::certificate) fn parts_left(
     whole: &Piece,
     states: &[StateClaim],
 ) -> Option<Vec<(Piece, Vec<StateClaim>)>> {
-    let held = held_within(dir, whole, search.2.len() - 1);
+    let held = parts_within(&record_pieces(dir, search.2.len() - 1), whole);
     if held.is_empty() {
         return None;
     }
@@ -308,12 +308,6 @@ pub(in crate::cert::certificate) fn parts_left(
             Some(parts)
         }
     }
-}
-
-/// The pieces whose records the folder `dir` holds that lie within `whole`, of a table of
-/// `positions` entries (none where the folder cannot be listed).
-fn held_within(dir: &Path, whole: &Piece, positions: usize) -> Vec<Piece> {
-    parts_within(&record_pieces(dir, positions), whole)
 }
 
 /// The pieces of `held` that are parts of `whole`.
