@@ -861,7 +861,7 @@ fn the_kept_certificate_of_17_by_17_crosses_checks() {
 
 #[test]
 fn the_kept_certificate_of_18_by_18_crosses_checks() {
-    // 868 shards, entries split at their states up to six levels down: its smallest glue
+    // 868 shards, states split again below split entries up to six times: its smallest glue
     // replays; its ranges' proofs are gigabytes.
     kept_certificate_checks("cross-18x18", 25, 868, 1);
 }
